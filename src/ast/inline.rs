@@ -1,0 +1,549 @@
+//! Inline content: text with formatting, links, notes, references and anchors.
+//!
+//! Inline content has a **canonical form**, produced by [`normalize`]: formatting is nested in one
+//! fixed order ([`Mark`]'s order), adjacent runs with the same formatting are merged, empty text
+//! and empty wrappers are gone. Every reader returns canonical inlines, so two trees that mean the
+//! same thing compare equal, and writers whose target grammar only allows some nestings (the sd.xml
+//! DTD forbids `<a>` inside `<sup>`, for example) can always write the canonical order.
+
+use serde::{Deserialize, Serialize};
+
+/// A character-level format. The declaration order is the canonical nesting order, outermost
+/// first; it is an order the sd.xml DTD accepts at every step (`kbd` may not hold `inline`, `sub`
+/// may not hold `sup`, …).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TextStyle {
+    /// Monospaced code (`kbd` in sd.xml, `code` in HTML).
+    Code,
+    /// Small capitals (`sd-sc`).
+    SmallCaps,
+    /// Bold (`b`).
+    Bold,
+    /// Italic (`i`).
+    Italic,
+    /// Underline (`u`).
+    Underline,
+    /// Strike-through (`s`).
+    Strike,
+    /// Subscript (`sub`); never together with [`TextStyle::Superscript`].
+    Subscript,
+    /// Superscript (`sup`).
+    Superscript,
+}
+
+/// Which kind of note a [`Inline::Note`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum NoteKind {
+    /// A note at the bottom of the page (Word footnote, sd.xml `footnote`).
+    #[default]
+    Footnote,
+    /// A note at the end of the document (Word endnote).
+    Endnote,
+    /// A margin note (sd.xml `sidenote`).
+    Sidenote,
+}
+
+/// Whether a tracked change inserted or deleted its content.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChangeKind {
+    /// Text added while changes were tracked (`w:ins`, `w:moveTo`).
+    Insert,
+    /// Text removed while changes were tracked (`w:del`, `w:moveFrom`); still shown as deleted.
+    Delete,
+}
+
+/// A tracked change: who changed what, when.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Change {
+    /// Insertion or deletion.
+    pub kind: ChangeKind,
+    /// The author as the source names them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub author: Option<String>,
+    /// The date as the source wrote it (ISO 8601 in Word).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
+}
+
+/// One piece of inline content.
+///
+/// Example: `Hello <b>world</b>` is
+/// `[Text("Hello "), Styled { style: Bold, children: [Text("world")] }]`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Inline {
+    /// Plain text. Tabs are kept as `\t`; never empty in canonical form.
+    Text {
+        /// The characters.
+        text: String,
+    },
+    /// Formatted content: `<b>bold</b>`.
+    Styled {
+        /// The format.
+        style: TextStyle,
+        /// What it applies to.
+        children: Vec<Inline>,
+    },
+    /// A hyperlink: `<a href="https://example.org">site</a>`. Internal targets start with `#`.
+    Link {
+        /// Where it points.
+        href: String,
+        /// The link text.
+        children: Vec<Inline>,
+    },
+    /// A named character style (Word character style, sd.xml `inline@stylename`).
+    Span {
+        /// The style's name.
+        style: String,
+        /// What it applies to.
+        children: Vec<Inline>,
+    },
+    /// Content inserted or deleted under change tracking.
+    Tracked {
+        /// Who, when, and which kind.
+        change: Change,
+        /// The inserted or deleted content.
+        children: Vec<Inline>,
+    },
+    /// A footnote, endnote or sidenote, anchored here.
+    Note {
+        /// Which kind of note.
+        kind: NoteKind,
+        /// The note's text; several source paragraphs are joined with [`Inline::LineBreak`].
+        content: Vec<Inline>,
+    },
+    /// A cross-reference to a block or bookmark id (sd.xml `xref`, Word `REF`/`PAGEREF`).
+    CrossRef {
+        /// The id of the target (without `#`).
+        target: String,
+        /// Show the target's number (sd.xml `data-num-enabled`).
+        #[serde(default)]
+        number: bool,
+        /// Show the target's text (sd.xml `data-content-enabled`).
+        #[serde(default)]
+        text: bool,
+    },
+    /// A line break inside a paragraph (Word `w:br`, sd.xml `br`).
+    LineBreak,
+    /// An image inside the text, by media name: `<img filename="a.png" caption="A"/>`.
+    Image {
+        /// Name in the [`crate::ast::MediaStore`].
+        media: String,
+        /// Caption text (sd.xml `img@caption`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        caption: Option<String>,
+        /// Alternative text.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        alt: Option<String>,
+    },
+    /// An index entry marker (sd.xml `index@data-id`), pointing into [`crate::ast::Document::indexes`].
+    IndexMark {
+        /// The index node id.
+        id: String,
+    },
+    /// Where a comment's range starts; the comment is in [`crate::ast::Document::comments`].
+    CommentStart {
+        /// The comment id.
+        id: String,
+    },
+    /// Where a comment's range ends.
+    CommentEnd {
+        /// The comment id.
+        id: String,
+    },
+}
+
+impl Inline {
+    /// Plain text.
+    pub fn text(s: impl Into<String>) -> Self {
+        Inline::Text { text: s.into() }
+    }
+
+    /// Formatted children.
+    pub fn styled(style: TextStyle, children: Vec<Inline>) -> Self {
+        Inline::Styled { style, children }
+    }
+
+    /// The children of a wrapper (styled, link, span, tracked), if this is one.
+    pub fn children(&self) -> Option<&[Inline]> {
+        match self {
+            Inline::Styled { children, .. }
+            | Inline::Link { children, .. }
+            | Inline::Span { children, .. }
+            | Inline::Tracked { children, .. } => Some(children),
+            _ => None,
+        }
+    }
+
+    /// Mutable children of a wrapper, if this is one.
+    pub fn children_mut(&mut self) -> Option<&mut Vec<Inline>> {
+        match self {
+            Inline::Styled { children, .. }
+            | Inline::Link { children, .. }
+            | Inline::Span { children, .. }
+            | Inline::Tracked { children, .. } => Some(children),
+            _ => None,
+        }
+    }
+}
+
+/// A wrapper that applies to a run of inline content; see [`Run`].
+///
+/// The derived order is the canonical nesting order, outermost first: tracked change, link,
+/// character style, then the [`TextStyle`]s in their order.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mark {
+    /// Inside a tracked change.
+    Tracked(ChangeKey),
+    /// Inside a link to this target.
+    Link(String),
+    /// Inside a character style of this name.
+    Span(String),
+    /// Formatted.
+    Style(TextStyle),
+}
+
+/// [`Change`] in a form that can be ordered (a mark must be `Ord` to have a canonical place).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct ChangeKey {
+    /// `true` for an insertion, `false` for a deletion.
+    pub insert: bool,
+    /// The author.
+    pub author: Option<String>,
+    /// The date.
+    pub date: Option<String>,
+}
+
+impl From<&Change> for ChangeKey {
+    fn from(c: &Change) -> Self {
+        ChangeKey {
+            insert: c.kind == ChangeKind::Insert,
+            author: c.author.clone(),
+            date: c.date.clone(),
+        }
+    }
+}
+
+impl From<&ChangeKey> for Change {
+    fn from(k: &ChangeKey) -> Self {
+        Change {
+            kind: if k.insert {
+                ChangeKind::Insert
+            } else {
+                ChangeKind::Delete
+            },
+            author: k.author.clone(),
+            date: k.date.clone(),
+        }
+    }
+}
+
+impl Mark {
+    /// The mark that `inline` applies to its children, if it is a wrapper.
+    pub fn of(inline: &Inline) -> Option<Mark> {
+        match inline {
+            Inline::Styled { style, .. } => Some(Mark::Style(*style)),
+            Inline::Link { href, .. } => Some(Mark::Link(href.clone())),
+            Inline::Span { style, .. } => Some(Mark::Span(style.clone())),
+            Inline::Tracked { change, .. } => Some(Mark::Tracked(change.into())),
+            _ => None,
+        }
+    }
+
+    /// Wraps `children` in this mark.
+    pub fn wrap(&self, children: Vec<Inline>) -> Inline {
+        match self {
+            Mark::Style(style) => Inline::Styled {
+                style: *style,
+                children,
+            },
+            Mark::Link(href) => Inline::Link {
+                href: href.clone(),
+                children,
+            },
+            Mark::Span(style) => Inline::Span {
+                style: style.clone(),
+                children,
+            },
+            Mark::Tracked(key) => Inline::Tracked {
+                change: key.into(),
+                children,
+            },
+        }
+    }
+
+    /// Whether this mark may apply to an atom (note, image, cross-reference, anchor). Only a
+    /// tracked change does: formatting a footnote anchor or linking it has no meaning any writer
+    /// could keep.
+    fn applies_to_atoms(&self) -> bool {
+        matches!(self, Mark::Tracked(_))
+    }
+}
+
+/// The leaf of a [`Run`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum Leaf {
+    /// Text.
+    Text(String),
+    /// A line break.
+    LineBreak,
+    /// Any other non-wrapper inline (note, cross-reference, image, index mark, comment anchor).
+    Atom(Inline),
+}
+
+/// Inline content flattened: one leaf and the marks that apply to it, in canonical order.
+/// Readers that meet formatting as flags (Word runs) build runs; [`from_runs`] nests them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Run {
+    /// The marks, sorted and without duplicates after [`canonical_marks`].
+    pub marks: Vec<Mark>,
+    /// The content.
+    pub leaf: Leaf,
+}
+
+/// Sorts marks into canonical order, drops duplicates, and keeps only one of subscript and
+/// superscript (superscript wins: a run cannot be both, and Word's `vertAlign` has one value).
+pub fn canonical_marks(marks: &mut Vec<Mark>) {
+    marks.sort();
+    marks.dedup();
+    if marks.contains(&Mark::Style(TextStyle::Superscript)) {
+        marks.retain(|m| *m != Mark::Style(TextStyle::Subscript));
+    }
+}
+
+/// Flattens inline content into runs (marks in canonical order).
+pub fn to_runs(inlines: &[Inline]) -> Vec<Run> {
+    let mut out = Vec::new();
+    let mut stack = Vec::new();
+    flatten(inlines, &mut stack, &mut out);
+    out
+}
+
+fn flatten(inlines: &[Inline], stack: &mut Vec<Mark>, out: &mut Vec<Run>) {
+    for inline in inlines {
+        if let (Some(mark), Some(children)) = (Mark::of(inline), inline.children()) {
+            stack.push(mark);
+            flatten(children, stack, out);
+            stack.pop();
+            continue;
+        }
+        let leaf = match inline {
+            Inline::Text { text } => Leaf::Text(text.clone()),
+            Inline::LineBreak => Leaf::LineBreak,
+            Inline::Note { kind, content } => Leaf::Atom(Inline::Note {
+                kind: *kind,
+                content: normalize(content),
+            }),
+            other => Leaf::Atom(other.clone()),
+        };
+        let mut marks = stack.clone();
+        if matches!(leaf, Leaf::Atom(_)) {
+            marks.retain(Mark::applies_to_atoms);
+        }
+        canonical_marks(&mut marks);
+        out.push(Run { marks, leaf });
+    }
+}
+
+/// Nests runs into canonical inline content: adjacent text with the same marks is merged, empty
+/// text is dropped, and each mark opens as late and closes as early as the canonical order allows.
+pub fn from_runs(runs: impl IntoIterator<Item = Run>) -> Vec<Inline> {
+    // Merge first so nesting sees the final leaves.
+    let mut merged: Vec<Run> = Vec::new();
+    for mut run in runs {
+        canonical_marks(&mut run.marks);
+        if let Leaf::Atom(atom) = &run.leaf {
+            run.marks.retain(Mark::applies_to_atoms);
+            if let Inline::Note { kind, content } = atom {
+                run.leaf = Leaf::Atom(Inline::Note {
+                    kind: *kind,
+                    content: normalize(content),
+                });
+            }
+        }
+        if let Leaf::Text(t) = &run.leaf {
+            if t.is_empty() {
+                continue;
+            }
+            if let Some(Run {
+                marks,
+                leaf: Leaf::Text(prev),
+            }) = merged.last_mut()
+            {
+                if *marks == run.marks {
+                    prev.push_str(t);
+                    continue;
+                }
+            }
+        }
+        merged.push(run);
+    }
+    // `open[i]` is the mark of the i-th open wrapper; `frames[i]` collects that wrapper's children,
+    // with frames[0] the top level.
+    let mut open: Vec<Mark> = Vec::new();
+    let mut frames: Vec<Vec<Inline>> = vec![Vec::new()];
+    for run in merged {
+        let common = open
+            .iter()
+            .zip(&run.marks)
+            .take_while(|(a, b)| a == b)
+            .count();
+        while open.len() > common {
+            close_frame(&mut open, &mut frames);
+        }
+        for mark in &run.marks[common..] {
+            open.push(mark.clone());
+            frames.push(Vec::new());
+        }
+        let leaf = match run.leaf {
+            Leaf::Text(text) => Inline::Text { text },
+            Leaf::LineBreak => Inline::LineBreak,
+            Leaf::Atom(atom) => atom,
+        };
+        if let Some(top) = frames.last_mut() {
+            top.push(leaf);
+        }
+    }
+    while !open.is_empty() {
+        close_frame(&mut open, &mut frames);
+    }
+    frames.pop().unwrap_or_default()
+}
+
+fn close_frame(open: &mut Vec<Mark>, frames: &mut Vec<Vec<Inline>>) {
+    if let (Some(mark), Some(children)) = (open.pop(), frames.pop()) {
+        if let Some(parent) = frames.last_mut() {
+            parent.push(mark.wrap(children));
+        }
+    }
+}
+
+/// Returns the canonical form of `inlines` (see the module documentation).
+pub fn normalize(inlines: &[Inline]) -> Vec<Inline> {
+    from_runs(to_runs(inlines))
+}
+
+/// Whether `inlines` are already in canonical form.
+pub fn is_normalized(inlines: &[Inline]) -> bool {
+    normalize(inlines) == inlines
+}
+
+/// The plain text of inline content, notes excluded, line breaks as `\n`.
+pub fn plain_text(inlines: &[Inline]) -> String {
+    let mut s = String::new();
+    push_plain_text(inlines, &mut s);
+    s
+}
+
+fn push_plain_text(inlines: &[Inline], out: &mut String) {
+    for inline in inlines {
+        match inline {
+            Inline::Text { text } => out.push_str(text),
+            Inline::LineBreak => out.push('\n'),
+            other => {
+                if let Some(children) = other.children() {
+                    push_plain_text(children, out);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn b(children: Vec<Inline>) -> Inline {
+        Inline::styled(TextStyle::Bold, children)
+    }
+    fn i(children: Vec<Inline>) -> Inline {
+        Inline::styled(TextStyle::Italic, children)
+    }
+    fn t(s: &str) -> Inline {
+        Inline::text(s)
+    }
+
+    #[test]
+    fn merges_adjacent_runs_and_orders_marks() {
+        // <i><b>a</b></i><b>b</b> → <b><i>a</i>b</b>
+        let input = vec![i(vec![b(vec![t("a")])]), b(vec![t("b")])];
+        assert_eq!(normalize(&input), vec![b(vec![i(vec![t("a")]), t("b")])]);
+    }
+
+    #[test]
+    fn drops_empty_text_and_wrappers() {
+        let input = vec![t(""), b(vec![]), t("x"), i(vec![t("")]), t("y")];
+        assert_eq!(normalize(&input), vec![t("xy")]);
+    }
+
+    #[test]
+    fn atoms_lose_formatting_but_keep_tracking() {
+        let note = Inline::Note {
+            kind: NoteKind::Footnote,
+            content: vec![t("n")],
+        };
+        let change = Change {
+            kind: ChangeKind::Insert,
+            author: Some("A".into()),
+            date: None,
+        };
+        let input = vec![Inline::Tracked {
+            change: change.clone(),
+            children: vec![b(vec![t("x"), note.clone()])],
+        }];
+        assert_eq!(
+            normalize(&input),
+            vec![Inline::Tracked {
+                change,
+                children: vec![b(vec![t("x")]), note]
+            }]
+        );
+    }
+
+    #[test]
+    fn superscript_wins_over_subscript() {
+        let input = vec![Inline::styled(
+            TextStyle::Subscript,
+            vec![Inline::styled(TextStyle::Superscript, vec![t("2")])],
+        )];
+        assert_eq!(
+            normalize(&input),
+            vec![Inline::styled(TextStyle::Superscript, vec![t("2")])]
+        );
+    }
+
+    #[test]
+    fn normalize_is_idempotent_on_nested_notes() {
+        let input = vec![Inline::Note {
+            kind: NoteKind::Endnote,
+            content: vec![i(vec![t("a")]), i(vec![t("b")])],
+        }];
+        let once = normalize(&input);
+        assert!(is_normalized(&once));
+        assert_eq!(
+            once,
+            vec![Inline::Note {
+                kind: NoteKind::Endnote,
+                content: vec![i(vec![t("ab")])]
+            }]
+        );
+    }
+
+    #[test]
+    fn plain_text_skips_notes() {
+        let input = vec![
+            t("a"),
+            Inline::Note {
+                kind: NoteKind::Footnote,
+                content: vec![t("zzz")],
+            },
+            Inline::LineBreak,
+            b(vec![t("b")]),
+        ];
+        assert_eq!(plain_text(&input), "a\nb");
+    }
+}

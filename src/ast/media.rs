@@ -1,0 +1,340 @@
+//! The media store: every image once, by name, with its type and pixel size sniffed from the
+//! header bytes (never decoded).
+
+use std::collections::BTreeMap;
+
+use bytes::Bytes;
+use serde::{Deserialize, Serialize};
+
+/// An image file type, recognised from its first bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MediaKind {
+    /// PNG.
+    Png,
+    /// JPEG.
+    Jpeg,
+    /// GIF.
+    Gif,
+    /// Windows bitmap.
+    Bmp,
+    /// WebP.
+    Webp,
+    /// TIFF.
+    Tiff,
+    /// Enhanced Windows metafile (vector; no codec: kept as bytes).
+    Emf,
+    /// Windows metafile (vector; no codec: kept as bytes).
+    Wmf,
+    /// SVG (text).
+    Svg,
+    /// Anything else.
+    Unknown,
+}
+
+impl MediaKind {
+    /// The MIME type.
+    pub fn mime(self) -> &'static str {
+        match self {
+            MediaKind::Png => "image/png",
+            MediaKind::Jpeg => "image/jpeg",
+            MediaKind::Gif => "image/gif",
+            MediaKind::Bmp => "image/bmp",
+            MediaKind::Webp => "image/webp",
+            MediaKind::Tiff => "image/tiff",
+            MediaKind::Emf => "image/emf",
+            MediaKind::Wmf => "image/wmf",
+            MediaKind::Svg => "image/svg+xml",
+            MediaKind::Unknown => "application/octet-stream",
+        }
+    }
+
+    /// The usual file extension, without the dot.
+    pub fn extension(self) -> &'static str {
+        match self {
+            MediaKind::Png => "png",
+            MediaKind::Jpeg => "jpg",
+            MediaKind::Gif => "gif",
+            MediaKind::Bmp => "bmp",
+            MediaKind::Webp => "webp",
+            MediaKind::Tiff => "tif",
+            MediaKind::Emf => "emf",
+            MediaKind::Wmf => "wmf",
+            MediaKind::Svg => "svg",
+            MediaKind::Unknown => "bin",
+        }
+    }
+
+    /// Whether browsers and most writers can show it as-is.
+    pub fn is_web_image(self) -> bool {
+        matches!(
+            self,
+            MediaKind::Png | MediaKind::Jpeg | MediaKind::Gif | MediaKind::Webp | MediaKind::Svg
+        )
+    }
+}
+
+/// One stored image.
+///
+/// In the JSON dump the bytes are replaced by their length and an FNV-1a hash, so golden files
+/// stay small but still change when the content does; a tree read back from JSON has no bytes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MediaItem {
+    /// The file name, unique in the store (`3b15….png`, `image1.jpeg`).
+    pub name: String,
+    /// Sniffed file type.
+    pub kind: MediaKind,
+    /// Pixel width, when the header says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub width: Option<u32>,
+    /// Pixel height, when the header says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub height: Option<u32>,
+    /// Byte length.
+    pub size: usize,
+    /// FNV-1a 64 of the bytes, hex.
+    pub hash: String,
+    /// The bytes, shared (cloning an item never copies them).
+    #[serde(skip)]
+    pub bytes: Bytes,
+}
+
+impl MediaItem {
+    /// Stores `bytes` under `name`, sniffing type and size.
+    pub fn new(name: impl Into<String>, bytes: impl Into<Bytes>) -> Self {
+        let bytes = bytes.into();
+        let (kind, dims) = sniff(&bytes);
+        MediaItem {
+            name: name.into(),
+            kind,
+            width: dims.map(|d| d.0),
+            height: dims.map(|d| d.1),
+            size: bytes.len(),
+            hash: format!("{:016x}", fnv1a(&bytes)),
+            bytes,
+        }
+    }
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// All images of a document, by name, in name order (so dumps and zips are deterministic).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct MediaStore {
+    items: BTreeMap<String, MediaItem>,
+}
+
+impl MediaStore {
+    /// An empty store.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds or replaces an item; returns its name.
+    pub fn insert(&mut self, item: MediaItem) -> String {
+        let name = item.name.clone();
+        self.items.insert(name.clone(), item);
+        name
+    }
+
+    /// Stores `bytes` under `name`, sniffing type and size.
+    pub fn add(&mut self, name: impl Into<String>, bytes: impl Into<Bytes>) -> String {
+        self.insert(MediaItem::new(name, bytes))
+    }
+
+    /// The item called `name`.
+    pub fn get(&self, name: &str) -> Option<&MediaItem> {
+        self.items.get(name)
+    }
+
+    /// Whether an item is called `name`.
+    pub fn contains(&self, name: &str) -> bool {
+        self.items.contains_key(name)
+    }
+
+    /// Removes and returns the item called `name`.
+    pub fn remove(&mut self, name: &str) -> Option<MediaItem> {
+        self.items.remove(name)
+    }
+
+    /// All items in name order.
+    pub fn iter(&self) -> impl Iterator<Item = &MediaItem> {
+        self.items.values()
+    }
+
+    /// All items in name order, mutable (for image processors).
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut MediaItem> {
+        self.items.values_mut()
+    }
+
+    /// How many items.
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+}
+
+/// Recognises the file type and, where the header holds it, the pixel size.
+/// Reads only header bytes; any truncation gives `None` for the size, never a panic.
+pub fn sniff(b: &[u8]) -> (MediaKind, Option<(u32, u32)>) {
+    if b.starts_with(b"\x89PNG\r\n\x1a\n") {
+        // IHDR is the first chunk: width and height at bytes 16..24.
+        return (MediaKind::Png, be32(b, 16).zip(be32(b, 20)));
+    }
+    if b.starts_with(&[0xFF, 0xD8]) {
+        return (MediaKind::Jpeg, jpeg_size(b));
+    }
+    if b.starts_with(b"GIF87a") || b.starts_with(b"GIF89a") {
+        return (
+            MediaKind::Gif,
+            le16(b, 6)
+                .zip(le16(b, 8))
+                .map(|(w, h)| (w.into(), h.into())),
+        );
+    }
+    if b.starts_with(b"BM") && b.len() >= 26 {
+        let w = le32(b, 18);
+        // Height is signed: negative means top-down rows.
+        let h = le32(b, 22).map(|h| (h as i32).unsigned_abs());
+        return (MediaKind::Bmp, w.zip(h));
+    }
+    if b.len() >= 12 && &b[0..4] == b"RIFF" && &b[8..12] == b"WEBP" {
+        return (MediaKind::Webp, webp_size(b));
+    }
+    if b.starts_with(b"II*\0") || b.starts_with(b"MM\0*") {
+        return (MediaKind::Tiff, None);
+    }
+    if b.len() >= 44 && le32(b, 0) == Some(1) && &b[40..44] == b" EMF" {
+        return (MediaKind::Emf, None);
+    }
+    if b.starts_with(&[0xD7, 0xCD, 0xC6, 0x9A]) || b.starts_with(&[0x01, 0x00, 0x09, 0x00]) {
+        return (MediaKind::Wmf, None);
+    }
+    let head = &b[..b.len().min(512)];
+    let head = String::from_utf8_lossy(head);
+    if head.contains("<svg") {
+        return (MediaKind::Svg, None);
+    }
+    (MediaKind::Unknown, None)
+}
+
+fn be32(b: &[u8], at: usize) -> Option<u32> {
+    b.get(at..at + 4)
+        .map(|s| u32::from_be_bytes([s[0], s[1], s[2], s[3]]))
+}
+fn le32(b: &[u8], at: usize) -> Option<u32> {
+    b.get(at..at + 4)
+        .map(|s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
+}
+fn be16(b: &[u8], at: usize) -> Option<u16> {
+    b.get(at..at + 2).map(|s| u16::from_be_bytes([s[0], s[1]]))
+}
+fn le16(b: &[u8], at: usize) -> Option<u16> {
+    b.get(at..at + 2).map(|s| u16::from_le_bytes([s[0], s[1]]))
+}
+
+fn jpeg_size(b: &[u8]) -> Option<(u32, u32)> {
+    // Walk the marker segments until a start-of-frame (SOF0..SOF15 except DHT/JPG/DAC).
+    let mut i = 2;
+    while i + 4 <= b.len() {
+        if b[i] != 0xFF {
+            return None;
+        }
+        let marker = b[i + 1];
+        if marker == 0xFF {
+            i += 1;
+            continue;
+        }
+        if matches!(marker, 0xD8 | 0x01 | 0xD0..=0xD7) {
+            i += 2;
+            continue;
+        }
+        let len = usize::from(be16(b, i + 2)?);
+        if matches!(marker, 0xC0..=0xCF) && !matches!(marker, 0xC4 | 0xC8 | 0xCC) {
+            let h = be16(b, i + 5)?;
+            let w = be16(b, i + 7)?;
+            return Some((w.into(), h.into()));
+        }
+        if len < 2 {
+            return None;
+        }
+        i += 2 + len;
+    }
+    None
+}
+
+fn webp_size(b: &[u8]) -> Option<(u32, u32)> {
+    match b.get(12..16)? {
+        b"VP8 " => {
+            let w = le16(b, 26)? & 0x3FFF;
+            let h = le16(b, 28)? & 0x3FFF;
+            Some((w.into(), h.into()))
+        }
+        b"VP8L" => {
+            let bits = le32(b, 21)?;
+            Some(((bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1))
+        }
+        b"VP8X" => {
+            let w = u32::from_le_bytes([*b.get(24)?, *b.get(25)?, *b.get(26)?, 0]) + 1;
+            let h = u32::from_le_bytes([*b.get(27)?, *b.get(28)?, *b.get(29)?, 0]) + 1;
+            Some((w, h))
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sniffs_png_header() {
+        let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
+        png.extend_from_slice(&300u32.to_be_bytes());
+        png.extend_from_slice(&200u32.to_be_bytes());
+        assert_eq!(sniff(&png), (MediaKind::Png, Some((300, 200))));
+        // Truncated: type known, size not.
+        assert_eq!(sniff(&png[..18]), (MediaKind::Png, None));
+    }
+
+    #[test]
+    fn sniffs_jpeg_sof() {
+        // SOI, APP0 (len 4), SOF0 with h=10, w=20.
+        let jpg = [
+            0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x04, 0x00, 0x00, 0xFF, 0xC0, 0x00, 0x0B, 0x08, 0x00,
+            0x0A, 0x00, 0x14, 0x03,
+        ];
+        assert_eq!(sniff(&jpg), (MediaKind::Jpeg, Some((20, 10))));
+        assert_eq!(sniff(&jpg[..9]), (MediaKind::Jpeg, None));
+    }
+
+    #[test]
+    fn sniffs_gif_and_unknown() {
+        assert_eq!(
+            sniff(b"GIF89a\x10\x00\x20\x00"),
+            (MediaKind::Gif, Some((16, 32)))
+        );
+        assert_eq!(sniff(b"hello"), (MediaKind::Unknown, None));
+        assert_eq!(sniff(b""), (MediaKind::Unknown, None));
+    }
+
+    #[test]
+    fn item_hash_changes_with_content() {
+        let a = MediaItem::new("a.png", b"abc".to_vec());
+        let b = MediaItem::new("a.png", b"abd".to_vec());
+        assert_ne!(a.hash, b.hash);
+        assert_eq!(a.size, 3);
+    }
+}

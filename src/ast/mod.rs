@@ -1,0 +1,198 @@
+//! The document tree every reader builds and every writer consumes.
+//!
+//! It mirrors the service's own model: a **flat** list of [`Block`]s (no section nesting; a
+//! heading is a paragraph whose [`TextType`] says so), [`Inline`] content in canonical form (see
+//! [`inline`]), document [`Meta`]data, and a [`MediaStore`] holding every image once.
+//!
+//! The tree serialises to JSON (`serde`) with a [`FORMAT_VERSION`]; that dump is the golden format
+//! of the reader tests and the CLI's `--to json`. [`Document::validate`] checks the invariants a
+//! writer relies on.
+
+pub mod block;
+pub mod inline;
+pub mod media;
+mod validate;
+mod walk;
+
+use serde::{Deserialize, Serialize};
+
+pub use block::{
+    Align, Block, Borders, Cell, DirectoryKind, Extent, Image, NumberFormat, Paragraph, Row, Table,
+    TextType, VAlign, grid_positions,
+};
+pub use inline::{Change, ChangeKind, Inline, Mark, NoteKind, TextStyle};
+pub use media::{MediaItem, MediaKind, MediaStore};
+pub use validate::Violation;
+pub use walk::BlockPath;
+
+/// Version of the JSON form; bumped when a field changes meaning or disappears.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// Highest paragraph `level` (the API's 0..=5).
+pub const MAX_LEVEL: u8 = 5;
+/// Highest `indent` (sd.xml's 0..=15).
+pub const MAX_INDENT: u8 = 15;
+
+/// A whole document.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Document {
+    /// [`FORMAT_VERSION`] of the JSON this came from or goes to.
+    pub format_version: u32,
+    /// Title, language, footer, …
+    pub meta: Meta,
+    /// The body, top to bottom.
+    pub blocks: Vec<Block>,
+    /// Comment texts; their ranges are marked by [`Inline::CommentStart`]/[`Inline::CommentEnd`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub comments: Vec<Comment>,
+    /// The index tree (sd.xml `indexes`), referred to by [`Inline::IndexMark`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub indexes: Vec<IndexNode>,
+    /// Every image, by name.
+    #[serde(default)]
+    pub media: MediaStore,
+}
+
+impl Default for Document {
+    fn default() -> Self {
+        Document {
+            format_version: FORMAT_VERSION,
+            meta: Meta::default(),
+            blocks: Vec::new(),
+            comments: Vec::new(),
+            indexes: Vec::new(),
+            media: MediaStore::new(),
+        }
+    }
+}
+
+impl Document {
+    /// An empty document.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The JSON dump, pretty-printed (the golden-file format).
+    pub fn to_json(&self) -> String {
+        // Serialising plain data with string keys cannot fail.
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// Reads a JSON dump. Media come back without bytes (see [`MediaItem`]).
+    pub fn from_json(json: &str) -> Result<Document, serde_json::Error> {
+        serde_json::from_str(json)
+    }
+}
+
+/// Document metadata: the API's creation payload fields plus what sd.xml's `meta` holds.
+/// Empty strings are stored as `None`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Meta {
+    /// The service's document id (`smashdoc@id`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// Version of the program that wrote the source (`smashdoc@version`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generator: Option<String>,
+    /// Title (API: max 200 chars).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// Subtitle (max 300).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subtitle: Option<String>,
+    /// Description (max 400).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// File name (max 200).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filename: Option<String>,
+    /// Footer text, shown at the bottom of exported pages.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub footer: Option<String>,
+    /// Tags.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
+    /// Partner data, stored and returned, never evaluated (max 400).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub supplemental: Option<String>,
+    /// Language code as the source wrote it (`de_DE`, `en_EN`, `ru_RU`, `fr_CA`, …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
+    /// Creator's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub creator: Option<String>,
+    /// Word export defaults stored with the document (sd.xml `word-export-presets`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub word_export_presets: Option<WordExportPresets>,
+    /// sd.xml `grid/item` values, as written.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub grid: Vec<String>,
+    /// sd.xml `grid-indentation-enabled`, as written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grid_indentation_enabled: Option<String>,
+    /// sd.xml `spellcheck-lang`, as written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spellcheck_lang: Option<String>,
+}
+
+/// Word export settings stored in a document (sd.xml `word-export-presets`).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct WordExportPresets {
+    /// Word template id.
+    pub template_id: String,
+    /// Caption language.
+    pub language: String,
+    /// Table of contents.
+    pub toc_text: bool,
+    /// List of figures.
+    pub toc_image: bool,
+    /// List of tables.
+    pub toc_table: bool,
+    /// Image captions.
+    pub caption_image: bool,
+    /// Table captions.
+    pub caption_table: bool,
+    /// Tags listed inside the presets.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
+}
+
+/// A comment on a range of text.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Comment {
+    /// Id used by the range anchors.
+    pub id: String,
+    /// Author.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub author: Option<String>,
+    /// Author's initials.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initials: Option<String>,
+    /// Date as written by the source.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
+    /// The comment text; paragraphs joined by line breaks.
+    #[serde(default)]
+    pub content: Vec<Inline>,
+}
+
+/// A node of the index tree (sd.xml `index-node`).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct IndexNode {
+    /// Node id, referred to by [`Inline::IndexMark`].
+    pub id: String,
+    /// Entry title.
+    pub title: String,
+    /// Referenced block or node id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
+    /// Description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Sorting key.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sorting_key: Option<String>,
+    /// Sub-entries.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub children: Vec<IndexNode>,
+}

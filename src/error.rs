@@ -1,0 +1,140 @@
+//! Errors: each says what failed and where, and knows the API status code it maps to.
+
+use thiserror::Error;
+
+/// Result with this crate's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// A conversion that could not produce a result. Losses short of that are warnings
+/// ([`crate::report::Warning`]), not errors.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The input is not a zip archive (or is a corrupt one).
+    #[error("not a valid zip archive: {0}")]
+    NotZip(String),
+    /// The input is some other kind of file than the format expects.
+    #[error("not a {expected} file: {found}")]
+    WrongFormat {
+        /// The format that was expected (`docx`, `sd.xml zip`).
+        expected: &'static str,
+        /// What the bytes look like instead.
+        found: String,
+    },
+    /// A part the format requires is absent.
+    #[error("{part} is missing from the archive")]
+    MissingPart {
+        /// The part's name.
+        part: String,
+    },
+    /// A zip entry name that could escape a folder or is otherwise unsafe.
+    #[error("unsafe entry name {name:?} in the archive: {reason}")]
+    UnsafeName {
+        /// The name as stored.
+        name: String,
+        /// Why it is refused.
+        reason: &'static str,
+    },
+    /// XML that does not parse.
+    #[error("{part}: malformed XML at byte {position}: {message}")]
+    Xml {
+        /// The part.
+        part: String,
+        /// Byte offset in the part.
+        position: u64,
+        /// The parser's message.
+        message: String,
+    },
+    /// Well-formed input that breaks the format's rules beyond repair.
+    #[error("{part}: {message}")]
+    Invalid {
+        /// The part (or `input`).
+        part: String,
+        /// What is wrong, naming the element.
+        message: String,
+    },
+    /// An input limit was exceeded (zip bomb, deep nesting, huge image, …).
+    #[error("{what} exceeds the limit: {detail}")]
+    TooLarge {
+        /// What was too large (`uncompressed size`, `XML depth`).
+        what: &'static str,
+        /// The numbers.
+        detail: String,
+    },
+    /// A caller-supplied parameter is wrong (unknown format, bad mapping, …).
+    #[error("invalid {name}: {message}")]
+    Parameter {
+        /// The parameter (`styleMapping["Title"].level`).
+        name: String,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// The format exists in the API but this build does not convert it yet.
+    #[error("format {0} is not available yet")]
+    Unavailable(String),
+    /// Writing the output failed.
+    #[error("writing {format}: {message}")]
+    Write {
+        /// The output format.
+        format: &'static str,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+impl Error {
+    /// The HTTP status the partner API answers with for this error: 412 for bad input or
+    /// parameters, 403 ("Request Entity Too Large" in the API's table) for limits, 500 for
+    /// failures of the engine itself. 402 (freemium) is never the engine's business.
+    pub fn api_status(&self) -> u16 {
+        match self {
+            Error::TooLarge { .. } => 403,
+            Error::Unavailable(_) | Error::Write { .. } => 500,
+            Error::NotZip(_)
+            | Error::WrongFormat { .. }
+            | Error::MissingPart { .. }
+            | Error::UnsafeName { .. }
+            | Error::Xml { .. }
+            | Error::Invalid { .. }
+            | Error::Parameter { .. } => 412,
+        }
+    }
+
+    /// A [`Error::Parameter`].
+    pub fn parameter(name: impl Into<String>, message: impl Into<String>) -> Self {
+        Error::Parameter {
+            name: name.into(),
+            message: message.into(),
+        }
+    }
+
+    /// A [`Error::Invalid`].
+    pub fn invalid(part: impl Into<String>, message: impl Into<String>) -> Self {
+        Error::Invalid {
+            part: part.into(),
+            message: message.into(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statuses_follow_the_api() {
+        let too_large = Error::TooLarge {
+            what: "uncompressed size",
+            detail: "2 GiB > 512 MiB".into(),
+        };
+        assert_eq!(too_large.api_status(), 403);
+        assert_eq!(Error::parameter("to", "unknown format x").api_status(), 412);
+        assert_eq!(
+            Error::MissingPart {
+                part: "sd.xml".into()
+            }
+            .to_string(),
+            "sd.xml is missing from the archive"
+        );
+    }
+}

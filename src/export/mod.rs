@@ -1,0 +1,1 @@
+//! Writers: a [`crate::ast::Document`] in, bytes plus warnings out.

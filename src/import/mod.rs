@@ -1,0 +1,3 @@
+//! Readers: bytes in, [`crate::ast::Document`] plus warnings out.
+
+pub mod json;

@@ -1,0 +1,60 @@
+//! Input limits. Every reader takes arbitrary bytes; these bound the memory and time one input
+//! can cost (zip bombs, deep XML, huge images).
+
+/// Most grid columns a table may have; also caps hostile `colspan` values.
+pub const MAX_TABLE_COLUMNS: usize = 1_000;
+
+/// Limits applied while reading. The defaults suit a server that takes uploads from partners.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Limits {
+    /// Most entries in one zip.
+    pub max_entries: usize,
+    /// Most bytes one entry may inflate to.
+    pub max_entry_size: u64,
+    /// Most bytes all entries read from one zip may inflate to, together.
+    pub max_total_size: u64,
+    /// Highest inflated/compressed ratio of an entry bigger than [`Limits::ratio_floor`].
+    pub max_ratio: u64,
+    /// Entries smaller than this (inflated) are not ratio-checked: tiny XML parts compress
+    /// extremely well and are harmless.
+    pub ratio_floor: u64,
+    /// Deepest XML element nesting.
+    pub max_xml_depth: usize,
+    /// Most pixels (width × height) of an image the engine will decode.
+    pub max_image_pixels: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_entries: 20_000,
+            max_entry_size: 256 << 20,
+            max_total_size: 1 << 30,
+            max_ratio: 500,
+            ratio_floor: 4 << 20,
+            max_xml_depth: 256,
+            max_image_pixels: 100_000_000,
+        }
+    }
+}
+
+impl Limits {
+    /// Sets [`Limits::max_total_size`].
+    pub fn with_max_total_size(mut self, bytes: u64) -> Self {
+        self.max_total_size = bytes;
+        self
+    }
+
+    /// Sets [`Limits::max_entry_size`].
+    pub fn with_max_entry_size(mut self, bytes: u64) -> Self {
+        self.max_entry_size = bytes;
+        self
+    }
+
+    /// Sets [`Limits::max_xml_depth`].
+    pub fn with_max_xml_depth(mut self, depth: usize) -> Self {
+        self.max_xml_depth = depth;
+        self
+    }
+}

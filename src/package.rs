@@ -1,0 +1,339 @@
+//! The safe zip layer every zip format goes through (sd.xml, docx, parsX, HTML download).
+//!
+//! Reading: entry count, per-entry and total inflated size, and compression ratio are limited
+//! ([`Limits`]), and the bytes actually inflated are capped too, so a lying size field cannot get
+//! past them; names with `..`, absolute paths, drive letters or backslashes refuse the archive.
+//! Writing: fixed timestamps (1980-01-01), fixed permissions and the caller's entry order, so the
+//! same content always gives the same bytes.
+
+use std::collections::HashMap;
+use std::io::{Cursor, Read, Write};
+
+use zip::write::SimpleFileOptions;
+use zip::{CompressionMethod, DateTime, ZipArchive, ZipWriter as RawWriter};
+
+use crate::error::{Error, Result};
+use crate::limits::Limits;
+
+/// Checks a zip entry name; `Err` says why it is unsafe.
+pub fn check_entry_name(name: &str) -> std::result::Result<(), &'static str> {
+    if name.is_empty() {
+        return Err("empty name");
+    }
+    if name.contains('\0') {
+        return Err("NUL byte in name");
+    }
+    if name.contains('\\') {
+        return Err("backslash in name");
+    }
+    if name.starts_with('/') {
+        return Err("absolute path");
+    }
+    let bytes = name.as_bytes();
+    if bytes.len() >= 2 && bytes[1] == b':' && bytes[0].is_ascii_alphabetic() {
+        return Err("drive letter");
+    }
+    if name.split('/').any(|c| c == "..") {
+        return Err("parent directory component");
+    }
+    Ok(())
+}
+
+/// A zip archive opened for reading under [`Limits`].
+pub struct ZipReader<'a> {
+    archive: ZipArchive<Cursor<&'a [u8]>>,
+    names: Vec<String>,
+    by_lower: HashMap<String, usize>,
+    limits: Limits,
+    inflated: u64,
+}
+
+impl std::fmt::Debug for ZipReader<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ZipReader")
+            .field("names", &self.names)
+            .finish()
+    }
+}
+
+impl<'a> ZipReader<'a> {
+    /// Opens `bytes` as a zip. Refuses non-zips, too many entries and unsafe names.
+    pub fn new(bytes: &'a [u8], limits: &Limits) -> Result<Self> {
+        let archive =
+            ZipArchive::new(Cursor::new(bytes)).map_err(|e| Error::NotZip(e.to_string()))?;
+        if archive.len() > limits.max_entries {
+            return Err(Error::TooLarge {
+                what: "zip entry count",
+                detail: format!("{} entries, at most {}", archive.len(), limits.max_entries),
+            });
+        }
+        let mut names = Vec::with_capacity(archive.len());
+        let mut by_lower = HashMap::with_capacity(archive.len());
+        for i in 0..archive.len() {
+            let name = match archive.name_for_index(i) {
+                Some(Ok(name)) => name.into_owned(),
+                _ => return Err(Error::NotZip(format!("entry {i} has an unreadable name"))),
+            };
+            check_entry_name(&name).map_err(|reason| Error::UnsafeName {
+                name: name.clone(),
+                reason,
+            })?;
+            by_lower.entry(name.to_ascii_lowercase()).or_insert(i);
+            names.push(name);
+        }
+        Ok(ZipReader {
+            archive,
+            names,
+            by_lower,
+            limits: limits.clone(),
+            inflated: 0,
+        })
+    }
+
+    /// Entry names in archive order (directories included, ending in `/`).
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// The stored name of the entry called `name`, matched exactly or else ignoring ASCII case
+    /// (OPC part names are case-insensitive).
+    pub fn find(&self, name: &str) -> Option<&str> {
+        let i = self
+            .names
+            .iter()
+            .position(|n| n == name)
+            .or_else(|| self.by_lower.get(&name.to_ascii_lowercase()).copied())?;
+        Some(&self.names[i])
+    }
+
+    /// Whether an entry called `name` exists (see [`ZipReader::find`]).
+    pub fn contains(&self, name: &str) -> bool {
+        self.find(name).is_some()
+    }
+
+    /// Inflates the entry `name`, enforcing the size, ratio and total limits.
+    pub fn read(&mut self, name: &str) -> Result<Vec<u8>> {
+        let stored = self
+            .find(name)
+            .ok_or_else(|| Error::MissingPart {
+                part: name.to_string(),
+            })?
+            .to_string();
+        let limits = &self.limits;
+        let budget = limits
+            .max_total_size
+            .saturating_sub(self.inflated)
+            .min(limits.max_entry_size);
+        let mut file = self
+            .archive
+            .by_name(&stored)
+            .map_err(|e| Error::NotZip(format!("{stored}: {e}")))?;
+        let declared = file.size();
+        let compressed = file.compressed_size().max(1);
+        if declared > limits.max_entry_size {
+            return Err(Error::TooLarge {
+                what: "zip entry size",
+                detail: format!(
+                    "{stored} declares {declared} bytes, at most {} per entry",
+                    limits.max_entry_size
+                ),
+            });
+        }
+        if declared > budget {
+            return Err(Error::TooLarge {
+                what: "total uncompressed size",
+                detail: format!(
+                    "{stored} would pass {} bytes for the whole archive",
+                    limits.max_total_size
+                ),
+            });
+        }
+        if declared > limits.ratio_floor && declared / compressed > limits.max_ratio {
+            return Err(Error::TooLarge {
+                what: "compression ratio",
+                detail: format!(
+                    "{stored} inflates {compressed} bytes to {declared} (more than {}:1)",
+                    limits.max_ratio
+                ),
+            });
+        }
+        // Trust no size field: read at most one byte past the budget and check what came out.
+        let mut out = Vec::with_capacity(declared.min(budget) as usize);
+        (&mut file)
+            .take(budget + 1)
+            .read_to_end(&mut out)
+            .map_err(|e| Error::NotZip(format!("{stored}: {e}")))?;
+        let got = out.len() as u64;
+        if got > budget {
+            return Err(Error::TooLarge {
+                what: "zip entry size",
+                detail: format!("{stored} inflates past {budget} bytes despite its size field"),
+            });
+        }
+        if got > limits.ratio_floor && got / compressed > limits.max_ratio {
+            return Err(Error::TooLarge {
+                what: "compression ratio",
+                detail: format!(
+                    "{stored} inflated {compressed} bytes to {got} (more than {}:1)",
+                    limits.max_ratio
+                ),
+            });
+        }
+        self.inflated += got;
+        Ok(out)
+    }
+}
+
+/// Whether `bytes` start like a zip (local file header or empty archive).
+pub fn looks_like_zip(bytes: &[u8]) -> bool {
+    bytes.starts_with(b"PK\x03\x04") || bytes.starts_with(b"PK\x05\x06")
+}
+
+/// How an entry is stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compression {
+    /// Deflate (text, XML).
+    Deflate,
+    /// Stored as-is (already compressed images: deflating them again only costs time).
+    Store,
+}
+
+/// A deterministic zip writer.
+pub struct ZipWriter {
+    inner: RawWriter<Cursor<Vec<u8>>>,
+}
+
+impl std::fmt::Debug for ZipWriter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ZipWriter")
+    }
+}
+
+impl Default for ZipWriter {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl ZipWriter {
+    /// An empty archive in memory.
+    pub fn new() -> Self {
+        ZipWriter {
+            inner: RawWriter::new(Cursor::new(Vec::new())),
+        }
+    }
+
+    fn options(compression: Compression) -> SimpleFileOptions {
+        let method = match compression {
+            Compression::Deflate => CompressionMethod::Deflated,
+            Compression::Store => CompressionMethod::Stored,
+        };
+        SimpleFileOptions::default()
+            .compression_method(method)
+            .last_modified_time(DateTime::DEFAULT)
+            .unix_permissions(0o644)
+            .large_file(false)
+    }
+
+    /// Adds an entry. The name is checked like names read ([`check_entry_name`]).
+    pub fn add(&mut self, name: &str, bytes: &[u8], compression: Compression) -> Result<()> {
+        check_entry_name(name).map_err(|reason| Error::UnsafeName {
+            name: name.to_string(),
+            reason,
+        })?;
+        let options = Self::options(compression).large_file(bytes.len() as u64 >= u32::MAX as u64);
+        self.inner
+            .start_file(name, options)
+            .and_then(|_| self.inner.write_all(bytes).map_err(Into::into))
+            .map_err(|e| write_error(name, e))
+    }
+
+    /// Adds a directory entry (`images/`).
+    pub fn add_directory(&mut self, name: &str) -> Result<()> {
+        self.inner
+            .add_directory(
+                name,
+                Self::options(Compression::Store).unix_permissions(0o755),
+            )
+            .map_err(|e| write_error(name, e))
+    }
+
+    /// Finishes the archive and returns its bytes.
+    pub fn finish(self) -> Result<Vec<u8>> {
+        self.inner
+            .finish()
+            .map(Cursor::into_inner)
+            .map_err(|e| write_error("central directory", e))
+    }
+}
+
+fn write_error(name: &str, e: zip::result::ZipError) -> Error {
+    Error::Write {
+        format: "zip",
+        message: format!("{name}: {e}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn zip_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
+        let mut w = ZipWriter::new();
+        for (name, bytes) in entries {
+            w.add(name, bytes, Compression::Deflate).unwrap();
+        }
+        w.finish().unwrap()
+    }
+
+    #[test]
+    fn names_are_checked() {
+        for bad in [
+            "../x",
+            "a/../../etc/passwd",
+            "/etc/passwd",
+            "a\\b",
+            "C:x",
+            "",
+        ] {
+            assert!(check_entry_name(bad).is_err(), "{bad}");
+        }
+        for good in [
+            "sd.xml",
+            "images/a.png",
+            "word/_rels/document.xml.rels",
+            "a..b",
+        ] {
+            assert!(check_entry_name(good).is_ok(), "{good}");
+        }
+    }
+
+    #[test]
+    fn writing_is_deterministic_and_reads_back() {
+        let a = zip_of(&[("sd.xml", b"<x/>"), ("images/a.png", b"123")]);
+        let b = zip_of(&[("sd.xml", b"<x/>"), ("images/a.png", b"123")]);
+        assert_eq!(a, b);
+        let mut r = ZipReader::new(&a, &Limits::default()).unwrap();
+        assert_eq!(r.names(), ["sd.xml", "images/a.png"]);
+        assert_eq!(r.read("SD.XML").unwrap(), b"<x/>");
+        assert!(matches!(r.read("nope"), Err(Error::MissingPart { .. })));
+    }
+
+    #[test]
+    fn total_budget_counts_every_read() {
+        let big = vec![b'x'; 1000];
+        let z = zip_of(&[("a", &big), ("b", &big)]);
+        let limits = Limits::default().with_max_total_size(1500);
+        let mut r = ZipReader::new(&z, &limits).unwrap();
+        assert!(r.read("a").is_ok());
+        let err = r.read("b").unwrap_err();
+        assert!(matches!(err, Error::TooLarge { .. }), "{err}");
+        assert_eq!(err.api_status(), 403);
+    }
+
+    #[test]
+    fn not_a_zip() {
+        let err = ZipReader::new(b"hello", &Limits::default()).unwrap_err();
+        assert!(matches!(err, Error::NotZip(_)));
+    }
+}

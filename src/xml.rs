@@ -1,0 +1,292 @@
+//! XML plumbing shared by every reader and writer: a depth-limited pull reader over quick-xml that
+//! reports errors with the part name and byte offset, entity resolution, and escaping.
+
+use std::borrow::Cow;
+
+use quick_xml::Reader;
+use quick_xml::events::{BytesRef, BytesStart, Event};
+
+use crate::error::{Error, Result};
+use crate::limits::Limits;
+
+/// Decodes a part's bytes as UTF-8 (a leading byte-order mark is skipped). Other encodings are an
+/// error naming the part: every format we read is UTF-8 by specification or in practice.
+pub fn decode<'a>(bytes: &'a [u8], part: &str) -> Result<&'a str> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    std::str::from_utf8(bytes).map_err(|e| Error::Xml {
+        part: part.to_string(),
+        position: e.valid_up_to() as u64,
+        message: "the text is not valid UTF-8".into(),
+    })
+}
+
+/// A pull reader that counts depth and refuses nesting deeper than [`Limits::max_xml_depth`], so
+/// hostile input cannot make a recursive consumer overflow its stack.
+pub struct XmlReader<'a> {
+    reader: Reader<&'a [u8]>,
+    part: String,
+    depth: usize,
+    max_depth: usize,
+}
+
+impl<'a> XmlReader<'a> {
+    /// A reader over `text`, which came from zip part `part`.
+    pub fn new(text: &'a str, part: &str, limits: &Limits) -> Self {
+        let mut reader = Reader::from_str(text);
+        let config = reader.config_mut();
+        config.trim_text(false);
+        config.expand_empty_elements = false;
+        XmlReader {
+            reader,
+            part: part.to_string(),
+            depth: 0,
+            max_depth: limits.max_xml_depth,
+        }
+    }
+
+    /// The next event. `Start` and `End` change [`XmlReader::depth`]; `Empty` does not.
+    pub fn next(&mut self) -> Result<Event<'a>> {
+        let event = self.reader.read_event().map_err(|e| self.xml_error(e))?;
+        match &event {
+            Event::Start(_) => {
+                self.depth += 1;
+                if self.depth > self.max_depth {
+                    return Err(Error::TooLarge {
+                        what: "XML nesting depth",
+                        detail: format!(
+                            "{}: more than {} levels at byte {}",
+                            self.part,
+                            self.max_depth,
+                            self.position()
+                        ),
+                    });
+                }
+            }
+            Event::End(_) => self.depth = self.depth.saturating_sub(1),
+            _ => {}
+        }
+        Ok(event)
+    }
+
+    /// How many elements are open.
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// Byte offset in the part.
+    pub fn position(&self) -> u64 {
+        self.reader.buffer_position()
+    }
+
+    /// The part name.
+    pub fn part(&self) -> &str {
+        &self.part
+    }
+
+    /// Skips to the end of the element whose `Start` was just read.
+    pub fn skip_element(&mut self) -> Result<()> {
+        let target = self.depth.saturating_sub(1);
+        while self.depth > target {
+            if let Event::Eof = self.next()? {
+                return Err(self.invalid("the document ends inside an element"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Collects the text of the element whose `Start` was just read, skipping child tags, up to its
+    /// end.
+    pub fn read_text(&mut self) -> Result<String> {
+        let target = self.depth.saturating_sub(1);
+        let mut out = String::new();
+        while self.depth > target {
+            match self.next()? {
+                Event::Text(t) => out.push_str(&t.xml10_content()),
+                Event::CData(t) => out.push_str(&t.xml10_content()),
+                Event::GeneralRef(r) => push_ref(&r, &mut out),
+                Event::Eof => return Err(self.invalid("the document ends inside an element")),
+                _ => {}
+            }
+        }
+        Ok(out)
+    }
+
+    /// An [`Error::Xml`] at the current position.
+    pub fn invalid(&self, message: impl Into<String>) -> Error {
+        Error::Xml {
+            part: self.part.clone(),
+            position: self.position(),
+            message: message.into(),
+        }
+    }
+
+    fn xml_error(&self, e: quick_xml::Error) -> Error {
+        Error::Xml {
+            part: self.part.clone(),
+            position: self.reader.error_position(),
+            message: e.to_string(),
+        }
+    }
+}
+
+/// Appends what an entity or character reference stands for. Unknown entities (only a DTD could
+/// define them, and we never load one) are kept literally as `&name;` so no text is lost.
+pub fn push_ref(r: &BytesRef<'_>, out: &mut String) {
+    match r.resolve_char_ref() {
+        Ok(Some(c)) => out.push(c),
+        _ => {
+            let name = r.xml10_content();
+            match quick_xml::escape::resolve_predefined_entity(&name) {
+                Some(s) => out.push_str(s),
+                None => {
+                    out.push('&');
+                    out.push_str(&name);
+                    out.push(';');
+                }
+            }
+        }
+    }
+}
+
+/// The value of attribute `name` (matched on the local name, so any prefix works), unescaped.
+/// A malformed attribute list gives `None` for the broken attribute rather than an error: the
+/// caller decides whether a missing value matters.
+pub fn attr<'a>(e: &'a BytesStart<'_>, name: &str) -> Option<Cow<'a, str>> {
+    for a in e.attributes().with_checks(false).flatten() {
+        if a.key.local_name().as_ref() == name {
+            return a
+                .normalized_value(quick_xml::XmlVersion::Implicit1_0)
+                .ok()
+                .map(|v| Cow::Owned(v.into_owned()));
+        }
+    }
+    None
+}
+
+/// Every attribute as (local name, value), skipping malformed ones and namespace declarations.
+pub fn attrs(e: &BytesStart<'_>) -> Vec<(String, String)> {
+    e.attributes()
+        .with_checks(false)
+        .flatten()
+        .filter(|a| {
+            let key = a.key.as_ref();
+            key != "xmlns" && !key.starts_with("xmlns:")
+        })
+        .filter_map(|a| {
+            let v = a
+                .normalized_value(quick_xml::XmlVersion::Implicit1_0)
+                .ok()?;
+            Some((a.key.local_name().as_ref().to_string(), v.into_owned()))
+        })
+        .collect()
+}
+
+/// The element's local name (prefix dropped).
+pub fn local_name<'a>(e: &'a BytesStart<'_>) -> Cow<'a, str> {
+    Cow::Owned(e.local_name().as_ref().to_string())
+}
+
+/// Whether `c` may appear in an XML 1.0 document at all.
+fn xml_char(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
+}
+
+/// Appends `s` escaped for element content. Characters XML 1.0 forbids (most C0 controls) are
+/// dropped: no parser would read the output otherwise.
+pub fn escape_text(s: &str, out: &mut String) {
+    for c in s.chars() {
+        match c {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            // A bare CR would be normalised away by the reader.
+            '\r' => out.push_str("&#13;"),
+            c if xml_char(c) => out.push(c),
+            _ => {}
+        }
+    }
+}
+
+/// Appends `s` escaped for a double-quoted attribute value; tabs and newlines are written as
+/// character references so attribute normalisation on reading keeps them.
+pub fn escape_attr(s: &str, out: &mut String) {
+    for c in s.chars() {
+        match c {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '"' => out.push_str("&quot;"),
+            '\t' => out.push_str("&#9;"),
+            '\n' => out.push_str("&#10;"),
+            '\r' => out.push_str("&#13;"),
+            c if xml_char(c) => out.push(c),
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn events(text: &str, depth: usize) -> Result<usize> {
+        let limits = Limits::default().with_max_xml_depth(depth);
+        let mut r = XmlReader::new(text, "t.xml", &limits);
+        let mut n = 0;
+        loop {
+            if let Event::Eof = r.next()? {
+                return Ok(n);
+            }
+            n += 1;
+        }
+    }
+
+    #[test]
+    fn refuses_deep_nesting() {
+        let deep = "<a>".repeat(100) + &"</a>".repeat(100);
+        assert!(events(&deep, 200).is_ok());
+        let err = events(&deep, 50).unwrap_err();
+        assert!(matches!(err, Error::TooLarge { .. }), "{err}");
+        assert!(err.to_string().contains("t.xml"));
+    }
+
+    #[test]
+    fn malformed_xml_names_part_and_offset() {
+        let err = events("<a><b></a>", 10).unwrap_err();
+        let msg = err.to_string();
+        assert!(msg.starts_with("t.xml: malformed XML at byte"), "{msg}");
+    }
+
+    #[test]
+    fn reads_text_with_references() {
+        let limits = Limits::default();
+        let mut r = XmlReader::new("<a>x &amp; &#x41;<b>y</b> &zz;</a>", "t", &limits);
+        assert!(matches!(r.next().unwrap(), Event::Start(_)));
+        assert_eq!(r.read_text().unwrap(), "x & Ay &zz;");
+    }
+
+    #[test]
+    fn decode_rejects_latin1_and_skips_bom() {
+        assert!(decode(b"\xEF\xBB\xBF<a/>", "p").is_ok_and(|s| s == "<a/>"));
+        let err = decode(b"<a>\xE9</a>", "p").unwrap_err();
+        assert!(err.to_string().contains("byte 3"), "{err}");
+    }
+
+    #[test]
+    fn escaping_round_trips_through_the_reader() {
+        let nasty = "a<b>&\"c\"\t\n\r\u{1}d";
+        let mut xml = String::from("<x y=\"");
+        escape_attr(nasty, &mut xml);
+        xml.push_str("\">");
+        escape_text(nasty, &mut xml);
+        xml.push_str("</x>");
+        let limits = Limits::default();
+        let mut r = XmlReader::new(&xml, "t", &limits);
+        let Event::Start(e) = r.next().unwrap() else {
+            panic!("no start")
+        };
+        let e = e.into_owned();
+        assert_eq!(attr(&e, "y").as_deref(), Some("a<b>&\"c\"\t\n\rd"));
+        assert_eq!(r.read_text().unwrap(), "a<b>&\"c\"\t\n\rd");
+    }
+}
