@@ -45,7 +45,7 @@ impl<'a> XmlReader<'a> {
     }
 
     /// The next event. `Start` and `End` change [`XmlReader::depth`]; `Empty` does not.
-    pub fn next(&mut self) -> Result<Event<'a>> {
+    pub fn next_event(&mut self) -> Result<Event<'a>> {
         let event = self.reader.read_event().map_err(|e| self.xml_error(e))?;
         match &event {
             Event::Start(_) => {
@@ -87,7 +87,7 @@ impl<'a> XmlReader<'a> {
     pub fn skip_element(&mut self) -> Result<()> {
         let target = self.depth.saturating_sub(1);
         while self.depth > target {
-            if let Event::Eof = self.next()? {
+            if let Event::Eof = self.next_event()? {
                 return Err(self.invalid("the document ends inside an element"));
             }
         }
@@ -100,7 +100,7 @@ impl<'a> XmlReader<'a> {
         let target = self.depth.saturating_sub(1);
         let mut out = String::new();
         while self.depth > target {
-            match self.next()? {
+            match self.next_event()? {
                 Event::Text(t) => out.push_str(&t.xml10_content()),
                 Event::CData(t) => out.push_str(&t.xml10_content()),
                 Event::GeneralRef(r) => push_ref(&r, &mut out),
@@ -234,7 +234,7 @@ mod tests {
         let mut r = XmlReader::new(text, "t.xml", &limits);
         let mut n = 0;
         loop {
-            if let Event::Eof = r.next()? {
+            if let Event::Eof = r.next_event()? {
                 return Ok(n);
             }
             n += 1;
@@ -261,7 +261,7 @@ mod tests {
     fn reads_text_with_references() {
         let limits = Limits::default();
         let mut r = XmlReader::new("<a>x &amp; &#x41;<b>y</b> &zz;</a>", "t", &limits);
-        assert!(matches!(r.next().unwrap(), Event::Start(_)));
+        assert!(matches!(r.next_event().unwrap(), Event::Start(_)));
         assert_eq!(r.read_text().unwrap(), "x & Ay &zz;");
     }
 
@@ -282,7 +282,7 @@ mod tests {
         xml.push_str("</x>");
         let limits = Limits::default();
         let mut r = XmlReader::new(&xml, "t", &limits);
-        let Event::Start(e) = r.next().unwrap() else {
+        let Event::Start(e) = r.next_event().unwrap() else {
             panic!("no start")
         };
         let e = e.into_owned();
