@@ -317,7 +317,7 @@ pub struct Extent {
 }
 
 /// An image block: `<image width="50%" caption="A cat">cat.png</image>`.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Image {
     /// Name in the [`crate::ast::MediaStore`]; kept even when the media is missing (with a warning).
     pub media: String,
@@ -354,7 +354,7 @@ pub struct Image {
 }
 
 /// A table: relative column widths and rows of cells that hold blocks.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Table {
     /// Relative column widths in percent (may be empty when the source gives none).
     #[serde(default)]
@@ -475,6 +475,43 @@ impl Default for Cell {
             background_intensity: None,
             col_ids: None,
             blocks: Vec::new(),
+        }
+    }
+}
+
+impl Default for Image {
+    fn default() -> Self {
+        Image {
+            media: String::new(),
+            caption: None,
+            alt: None,
+            width_percent: None,
+            extent: None,
+            align: Align::Left,
+            indent: 0,
+            // Captions are numbered unless the source says otherwise (sd.xml's default).
+            numbered: true,
+            id: None,
+            style: None,
+            origin_ids: None,
+        }
+    }
+}
+
+impl Default for Table {
+    fn default() -> Self {
+        Table {
+            columns: Vec::new(),
+            rows: Vec::new(),
+            caption: None,
+            numbered: true,
+            width_percent: None,
+            align: Align::Left,
+            indent: 0,
+            border_color: None,
+            id: None,
+            style: None,
+            origin_ids: None,
         }
     }
 }
