@@ -30,6 +30,7 @@ pub mod error;
 pub mod export;
 pub mod format;
 pub mod import;
+pub mod lang;
 pub mod limits;
 pub mod package;
 pub mod report;

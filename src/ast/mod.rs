@@ -11,6 +11,7 @@
 pub mod block;
 pub mod inline;
 pub mod media;
+pub mod numbering;
 mod validate;
 mod walk;
 

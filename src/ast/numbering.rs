@@ -1,0 +1,293 @@
+//! The numbers a writer draws: outline numbers of numbered headings and paragraphs (`1.2.1`),
+//! list item numbers (`3`, `c`, `iv`), and figure and table caption numbers. Computed from the
+//! flat tree so every writer numbers the same way.
+//!
+//! Rules:
+//! - `heading-ol` and `paragraph-ol` share one outline counter per level (the service's contract
+//!   layouts number `1.` headings and `1.1` paragraphs in one sequence). An item at level L counts
+//!   up at L and resets the deeper levels; its label joins the counters from the shallowest level
+//!   that has numbered anything (so numbering that starts at level 1 reads `1`, `1.1`, not `0.1`).
+//!   `restart` sets the counter to `start` (default 1).
+//! - `list-ol` items count per list: items with the same `list_id` form one list even across
+//!   interruptions (Word's continuation); items without one form a list that ends at the next
+//!   non-list block. The label is drawn in the item's `number_format`, else by level: decimal,
+//!   lower letter, lower roman, repeating.
+//! - Images and tables whose caption is numbered and not empty get the next figure or table number.
+
+use super::{Block, NumberFormat, TextType};
+
+/// What one block shows as its number(s).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct BlockNumber {
+    /// The counter value of a numbered heading, paragraph or list item.
+    pub value: Option<u32>,
+    /// The drawn label without punctuation: `1.2`, `c`, `iv`.
+    pub label: Option<String>,
+    /// The figure (image) or table number of a numbered caption.
+    pub caption: Option<u32>,
+}
+
+/// Numbers every block of `blocks` (top level only; call again for a cell's blocks).
+pub fn number_blocks(blocks: &[Block]) -> Vec<BlockNumber> {
+    let mut outline = [0u32; 6];
+    let mut lists: Vec<(Option<String>, [u32; 6])> = Vec::new();
+    let mut anonymous: Option<[u32; 6]> = None;
+    let (mut figures, mut tables) = (0u32, 0u32);
+    let mut out = Vec::with_capacity(blocks.len());
+    for block in blocks {
+        let mut n = BlockNumber::default();
+        match block {
+            Block::Paragraph(p) => {
+                let level = usize::from(p.level.min(5));
+                match p.kind {
+                    TextType::HeadingOl | TextType::ParagraphOl => {
+                        let v = step(&mut outline, level, p.restart, p.start);
+                        let first = outline.iter().position(|&c| c > 0).unwrap_or(level);
+                        let parts: Vec<String> = outline[first.min(level)..=level]
+                            .iter()
+                            .map(u32::to_string)
+                            .collect();
+                        n.value = Some(v);
+                        n.label = Some(parts.join("."));
+                    }
+                    TextType::ListOl | TextType::ListUl => {
+                        let counters = match &p.list_id {
+                            Some(id) => {
+                                let i = match lists.iter().position(|(k, _)| k.as_ref() == Some(id))
+                                {
+                                    Some(i) => i,
+                                    None => {
+                                        lists.push((Some(id.clone()), [0; 6]));
+                                        lists.len() - 1
+                                    }
+                                };
+                                &mut lists[i].1
+                            }
+                            None => anonymous.get_or_insert([0; 6]),
+                        };
+                        if p.kind == TextType::ListOl {
+                            let v = step(counters, level, p.restart, p.start);
+                            let format = p.number_format.unwrap_or(match level % 3 {
+                                0 => NumberFormat::Decimal,
+                                1 => NumberFormat::LowerLetter,
+                                _ => NumberFormat::LowerRoman,
+                            });
+                            n.value = Some(v);
+                            n.label = Some(format_number(v, format));
+                        } else {
+                            for c in &mut counters[level + 1..] {
+                                *c = 0;
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+                if !p.kind.is_list() {
+                    anonymous = None;
+                }
+            }
+            Block::Image(img) => {
+                anonymous = None;
+                if img.numbered && img.caption.as_deref().is_some_and(|c| !c.is_empty()) {
+                    figures += 1;
+                    n.caption = Some(figures);
+                }
+            }
+            Block::Table(t) => {
+                anonymous = None;
+                if t.numbered && t.caption.as_deref().is_some_and(|c| !c.is_empty()) {
+                    tables += 1;
+                    n.caption = Some(tables);
+                }
+            }
+            Block::PageBreak | Block::Directory { .. } => anonymous = None,
+        }
+        out.push(n);
+    }
+    out
+}
+
+fn step(counters: &mut [u32; 6], level: usize, restart: bool, start: Option<u32>) -> u32 {
+    let first = start.unwrap_or(1);
+    let v = if restart || counters[level] == 0 {
+        first
+    } else {
+        counters[level].saturating_add(1)
+    };
+    counters[level] = v;
+    for c in &mut counters[level + 1..] {
+        *c = 0;
+    }
+    v
+}
+
+/// Draws `n` in `format`: `3`, `c`, `C`, `iii`, `III`, `•`, or nothing.
+pub fn format_number(n: u32, format: NumberFormat) -> String {
+    match format {
+        NumberFormat::Decimal => n.to_string(),
+        NumberFormat::LowerLetter => letters(n),
+        NumberFormat::UpperLetter => letters(n).to_uppercase(),
+        NumberFormat::LowerRoman => roman(n),
+        NumberFormat::UpperRoman => roman(n).to_uppercase(),
+        NumberFormat::Bullet => "•".into(),
+        NumberFormat::None => String::new(),
+    }
+}
+
+/// Word's letter numbering: a … z, aa … zz, aaa …
+fn letters(n: u32) -> String {
+    if n == 0 {
+        return "0".into();
+    }
+    let letter = char::from(b'a' + ((n - 1) % 26) as u8);
+    let times = ((n - 1) / 26 + 1).min(100) as usize;
+    std::iter::repeat_n(letter, times).collect()
+}
+
+fn roman(mut n: u32) -> String {
+    if n == 0 || n >= 4000 {
+        return n.to_string();
+    }
+    const TABLE: [(u32, &str); 13] = [
+        (1000, "m"),
+        (900, "cm"),
+        (500, "d"),
+        (400, "cd"),
+        (100, "c"),
+        (90, "xc"),
+        (50, "l"),
+        (40, "xl"),
+        (10, "x"),
+        (9, "ix"),
+        (5, "v"),
+        (4, "iv"),
+        (1, "i"),
+    ];
+    let mut s = String::new();
+    for (v, r) in TABLE {
+        while n >= v {
+            s.push_str(r);
+            n -= v;
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ast::{Image, Inline, Paragraph};
+
+    fn p(kind: TextType, level: u8) -> Block {
+        Block::Paragraph(Paragraph {
+            level,
+            ..Paragraph::new(kind, vec![Inline::text("x")])
+        })
+    }
+
+    fn labels(blocks: &[Block]) -> Vec<Option<String>> {
+        number_blocks(blocks).into_iter().map(|n| n.label).collect()
+    }
+
+    #[test]
+    fn outline_numbers_share_levels_and_reset_deeper() {
+        use TextType::*;
+        let blocks = [
+            p(HeadingOl, 0),
+            p(ParagraphOl, 1),
+            p(ParagraphOl, 1),
+            p(ParagraphOl, 2),
+            p(Paragraph, 0),
+            p(HeadingOl, 0),
+            p(ParagraphOl, 1),
+        ];
+        let l = labels(&blocks);
+        let want = ["1", "1.1", "1.2", "1.2.1", "", "2", "2.1"];
+        for (got, want) in l.iter().zip(want) {
+            assert_eq!(got.as_deref().unwrap_or(""), want);
+        }
+    }
+
+    #[test]
+    fn numbering_starting_below_the_top_has_no_zero() {
+        use TextType::*;
+        let l = labels(&[
+            p(Heading, 0),
+            p(HeadingOl, 1),
+            p(HeadingOl, 2),
+            p(HeadingOl, 1),
+        ]);
+        assert_eq!(
+            l,
+            [None, Some("1".into()), Some("1.1".into()), Some("2".into())]
+        );
+    }
+
+    #[test]
+    fn restart_and_start_values() {
+        let mut b = p(TextType::ListOl, 0);
+        let mut restarted = p(TextType::ListOl, 0);
+        if let Block::Paragraph(p) = &mut b {
+            p.start = Some(5);
+        }
+        if let Block::Paragraph(p) = &mut restarted {
+            p.restart = true;
+        }
+        let l = labels(&[b, p(TextType::ListOl, 0), restarted]);
+        assert_eq!(l, [Some("5".into()), Some("6".into()), Some("1".into())]);
+    }
+
+    #[test]
+    fn lists_by_id_continue_and_anonymous_lists_end() {
+        let item = |id: Option<&str>, level| {
+            Block::Paragraph(Paragraph {
+                level,
+                list_id: id.map(String::from),
+                ..Paragraph::new(TextType::ListOl, vec![])
+            })
+        };
+        let blocks = [
+            item(Some("7"), 0),
+            item(Some("7"), 1),
+            item(Some("7"), 1),
+            p(TextType::Paragraph, 0),
+            item(Some("7"), 0),
+            item(None, 0),
+            p(TextType::Paragraph, 0),
+            item(None, 0),
+        ];
+        let l = labels(&blocks);
+        let want = ["1", "a", "b", "", "2", "1", "", "1"];
+        for (got, want) in l.iter().zip(want) {
+            assert_eq!(got.as_deref().unwrap_or(""), want);
+        }
+    }
+
+    #[test]
+    fn captions_count_only_numbered_captioned() {
+        let img = |caption: Option<&str>, numbered| {
+            Block::Image(Image {
+                media: "a".into(),
+                caption: caption.map(String::from),
+                numbered,
+                ..Image::default()
+            })
+        };
+        let n = number_blocks(&[
+            img(Some("A"), true),
+            img(None, true),
+            img(Some("B"), false),
+            img(Some("C"), true),
+        ]);
+        let c: Vec<_> = n.iter().map(|n| n.caption).collect();
+        assert_eq!(c, [Some(1), None, None, Some(2)]);
+    }
+
+    #[test]
+    fn formats() {
+        assert_eq!(format_number(28, NumberFormat::LowerLetter), "bb");
+        assert_eq!(format_number(1994, NumberFormat::UpperRoman), "MCMXCIV");
+        assert_eq!(format_number(4, NumberFormat::LowerRoman), "iv");
+        assert_eq!(format_number(0, NumberFormat::LowerRoman), "0");
+    }
+}
