@@ -7,7 +7,7 @@ use sdconv::ast::inline::is_normalized;
 use sdconv::ast::{Block, Inline};
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(128))]
+    #![proptest_config(common::config(128))]
 
     #[test]
     fn generated_trees_validate(doc in common::arb::document()) {

@@ -1225,7 +1225,7 @@ fn large_tree_is_valid() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(common::config(64))]
 
     /// Generated trees: both modes DTD-valid, strict without PIs, bytes deterministic, every PI
     /// one of ours.

@@ -9,6 +9,16 @@ use std::process::Command;
 
 use sdconv::sdxml_ext::{Ext, TARGET};
 
+/// proptest settings: `cases` cases, no failure files (integration tests have no `lib.rs` for
+/// proptest to put them beside; a failure prints its minimal input instead).
+pub fn config(cases: u32) -> proptest::test_runner::Config {
+    proptest::test_runner::Config {
+        cases,
+        failure_persistence: None,
+        ..proptest::test_runner::Config::default()
+    }
+}
+
 /// `../shared` beside the crate, or `None` (with the reason printed) when it is absent.
 pub fn shared_dir() -> Option<PathBuf> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared");
