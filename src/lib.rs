@@ -54,7 +54,10 @@ pub struct ImportOptions {
 /// Options for [`export`], shared by every writer.
 #[derive(Debug, Clone, Default)]
 #[non_exhaustive]
-pub struct ExportOptions {}
+pub struct ExportOptions {
+    /// Options of the sd.xml writer.
+    pub sdxml: export::sdxml::SdxmlExportOptions,
+}
 
 /// Reads `bytes` in `format` into a tree.
 pub fn import(
@@ -75,9 +78,9 @@ pub fn export(
     format: Format,
     options: &ExportOptions,
 ) -> Result<Converted<Vec<u8>>> {
-    let _ = options;
     match format {
         Format::Json => Ok(Converted::clean(doc.to_json().into_bytes())),
+        Format::Sdxml => export::sdxml::write(doc, &options.sdxml),
         other => Err(Error::Unavailable(format!("{other} (export)"))),
     }
 }

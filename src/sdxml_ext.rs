@@ -9,9 +9,9 @@
 //!
 //! | PI payload | where | meaning |
 //! |---|---|---|
-//! | `{"fields":{…}}` | first child of a block element (`paragraph`, `heading`, `ol-li`, `ul-li`, `image`, `table`, `tr`, `th`/`td`, cell `p`) or of `meta` | tree fields the element has no attribute for, by their JSON name (`{"alt":"A cat"}`, `{"kind":"caption"}`, `{"header":true}` on `tr`) |
+//! | `{"fields":{…}}` | first child of a block element (`paragraph`, `heading`, `ol-li`, `ul-li`, `image`, `table`, `tr`, `th`/`td`, cell `p`), of `meta`, `index-node`, `footnote`/`sidenote` or `img` | tree fields the element has no attribute for, by their JSON name (`{"alt":"A cat"}`, `{"kind":"caption"}`, `{"header":true}` on `tr`, `{"kind":"endnote"}` on `footnote`); `null` = the field's default |
 //! | `{"open":MARK}` … `{"close":null}` | inline content | a mark (tracked change, a character style inside a footnote, …) the context has no element for; each `close` ends the latest `open` |
-//! | `{"inline":INLINE}` | inline content | an atom the context cannot hold (a comment anchor, a note inside a note) |
+//! | `{"inline":INLINE}` | inline content | an inline the context cannot hold (a comment anchor, a note inside a note, text with characters XML 1.0 cannot hold) |
 //! | `{"wrapper":null}` | first child of a formatting element | the element was added only because the DTD allows `br` there and not in its parent: its formatting means nothing |
 //! | `{"block":BLOCK}` | `document`, or cell content | a block the DTD cannot hold at that place (a table inside a table cell) |
 //! | `{"comments":[…]}` | first child of `document` | the comment texts referred to by comment anchors |
@@ -69,6 +69,9 @@ impl Ext {
 
 /// Overlays `fields` on `value`'s serde form and reads it back; `None` if the result no longer
 /// fits the type (a hand-edited PI), in which case the caller keeps `value` and warns.
+///
+/// `null` resets a field to its serde default: the key is removed, so `false`, `0` or `left`
+/// fields (which [`field_diff`] reports as `null` because the tree skips them) read back too.
 pub fn apply_fields<T>(value: &T, fields: &Map<String, Value>) -> Option<T>
 where
     T: Serialize + for<'de> Deserialize<'de>,
@@ -76,7 +79,11 @@ where
     let mut json = serde_json::to_value(value).ok()?;
     let obj = json.as_object_mut()?;
     for (k, v) in fields {
-        obj.insert(k.clone(), v.clone());
+        if v.is_null() {
+            obj.remove(k);
+        } else {
+            obj.insert(k.clone(), v.clone());
+        }
     }
     serde_json::from_value(json).ok()
 }
@@ -131,6 +138,40 @@ mod tests {
         let diff = field_diff(&full, &written);
         assert_eq!(diff.len(), 2, "{diff:?}");
         assert_eq!(apply_fields(&written, &diff), Some(full));
+    }
+
+    #[test]
+    fn diff_resets_skipped_defaults_of_any_type() {
+        // `header: false`, `level: 0` and `align: left` are skipped in the serde form: the diff
+        // says `null`, and applying it must give the defaults back, not fail.
+        let value = crate::ast::Row::default();
+        let written = crate::ast::Row {
+            header: true,
+            ..crate::ast::Row::default()
+        };
+        let diff = field_diff(&value, &written);
+        assert_eq!(diff.get("header"), Some(&Value::Null));
+        assert_eq!(apply_fields(&written, &diff), Some(value));
+        let value = Paragraph::new(TextType::Paragraph, vec![]);
+        let written = Paragraph {
+            level: 3,
+            align: crate::ast::Align::Center,
+            ..value.clone()
+        };
+        assert_eq!(
+            apply_fields(&written, &field_diff(&value, &written)),
+            Some(value)
+        );
+        // Images default to numbered captions: `null` restores `true`.
+        let value = Image::default();
+        let written = Image {
+            numbered: false,
+            ..Image::default()
+        };
+        assert_eq!(
+            apply_fields(&written, &field_diff(&value, &written)),
+            Some(value)
+        );
     }
 
     #[test]

@@ -1,0 +1,627 @@
+//! proptest strategies for valid, canonical document trees.
+//!
+//! [`document`] covers every block kind (tables with row and column spans that respect the grid,
+//! blocks nested in cells), every inline kind (notes inside notes, tracked changes, comment
+//! anchors that name existing comments, index marks, inline images), metadata with values the
+//! sd.xml DTD cannot hold, empty strings and characters XML cannot hold. Every inline list is
+//! normalised, ids are unique, every referenced image is in the media store and nothing else is;
+//! percentages are whole or .5. Generated trees pass `Document::validate`.
+
+use proptest::collection::vec;
+use proptest::option;
+use proptest::prelude::*;
+use sdconv::ast::inline::normalize;
+use sdconv::ast::{
+    Align, Block, Borders, Cell, Change, ChangeKind, Comment, DirectoryKind, Document, Extent,
+    Image, IndexNode, Inline, MediaItem, Meta, NoteKind, NumberFormat, Paragraph, Row, Table,
+    TextStyle, TextType, VAlign, WordExportPresets,
+};
+use std::collections::BTreeSet;
+
+/// Media names trees refer to (spaces and non-ASCII on purpose).
+pub const MEDIA: [&str; 3] = ["a.png", "b c.png", "ü-ß.png"];
+/// Comment ids anchors may use.
+pub const COMMENTS: [&str; 2] = ["c0", "c1"];
+
+/// The first 24 bytes of a PNG: signature and IHDR with the pixel size.
+pub fn tiny_png(width: u32, height: u32) -> Vec<u8> {
+    let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
+    png.extend_from_slice(&width.to_be_bytes());
+    png.extend_from_slice(&height.to_be_bytes());
+    png
+}
+
+/// Text, mostly ordinary, sometimes with markup characters or characters XML 1.0 cannot hold.
+pub fn text() -> BoxedStrategy<String> {
+    prop_oneof![
+        10 => "[a-zA-Z0-9 äöüß€😀<>&\"'?\\]\t\n\r-]{1,10}",
+        1 => Just("]]> ?> --> <!-- &amp; \"q\"".to_string()),
+        1 => "[a-z]{0,3}[\\x01\\x0b\\x{FFFE}][a-z]{0,3}",
+    ]
+    .boxed()
+}
+
+/// An optional text that is sometimes empty.
+fn opt_text() -> BoxedStrategy<Option<String>> {
+    option::of(prop_oneof![6 => text(), 1 => Just(String::new())]).boxed()
+}
+
+/// A simple name (style names, ids, hrefs).
+fn name() -> BoxedStrategy<String> {
+    prop_oneof![
+        6 => "[A-Za-z][A-Za-z0-9_ -]{0,8}",
+        1 => Just("x\"&<y>".to_string()),
+        1 => Just(String::new()),
+    ]
+    .boxed()
+}
+
+fn percent() -> impl Strategy<Value = f32> {
+    prop::sample::select(vec![
+        5.0f32, 10.0, 12.5, 20.0, 25.0, 33.5, 50.0, 66.5, 100.0,
+    ])
+}
+
+fn align() -> impl Strategy<Value = Align> {
+    prop::sample::select(vec![
+        Align::Left,
+        Align::Center,
+        Align::Right,
+        Align::Justify,
+    ])
+}
+
+fn style() -> impl Strategy<Value = TextStyle> {
+    prop::sample::select(vec![
+        TextStyle::Code,
+        TextStyle::SmallCaps,
+        TextStyle::Bold,
+        TextStyle::Italic,
+        TextStyle::Underline,
+        TextStyle::Strike,
+        TextStyle::Subscript,
+        TextStyle::Superscript,
+    ])
+}
+
+fn change() -> impl Strategy<Value = Change> {
+    (
+        any::<bool>(),
+        option::of("[A-Z][a-z]{0,5}"),
+        option::of(Just("2024-01-02T03:04:05Z".to_string())),
+    )
+        .prop_map(|(insert, author, date)| Change {
+            kind: if insert {
+                ChangeKind::Insert
+            } else {
+                ChangeKind::Delete
+            },
+            author,
+            date,
+        })
+}
+
+fn leaf() -> BoxedStrategy<Inline> {
+    prop_oneof![
+        12 => text().prop_map(Inline::text),
+        2 => Just(Inline::LineBreak),
+        1 => (prop_oneof![Just("b1".to_string()), name()], any::<bool>(), any::<bool>())
+            .prop_map(|(target, number, text)| Inline::CrossRef { target, number, text }),
+        1 => (prop::sample::select(MEDIA.to_vec()), opt_text(), opt_text())
+            .prop_map(|(media, caption, alt)| Inline::Image { media: media.into(), caption, alt }),
+        1 => prop::sample::select(vec!["ix0", "ix1", "x\"y"])
+            .prop_map(|id| Inline::IndexMark { id: id.into() }),
+        1 => prop::sample::select(COMMENTS.to_vec()).prop_map(|id| Inline::CommentStart { id: id.into() }),
+        1 => prop::sample::select(COMMENTS.to_vec()).prop_map(|id| Inline::CommentEnd { id: id.into() }),
+    ]
+    .boxed()
+}
+
+/// One inline node, wrappers and notes nested up to three deep (not yet normalised).
+fn inline() -> BoxedStrategy<Inline> {
+    leaf()
+        .prop_recursive(3, 24, 4, |inner| {
+            let kids = vec(inner, 0..4);
+            prop_oneof![
+                3 => (style(), kids.clone())
+                    .prop_map(|(style, children)| Inline::Styled { style, children }),
+                1 => (prop_oneof![Just("https://example.org/?a=1&b=2".to_string()), name()], kids.clone())
+                    .prop_map(|(href, children)| Inline::Link { href, children }),
+                1 => (name(), kids.clone()).prop_map(|(style, children)| Inline::Span { style, children }),
+                1 => (change(), kids.clone())
+                    .prop_map(|(change, children)| Inline::Tracked { change, children }),
+                1 => (prop::sample::select(vec![NoteKind::Footnote, NoteKind::Endnote, NoteKind::Sidenote]), kids)
+                    .prop_map(|(kind, content)| Inline::Note { kind, content }),
+            ]
+        })
+        .boxed()
+}
+
+/// Canonical inline content.
+pub fn inlines() -> BoxedStrategy<Vec<Inline>> {
+    vec(inline(), 0..6).prop_map(|v| normalize(&v)).boxed()
+}
+
+fn text_type() -> impl Strategy<Value = TextType> {
+    prop::sample::select(TextType::ALL.to_vec())
+}
+
+/// A paragraph; an id, when wanted, is a placeholder made unique by [`document`].
+pub fn paragraph() -> BoxedStrategy<Paragraph> {
+    let shape = (
+        text_type(),
+        0u8..=5,
+        prop_oneof![3 => Just(0u8), 1 => 0u8..=15],
+        align(),
+        option::of(name()),
+        any::<bool>(),
+    );
+    let extra = (
+        option::of(name()),
+        any::<bool>(),
+        option::of(1u32..50),
+        option::of(name()),
+        option::of(prop::sample::select(vec![
+            NumberFormat::Decimal,
+            NumberFormat::LowerRoman,
+            NumberFormat::Bullet,
+            NumberFormat::None,
+        ])),
+    );
+    (shape, extra, inlines())
+        .prop_map(
+            |(
+                (kind, level, indent, align, style, id),
+                (origin_ids, restart, start, list_id, number_format),
+                content,
+            )| {
+                Paragraph {
+                    kind,
+                    level,
+                    indent,
+                    align,
+                    style,
+                    id: id.then(|| "?".to_string()),
+                    origin_ids,
+                    restart,
+                    start,
+                    list_id,
+                    number_format,
+                    content,
+                }
+            },
+        )
+        .boxed()
+}
+
+/// An image block.
+pub fn image() -> BoxedStrategy<Image> {
+    let a = (
+        prop::sample::select(MEDIA.to_vec()),
+        opt_text(),
+        opt_text(),
+        option::of(percent()),
+        option::of((1u64..20_000_000, 1u64..20_000_000)),
+    );
+    let b = (
+        align(),
+        prop_oneof![3 => Just(0u8), 1 => 0u8..=15],
+        any::<bool>(),
+        any::<bool>(),
+        option::of(name()),
+        option::of(name()),
+    );
+    (a, b)
+        .prop_map(
+            |(
+                (media, caption, alt, width, extent),
+                (align, indent, numbered, id, style, origin_ids),
+            )| Image {
+                media: media.into(),
+                caption,
+                alt,
+                width_percent: width,
+                extent: extent.map(|(width, height)| Extent { width, height }),
+                align,
+                indent,
+                numbered,
+                id: id.then(|| "?".to_string()),
+                style,
+                origin_ids,
+            },
+        )
+        .boxed()
+}
+
+fn cell_blocks(nested: bool) -> BoxedStrategy<Vec<Block>> {
+    let para = paragraph().prop_map(Block::Paragraph);
+    if nested {
+        return vec(para, 0..3).boxed();
+    }
+    let block = prop_oneof![
+        12 => para,
+        1 => image().prop_map(Block::Image),
+        1 => table(true).prop_map(Block::Table),
+        1 => Just(Block::PageBreak),
+        1 => Just(Block::Directory { kind: DirectoryKind::Content }),
+    ];
+    vec(block, 0..3).boxed()
+}
+
+fn cell(nested: bool) -> BoxedStrategy<Cell> {
+    let look = (
+        any::<bool>(),
+        option::of(align()),
+        option::of(prop::sample::select(vec![
+            VAlign::Top,
+            VAlign::Middle,
+            VAlign::Bottom,
+        ])),
+        (
+            option::of(any::<bool>()),
+            option::of(any::<bool>()),
+            option::of(any::<bool>()),
+            option::of(any::<bool>()),
+        ),
+    );
+    let extra = (
+        option::of(Just("9.75pt".to_string())),
+        option::of(prop::sample::select(vec![
+            "#ff00AA".to_string(),
+            "red".to_string(),
+            String::new(),
+        ])),
+        option::of(Just("50".to_string())),
+        option::of(name()),
+    );
+    (look, extra, cell_blocks(nested))
+        .prop_map(
+            |(
+                (header, align, valign, (top, right, bottom, left)),
+                (font_size, background, background_intensity, col_ids),
+                blocks,
+            )| Cell {
+                colspan: 1,
+                rowspan: 1,
+                header,
+                align,
+                valign,
+                borders: Borders {
+                    top,
+                    right,
+                    bottom,
+                    left,
+                },
+                font_size,
+                background,
+                background_intensity,
+                col_ids,
+                blocks,
+            },
+        )
+        .boxed()
+}
+
+/// A table whose cells fill a grid of 1–4 columns and 0–4 rows, with spans that stay inside it
+/// and never overlap; `nested` tables (inside cells) hold only paragraphs.
+pub fn table(nested: bool) -> BoxedStrategy<Table> {
+    let grid = (
+        1usize..=4,
+        0usize..=4,
+        any::<bool>(),
+        vec(any::<u8>(), 48),
+        vec(cell(nested), 16),
+        vec(
+            (
+                any::<bool>(),
+                option::of(name()),
+                option::of(Just("6.3mm".to_string())),
+            ),
+            4,
+        ),
+    );
+    let look = (
+        opt_text(),
+        any::<bool>(),
+        option::of(percent()),
+        align(),
+        prop_oneof![3 => Just(0u8), 1 => 0u8..=15],
+        option::of(prop::sample::select(vec![
+            "#000000".to_string(),
+            "blue".to_string(),
+        ])),
+        (any::<bool>(), option::of(name()), option::of(name())),
+    );
+    (grid, look)
+        .prop_map(
+            |(
+                (ncols, nrows, given, seeds, pool, rows_meta),
+                (
+                    caption,
+                    numbered,
+                    width_percent,
+                    align,
+                    indent,
+                    border_color,
+                    (id, style, origin_ids),
+                ),
+            )| {
+                let mut seeds = seeds.into_iter().cycle();
+                let mut pool = pool.into_iter().cycle();
+                let mut seed = move || usize::from(seeds.next().unwrap_or(0));
+                // busy[c]: rows (this one included) that column c is still covered by from above.
+                let mut busy = vec![0usize; ncols];
+                let mut rows = Vec::new();
+                for (r, (header, row_id, min_height)) in
+                    rows_meta.into_iter().take(nrows).enumerate()
+                {
+                    let mut cells = Vec::new();
+                    let mut c = 0;
+                    loop {
+                        while c < ncols && busy[c] > 0 {
+                            c += 1;
+                        }
+                        // Sometimes a row ends before the grid does.
+                        if c >= ncols || (!cells.is_empty() && seed() % 8 == 0) {
+                            break;
+                        }
+                        let run = busy[c..].iter().take_while(|&&b| b == 0).count();
+                        let colspan = 1 + seed() % run;
+                        let rowspan = 1 + seed() % (nrows - r);
+                        for b in &mut busy[c..c + colspan] {
+                            *b = rowspan;
+                        }
+                        let mut cell = pool.next().unwrap_or_default();
+                        cell.colspan = colspan as u32;
+                        cell.rowspan = rowspan as u32;
+                        cells.push(cell);
+                        c += colspan;
+                    }
+                    for b in &mut busy {
+                        *b = b.saturating_sub(1);
+                    }
+                    rows.push(Row {
+                        header,
+                        id: row_id,
+                        min_height,
+                        cells,
+                    });
+                }
+                let widths = [10.0f32, 12.5, 20.0, 25.0, 33.5, 50.0];
+                let columns = if given {
+                    (0..ncols).map(|_| widths[seed() % widths.len()]).collect()
+                } else {
+                    Vec::new()
+                };
+                Table {
+                    columns,
+                    rows,
+                    caption,
+                    numbered,
+                    width_percent,
+                    align,
+                    indent,
+                    border_color,
+                    id: id.then(|| "?".to_string()),
+                    style,
+                    origin_ids,
+                }
+            },
+        )
+        .boxed()
+}
+
+/// Any top-level block.
+pub fn block() -> BoxedStrategy<Block> {
+    prop_oneof![
+        10 => paragraph().prop_map(Block::Paragraph),
+        2 => image().prop_map(Block::Image),
+        2 => table(false).prop_map(Block::Table),
+        1 => Just(Block::PageBreak),
+        1 => prop::sample::select(DirectoryKind::ALL.to_vec()).prop_map(|kind| Block::Directory { kind }),
+    ]
+    .boxed()
+}
+
+/// Metadata, including languages the DTD does not list and empty strings.
+pub fn meta() -> BoxedStrategy<Meta> {
+    let ids = (option::of(name()), option::of(Just("2.6.1.1".to_string())));
+    let texts = (
+        opt_text(),
+        opt_text(),
+        opt_text(),
+        opt_text(),
+        opt_text(),
+        opt_text(),
+        opt_text(),
+    );
+    let presets = option::of((
+        name(),
+        prop::sample::select(vec!["de_DE", "en_EN", "en_US", "fr_FR"]),
+        vec(any::<bool>(), 5),
+        vec(prop_oneof![4 => text(), 1 => Just(String::new())], 0..3),
+    ))
+    .prop_map(|p| {
+        p.map(|(template_id, language, flags, tags)| WordExportPresets {
+            template_id,
+            language: language.into(),
+            toc_text: flags[0],
+            toc_image: flags[1],
+            toc_table: flags[2],
+            caption_image: flags[3],
+            caption_table: flags[4],
+            tags,
+        })
+    });
+    let rest = (
+        vec(prop_oneof![4 => text(), 1 => Just(String::new())], 0..3),
+        option::of(prop::sample::select(vec![
+            "de_DE", "en_EN", "ru_RU", "fr_CA", "",
+        ])),
+        presets,
+        vec(
+            prop_oneof![Just("10%".to_string()), Just(String::new()), text()],
+            0..3,
+        ),
+        option::of(prop::sample::select(vec!["true", "false", ""])),
+        option::of(prop::sample::select(vec!["de", "en-US"])),
+    );
+    (ids, texts, rest)
+        .prop_map(
+            |(
+                (id, generator),
+                (title, subtitle, description, filename, footer, supplemental, creator),
+                (tags, language, word_export_presets, grid, gie, spell),
+            )| Meta {
+                id,
+                generator,
+                title,
+                subtitle,
+                description,
+                filename,
+                footer,
+                tags,
+                supplemental,
+                language: language.map(str::to_string),
+                creator,
+                word_export_presets,
+                grid,
+                grid_indentation_enabled: gie.map(str::to_string),
+                spellcheck_lang: spell.map(str::to_string),
+            },
+        )
+        .boxed()
+}
+
+fn index_nodes() -> BoxedStrategy<Vec<IndexNode>> {
+    let node = (text(), option::of(name()), opt_text(), opt_text()).prop_map(
+        |(title, target, description, sorting_key)| IndexNode {
+            id: String::new(),
+            title,
+            target,
+            description,
+            sorting_key,
+            children: Vec::new(),
+        },
+    );
+    let tree = node.prop_recursive(2, 8, 3, |inner| {
+        (inner.clone(), vec(inner, 0..3)).prop_map(|(mut n, children)| {
+            n.children = children;
+            n
+        })
+    });
+    vec(tree, 0..3).boxed()
+}
+
+fn comments() -> BoxedStrategy<Vec<Comment>> {
+    let content = vec(
+        prop_oneof![3 => text().prop_map(Inline::text), 1 => Just(Inline::LineBreak)],
+        0..3,
+    )
+    .prop_map(|v| normalize(&v));
+    (
+        0usize..=2,
+        vec(
+            (
+                option::of("[A-Z][a-z]{0,5}"),
+                option::of(Just("AB".to_string())),
+                option::of(Just("2024-05-06".to_string())),
+                content,
+            ),
+            2,
+        ),
+    )
+        .prop_map(|(n, parts)| {
+            parts
+                .into_iter()
+                .zip(COMMENTS)
+                .take(n)
+                .map(|((author, initials, date, content), id)| Comment {
+                    id: id.into(),
+                    author,
+                    initials,
+                    date,
+                    content,
+                })
+                .collect()
+        })
+        .boxed()
+}
+
+/// A whole valid document.
+pub fn document() -> BoxedStrategy<Document> {
+    (
+        meta(),
+        vec(block(), 0..8),
+        comments(),
+        index_nodes(),
+        1u32..4000,
+    )
+        .prop_map(|(meta, blocks, comments, indexes, px)| {
+            let mut doc = Document {
+                meta,
+                blocks,
+                comments,
+                indexes,
+                ..Document::new()
+            };
+            finish(&mut doc, px);
+            doc
+        })
+        .boxed()
+}
+
+/// Makes a generated tree valid: unique ids, anchors only for comments that exist, index ids,
+/// media items for exactly the referenced images.
+pub fn finish(doc: &mut Document, px: u32) {
+    let mut n = 0;
+    doc.walk_blocks_mut(&mut |_, block| {
+        let id = match block {
+            Block::Paragraph(p) => &mut p.id,
+            Block::Image(i) => &mut i.id,
+            Block::Table(t) => &mut t.id,
+            _ => return,
+        };
+        if id.is_some() {
+            *id = Some(format!("b{n}"));
+            n += 1;
+        }
+    });
+    let known: BTreeSet<String> = doc.comments.iter().map(|c| c.id.clone()).collect();
+    doc.walk_inline_lists_mut(&mut |list| {
+        list.retain(|i| match i {
+            Inline::CommentStart { id } | Inline::CommentEnd { id } => known.contains(id),
+            _ => true,
+        });
+    });
+    // Dropping anchors can leave mergeable neighbours: normalise again.
+    doc.walk_blocks_mut(&mut |_, block| {
+        if let Block::Paragraph(p) = block {
+            p.content = normalize(&p.content);
+        }
+    });
+    let mut next = 0;
+    fn number(nodes: &mut [IndexNode], next: &mut usize) {
+        for node in nodes {
+            node.id = format!("ix{next}");
+            *next += 1;
+            number(&mut node.children, next);
+        }
+    }
+    number(&mut doc.indexes, &mut next);
+    let mut used = BTreeSet::new();
+    doc.walk_blocks(&mut |_, block| {
+        if let Block::Image(img) = block {
+            used.insert(img.media.clone());
+        }
+    });
+    doc.walk_inlines(&mut |inline| {
+        if let Inline::Image { media, .. } = inline {
+            used.insert(media.clone());
+        }
+    });
+    for (i, name) in used.into_iter().enumerate() {
+        doc.media
+            .insert(MediaItem::new(name, tiny_png(px + i as u32, 7)));
+    }
+}

@@ -1,0 +1,97 @@
+//! Shared test helpers: tree generators ([`arb`]) and the DTD check.
+#![allow(dead_code)]
+
+pub mod arb;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::Command;
+
+use sdconv::sdxml_ext::{Ext, TARGET};
+
+/// proptest settings: `cases` cases, no failure files (integration tests have no `lib.rs` for
+/// proptest to put them beside; a failure prints its minimal input instead).
+pub fn config(cases: u32) -> proptest::test_runner::Config {
+    proptest::test_runner::Config {
+        cases,
+        failure_persistence: None,
+        ..proptest::test_runner::Config::default()
+    }
+}
+
+/// `../shared` beside the crate, or `None` (with the reason printed) when it is absent.
+pub fn shared_dir() -> Option<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared");
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("skipped: {} is absent", dir.display());
+        None
+    }
+}
+
+/// The service's DTD, or `None` when the shared material is absent.
+pub fn dtd() -> Option<PathBuf> {
+    let dtd = shared_dir()?.join("corpus/sdxml/sdxml_import.dtd");
+    if dtd.is_file() {
+        Some(dtd)
+    } else {
+        eprintln!("skipped: {} is absent", dtd.display());
+        None
+    }
+}
+
+/// Asserts that `xml` is valid against the service's DTD (`xmllint --dtdvalid`). Skips when the
+/// DTD is absent; fails when xmllint is not installed.
+pub fn assert_dtd_valid(xml: &str) {
+    let Some(dtd) = dtd() else { return };
+    let mut file = tempfile::Builder::new()
+        .suffix(".xml")
+        .tempfile()
+        .expect("temp file");
+    file.write_all(xml.as_bytes()).expect("write temp file");
+    let out = match Command::new("xmllint")
+        .arg("--noout")
+        .arg("--dtdvalid")
+        .arg(&dtd)
+        .arg(file.path())
+        .output()
+    {
+        Ok(out) => out,
+        Err(e) => panic!(
+            "cannot run xmllint ({e}): install it with `apt-get install -y libxml2-utils` \
+             (CI installs it)"
+        ),
+    };
+    assert!(
+        out.status.success(),
+        "sd.xml is not valid against the DTD:\n{}\n--- sd.xml ---\n{}",
+        String::from_utf8_lossy(&out.stderr),
+        excerpt(xml)
+    );
+}
+
+fn excerpt(xml: &str) -> String {
+    if xml.len() <= 6000 {
+        return xml.to_string();
+    }
+    let mut end = 6000;
+    while !xml.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{} …", &xml[..end])
+}
+
+/// Every `<?sdconv …?>` payload in `xml`, decoded, in document order.
+pub fn pis(xml: &str) -> Vec<Ext> {
+    let open = format!("<?{TARGET} ");
+    let mut out = Vec::new();
+    let mut rest = xml;
+    while let Some(i) = rest.find(&open) {
+        let body = &rest[i + open.len()..];
+        let end = body.find("?>").expect("unterminated PI");
+        out.push(Ext::decode(&body[..end]).unwrap_or_else(|| panic!("bad PI {}", &body[..end])));
+        rest = &body[end + 2..];
+    }
+    out
+}
