@@ -54,7 +54,10 @@ pub struct ImportOptions {
 /// Options for [`export`], shared by every writer.
 #[derive(Debug, Clone, Default)]
 #[non_exhaustive]
-pub struct ExportOptions {}
+pub struct ExportOptions {
+    /// Options of the `html` and `html_all_in_one` writers.
+    pub html: export::html::HtmlOptions,
+}
 
 /// Reads `bytes` in `format` into a tree.
 pub fn import(
@@ -75,9 +78,13 @@ pub fn export(
     format: Format,
     options: &ExportOptions,
 ) -> Result<Converted<Vec<u8>>> {
-    let _ = options;
     match format {
         Format::Json => Ok(Converted::clean(doc.to_json().into_bytes())),
+        // The API's download form: a zip of the page, its stylesheet and images/.
+        Format::Html => export::html::write_zip(doc, &options.html),
+        Format::HtmlAllInOne => {
+            Ok(export::html::write_all_in_one(doc, &options.html).map(String::into_bytes))
+        }
         other => Err(Error::Unavailable(format!("{other} (export)"))),
     }
 }

@@ -1,1 +1,3 @@
 //! Writers: a [`crate::ast::Document`] in, bytes plus warnings out.
+
+pub mod html;
