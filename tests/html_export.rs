@@ -450,3 +450,75 @@ fn css_values_from_the_tree_are_checked_before_they_reach_style() {
         Some("td@background")
     );
 }
+
+#[test]
+fn image_size_is_the_displayed_extent_else_the_pixel_size() {
+    let mut d = figure("en_EN");
+    if let Block::Image(img) = &mut d.blocks[2] {
+        // 6 cm × 4 cm as Word stores it.
+        img.extent = Some(sdconv::ast::Extent {
+            width: 2_160_000,
+            height: 1_440_000,
+        });
+    }
+    let html = page(&d, &HtmlOptions::default());
+    assert!(html.contains("<img src=\"images/dot.png\" alt=\"\" width=\"227\" height=\"151\">"));
+    assert!(html.contains("<img src=\"images/dot.png\" alt=\"\" width=\"8\" height=\"8\">"));
+}
+
+#[test]
+fn empty_headings_stay_out_of_the_contents() {
+    let d = doc(
+        "Empty",
+        vec![
+            Block::Directory {
+                kind: sdconv::ast::DirectoryKind::Content,
+            },
+            p(TextType::Heading, 0, vec![]),
+            p(TextType::Heading, 0, vec![t("Real")]),
+        ],
+    );
+    let html = page(&d, &HtmlOptions::default());
+    assert!(html.contains("<h1 id=\"sd-h-1\"></h1>"));
+    assert!(html.contains("<ol>\n<li><a href=\"#sd-h-2\">Real</a></li>\n</ol>"));
+    assert!(!html.contains("href=\"#sd-h-1\""));
+}
+
+#[test]
+fn rows_without_cells_are_left_out_and_spans_shortened() {
+    use sdconv::ast::{Cell, Row, Table};
+    let d = doc(
+        "Rows",
+        vec![Block::Table(Table {
+            rows: vec![
+                row(vec![
+                    Cell {
+                        rowspan: 3,
+                        ..tcell("tall")
+                    },
+                    tcell("a"),
+                ]),
+                // Covered by the span: nothing of it is lost.
+                Row::default(),
+                row(vec![tcell("b")]),
+                // Covered by nothing: reported.
+                Row::default(),
+            ],
+            ..Table::default()
+        })],
+    );
+    let out = write_files(&d, &HtmlOptions::default());
+    let html = String::from_utf8(out.value[0].1.to_vec()).unwrap();
+    assert!(
+        html.contains("<td rowspan=\"2\"><p>tall</p></td>"),
+        "{html}"
+    );
+    assert_eq!(html.matches("<tr").count(), 2);
+    let dropped: Vec<_> = out
+        .warnings
+        .iter()
+        .filter(|w| w.kind == WarningKind::Dropped)
+        .collect();
+    assert_eq!(dropped.len(), 1);
+    assert!(dropped[0].message.starts_with("1 empty table row"));
+}

@@ -774,6 +774,21 @@ pub fn everything() -> Document {
             }),
             "tab-main",
         ),
+        // A row without cells, covered by a row span: left out, the span shortened.
+        Block::Table(Table {
+            rows: vec![
+                row(vec![
+                    Cell {
+                        rowspan: 2,
+                        ..tcell("tall")
+                    },
+                    tcell("a"),
+                ]),
+                Row::default(),
+                row(vec![tcell("b"), tcell("c")]),
+            ],
+            ..Table::default()
+        }),
         Block::PageBreak,
         p(Heading, 1, vec![t("Deeper headings")]),
         p(Heading, 2, vec![t("Level three")]),

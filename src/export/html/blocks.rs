@@ -3,6 +3,7 @@
 use std::fmt::Write;
 
 use super::{Entry, Writer, push_number};
+use crate::ast::inline::plain_text;
 use crate::ast::numbering::{BlockNumber, number_blocks};
 use crate::ast::{
     Align, Block, Cell, Image, NumberFormat, Paragraph, Row, Table, TextType, VAlign,
@@ -141,7 +142,8 @@ impl<'a> Writer<'a> {
         self.out.push_str(tag);
         self.out.push_str(">\n");
         self.flush_asides();
-        if heading && top && self.wants.toc {
+        // An empty heading (Word documents have them as spacers) stays out of the contents.
+        if heading && top && self.wants.toc && !plain_text(&p.content).trim().is_empty() {
             let html = self.plain_html(&p.content);
             self.toc.push(Entry {
                 level: p.level.min(5),
@@ -314,11 +316,20 @@ impl<'a> Writer<'a> {
             self.out.push_str("\" alt=\"");
             self.attr(img.alt.as_deref().unwrap_or(""));
             self.out.push('"');
+            // The displayed size when the source gives one (Word: EMU, 9525 per CSS pixel),
+            // else the pixel size; the stylesheet keeps either inside the text width.
             let doc = self.doc;
-            if let Some(item) = doc.media.get(&img.media) {
-                if let (Some(w), Some(h)) = (item.width, item.height) {
-                    let _ = write!(self.out, " width=\"{w}\" height=\"{h}\"");
-                }
+            let displayed = img
+                .extent
+                .map(|e| ((e.width + 4762) / 9525, (e.height + 4762) / 9525))
+                .filter(|&(w, h)| w > 0 && h > 0 && w <= 100_000 && h <= 100_000);
+            let pixels = doc.media.get(&img.media).and_then(|m| {
+                m.width
+                    .zip(m.height)
+                    .map(|(w, h)| (u64::from(w), u64::from(h)))
+            });
+            if let Some((w, h)) = displayed.or(pixels) {
+                let _ = write!(self.out, " width=\"{w}\" height=\"{h}\"");
             }
             if let Some(w) = img.width_percent.filter(|w| w.is_finite() && *w > 0.0) {
                 self.out.push_str(" style=\"width:");
@@ -411,20 +422,25 @@ impl<'a> Writer<'a> {
             }
         }
         self.colgroup(&t.columns);
-        let head = header_rows(t);
-        if head > 0 {
-            self.out.push_str("<thead>\n");
-            for row in &t.rows[..head] {
-                self.row(row, true);
-            }
-            self.out.push_str("</thead>\n");
+        // A row without cells is not valid HTML ("no cells beginning on it"): it is left out
+        // and the row spans through it shortened, which draws the same grid.
+        let empty: Vec<bool> = t.rows.iter().map(|r| r.cells.is_empty()).collect();
+        if empty.contains(&true) {
+            self.warn_uncovered_empty_rows(t, &empty);
         }
-        if t.rows.len() > head {
-            self.out.push_str("<tbody>\n");
-            for row in &t.rows[head..] {
-                self.row(row, false);
+        let head = header_rows(t);
+        let groups = [("thead", 0..head), ("tbody", head..t.rows.len())];
+        for (group, range) in groups {
+            if range.clone().all(|r| empty.get(r) != Some(&false)) {
+                continue;
             }
-            self.out.push_str("</tbody>\n");
+            let _ = writeln!(self.out, "<{group}>");
+            for r in range {
+                if let (Some(row), Some(false)) = (t.rows.get(r), empty.get(r)) {
+                    self.row(row, r, &empty, group == "thead");
+                }
+            }
+            let _ = writeln!(self.out, "</{group}>");
         }
         self.out.push_str("</table>\n</div>\n");
     }
@@ -448,7 +464,28 @@ impl<'a> Writer<'a> {
         self.out.push_str("</colgroup>\n");
     }
 
-    fn row(&mut self, row: &'a Row, in_head: bool) {
+    fn warn_uncovered_empty_rows(&mut self, t: &Table, empty: &[bool]) {
+        // `reach` = the first row no span from above covers.
+        let mut reach = 0usize;
+        let mut lost = 0;
+        for (r, row) in t.rows.iter().enumerate() {
+            if empty.get(r) == Some(&true) && reach <= r {
+                lost += 1;
+            }
+            for c in &row.cells {
+                reach = reach.max(r.saturating_add(c.rowspan.max(1) as usize));
+            }
+        }
+        if lost > 0 {
+            self.warn(
+                WarningKind::Dropped,
+                format!("{lost} empty table row(s) without cells left out"),
+                "tr",
+            );
+        }
+    }
+
+    fn row(&mut self, row: &'a Row, r: usize, empty: &[bool], in_head: bool) {
         self.out.push_str("<tr");
         if let Some(h) = row.min_height.as_deref() {
             if let Some(h) = self.css_length(h, "tr@min-height") {
@@ -459,12 +496,19 @@ impl<'a> Writer<'a> {
         }
         self.out.push('>');
         for cell in &row.cells {
-            self.cell(cell, in_head || row.header);
+            let span = cell.rowspan.max(1) as usize;
+            let skipped = empty
+                .iter()
+                .skip(r + 1)
+                .take(span - 1)
+                .filter(|&&e| e)
+                .count();
+            self.cell(cell, in_head || row.header, span - skipped);
         }
         self.out.push_str("</tr>\n");
     }
 
-    fn cell(&mut self, cell: &'a Cell, header_row: bool) {
+    fn cell(&mut self, cell: &'a Cell, header_row: bool, rowspan: usize) {
         let tag = if cell.header || header_row {
             "th"
         } else {
@@ -476,8 +520,8 @@ impl<'a> Writer<'a> {
         if cell.colspan > 1 {
             let _ = write!(self.out, " colspan=\"{}\"", cell.colspan.min(1000));
         }
-        if cell.rowspan > 1 {
-            let _ = write!(self.out, " rowspan=\"{}\"", cell.rowspan.min(65534));
+        if rowspan > 1 {
+            let _ = write!(self.out, " rowspan=\"{}\"", rowspan.min(65534));
         }
         let mut style = String::new();
         if let Some(a) = cell.align {

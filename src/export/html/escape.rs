@@ -18,6 +18,38 @@ pub fn attr(s: &str, out: &mut String) -> usize {
     escape(s, out, true)
 }
 
+/// Bytes that need a look: 1 = markup character or forbidden control, 2 = `"`, 3 = lead byte of
+/// a sequence that may be forbidden. Everything else is copied as is.
+const SPECIAL: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        t[b] = 1;
+        b += 1;
+    }
+    // Tab, LF, FF and CR are allowed.
+    t[0x09] = 0;
+    t[0x0A] = 0;
+    t[0x0C] = 0;
+    t[0x0D] = 0;
+    t[b'&' as usize] = 1;
+    t[b'<' as usize] = 1;
+    t[b'>' as usize] = 1;
+    t[b'"' as usize] = 2;
+    t[0x7F] = 1;
+    // Lead bytes of the only multi-byte sequences that can be forbidden: C1 controls
+    // (U+0080..U+009F, lead 0xC2), U+FDD0..U+FDEF and U+FFFE/U+FFFF (lead 0xEF), and the
+    // plane-end noncharacters U+1FFFE.. (leads 0xF0..0xF4).
+    t[0xC2] = 3;
+    t[0xEF] = 3;
+    let mut lead = 0xF0;
+    while lead <= 0xF4 {
+        t[lead] = 3;
+        lead += 1;
+    }
+    t
+};
+
 fn escape(s: &str, out: &mut String, quote: bool) -> usize {
     let bytes = s.as_bytes();
     let mut replaced = 0;
@@ -25,40 +57,36 @@ fn escape(s: &str, out: &mut String, quote: bool) -> usize {
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
-        let replacement: Option<&str> = match b {
-            b'&' => Some("&amp;"),
-            b'<' => Some("&lt;"),
-            b'>' => Some("&gt;"),
-            b'"' if quote => Some("&quot;"),
-            b'\t' | b'\n' | b'\r' | 0x0C => None,
-            0x00..=0x1F | 0x7F => Some("\u{FFFD}"),
-            // Lead bytes of the only multi-byte sequences that can be forbidden: C1 controls
-            // (U+0080..U+009F, lead 0xC2), U+FDD0..U+FDEF and U+FFFE/U+FFFF (lead 0xEF), and the
-            // plane-end noncharacters U+1FFFE.. (leads 0xF0..0xF4).
-            0xC2 | 0xEF | 0xF0..=0xF4 => {
-                let c = s[i..].chars().next().unwrap_or('\u{FFFD}');
-                if forbidden(c) {
-                    out.push_str(&s[start..i]);
-                    out.push('\u{FFFD}');
-                    replaced += 1;
-                    i += c.len_utf8();
-                    start = i;
-                    continue;
-                }
-                i += c.len_utf8();
-                continue;
+        let class = SPECIAL[usize::from(b)];
+        if class == 0 || (class == 2 && !quote) {
+            i += 1;
+            continue;
+        }
+        if class == 3 {
+            let c = s[i..].chars().next().unwrap_or('\u{FFFD}');
+            let len = c.len_utf8();
+            if forbidden(c) {
+                out.push_str(&s[start..i]);
+                out.push('\u{FFFD}');
+                replaced += 1;
+                start = i + len;
             }
-            _ => None,
-        };
-        if let Some(r) = replacement {
-            out.push_str(&s[start..i]);
-            out.push_str(r);
-            if r == "\u{FFFD}" {
+            i += len;
+            continue;
+        }
+        out.push_str(&s[start..i]);
+        match b {
+            b'&' => out.push_str("&amp;"),
+            b'<' => out.push_str("&lt;"),
+            b'>' => out.push_str("&gt;"),
+            b'"' => out.push_str("&quot;"),
+            _ => {
+                out.push('\u{FFFD}');
                 replaced += 1;
             }
-            start = i + 1;
         }
         i += 1;
+        start = i;
     }
     out.push_str(&s[start..]);
     replaced
@@ -103,5 +131,24 @@ mod tests {
         assert_eq!(t("\t\n\u{A0}\u{FFFD}\u{1F600}\u{FDCF}"), {
             ("\t\n\u{A0}\u{FFFD}\u{1F600}\u{FDCF}".to_string(), 0)
         });
+    }
+
+    proptest::proptest! {
+        /// Escaping then unescaping gives the input back, forbidden code points as U+FFFD; the
+        /// output never holds a markup character.
+        #[test]
+        fn round_trips_any_string(s in "\\PC*|[\\x00-\\x7f\\u{80}-\\u{9f}\\u{fdd0}\\u{fffe}\\u{ffff}<>&\"]*") {
+            let mut out = String::new();
+            let n = attr(&s, &mut out);
+            proptest::prop_assert!(!out.contains(['<', '>', '"']));
+            let back = out
+                .replace("&lt;", "<")
+                .replace("&gt;", ">")
+                .replace("&quot;", "\"")
+                .replace("&amp;", "&");
+            let expected: String = s.chars().map(|c| if forbidden(c) || (c.is_control() && !matches!(c, '\t' | '\n' | '\r' | '\u{C}')) { '\u{FFFD}' } else { c }).collect();
+            proptest::prop_assert_eq!(back, expected);
+            proptest::prop_assert_eq!(n, s.chars().filter(|&c| forbidden(c) || (c.is_control() && !matches!(c, '\t' | '\n' | '\r' | '\u{C}'))).count());
+        }
     }
 }
