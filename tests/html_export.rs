@@ -376,6 +376,12 @@ fn cross_references_resolve_to_sanitised_ids() {
     assert!(html.contains("<a class=\"xref\" href=\"#tab1\">Small table</a>"));
     assert!(html.contains("<a href=\"#fig1\">a link to the figure</a>"));
     assert!(html.contains("<span class=\"xref-missing\">missing</span>"));
+    assert!(html.contains(", a dead link."));
+    assert!(
+        out.warnings
+            .iter()
+            .any(|w| w.kind == WarningKind::Lossy && w.message.contains("\"nowhere\""))
+    );
     assert!(html.contains("<p id=\"dup\">") && html.contains("<p id=\"dup-2\">"));
     assert!(
         out.warnings
@@ -467,7 +473,7 @@ fn image_size_is_the_displayed_extent_else_the_pixel_size() {
 }
 
 #[test]
-fn empty_headings_stay_out_of_the_contents() {
+fn empty_unnumbered_headings_become_empty_paragraphs() {
     let d = doc(
         "Empty",
         vec![
@@ -479,9 +485,15 @@ fn empty_headings_stay_out_of_the_contents() {
         ],
     );
     let html = page(&d, &HtmlOptions::default());
-    assert!(html.contains("<h1 id=\"sd-h-1\"></h1>"));
-    assert!(html.contains("<ol>\n<li><a href=\"#sd-h-2\">Real</a></li>\n</ol>"));
-    assert!(!html.contains("href=\"#sd-h-1\""));
+    // Not a heading (validators call an empty one a mistake), nor a contents entry.
+    assert!(html.contains("<p class=\"empty-heading\"></p>\n<h1 id=\"sd-h-1\">Real</h1>"));
+    assert!(html.contains("<ol>\n<li><a href=\"#sd-h-1\">Real</a></li>\n</ol>"));
+    // A numbered one shows its number, so it stays a heading.
+    let numbered = doc("N", vec![p(TextType::HeadingOl, 0, vec![])]);
+    assert!(
+        page(&numbered, &HtmlOptions::default())
+            .contains("<h1 id=\"sd-h-1\"><span class=\"num\">1</span> </h1>")
+    );
 }
 
 #[test]
@@ -521,4 +533,177 @@ fn rows_without_cells_are_left_out_and_spans_shortened() {
         .collect();
     assert_eq!(dropped.len(), 1);
     assert!(dropped[0].message.starts_with("1 empty table row"));
+}
+
+mod arbitrary_trees {
+    //! Any tree — canonical or not, valid or not — gives a page without panicking, with
+    //! properly nested tags, unique ids, internal links that resolve, no script and no unsafe
+    //! link.
+
+    use super::*;
+    use sdconv::ast::{
+        Cell, Change, ChangeKind, DirectoryKind, Inline, NoteKind, Paragraph, Row, Table, TextStyle,
+    };
+
+    fn text_strategy() -> impl Strategy<Value = String> {
+        "[a-z <>&\"'\t\u{1}\u{85}Ü]{0,12}"
+    }
+
+    fn inline_strategy() -> impl Strategy<Value = Inline> {
+        let leaf = prop_oneof![
+            4 => text_strategy().prop_map(Inline::text),
+            1 => Just(Inline::LineBreak),
+            1 => (prop::sample::select(vec!["a", "b", "nowhere", "sd-h-1"]), any::<bool>(), any::<bool>())
+                .prop_map(|(t, n, x)| Inline::CrossRef { target: t.into(), number: n, text: x }),
+            1 => (prop::sample::select(vec![NoteKind::Footnote, NoteKind::Endnote, NoteKind::Sidenote]), text_strategy())
+                .prop_map(|(kind, s)| Inline::Note { kind, content: vec![Inline::text(s)] }),
+            1 => prop::sample::select(vec!["c1", "c2", "zz"]).prop_map(|id| Inline::CommentStart { id: id.into() }),
+            1 => prop::sample::select(vec!["c1", "c2", "zz"]).prop_map(|id| Inline::CommentEnd { id: id.into() }),
+            1 => Just(Inline::IndexMark { id: "ix".into() }),
+            1 => prop::sample::select(vec!["a.png", "missing.png"]).prop_map(|m| Inline::Image {
+                media: m.into(), caption: Some("c".into()), alt: None }),
+        ];
+        leaf.prop_recursive(4, 24, 4, |inner| {
+            let children = prop::collection::vec(inner, 0..4);
+            prop_oneof![
+                (
+                    prop::sample::select(vec![
+                        TextStyle::Bold,
+                        TextStyle::Code,
+                        TextStyle::Superscript,
+                        TextStyle::SmallCaps
+                    ]),
+                    children.clone()
+                )
+                    .prop_map(|(style, children)| Inline::Styled { style, children }),
+                (
+                    prop::sample::select(vec![
+                        "https://x.org/a b",
+                        "javascript:x",
+                        " JAVA\tSCRIPT:x",
+                        "#a",
+                        "rel/p",
+                        "data:x",
+                        "mailto:a@b"
+                    ]),
+                    children.clone()
+                )
+                    .prop_map(|(href, children)| Inline::Link {
+                        href: href.into(),
+                        children
+                    }),
+                children.clone().prop_map(|children| Inline::Span {
+                    style: "s\"<".into(),
+                    children
+                }),
+                (any::<bool>(), children.clone()).prop_map(|(ins, children)| Inline::Tracked {
+                    change: Change {
+                        kind: if ins {
+                            ChangeKind::Insert
+                        } else {
+                            ChangeKind::Delete
+                        },
+                        author: Some("A".into()),
+                        date: Some("2024-02-30".into())
+                    },
+                    children
+                }),
+                (
+                    prop::sample::select(vec![NoteKind::Footnote, NoteKind::Sidenote]),
+                    children
+                )
+                    .prop_map(|(kind, content)| Inline::Note { kind, content }),
+            ]
+        })
+    }
+
+    fn paragraph_strategy() -> impl Strategy<Value = Block> {
+        (
+            prop::sample::select(TextType::ALL.to_vec()),
+            0u8..8,
+            prop::option::of(prop::sample::select(vec!["a", "b", "a b", "sd-h-1"])),
+            prop::collection::vec(inline_strategy(), 0..5),
+        )
+            .prop_map(|(kind, level, id, content)| {
+                Block::Paragraph(Paragraph {
+                    level,
+                    id: id.map(String::from),
+                    ..Paragraph::new(kind, content)
+                })
+            })
+    }
+
+    fn block_strategy() -> impl Strategy<Value = Block> {
+        let cell = (
+            1u32..3,
+            1u32..4,
+            prop::collection::vec(paragraph_strategy(), 0..3),
+        )
+            .prop_map(|(colspan, rowspan, blocks)| Cell {
+                colspan,
+                rowspan,
+                blocks,
+                ..Cell::default()
+            });
+        let table = (
+            prop::collection::vec(prop::collection::vec(cell, 0..3), 0..4),
+            prop::option::of(text_strategy()),
+            any::<bool>(),
+        )
+            .prop_map(|(rows, caption, header)| {
+                Block::Table(Table {
+                    rows: rows
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, cells)| Row {
+                            header: header && i == 0,
+                            cells,
+                            ..Row::default()
+                        })
+                        .collect(),
+                    caption,
+                    columns: vec![1.0, 0.0, f32::NAN],
+                    ..Table::default()
+                })
+            });
+        prop_oneof![
+            6 => paragraph_strategy(),
+            1 => table,
+            1 => prop::sample::select(vec!["a.png", "missing.png"]).prop_map(|m| Block::Image(image(m, Some("cap")))),
+            1 => Just(Block::PageBreak),
+            1 => prop::sample::select(DirectoryKind::ALL.to_vec()).prop_map(|kind| Block::Directory { kind }),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+        #[test]
+        fn any_tree_gives_a_balanced_safe_page(blocks in prop::collection::vec(block_strategy(), 0..12)) {
+            let mut d = doc("T", blocks);
+            d.media.add("a.png", dot_png());
+            d.comments = vec![sdconv::ast::Comment { id: "c1".into(), ..Default::default() }];
+            for single in [false, true] {
+                let html = if single {
+                    write_all_in_one(&d, &HtmlOptions::default()).value
+                } else {
+                    page(&d, &HtmlOptions::default())
+                };
+                assert_balanced(&html);
+                let lower = html.to_ascii_lowercase();
+                prop_assert!(!lower.contains("<script") && !lower.contains("javascript:"));
+                let forbidden = html.contains(['\u{1}', '\u{85}']);
+                prop_assert!(!forbidden, "forbidden code point in the page");
+                // Ids are unique.
+                let mut ids: Vec<&str> = html.split(" id=\"").skip(1).filter_map(|s| s.split('"').next()).collect();
+                let n = ids.len();
+                ids.sort_unstable();
+                ids.dedup();
+                prop_assert_eq!(ids.len(), n, "duplicate ids");
+                // Every internal link has its target.
+                for target in html.split("href=\"#").skip(1).filter_map(|s| s.split('"').next()) {
+                    prop_assert!(target.is_empty() || ids.binary_search(&target).is_ok(), "no id {}", target);
+                }
+            }
+        }
+    }
 }

@@ -379,6 +379,8 @@ pub fn cross_refs() -> Document {
                     xref("missing", true, false),
                     t(" and "),
                     link("#fig1", vec![t("a link to the figure")]),
+                    t(", "),
+                    link("#nowhere", vec![t("a dead link")]),
                     t("."),
                 ],
             ),
@@ -839,4 +841,194 @@ pub fn counts(doc: &Document) -> (usize, usize, usize) {
         _ => {}
     });
     (headings, tables, images)
+}
+
+// ---- pseudo-random valid trees (validator check of odd combinations) ----
+
+/// A small deterministic generator (64-bit LCG), so the example needs no randomness crate.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        self.0 >> 33
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+    fn pick<T: Clone>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len() as u64) as usize].clone()
+    }
+}
+
+fn random_inlines(r: &mut Lcg, depth: u32) -> Vec<Inline> {
+    let n = 1 + r.below(5);
+    let mut out = Vec::new();
+    for _ in 0..n {
+        let choice = if depth >= 3 { r.below(8) } else { r.below(14) };
+        out.push(match choice {
+            0..=3 => t(r.pick(&["word ", "<tag> & \"q\" ", "Ü\tx ", "текст "])),
+            4 => Inline::LineBreak,
+            5 => xref(
+                r.pick(&["h1", "f1", "t1", "nowhere"]),
+                r.below(2) == 0,
+                r.below(2) == 0,
+            ),
+            6 => note(
+                r.pick(&[NoteKind::Footnote, NoteKind::Endnote, NoteKind::Sidenote]),
+                vec![t("note")],
+            ),
+            7 => Inline::CommentStart {
+                id: r.pick(&["c1", "c2"]).into(),
+            },
+            8 => Inline::CommentEnd {
+                id: r.pick(&["c1", "c2"]).into(),
+            },
+            9 => Inline::Image {
+                media: "dot.png".into(),
+                caption: None,
+                alt: Some("dot".into()),
+            },
+            10 => st(
+                r.pick(&[
+                    TextStyle::Bold,
+                    TextStyle::Italic,
+                    TextStyle::Code,
+                    TextStyle::Subscript,
+                    TextStyle::SmallCaps,
+                ]),
+                random_inlines(r, depth + 1),
+            ),
+            11 => link(
+                r.pick(&[
+                    "https://example.org/x y",
+                    "#h1",
+                    "javascript:void(0)",
+                    "a/b.html",
+                ]),
+                random_inlines(r, depth + 1),
+            ),
+            12 => Inline::Tracked {
+                change: Change {
+                    kind: r.pick(&[ChangeKind::Insert, ChangeKind::Delete]),
+                    author: Some("A".into()),
+                    date: Some(r.pick(&["2024-01-01T00:00:00Z", "not a date"]).into()),
+                },
+                children: random_inlines(r, depth + 1),
+            },
+            _ => Inline::IndexMark { id: "ix".into() },
+        });
+    }
+    out
+}
+
+fn random_paragraph(r: &mut Lcg, in_cell: bool) -> Block {
+    let kinds = if in_cell {
+        vec![TextType::Paragraph, TextType::ListOl, TextType::ListUl]
+    } else {
+        TextType::ALL.to_vec()
+    };
+    let mut para = para(r.pick(&kinds), r.below(6) as u8, random_inlines(r, 0));
+    para.content = sdconv::ast::inline::normalize(&para.content);
+    if r.below(6) == 0 {
+        para.restart = true;
+        para.start = Some(1 + r.below(9) as u32);
+    }
+    Block::Paragraph(para)
+}
+
+/// A valid tree (canonical inlines, consistent tables) mixing every kind at random.
+pub fn random_tree(seed: u64) -> Document {
+    let mut r = Lcg(seed);
+    let mut blocks = Vec::new();
+    let n = 10 + r.below(30);
+    for i in 0..n {
+        blocks.push(match r.below(12) {
+            0..=6 => random_paragraph(&mut r, false),
+            7 => Block::Image(Image {
+                numbered: r.below(3) != 0,
+                width_percent: Some(10.0 + r.below(90) as f32),
+                ..image("dot.png", Some("random image"))
+            }),
+            8 => {
+                let cols = 1 + r.below(4) as usize;
+                let mut rows = Vec::new();
+                for ri in 0..1 + r.below(4) {
+                    let mut cells = Vec::new();
+                    let mut c = 0;
+                    while c < cols {
+                        let span = if cols - c >= 2 && r.below(4) == 0 {
+                            2
+                        } else {
+                            1
+                        };
+                        let blocks = (0..r.below(3))
+                            .map(|_| random_paragraph(&mut r, true))
+                            .collect();
+                        cells.push(Cell {
+                            colspan: span as u32,
+                            header: ri == 0 && r.below(2) == 0,
+                            ..cell(blocks)
+                        });
+                        c += span;
+                    }
+                    let mut row = row(cells);
+                    row.header = ri == 0 && r.below(2) == 0;
+                    rows.push(row);
+                }
+                Block::Table(Table {
+                    columns: (0..cols).map(|_| 1.0 + r.below(5) as f32).collect(),
+                    rows,
+                    caption: (r.below(2) == 0).then(|| "random table".to_string()),
+                    ..Table::default()
+                })
+            }
+            9 => Block::PageBreak,
+            10 => Block::Directory {
+                kind: r.pick(&DirectoryKind::ALL),
+            },
+            _ => text("filler"),
+        });
+        // A few cross-reference targets.
+        if i == 2 {
+            let last = blocks.pop().unwrap_or(Block::PageBreak);
+            blocks.push(with_id(last, "h1"));
+        }
+    }
+    blocks.push(with_id(
+        Block::Image(image("dot.png", Some("target"))),
+        "f1",
+    ));
+    blocks.push(with_id(
+        Block::Table(Table {
+            rows: vec![row(vec![tcell("x")])],
+            caption: Some("target".into()),
+            ..Table::default()
+        }),
+        "t1",
+    ));
+    let mut d = doc(&format!("Random tree {seed}"), blocks);
+    d.media.add("dot.png", dot_png());
+    d.comments = vec![
+        Comment {
+            id: "c1".into(),
+            author: Some("A".into()),
+            content: vec![t("one")],
+            ..Comment::default()
+        },
+        Comment {
+            id: "c2".into(),
+            content: vec![t("two")],
+            ..Comment::default()
+        },
+    ];
+    d.indexes = vec![IndexNode {
+        id: "ix".into(),
+        title: "Entry".into(),
+        ..IndexNode::default()
+    }];
+    d
 }

@@ -3,10 +3,10 @@
 use std::fmt::Write;
 
 use super::{Entry, Writer, push_number};
-use crate::ast::inline::plain_text;
 use crate::ast::numbering::{BlockNumber, number_blocks};
 use crate::ast::{
-    Align, Block, Cell, Image, NumberFormat, Paragraph, Row, Table, TextType, VAlign,
+    Align, Block, Cell, Image, Inline, NumberFormat, Paragraph, Row, Table, TextType, VAlign,
+    grid_positions,
 };
 use crate::report::WarningKind;
 
@@ -100,7 +100,10 @@ impl<'a> Writer<'a> {
     }
 
     fn paragraph(&mut self, block: &'a Block, p: &'a Paragraph, number: &BlockNumber, top: bool) {
-        let heading = p.kind.is_heading();
+        // An unnumbered heading with nothing to read (Word documents use empty ones as spacers)
+        // is not a heading to a reader or an outline: it is written as an empty paragraph.
+        let numbered = matches!(p.kind, TextType::HeadingOl) && number.label.is_some();
+        let heading = p.kind.is_heading() && (numbered || !is_blank(&p.content));
         let tag = if heading {
             ["h1", "h2", "h3", "h4", "h5", "h6"][usize::from(p.level.min(5))]
         } else {
@@ -109,6 +112,7 @@ impl<'a> Writer<'a> {
         let kind_class = match p.kind {
             TextType::ParagraphOl => "numbered",
             TextType::Caption => "caption",
+            TextType::Heading | TextType::HeadingOl if !heading => "empty-heading",
             _ => "",
         };
         let source_id = self.block_id(block).map(str::to_owned);
@@ -142,8 +146,7 @@ impl<'a> Writer<'a> {
         self.out.push_str(tag);
         self.out.push_str(">\n");
         self.flush_asides();
-        // An empty heading (Word documents have them as spacers) stays out of the contents.
-        if heading && top && self.wants.toc && !plain_text(&p.content).trim().is_empty() {
+        if heading && top && self.wants.toc {
             let html = self.plain_html(&p.content);
             self.toc.push(Entry {
                 level: p.level.min(5),
@@ -421,9 +424,26 @@ impl<'a> Writer<'a> {
                 });
             }
         }
-        self.colgroup(&t.columns);
-        // A row without cells is not valid HTML ("no cells beginning on it"): it is left out
-        // and the row spans through it shortened, which draws the same grid.
+        // HTML wants a cell to begin in every row and every column ("no cells beginning in
+        // it"). Rows without cells are left out and grid columns no cell begins in are merged into
+        // their left neighbour, with the spans through them shortened: the same grid is drawn.
+        let positions = grid_positions(t);
+        let width = if t.columns.is_empty() {
+            positions
+                .iter()
+                .flat_map(|row| row.iter().map(|&(col, span)| col + span))
+                .max()
+                .unwrap_or(0)
+        } else {
+            t.columns.len()
+        };
+        let mut dead = vec![true; width];
+        for &(col, _) in positions.iter().flatten() {
+            if let Some(d) = dead.get_mut(col) {
+                *d = false;
+            }
+        }
+        self.colgroup(&t.columns, &dead);
         let empty: Vec<bool> = t.rows.iter().map(|r| r.cells.is_empty()).collect();
         if empty.contains(&true) {
             self.warn_uncovered_empty_rows(t, &empty);
@@ -437,7 +457,8 @@ impl<'a> Writer<'a> {
             let _ = writeln!(self.out, "<{group}>");
             for r in range {
                 if let (Some(row), Some(false)) = (t.rows.get(r), empty.get(r)) {
-                    self.row(row, r, &empty, group == "thead");
+                    let at = positions.get(r).map_or(&[][..], Vec::as_slice);
+                    self.row(row, r, at, (&empty, &dead), group == "thead");
                 }
             }
             let _ = writeln!(self.out, "</{group}>");
@@ -445,15 +466,30 @@ impl<'a> Writer<'a> {
         self.out.push_str("</table>\n</div>\n");
     }
 
-    fn colgroup(&mut self, columns: &[f32]) {
-        let sum: f32 = columns.iter().filter(|w| w.is_finite() && **w > 0.0).sum();
-        // Only finite, positive widths are summed, so `sum` is never NaN.
+    /// `<colgroup>` from the relative widths, dead columns' widths added to their left
+    /// neighbour (or, at the start, to the first live column).
+    fn colgroup(&mut self, columns: &[f32], dead: &[bool]) {
+        let width = |w: &f32| if w.is_finite() && *w > 0.0 { *w } else { 0.0 };
+        let sum: f32 = columns.iter().map(width).sum();
+        // Only finite, non-negative widths are summed, so `sum` is never NaN.
         if columns.is_empty() || sum <= 0.0 {
             return;
         }
+        let mut merged: Vec<f32> = Vec::with_capacity(columns.len());
+        let mut leading = 0.0;
+        for (i, w) in columns.iter().enumerate() {
+            if dead.get(i) == Some(&true) {
+                match merged.last_mut() {
+                    Some(last) => *last += width(w),
+                    None => leading += width(w),
+                }
+            } else {
+                merged.push(width(w) + std::mem::take(&mut leading));
+            }
+        }
         self.out.push_str("<colgroup>");
-        for w in columns {
-            if w.is_finite() && *w > 0.0 {
+        for w in merged {
+            if w > 0.0 {
                 self.out.push_str("<col style=\"width:");
                 push_number(&mut self.out, w / sum * 100.0);
                 self.out.push_str("%\">");
@@ -485,7 +521,15 @@ impl<'a> Writer<'a> {
         }
     }
 
-    fn row(&mut self, row: &'a Row, r: usize, empty: &[bool], in_head: bool) {
+    /// Writes row `r`; `at` holds its cells' grid positions, `skip` the rows and columns left out.
+    fn row(
+        &mut self,
+        row: &'a Row,
+        r: usize,
+        at: &[(usize, usize)],
+        (empty, dead): (&[bool], &[bool]),
+        in_head: bool,
+    ) {
         self.out.push_str("<tr");
         if let Some(h) = row.min_height.as_deref() {
             if let Some(h) = self.css_length(h, "tr@min-height") {
@@ -495,20 +539,22 @@ impl<'a> Writer<'a> {
             }
         }
         self.out.push('>');
-        for cell in &row.cells {
-            let span = cell.rowspan.max(1) as usize;
-            let skipped = empty
-                .iter()
-                .skip(r + 1)
-                .take(span - 1)
-                .filter(|&&e| e)
-                .count();
-            self.cell(cell, in_head || row.header, span - skipped);
+        for (i, cell) in row.cells.iter().enumerate() {
+            let shorten = |skip: &[bool], from: usize, span: usize| {
+                let gone = skip.iter().skip(from + 1).take(span - 1).filter(|&&e| e);
+                span - gone.count()
+            };
+            let rowspan = shorten(empty, r, cell.rowspan.max(1) as usize);
+            let colspan = match at.get(i) {
+                Some(&(col, span)) => shorten(dead, col, span),
+                None => cell.colspan.max(1) as usize,
+            };
+            self.cell(cell, in_head || row.header, colspan, rowspan);
         }
         self.out.push_str("</tr>\n");
     }
 
-    fn cell(&mut self, cell: &'a Cell, header_row: bool, rowspan: usize) {
+    fn cell(&mut self, cell: &'a Cell, header_row: bool, colspan: usize, rowspan: usize) {
         let tag = if cell.header || header_row {
             "th"
         } else {
@@ -517,8 +563,8 @@ impl<'a> Writer<'a> {
         self.out.push('<');
         self.out.push_str(tag);
         // HTML caps colspan at 1000 and rowspan at 65534.
-        if cell.colspan > 1 {
-            let _ = write!(self.out, " colspan=\"{}\"", cell.colspan.min(1000));
+        if colspan > 1 {
+            let _ = write!(self.out, " colspan=\"{}\"", colspan.min(1000));
         }
         if rowspan > 1 {
             let _ = write!(self.out, " rowspan=\"{}\"", rowspan.min(65534));
@@ -613,6 +659,15 @@ impl<'a> Writer<'a> {
         );
         None
     }
+}
+
+/// Whether inline content shows nothing: no text but whitespace, no image.
+fn is_blank(inlines: &[Inline]) -> bool {
+    inlines.iter().all(|i| match i {
+        Inline::Text { text } => text.trim().is_empty(),
+        Inline::Image { .. } => false,
+        other => other.children().is_none_or(is_blank),
+    })
 }
 
 /// How many leading rows go into `thead`: the leading header rows, unless a cell there spans into

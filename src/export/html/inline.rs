@@ -147,18 +147,34 @@ impl<'a> Writer<'a> {
             self.inlines(children);
             return;
         };
-        self.out.push_str("<a href=\"");
-        match kind {
-            Target::Fragment => {
-                self.out.push('#');
-                // A link to a block id points at the block's (sanitised) page id.
-                let doc_target = self.targets.by_source.get(clean.as_str()).copied();
-                match doc_target.and_then(|i| self.targets.list.get(i)) {
-                    Some(t) => self.out.push_str(&t.html_id),
-                    None => self.replaced += super::escape::attr(&clean, &mut self.out),
+        // A link to a block id points at the block's (sanitised) page id; one to an id the page
+        // does not have would lead nowhere, so only its text is kept. `#` alone (the top) stays.
+        let fragment = match kind {
+            Target::Fragment if !clean.is_empty() => {
+                let found = self.targets.by_source.get(clean.as_str()).copied();
+                match found.and_then(|i| self.targets.list.get(i)) {
+                    Some(t) => Some(t.html_id.as_str()),
+                    None => {
+                        self.warn(
+                            WarningKind::Lossy,
+                            format!("link to unknown id {:?} written as text", excerpt(&clean)),
+                            "a@href",
+                        );
+                        self.inlines(children);
+                        return;
+                    }
                 }
             }
-            Target::External | Target::Relative => self.attr(&clean),
+            _ => None,
+        };
+        self.out.push_str("<a href=\"");
+        match (kind, fragment) {
+            (Target::Fragment, Some(id)) => {
+                self.out.push('#');
+                self.out.push_str(id);
+            }
+            (Target::Fragment, None) => self.out.push('#'),
+            (Target::External | Target::Relative, _) => self.attr(&clean),
         }
         self.out.push_str("\">");
         if kind == Target::External && self.wants.weblinks && !self.weblinks_seen.contains(&clean) {
@@ -244,7 +260,11 @@ impl<'a> Writer<'a> {
         };
         let label = format_number(u32::try_from(n).unwrap_or(u32::MAX), format);
         if self.in_link {
-            let _ = write!(self.out, "<sup class=\"{class}\">{label}</sup>");
+            // No link inside a link; the id stays, the note's way back needs it.
+            let _ = write!(
+                self.out,
+                "<sup class=\"{class}\" id=\"sd-{prefix}ref-{n}\">{label}</sup>"
+            );
         } else {
             let _ = write!(
                 self.out,

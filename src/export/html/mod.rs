@@ -388,7 +388,12 @@ impl<'a> Writer<'a> {
                     }
                     for row in &t.rows {
                         for cell in &row.cells {
-                            let cell_numbers = number_blocks(&cell.blocks);
+                            // Numbers only matter for blocks with ids (cross-reference labels).
+                            let cell_numbers = if cell.blocks.iter().any(has_id) {
+                                number_blocks(&cell.blocks)
+                            } else {
+                                Vec::new()
+                            };
                             self.collect_targets(
                                 &cell.blocks,
                                 &cell_numbers,
@@ -454,6 +459,15 @@ impl<'a> Writer<'a> {
     fn warn(&mut self, kind: WarningKind, message: String, element: &str) {
         let location = Location::default().element(element).block(self.block);
         self.report.warn(kind, message, location);
+    }
+}
+
+fn has_id(block: &Block) -> bool {
+    match block {
+        Block::Paragraph(p) => p.id.is_some(),
+        Block::Image(i) => i.id.is_some(),
+        Block::Table(t) => t.id.is_some(),
+        Block::PageBreak | Block::Directory { .. } => false,
     }
 }
 
