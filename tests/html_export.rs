@@ -707,3 +707,40 @@ mod arbitrary_trees {
         }
     }
 }
+
+#[test]
+fn grid_columns_no_cell_begins_in_are_merged() {
+    use sdconv::ast::{Cell, Table};
+    // Column 1 is always covered by a span from column 0: HTML would call it an error.
+    let d = doc(
+        "Columns",
+        vec![Block::Table(Table {
+            columns: vec![20.0, 30.0, 50.0],
+            rows: vec![
+                row(vec![
+                    Cell {
+                        colspan: 2,
+                        ..tcell("wide")
+                    },
+                    tcell("a"),
+                ]),
+                row(vec![
+                    Cell {
+                        colspan: 2,
+                        ..tcell("wide too")
+                    },
+                    tcell("b"),
+                ]),
+            ],
+            ..Table::default()
+        })],
+    );
+    let html = page(&d, &HtmlOptions::default());
+    assert!(
+        html.contains("<colgroup><col style=\"width:50%\"><col style=\"width:50%\"></colgroup>")
+    );
+    assert!(
+        html.contains("<tr><td><p>wide</p></td><td><p>a</p></td></tr>"),
+        "{html}"
+    );
+}

@@ -25,9 +25,9 @@
 //! - index marks → empty `span.index-mark` anchors, targets of the index directory.
 //!
 //! Safety: all text and attribute values are escaped, forbidden code points replaced; links keep
-//! only `http`, `https`, `mailto`, relative and `#` targets ([`url`]), anything else is dropped
+//! only `http`, `https`, `mailto`, relative and `#` targets (module `url`), anything else is dropped
 //! with its text kept and a warning; CSS values from the tree (colours, lengths) are checked
-//! before they reach a `style` attribute; image file names are sanitised ([`ids`]).
+//! before they reach a `style` attribute; image file names are sanitised (module `ids`).
 //!
 //! Speed: one pass writes into a single pre-sized `String`; the only second pass is a splice when
 //! directories exist (their entries are known only at the end). Images are `Bytes` clones; base64
