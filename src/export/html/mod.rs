@@ -205,8 +205,6 @@ struct Wants {
     tables: bool,
     weblinks: bool,
     index: bool,
-    sidenotes: bool,
-    footnotes: bool,
 }
 
 /// The writer's state for one document.
@@ -261,10 +259,10 @@ impl<'a> Writer<'a> {
                     DirectoryKind::Content => wants.toc = true,
                     DirectoryKind::Images => wants.figures = true,
                     DirectoryKind::Tables => wants.tables = true,
-                    DirectoryKind::Footnotes => wants.footnotes = true,
                     DirectoryKind::Weblinks => wants.weblinks = true,
                     DirectoryKind::Indexes => wants.index = true,
-                    DirectoryKind::Sidenotes => wants.sidenotes = true,
+                    // Footnotes and sidenotes are collected anyway (their own lists need them).
+                    DirectoryKind::Footnotes | DirectoryKind::Sidenotes => {}
                 }
             }
         });
