@@ -86,7 +86,10 @@ impl Format {
 
     /// Whether this build writes the format.
     pub fn can_write(self) -> bool {
-        matches!(self, Format::Json | Format::Sdxml)
+        matches!(
+            self,
+            Format::Json | Format::Sdxml | Format::Html | Format::HtmlAllInOne
+        )
     }
 }
 

@@ -57,6 +57,8 @@ pub struct ImportOptions {
 pub struct ExportOptions {
     /// Options of the sd.xml writer.
     pub sdxml: export::sdxml::SdxmlExportOptions,
+    /// Options of the `html` and `html_all_in_one` writers.
+    pub html: export::html::HtmlOptions,
 }
 
 /// Reads `bytes` in `format` into a tree.
@@ -81,6 +83,11 @@ pub fn export(
     match format {
         Format::Json => Ok(Converted::clean(doc.to_json().into_bytes())),
         Format::Sdxml => export::sdxml::write(doc, &options.sdxml),
+        // The API's download form: a zip of the page, its stylesheet and images/.
+        Format::Html => export::html::write_zip(doc, &options.html),
+        Format::HtmlAllInOne => {
+            Ok(export::html::write_all_in_one(doc, &options.html).map(String::into_bytes))
+        }
         other => Err(Error::Unavailable(format!("{other} (export)"))),
     }
 }

@@ -1,3 +1,4 @@
 //! Writers: a [`crate::ast::Document`] in, bytes plus warnings out.
 
+pub mod html;
 pub mod sdxml;

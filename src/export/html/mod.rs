@@ -1,0 +1,502 @@
+//! HTML export: `html` (a page, `style.css` and `images/`; zipped for the API's download form) and
+//! `html_all_in_one` (one self-contained file: CSS inline, images as `data:` URIs).
+//!
+//! What each node becomes:
+//! - headings (`heading`, `heading-ol`) → `h1`–`h6` by level, numbered ones with their computed
+//!   number (`1.2`) from [`crate::ast::numbering`]; `paragraph-ol` → `p.numbered` with its number;
+//!   `caption` → `p.caption`; every block gets its source id (sanitised, unique) as `id`. Done.
+//! - `list-ol`/`list-ul` items → nested `ol`/`ul` (a jump of several levels opens intermediate
+//!   lists), `start`/`value` from the shared numbering, `type` from the number format. Done.
+//! - images → `figure`/`img` (width %, alt, pixel size)/`figcaption` (`Figure 3: …` in the
+//!   document's language); inline images → `img.inline`. Done; EMF/WMF/TIFF are written but
+//!   browsers cannot show them (warned).
+//! - tables → `table` with `caption`, `colgroup` widths, `thead` for leading header rows,
+//!   `th`/`td` with spans, alignment, colours and borders, cell blocks. Done.
+//! - footnotes and endnotes → numbered references linking both ways to `section.footnotes` /
+//!   `section.endnotes` (footnotes at a `footnotes` directory when there is one); sidenotes →
+//!   `aside` after their block. Notes inside notes are written inline in brackets (warned).
+//! - cross-references → internal links showing the target's number and/or text. Done.
+//! - tracked changes → `ins`/`del` with author/date in `title` and a valid `datetime`. Done.
+//! - comments → each text run in a comment's range is a `mark.comment` (so ranges may cross any
+//!   formatting and paragraph boundaries and the HTML stays valid), an empty anchor where the
+//!   range starts, a reference where it ends, and the comments listed in `aside.comments`. Done.
+//! - page breaks → `div.page-break` (`break-after: page` when printed); directories → generated
+//!   navigation (contents, figures, tables, web links, index, sidenotes) with localised titles.
+//! - index marks → empty `span.index-mark` anchors, targets of the index directory.
+//!
+//! Safety: all text and attribute values are escaped, forbidden code points replaced; links keep
+//! only `http`, `https`, `mailto`, relative and `#` targets (module `url`), anything else is dropped
+//! with its text kept and a warning; CSS values from the tree (colours, lengths) are checked
+//! before they reach a `style` attribute; image file names are sanitised (module `ids`).
+//!
+//! Speed: one pass writes into a single pre-sized `String`; the only second pass is a splice when
+//! directories exist (their entries are known only at the end). Images are `Bytes` clones; base64
+//! is encoded straight into the page.
+
+mod blocks;
+mod directory;
+mod escape;
+mod ids;
+mod inline;
+mod notes;
+mod page;
+mod url;
+
+use std::collections::{HashMap, HashSet};
+
+use bytes::Bytes;
+
+use crate::ast::numbering::{BlockNumber, number_blocks};
+use crate::ast::{Block, DirectoryKind, Document, Inline, TextType, inline::plain_text};
+use crate::lang::Language;
+use crate::package::{Compression, ZipWriter};
+use crate::report::{Converted, Location, Report, WarningKind};
+
+/// The stylesheet of both forms: `style.css` beside the page, or inline in the single file.
+pub const STYLESHEET: &str = include_str!("style.css");
+
+/// Options of the HTML writers.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct HtmlOptions {
+    /// Language of the page (`lang`) and of generated words (caption labels, directory titles).
+    /// Default: `doc.meta.language` when it names one of the four, else English.
+    pub language: Option<Language>,
+}
+
+impl HtmlOptions {
+    /// Options with the page language set.
+    pub fn with_language(mut self, language: Language) -> Self {
+        self.language = Some(language);
+        self
+    }
+}
+
+/// Files of the `html` export: `("index.html", …)`, `("style.css", …)`, then
+/// `("images/<name>", …)` for every image the page shows, in media-store order — the CLI writes
+/// them to a folder, the facade zips them ([`write_zip`]). Image bytes are shared, not copied.
+pub fn write_files(doc: &Document, opts: &HtmlOptions) -> Converted<Vec<(String, Bytes)>> {
+    let mut w = Writer::new(doc, opts, ImageMode::Files);
+    let html = w.run();
+    let mut files = Vec::with_capacity(2 + w.media.used.len());
+    files.push(("index.html".to_string(), Bytes::from(html)));
+    files.push((
+        "style.css".to_string(),
+        Bytes::from_static(STYLESHEET.as_bytes()),
+    ));
+    for item in doc.media.iter() {
+        if !w.media.used.contains(item.name.as_str()) {
+            continue;
+        }
+        if let Some(file) = w.media.files.get(item.name.as_str()) {
+            if *file != item.name {
+                w.report.warn(
+                    WarningKind::Repaired,
+                    format!("image {:?} is written as images/{file}", item.name),
+                    Location::default().element("img@src"),
+                );
+            }
+            files.push((format!("images/{file}"), item.bytes.clone()));
+        }
+    }
+    w.report.finish(files)
+}
+
+/// The `html` export as a zip (the API's `download: true` form): `index.html`, `style.css` and
+/// `images/`, deterministic bytes.
+pub fn write_zip(doc: &Document, opts: &HtmlOptions) -> crate::Result<Converted<Vec<u8>>> {
+    let files = write_files(doc, opts);
+    let mut zip = ZipWriter::new();
+    for (name, bytes) in &files.value {
+        // Images are compressed already; deflating them again only costs time.
+        let compression = if name.starts_with("images/") {
+            Compression::Store
+        } else {
+            Compression::Deflate
+        };
+        zip.add(name, bytes, compression)?;
+    }
+    let bytes = zip.finish()?;
+    Ok(Converted {
+        value: bytes,
+        warnings: files.warnings,
+    })
+}
+
+/// One self-contained page: the stylesheet inline, images as `data:` URIs (base64).
+pub fn write_all_in_one(doc: &Document, opts: &HtmlOptions) -> Converted<String> {
+    let mut w = Writer::new(doc, opts, ImageMode::Inline);
+    let html = w.run();
+    w.report.finish(html)
+}
+
+/// How images reach the page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ImageMode {
+    /// `images/<name>` files beside the page.
+    Files,
+    /// `data:` URIs.
+    Inline,
+}
+
+/// What a cross-reference to a block shows and where it points.
+#[derive(Debug)]
+struct Target {
+    /// The element id in the page.
+    html_id: String,
+    /// The block's number as shown (`1.2`, `c`, `Figure 3`).
+    label: Option<String>,
+    /// The block's text (paragraph text or caption).
+    text: String,
+}
+
+/// Ids and cross-reference targets of the blocks that carry a source id, found before writing so
+/// forward references work.
+#[derive(Debug, Default)]
+struct Targets<'a> {
+    /// Block address → index into `list` (addresses are stable: the tree is borrowed).
+    by_block: HashMap<*const Block, usize>,
+    /// Source id → index into `list` (first block with that id).
+    by_source: HashMap<&'a str, usize>,
+    list: Vec<Target>,
+}
+
+/// Image bookkeeping.
+#[derive(Debug, Default)]
+struct Media<'a> {
+    /// Media name → file name under `images/`.
+    files: HashMap<&'a str, String>,
+    /// Media names the page shows.
+    used: HashSet<&'a str>,
+    /// Media names already warned about (missing, or not shown by browsers).
+    warned: HashSet<&'a str>,
+}
+
+/// Comment bookkeeping.
+#[derive(Debug, Default)]
+struct Comments<'a> {
+    /// Comment id → index in `doc.comments`.
+    index: HashMap<&'a str, usize>,
+    /// Display number per comment (1-based, in order of their first anchor); 0 = not yet.
+    number: Vec<u32>,
+    /// Comment indexes in display order.
+    order: Vec<usize>,
+    /// The comments whose range we are inside, in the order they started.
+    active: Vec<usize>,
+    /// `author: text`, the hover text of each comment's marks.
+    titles: Vec<String>,
+}
+
+/// An entry of a generated list (contents, figures, tables).
+#[derive(Debug)]
+struct Entry {
+    level: u8,
+    id: String,
+    label: Option<String>,
+    /// The entry's text as HTML (formatting kept, no links or notes).
+    html: String,
+}
+
+/// Which generated lists the document asks for (entries are only collected when wanted).
+#[derive(Debug, Default, Clone, Copy)]
+struct Wants {
+    toc: bool,
+    figures: bool,
+    tables: bool,
+    weblinks: bool,
+    index: bool,
+}
+
+/// The writer's state for one document.
+struct Writer<'a> {
+    doc: &'a Document,
+    lang: Language,
+    mode: ImageMode,
+    out: String,
+    report: Report,
+    /// Forbidden code points replaced so far (reported once).
+    replaced: usize,
+    /// The top-level block being written (for warning locations).
+    block: usize,
+    top_numbers: Vec<BlockNumber>,
+    targets: Targets<'a>,
+    media: Media<'a>,
+    comments: Comments<'a>,
+    wants: Wants,
+    footnotes: Vec<&'a [Inline]>,
+    endnotes: Vec<&'a [Inline]>,
+    sidenotes: Vec<&'a [Inline]>,
+    /// Sidenotes met in the current block, written as `aside`s after it.
+    pending_asides: Vec<usize>,
+    /// Writing a generated list entry: formatting only.
+    plain: bool,
+    in_link: bool,
+    in_note: bool,
+    in_comment: bool,
+    headings: u32,
+    toc: Vec<Entry>,
+    figures: Vec<Entry>,
+    tables: Vec<Entry>,
+    weblinks: Vec<String>,
+    weblinks_seen: HashSet<String>,
+    index_marks: u32,
+    /// Index node id → number of its first mark (`sd-ix-N`).
+    index_targets: HashMap<&'a str, u32>,
+    /// Where directories go: byte offset in `out` and kind.
+    placeholders: Vec<(usize, DirectoryKind)>,
+}
+
+impl<'a> Writer<'a> {
+    fn new(doc: &'a Document, opts: &HtmlOptions, mode: ImageMode) -> Self {
+        let lang = opts
+            .language
+            .or_else(|| doc.meta.language.as_deref().and_then(Language::parse))
+            .unwrap_or_default();
+        let mut wants = Wants::default();
+        doc.walk_blocks(&mut |_, b| {
+            if let Block::Directory { kind } = b {
+                match kind {
+                    DirectoryKind::Content => wants.toc = true,
+                    DirectoryKind::Images => wants.figures = true,
+                    DirectoryKind::Tables => wants.tables = true,
+                    DirectoryKind::Weblinks => wants.weblinks = true,
+                    DirectoryKind::Indexes => wants.index = true,
+                    // Footnotes and sidenotes are collected anyway (their own lists need them).
+                    DirectoryKind::Footnotes | DirectoryKind::Sidenotes => {}
+                }
+            }
+        });
+        let top_numbers = number_blocks(&doc.blocks);
+        let mut w = Writer {
+            doc,
+            lang,
+            mode,
+            out: String::new(),
+            report: Report::new(),
+            replaced: 0,
+            block: 0,
+            top_numbers,
+            targets: Targets::default(),
+            media: Media::default(),
+            comments: Comments::default(),
+            wants,
+            footnotes: Vec::new(),
+            endnotes: Vec::new(),
+            sidenotes: Vec::new(),
+            pending_asides: Vec::new(),
+            plain: false,
+            in_link: false,
+            in_note: false,
+            in_comment: false,
+            headings: 0,
+            toc: Vec::new(),
+            figures: Vec::new(),
+            tables: Vec::new(),
+            weblinks: Vec::new(),
+            weblinks_seen: HashSet::new(),
+            index_marks: 0,
+            index_targets: HashMap::new(),
+            placeholders: Vec::new(),
+        };
+        w.prepare();
+        w
+    }
+
+    /// Pre-pass: ids and cross-reference targets, image file names, comment titles, and the size
+    /// of the output (so the page is written into one allocation).
+    fn prepare(&mut self) {
+        let doc = self.doc;
+        let mut ids = ids::IdSet::default();
+        let mut text_bytes = 0usize;
+        let numbers = std::mem::take(&mut self.top_numbers);
+        self.collect_targets(&doc.blocks, &numbers, true, &mut ids, &mut text_bytes);
+        self.top_numbers = numbers;
+
+        if self.mode == ImageMode::Files {
+            let mut used = HashSet::new();
+            for item in doc.media.iter() {
+                let (file, _) = ids::image_file_name(&item.name, &mut used);
+                self.media.files.insert(item.name.as_str(), file);
+            }
+        }
+
+        self.comments.number = vec![0; doc.comments.len()];
+        for (i, c) in doc.comments.iter().enumerate() {
+            self.comments.index.entry(c.id.as_str()).or_insert(i);
+            let text = plain_text(&c.content);
+            let title = match c.author.as_deref() {
+                Some(a) if !a.is_empty() => format!("{a}: {text}"),
+                _ => text,
+            };
+            self.comments.titles.push(title);
+        }
+
+        let mut capacity = 4096 + text_bytes + text_bytes / 4 + doc.blocks.len() * 48;
+        if self.mode == ImageMode::Inline {
+            capacity += doc.media.iter().map(|m| m.size / 3 * 4 + 64).sum::<usize>();
+        }
+        self.out.reserve(capacity);
+    }
+
+    fn collect_targets(
+        &mut self,
+        blocks: &'a [Block],
+        numbers: &[BlockNumber],
+        top: bool,
+        ids: &mut ids::IdSet,
+        text_bytes: &mut usize,
+    ) {
+        for (i, block) in blocks.iter().enumerate() {
+            let number = numbers.get(i);
+            match block {
+                Block::Paragraph(p) => {
+                    *text_bytes += p.content.len() * 24;
+                    for inline in &p.content {
+                        if let Inline::Text { text } = inline {
+                            *text_bytes += text.len();
+                        }
+                    }
+                    if let Some(id) = p.id.as_deref() {
+                        let numbered = matches!(
+                            p.kind,
+                            TextType::HeadingOl | TextType::ParagraphOl | TextType::ListOl
+                        );
+                        let label = number.and_then(|n| n.label.clone()).filter(|_| numbered);
+                        self.add_target(block, id, label, plain_text(&p.content), ids);
+                    }
+                }
+                Block::Image(img) => {
+                    if let Some(id) = img.id.as_deref() {
+                        let label = number
+                            .and_then(|n| n.caption)
+                            .filter(|_| top)
+                            .map(|n| format!("{} {n}", self.lang.figure()));
+                        let text = img.caption.clone().unwrap_or_default();
+                        self.add_target(block, id, label, text, ids);
+                    }
+                }
+                Block::Table(t) => {
+                    if let Some(id) = t.id.as_deref() {
+                        let label = number
+                            .and_then(|n| n.caption)
+                            .filter(|_| top)
+                            .map(|n| format!("{} {n}", self.lang.table()));
+                        let text = t.caption.clone().unwrap_or_default();
+                        self.add_target(block, id, label, text, ids);
+                    }
+                    for row in &t.rows {
+                        for cell in &row.cells {
+                            // Numbers only matter for blocks with ids (cross-reference labels).
+                            let cell_numbers = if cell.blocks.iter().any(has_id) {
+                                number_blocks(&cell.blocks)
+                            } else {
+                                Vec::new()
+                            };
+                            self.collect_targets(
+                                &cell.blocks,
+                                &cell_numbers,
+                                false,
+                                ids,
+                                text_bytes,
+                            );
+                        }
+                    }
+                }
+                Block::PageBreak | Block::Directory { .. } => {}
+            }
+        }
+    }
+
+    fn add_target(
+        &mut self,
+        block: &'a Block,
+        id: &'a str,
+        label: Option<String>,
+        text: String,
+        ids: &mut ids::IdSet,
+    ) {
+        let index = self.targets.list.len();
+        self.targets.list.push(Target {
+            html_id: ids.claim(id),
+            label,
+            text,
+        });
+        self.targets.by_block.insert(block as *const Block, index);
+        self.targets.by_source.entry(id).or_insert(index);
+    }
+
+    /// The page id of a block that has a source id.
+    fn block_id(&self, block: &Block) -> Option<&str> {
+        self.targets
+            .by_block
+            .get(&(block as *const Block))
+            .and_then(|&i| self.targets.list.get(i))
+            .map(|t| t.html_id.as_str())
+    }
+
+    /// Writes the whole page and returns it.
+    fn run(&mut self) -> String {
+        self.head();
+        let doc = self.doc;
+        let numbers = std::mem::take(&mut self.top_numbers);
+        self.blocks(&doc.blocks, &numbers, true);
+        self.top_numbers = numbers;
+        self.finish_page()
+    }
+
+    /// Appends `s` escaped as text.
+    fn text(&mut self, s: &str) {
+        self.replaced += escape::text(s, &mut self.out);
+    }
+
+    /// Appends `s` escaped as an attribute value.
+    fn attr(&mut self, s: &str) {
+        self.replaced += escape::attr(s, &mut self.out);
+    }
+
+    fn warn(&mut self, kind: WarningKind, message: String, element: &str) {
+        let location = Location::default().element(element).block(self.block);
+        self.report.warn(kind, message, location);
+    }
+}
+
+fn has_id(block: &Block) -> bool {
+    match block {
+        Block::Paragraph(p) => p.id.is_some(),
+        Block::Image(i) => i.id.is_some(),
+        Block::Table(t) => t.id.is_some(),
+        Block::PageBreak | Block::Directory { .. } => false,
+    }
+}
+
+/// A short, single-line excerpt of `s` for warning messages.
+fn excerpt(s: &str) -> String {
+    let mut out: String = s
+        .chars()
+        .take(60)
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    if s.chars().count() > 60 {
+        out.push('…');
+    }
+    out
+}
+
+/// Writes a percentage or length without float noise: `50`, `33.33`.
+fn push_number(out: &mut String, v: f32) {
+    use std::fmt::Write;
+    let rounded = (f64::from(v) * 100.0).round() / 100.0;
+    if rounded.fract() == 0.0 {
+        let _ = write!(out, "{}", rounded as i64);
+    } else {
+        let s = format!("{rounded:.2}");
+        out.push_str(s.trim_end_matches('0'));
+    }
+}
+
+/// `s` escaped as text, in a new string (for list entries built from captions).
+fn escape_to_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 8);
+    escape::text(s, &mut out);
+    out
+}

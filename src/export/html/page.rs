@@ -1,0 +1,157 @@
+//! The page around the body: `head`, the document header, the note and comment lists, the
+//! footer, and the splice that puts generated directories in place.
+
+use super::{ImageMode, STYLESHEET, Writer};
+use crate::ast::inline::plain_text;
+use crate::ast::{Block, TextType};
+use crate::report::{Location, WarningKind};
+
+impl Writer<'_> {
+    /// Writes everything up to and including `<main>`.
+    pub(super) fn head(&mut self) {
+        let doc = self.doc;
+        let meta = &doc.meta;
+        self.out.push_str("<!DOCTYPE html>\n<html lang=\"");
+        self.out.push_str(self.lang.bcp47());
+        self.out.push_str(
+            "\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",
+        );
+        let title = nonempty(meta.title.as_deref())
+            .map(str::to_owned)
+            .or_else(|| nonempty(meta.filename.as_deref()).map(str::to_owned))
+            .or_else(|| first_heading(&doc.blocks))
+            .unwrap_or_else(|| "Document".to_owned());
+        self.text(&title);
+        self.out.push_str("</title>\n");
+        let description =
+            nonempty(meta.description.as_deref()).or(nonempty(meta.subtitle.as_deref()));
+        for (name, value) in [
+            ("description", description),
+            ("author", nonempty(meta.creator.as_deref())),
+        ] {
+            if let Some(value) = value {
+                self.out.push_str("<meta name=\"");
+                self.out.push_str(name);
+                self.out.push_str("\" content=\"");
+                self.attr(value);
+                self.out.push_str("\">\n");
+            }
+        }
+        if !meta.tags.is_empty() {
+            self.out.push_str("<meta name=\"keywords\" content=\"");
+            for (i, tag) in meta.tags.iter().enumerate() {
+                if i > 0 {
+                    self.out.push_str(", ");
+                }
+                self.attr(tag);
+            }
+            self.out.push_str("\">\n");
+        }
+        self.out
+            .push_str("<meta name=\"generator\" content=\"sdconv\">\n");
+        match self.mode {
+            ImageMode::Files => self
+                .out
+                .push_str("<link rel=\"stylesheet\" href=\"style.css\">\n"),
+            ImageMode::Inline => {
+                self.out.push_str("<style>\n");
+                self.out.push_str(STYLESHEET);
+                self.out.push_str("</style>\n");
+            }
+        }
+        self.out.push_str("</head>\n<body>\n");
+        let title = nonempty(meta.title.as_deref());
+        let subtitle = nonempty(meta.subtitle.as_deref());
+        if title.is_some() || subtitle.is_some() {
+            self.out.push_str("<header class=\"doc-header\">\n");
+            if let Some(t) = title {
+                self.out.push_str("<p class=\"doc-title\">");
+                self.text(t);
+                self.out.push_str("</p>\n");
+            }
+            if let Some(s) = subtitle {
+                self.out.push_str("<p class=\"doc-subtitle\">");
+                self.text(s);
+                self.out.push_str("</p>\n");
+            }
+            self.out.push_str("</header>\n");
+        }
+        self.out.push_str("<main>\n");
+    }
+
+    /// Writes the lists and the footer, splices in the directories, and returns the page.
+    pub(super) fn finish_page(&mut self) -> String {
+        // A range left open at the end of the body does not reach into the notes.
+        self.comments.active.clear();
+        let footnotes = self.notes_section(false);
+        let endnotes = self.notes_section(true);
+        let comments = self.comments_section();
+
+        let mut footnotes = (!footnotes.is_empty()).then_some(footnotes);
+        let placeholders = std::mem::take(&mut self.placeholders);
+        let directories: Vec<String> = placeholders
+            .iter()
+            .enumerate()
+            .map(|(n, &(_, kind))| self.directory(n + 1, kind, &mut footnotes))
+            .collect();
+
+        let mut tail = String::new();
+        if let Some(f) = footnotes {
+            tail.push_str(&f);
+        }
+        tail.push_str(&endnotes);
+        tail.push_str(&comments);
+        tail.push_str("</main>\n");
+        let doc = self.doc;
+        if let Some(footer) = nonempty(doc.meta.footer.as_deref()) {
+            tail.push_str("<footer class=\"doc-footer\">\n<p>");
+            self.replaced += super::escape::text(footer, &mut tail);
+            tail.push_str("</p>\n</footer>\n");
+        }
+        tail.push_str("</body>\n</html>\n");
+
+        if self.replaced > 0 {
+            self.report.warn(
+                WarningKind::Repaired,
+                format!(
+                    "{} control or noncharacter code point(s) HTML forbids were replaced by U+FFFD",
+                    self.replaced
+                ),
+                Location::default(),
+            );
+        }
+
+        let body = std::mem::take(&mut self.out);
+        if directories.is_empty() {
+            let mut page = body;
+            page.push_str(&tail);
+            return page;
+        }
+        let extra: usize = directories.iter().map(String::len).sum();
+        let mut page = String::with_capacity(body.len() + extra + tail.len());
+        let mut from = 0;
+        for ((at, _), dir) in placeholders.iter().zip(&directories) {
+            page.push_str(body.get(from..*at).unwrap_or(""));
+            page.push_str(dir);
+            from = *at;
+        }
+        page.push_str(body.get(from..).unwrap_or(""));
+        page.push_str(&tail);
+        page
+    }
+}
+
+fn nonempty(s: Option<&str>) -> Option<&str> {
+    s.map(str::trim).filter(|s| !s.is_empty())
+}
+
+fn first_heading(blocks: &[Block]) -> Option<String> {
+    blocks.iter().find_map(|b| match b {
+        Block::Paragraph(p) if matches!(p.kind, TextType::Heading | TextType::HeadingOl) => {
+            let t = plain_text(&p.content);
+            let t = t.trim();
+            (!t.is_empty()).then(|| t.to_owned())
+        }
+        _ => None,
+    })
+}
