@@ -1,1 +1,4 @@
 //! Writers: a [`crate::ast::Document`] in, bytes plus warnings out.
+
+pub mod markdown;
+pub mod parsx;
