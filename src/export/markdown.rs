@@ -122,6 +122,8 @@ struct ListCtx {
     quote: u8,
     list_id: Option<String>,
     frames: Vec<Frame>,
+    /// The last item written was empty: content after a blank line cannot join it.
+    last_empty: bool,
 }
 
 struct Writer<'d> {
@@ -265,10 +267,16 @@ impl<'d> Writer<'d> {
                 Block::Table(t) => t.indent,
                 Block::PageBreak | Block::Directory { .. } => 0,
             };
-            // An indented block right after a list item continues that item (or an outer one).
+            // An indented block right after a list item continues that item (or an outer one);
+            // indent beyond the innermost item is a block quote inside it.
             let cont = ctx.as_ref().and_then(|c| {
                 let depth = usize::from(indent).checked_sub(usize::from(c.quote) + 1)?;
-                (depth < c.frames.len()).then_some(depth)
+                let mut level = depth.min(c.frames.len().checked_sub(1)?);
+                if c.last_empty && level + 1 == c.frames.len() {
+                    // Quote it inside the parent item instead (or leave the list).
+                    level = level.checked_sub(1)?;
+                }
+                Some((level, depth - level))
             });
             let lines = self.block_lines(block, &n);
             if cont.is_none() {
@@ -278,11 +286,12 @@ impl<'d> Writer<'d> {
                 continue;
             }
             match (cont, ctx.as_mut()) {
-                (Some(level), Some(c)) => {
+                (Some((level, inner)), Some(c)) => {
                     c.frames.truncate(level + 1);
+                    c.last_empty = false;
                     let col = c.frames.last().map_or(0, |f| f.content);
                     let quote = c.quote;
-                    let pad = " ".repeat(col);
+                    let pad = format!("{}{}", " ".repeat(col), "> ".repeat(inner));
                     self.emit(&lines, quote, &pad, &pad, true);
                 }
                 _ => self.emit(&lines, indent, "", "", true),
@@ -309,14 +318,9 @@ impl<'d> Writer<'d> {
             }
             let pad = if k == 0 { first } else { rest };
             if line.is_empty() {
+                // Keep the markers (quotes, an empty item's list marker), not trailing spaces.
                 let lead = format!("{q}{pad}");
-                // A list marker must stay even on an empty item; other blank lines carry only
-                // the quote markers.
-                if k == 0 && !pad.trim().is_empty() {
-                    self.out.push_str(lead.trim_end());
-                } else {
-                    self.out.push_str(q.trim_end());
-                }
+                self.out.push_str(lead.trim_end());
                 continue;
             }
             self.out.push_str(&q);
@@ -341,6 +345,7 @@ impl<'d> Writer<'d> {
             quote: p.indent,
             list_id: p.list_id.clone(),
             frames: Vec::new(),
+            last_empty: false,
         });
         let wanted = usize::from(p.level);
         let level = wanted.min(c.frames.len());
@@ -351,13 +356,13 @@ impl<'d> Writer<'d> {
                 "a list level skipped in the tree is written one level below its parent",
             );
         }
-        let alt = match c.frames.get(level) {
-            Some(f) if f.ordered != ordered => false,
+        let (alt, new_list) = match c.frames.get(level) {
+            Some(f) if f.ordered != ordered => (false, true),
             Some(f) => {
                 let new_list = (ordered && p.restart) || (level == 0 && c.list_id != p.list_id);
-                if new_list { !f.alt } else { f.alt }
+                (if new_list { !f.alt } else { f.alt }, new_list)
             }
-            None => false,
+            None => (false, true),
         };
         if level == 0 {
             c.list_id = p.list_id.clone();
@@ -367,8 +372,8 @@ impl<'d> Writer<'d> {
         } else {
             c.frames.get(level - 1).map_or(0, |f| f.content)
         };
+        let value = n.value.unwrap_or(1).min(999_999_999);
         let marker = if ordered {
-            let value = n.value.unwrap_or(1).min(999_999_999);
             format!("{value}{} ", if alt { ')' } else { '.' })
         } else {
             (if alt { "* " } else { "- " }).to_string()
@@ -386,12 +391,16 @@ impl<'d> Writer<'d> {
         let lines = self.paragraph_lines(p, &[]);
         let first = format!("{}{marker}", " ".repeat(base));
         let rest = " ".repeat(base + marker.len());
+        c.last_empty = lines.is_empty();
+        // A list may only interrupt a paragraph when it starts at 1 and is not empty; a new
+        // top-level list gets a blank line anyway, for the reader's eye.
+        let interrupts = new_list && ((ordered && value != 1) || lines.is_empty() || level == 0);
         let lines = if lines.is_empty() {
             vec![String::new()]
         } else {
             lines
         };
-        self.emit(&lines, quote, &first, &rest, !last_item);
+        self.emit(&lines, quote, &first, &rest, !last_item || interrupts);
     }
 
     /// The lines of one non-list block (no quote or list prefix); empty when nothing is written.
@@ -771,6 +780,16 @@ impl<'d> Writer<'d> {
             };
             out.push(Run { marks, leaf });
         }
+        // A break at the end of a paragraph has no Markdown form (a trailing `\` is literal).
+        while matches!(
+            out.last(),
+            Some(Run {
+                leaf: Leaf::LineBreak,
+                ..
+            })
+        ) {
+            out.pop();
+        }
         out
     }
 
@@ -872,7 +891,8 @@ impl<'d> Writer<'d> {
             let mut escaped = String::new();
             for ch in c.chars() {
                 match ch {
-                    '"' | '\\' => {
+                    // `|` too: in a table cell it would end the cell even inside a title.
+                    '"' | '\\' | '|' => {
                         escaped.push('\\');
                         escaped.push(ch);
                     }
@@ -1100,7 +1120,7 @@ fn destination(href: &str) -> String {
     let chars: Vec<char> = href.chars().collect();
     for (i, &c) in chars.iter().enumerate() {
         match c {
-            '\\' | '<' | '>' => {
+            '\\' | '<' | '>' | '|' => {
                 out.push('\\');
                 out.push(c);
             }
@@ -1211,7 +1231,7 @@ impl Render {
             .map(|c| if c == '\n' || c == '\r' { ' ' } else { c })
             .collect();
         let mut i = 0;
-        if self.at_line_start() {
+        if self.at_line_start() && self.ctx == Ctx::Para {
             // Block syntax a line could start with: `#`, `-`, `+`, `=`, `1.` / `1)`.
             if let Some(&c) = chars.first() {
                 if matches!(c, '#' | '-' | '+' | '=') {

@@ -21,7 +21,7 @@
 //!   cell `align`, columns of equal width; cell text → one paragraph.
 //! - Footnotes: the definition's content becomes the [`Inline::Note`] at each reference (several
 //!   paragraphs joined by line breaks; lists and tables inside are flattened, warned); unused
-//!   definitions and references to missing ones are warned.
+//!   definitions are warned (pulldown-cmark leaves a reference without definition as text).
 //! - Block quotes → their paragraphs with `indent` + 1 per quote level.
 //! - Code blocks → a paragraph of code-formatted text, lines joined by line breaks (the info
 //!   string is dropped, warned; an empty code block is dropped, warned).
