@@ -150,6 +150,8 @@ struct OpenList {
     level: u8,
     ordered: bool,
     item_open: bool,
+    /// The open `eintrag` only marks a skipped level: it may hold nothing but the deeper list.
+    item_skip: bool,
 }
 
 struct Writer<'d> {
@@ -738,6 +740,7 @@ impl<'d> Writer<'d> {
                 level: lvl,
                 ordered,
                 item_open: lvl < level,
+                item_skip: lvl < level,
             });
         }
         if opened_here && ordered && n.value.is_some_and(|v| v != 1) {
@@ -767,6 +770,7 @@ impl<'d> Writer<'d> {
         self.open("eintrag", &attrs);
         if let Some(top) = lists.last_mut() {
             top.item_open = true;
+            top.item_skip = false;
         }
         let align = if p.align == Align::Left {
             cell_align.unwrap_or(Align::Left)
@@ -796,7 +800,7 @@ impl<'d> Writer<'d> {
         }
         if lists
             .last()
-            .is_some_and(|top| top.level == target && top.item_open)
+            .is_some_and(|top| top.level == target && top.item_open && !top.item_skip)
         {
             return true;
         }
