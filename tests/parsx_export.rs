@@ -160,24 +160,19 @@ fn walk<'n>(
         v.push(format!("{} nested in itself", at()));
     }
     match name {
-        "hauptteil" => {
-            if n.children.is_empty() || n.children.iter().any(|c| c.name != "kapitel") {
-                v.push(format!("{} must hold only kapitel", at()));
-            }
+        "hauptteil" if n.children.is_empty() || n.children.iter().any(|c| c.name != "kapitel") => {
+            v.push(format!("{} must hold only kapitel", at()));
         }
-        "kapitel" => {
+        "kapitel"
             if !n
                 .children
                 .iter()
-                .any(|c| c.name != "kapitel" && c.name != "meta")
-            {
-                v.push(format!("{} has no content of its own", at()));
-            }
+                .any(|c| c.name != "kapitel" && c.name != "meta") =>
+        {
+            v.push(format!("{} has no content of its own", at()));
         }
-        "titel" if !matches!(path.last(), Some(&"global" | &"ausgabe")) => {
-            if !child("text") {
-                v.push(format!("{} has no text", at()));
-            }
+        "titel" if !matches!(path.last(), Some(&"global" | &"ausgabe")) && !child("text") => {
+            v.push(format!("{} has no text", at()));
         }
         "eintrag" => {
             let own = n.children.iter().any(|c| !c.name.starts_with("liste_"));

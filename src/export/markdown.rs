@@ -979,8 +979,21 @@ fn is_emphasis(mark: &Mark) -> bool {
 }
 
 /// Emphasis that starts or ends with white space (or a break) is not emphasis to a Markdown
-/// parser: move such space out of the emphasis that opens or closes next to it.
-fn move_boundary_space(runs: Vec<Run>) -> Vec<Run> {
+/// parser: move such space out of the emphasis that opens or closes next to it. Moving space
+/// out can leave other space at a new edge, so this repeats until nothing changes (each round
+/// only removes marks or splits text at its edges; the bound is a safety net).
+fn move_boundary_space(mut runs: Vec<Run>) -> Vec<Run> {
+    for _ in 0..32 {
+        let next = boundary_pass(&runs);
+        if next == runs {
+            break;
+        }
+        runs = next;
+    }
+    runs
+}
+
+fn boundary_pass(runs: &[Run]) -> Vec<Run> {
     let emph = |r: Option<&Run>| -> Vec<Mark> {
         r.map(|r| r.marks.iter().filter(|m| is_emphasis(m)).cloned().collect())
             .unwrap_or_default()
