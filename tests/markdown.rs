@@ -631,7 +631,7 @@ fn what_markdown_cannot_hold_is_warned() {
     ];
     let out = export(&doc);
     assert_eq!(
-        out.value.text, "u+in[^1]u+in-out\n\n---\n\n[^1]: end\n",
+        out.value.text, "u+in[^1]u+in\n\n---\n\n[^1]: end\n",
         "{}",
         out.value.text
     );

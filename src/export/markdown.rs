@@ -210,7 +210,7 @@ impl<'d> Writer<'d> {
         let numbers = number_blocks(blocks);
         for (block, n) in blocks.iter().zip(numbers) {
             let (id, label, text) = match block {
-                Block::Paragraph(p) => (p.id.as_deref(), n.label, plain_text(&p.content)),
+                Block::Paragraph(p) => (p.id.as_deref(), n.label, accepted_text(&p.content)),
                 Block::Image(img) => (
                     img.id.as_deref(),
                     n.caption.map(|c| format!("{} {c}", self.lang.figure())),
@@ -1380,6 +1380,24 @@ impl Render {
             }
         }
     }
+}
+
+/// The text a reader sees once tracked changes are accepted: deleted text left out, notes
+/// excluded, breaks as spaces (what a cross-reference to the paragraph shows).
+fn accepted_text(content: &[Inline]) -> String {
+    let mut out = String::new();
+    for run in to_runs(content) {
+        let deleted = run
+            .marks
+            .iter()
+            .any(|m| matches!(m, Mark::Tracked(k) if !k.insert));
+        match run.leaf {
+            Leaf::Text(t) if !deleted => out.push_str(&t),
+            Leaf::LineBreak if !deleted => out.push(' '),
+            _ => {}
+        }
+    }
+    out
 }
 
 #[cfg(test)]

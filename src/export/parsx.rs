@@ -42,7 +42,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use bytes::Bytes;
 
-use crate::ast::inline::{Leaf, Run, from_runs, plain_text, to_runs};
+use crate::ast::inline::{Leaf, Run, from_runs, to_runs};
 use crate::ast::numbering::{BlockNumber, number_blocks};
 use crate::ast::{
     Align, Block, Cell, Document, Image, Inline, Mark, MediaKind, NoteKind, Paragraph, Table,
@@ -297,7 +297,9 @@ impl<'d> Writer<'d> {
             }
             let n = numbers.get(i).cloned().unwrap_or_default();
             let (id, label, text) = match block {
-                Block::Paragraph(p) => (p.id.as_deref(), n.label.clone(), plain_text(&p.content)),
+                Block::Paragraph(p) => {
+                    (p.id.as_deref(), n.label.clone(), accepted_text(&p.content))
+                }
                 Block::Image(img) => (
                     img.id.as_deref(),
                     n.caption.map(|c| format!("{} {c}", self.lang().figure())),
@@ -1230,6 +1232,24 @@ fn list_element(ordered: bool) -> &'static str {
     } else {
         "liste_ungeordnet"
     }
+}
+
+/// The text a reader sees once tracked changes are accepted: deleted text left out, notes
+/// excluded, breaks as spaces (what a cross-reference to the paragraph shows).
+fn accepted_text(content: &[Inline]) -> String {
+    let mut out = String::new();
+    for run in to_runs(content) {
+        let deleted = run
+            .marks
+            .iter()
+            .any(|m| matches!(m, Mark::Tracked(k) if !k.insert));
+        match run.leaf {
+            Leaf::Text(t) if !deleted => out.push_str(&t),
+            Leaf::LineBreak if !deleted => out.push(' '),
+            _ => {}
+        }
+    }
+    out
 }
 
 #[cfg(test)]
