@@ -81,14 +81,19 @@ impl Format {
 
     /// Whether this build reads the format.
     pub fn can_read(self) -> bool {
-        matches!(self, Format::Json)
+        matches!(self, Format::Json | Format::Markdown)
     }
 
     /// Whether this build writes the format.
     pub fn can_write(self) -> bool {
         matches!(
             self,
-            Format::Json | Format::Sdxml | Format::Html | Format::HtmlAllInOne
+            Format::Json
+                | Format::Sdxml
+                | Format::Html
+                | Format::HtmlAllInOne
+                | Format::Parsx
+                | Format::Markdown
         )
     }
 }

@@ -67,9 +67,15 @@ pub fn import(
     bytes: &[u8],
     options: &ImportOptions,
 ) -> Result<Converted<Document>> {
-    let _ = options;
     match format {
         Format::Json => import::json::read(bytes),
+        // The library never touches the file system: images stay unresolved here (the CLI
+        // resolves files next to the input).
+        Format::Markdown => import::markdown::read(
+            bytes,
+            &import::markdown::MarkdownImportOptions::default().with_limits(options.limits.clone()),
+            &mut |_| None,
+        ),
         other => Err(Error::Unavailable(format!("{other} (import)"))),
     }
 }
@@ -88,6 +94,13 @@ pub fn export(
         Format::HtmlAllInOne => {
             Ok(export::html::write_all_in_one(doc, &options.html).map(String::into_bytes))
         }
+        Format::Parsx => export::parsx::write(doc, &export::parsx::ParsxOptions::default()),
+        // Only the text: image files need a caller that can write next to it.
+        Format::Markdown => Ok(export::markdown::write(
+            doc,
+            &export::markdown::MarkdownOptions::default(),
+        )
+        .map(|o| o.text.into_bytes())),
         other => Err(Error::Unavailable(format!("{other} (export)"))),
     }
 }

@@ -1,4 +1,6 @@
 //! Writers: a [`crate::ast::Document`] in, bytes plus warnings out.
 
 pub mod html;
+pub mod markdown;
+pub mod parsx;
 pub mod sdxml;
