@@ -33,6 +33,7 @@ pub mod import;
 pub mod limits;
 pub mod package;
 pub mod report;
+pub mod sample;
 pub mod sdxml_ext;
 pub mod xml;
 
