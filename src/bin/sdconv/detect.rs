@@ -108,3 +108,87 @@ pub fn output_format(to: Option<Format>, output: Option<&Path>) -> Result<Format
         )),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sdconv::package::{Compression, ZipWriter};
+
+    fn input(bytes: Vec<u8>, is_stdin: bool) -> Input {
+        Input {
+            name: "in".into(),
+            bytes,
+            is_stdin,
+        }
+    }
+
+    fn zip(entry: &str) -> Vec<u8> {
+        let mut w = ZipWriter::new();
+        w.add(entry, b"<x/>", Compression::Deflate).unwrap();
+        w.finish().unwrap()
+    }
+
+    fn detect(bytes: Vec<u8>, path: &str) -> Result<Format, Failure> {
+        input_format(&input(bytes, path == "-"), None, Path::new(path))
+    }
+
+    #[test]
+    fn flag_wins_then_extension_then_content() {
+        let json = b"{}".to_vec();
+        let given = input_format(
+            &input(json.clone(), false),
+            Some(Format::Word),
+            Path::new("a.json"),
+        );
+        assert_eq!(given.ok(), Some(Format::Word));
+        assert_eq!(detect(zip("sd.xml"), "a.json").ok(), Some(Format::Json));
+        assert_eq!(detect(zip("sd.xml"), "a.docx").ok(), Some(Format::Word));
+        assert_eq!(detect(zip("sd.xml"), "a.zip").ok(), Some(Format::Sdxml));
+        assert_eq!(detect(zip("sd.xml"), "-").ok(), Some(Format::Sdxml));
+        assert_eq!(
+            detect(zip("[Content_Types].xml"), "a.zip").ok(),
+            Some(Format::Word)
+        );
+        assert_eq!(
+            detect(b"  \n{\"a\":1}".to_vec(), "-").ok(),
+            Some(Format::Json)
+        );
+    }
+
+    #[test]
+    fn undecidable_inputs_say_what_to_do() {
+        assert!(matches!(
+            detect(zip("other.txt"), "a.zip"),
+            Err(Failure::Convert { message, .. }) if message.contains("--from")
+        ));
+        assert!(matches!(
+            detect(b"not a zip".to_vec(), "a.zip"),
+            Err(Failure::Convert { message, .. }) if message.starts_with("not a valid zip")
+        ));
+        assert!(matches!(
+            detect(b"# Title".to_vec(), "-"),
+            Err(Failure::Usage(message)) if message.contains("--from")
+        ));
+    }
+
+    #[test]
+    fn output_format_needs_a_flag_or_a_telling_name() {
+        assert_eq!(
+            output_format(None, Some(Path::new("x.docx"))).ok(),
+            Some(Format::Word)
+        );
+        assert_eq!(
+            output_format(Some(Format::Pdf), Some(Path::new("x.docx"))).ok(),
+            Some(Format::Pdf)
+        );
+        assert!(matches!(
+            output_format(None, Some(Path::new("x.zip"))),
+            Err(Failure::Usage(_))
+        ));
+        assert!(matches!(
+            output_format(None, Some(Path::new("-"))),
+            Err(Failure::Usage(_))
+        ));
+        assert!(matches!(output_format(None, None), Err(Failure::Usage(_))));
+    }
+}
