@@ -91,21 +91,35 @@ pub fn input_format(input: &Input, from: Option<Format>, path: &Path) -> Result<
     )))
 }
 
-/// The output format: `--to`, else `OUTPUT`'s extension.
+/// The output format: `--to`, else `OUTPUT`'s extension. A bare `.zip` says nothing (sd.xml,
+/// parsX and HTML downloads are all zips), but `name.sdxml.zip` does.
 pub fn output_format(to: Option<Format>, output: Option<&Path>) -> Result<Format, Failure> {
     if let Some(format) = to {
         return Ok(format);
     }
     match output.filter(|p| *p != Path::new("-")) {
-        Some(path) => Format::from_path(path).ok_or_else(|| {
-            Failure::Usage(format!(
-                "cannot tell the output format from {:?}; give it with --to",
-                path.display().to_string()
-            ))
-        }),
+        Some(path) => zip_double_extension(path)
+            .or_else(|| Format::from_path(path))
+            .ok_or_else(|| {
+                Failure::Usage(format!(
+                    "cannot tell the output format from {:?}; give it with --to",
+                    path.display().to_string()
+                ))
+            }),
         None => Err(Failure::Usage(
             "writing to standard output needs --to FMT".into(),
         )),
+    }
+}
+
+/// The format of `name.FMT.zip`, for the formats that are zips.
+fn zip_double_extension(path: &Path) -> Option<Format> {
+    if !path.extension()?.eq_ignore_ascii_case("zip") {
+        return None;
+    }
+    match Format::from_path(Path::new(path.file_stem()?))? {
+        f @ (Format::Sdxml | Format::Parsx | Format::Html) => Some(f),
+        _ => None,
     }
 }
 
@@ -190,5 +204,17 @@ mod tests {
             Err(Failure::Usage(_))
         ));
         assert!(matches!(output_format(None, None), Err(Failure::Usage(_))));
+        assert_eq!(
+            output_format(None, Some(Path::new("x.SDXML.zip"))).ok(),
+            Some(Format::Sdxml)
+        );
+        assert_eq!(
+            output_format(None, Some(Path::new("x.html.zip"))).ok(),
+            Some(Format::Html)
+        );
+        assert!(matches!(
+            output_format(None, Some(Path::new("x.json.zip"))),
+            Err(Failure::Usage(_))
+        ));
     }
 }
