@@ -591,12 +591,14 @@ impl Rng {
 /// decoder, and no compression library is needed.
 pub fn png(width: u32, height: u32, tint: u64) -> Vec<u8> {
     let [r0, g0, b0, ..] = tint.to_le_bytes();
-    let mut raw = Vec::with_capacity((height * (1 + 3 * width)) as usize);
-    for y in 0..height {
+    let (w, h) = (u64::from(width.max(1)), u64::from(height.max(1)));
+    let mut raw = Vec::with_capacity(height as usize * (1 + 3 * width as usize));
+    for y in 0..u64::from(height) {
         raw.push(0); // filter type: none
-        for x in 0..width {
-            raw.push(r0.wrapping_add((x * 255 / width.max(1)) as u8));
-            raw.push(g0.wrapping_add((y * 255 / height.max(1)) as u8));
+        for x in 0..u64::from(width) {
+            // u64: no overflow whatever the size.
+            raw.push(r0.wrapping_add((x * 255 / w) as u8));
+            raw.push(g0.wrapping_add((y * 255 / h) as u8));
             raw.push(b0);
         }
     }
