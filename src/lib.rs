@@ -34,6 +34,7 @@ pub mod lang;
 pub mod limits;
 pub mod package;
 pub mod report;
+pub mod sample;
 pub mod sdxml_ext;
 pub mod xml;
 

@@ -1,1 +1,156 @@
-fn main() {}
+//! The `sdconv` command: convert documents between formats and inspect them.
+//!
+//! Only this binary touches the file system; the library takes and returns bytes. Exit codes:
+//! 0 success, 1 a conversion failed (one line on stderr naming the file and the problem),
+//! 2 the command line is wrong (clap's own code for bad arguments).
+
+// A crate root resolves `mod x;` beside itself (src/bin/x.rs), where Cargo would take the file
+// for another binary: the modules live in src/bin/sdconv/ and are named by path.
+#[path = "sdconv/convert.rs"]
+mod convert;
+#[path = "sdconv/detect.rs"]
+mod detect;
+#[path = "sdconv/inspect.rs"]
+mod inspect;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum, error::ErrorKind};
+use sdconv::Format;
+
+const FORMATS_HELP: &str = "\
+Formats (as the partner API spells them; aliases in brackets):
+  sdxml [sdox]     the service's zip of sd.xml + images/
+  parsx            parsX 4 zip (output only)
+  html             HTML page + images
+  html_all_in_one  one self-contained HTML file
+  word [docx]      Word .docx
+  pdf              PDF (output only)
+  markdown [md]    Markdown
+  json             the document tree's JSON dump
+A format this build cannot convert yet fails with \"format X is not available yet\" (exit 1).
+
+Exit codes: 0 success, 1 conversion error, 2 usage error.";
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "sdconv",
+    version,
+    about = "Convert documents between Word, sd.xml, HTML, PDF, Markdown and more",
+    after_help = FORMATS_HELP
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Convert INPUT to another format.
+    ///
+    /// The input format is taken from --from, else from INPUT's extension; a .zip (or stdin) is
+    /// recognised by its content (sd.xml inside: sdxml; [Content_Types].xml: word). The output
+    /// format is taken from --to, else from OUTPUT's extension.
+    #[command(after_help = FORMATS_HELP)]
+    Convert {
+        /// The document to read; `-` reads standard input.
+        input: PathBuf,
+        /// Where to write; `-` or nothing writes to standard output.
+        #[arg(short, long, value_name = "OUTPUT")]
+        output: Option<PathBuf>,
+        /// Input format (default: from INPUT's extension or content).
+        #[arg(long, value_name = "FMT", value_parser = parse_format)]
+        from: Option<Format>,
+        /// Output format (default: from OUTPUT's extension).
+        #[arg(long, value_name = "FMT", value_parser = parse_format)]
+        to: Option<Format>,
+        /// How to print conversion warnings on stderr.
+        #[arg(long, value_enum, default_value_t = WarningStyle::Text)]
+        warnings: WarningStyle,
+    },
+    /// Print a document's metadata, block counts, validation result and warnings.
+    #[command(after_help = FORMATS_HELP)]
+    Inspect {
+        /// The document to read; `-` reads standard input.
+        input: PathBuf,
+        /// Input format (default: from INPUT's extension or content).
+        #[arg(long, value_name = "FMT", value_parser = parse_format)]
+        from: Option<Format>,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// How `convert` prints warnings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum WarningStyle {
+    /// One line each: `warning: <where>: <what>`.
+    Text,
+    /// The whole list as one JSON array.
+    Json,
+}
+
+fn parse_format(name: &str) -> Result<Format, String> {
+    Format::parse(name).ok_or_else(|| {
+        let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
+        format!(
+            "unknown format {name:?} (known: {}; aliases docx, md, sdox)",
+            names.join(", ")
+        )
+    })
+}
+
+/// Why a command failed.
+#[derive(Debug)]
+enum Failure {
+    /// The command line cannot be carried out as given (exit 2).
+    Usage(String),
+    /// Reading, converting or writing failed (exit 1): the file concerned and the problem.
+    Convert { file: String, message: String },
+}
+
+impl Failure {
+    fn convert(file: impl Into<String>, message: impl ToString) -> Self {
+        Failure::Convert {
+            file: file.into(),
+            message: message.to_string(),
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let (name, result) = match cli.command {
+        Command::Convert {
+            input,
+            output,
+            from,
+            to,
+            warnings,
+        } => (
+            "convert",
+            convert::run(&input, output.as_deref(), from, to, warnings),
+        ),
+        Command::Inspect { input, from, json } => ("inspect", inspect::run(&input, from, json)),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Usage(message)) => {
+            // Let clap print it, with the subcommand's usage line, and exit 2 like its own errors.
+            let mut cmd = Cli::command();
+            cmd.build();
+            match cmd.find_subcommand_mut(name) {
+                Some(sub) => sub.error(ErrorKind::ArgumentConflict, message).exit(),
+                None => cmd.error(ErrorKind::ArgumentConflict, message).exit(),
+            }
+        }
+        Err(Failure::Convert { file, message }) => {
+            // Exactly one line, whatever the message holds.
+            let message = message.replace(['\r', '\n'], " ");
+            eprintln!("sdconv: {file}: {message}");
+            ExitCode::from(1)
+        }
+    }
+}

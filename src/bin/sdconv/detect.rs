@@ -1,0 +1,220 @@
+//! Reading the input and working out the formats: from flags, file extensions, or the bytes.
+
+use std::io::Read;
+use std::path::Path;
+
+use sdconv::package::{ZipReader, looks_like_zip};
+use sdconv::{Format, Limits};
+
+use crate::Failure;
+
+/// The input, read whole, with the name errors should use.
+pub struct Input {
+    /// `<stdin>` or the path as given.
+    pub name: String,
+    /// The bytes.
+    pub bytes: Vec<u8>,
+    /// Whether the input is standard input.
+    is_stdin: bool,
+}
+
+/// Reads `path` (`-` = standard input).
+pub fn read_input(path: &Path) -> Result<Input, Failure> {
+    if path == Path::new("-") {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .lock()
+            .read_to_end(&mut bytes)
+            .map_err(|e| Failure::convert("<stdin>", format!("cannot read: {e}")))?;
+        return Ok(Input {
+            name: "<stdin>".into(),
+            bytes,
+            is_stdin: true,
+        });
+    }
+    let name = path.display().to_string();
+    match std::fs::read(path) {
+        Ok(bytes) => Ok(Input {
+            name,
+            bytes,
+            is_stdin: false,
+        }),
+        Err(e) => Err(Failure::convert(name, format!("cannot read: {e}"))),
+    }
+}
+
+/// The input format: `--from`, else the extension, else the content (a zip holding `sd.xml` is
+/// sd.xml, one holding `[Content_Types].xml` is Word; text starting with `{` is the JSON dump).
+pub fn input_format(input: &Input, from: Option<Format>, path: &Path) -> Result<Format, Failure> {
+    if let Some(format) = from {
+        return Ok(format);
+    }
+    if !input.is_stdin {
+        if let Some(format) = Format::from_path(path) {
+            return Ok(format);
+        }
+    }
+    let bytes = &input.bytes;
+    if looks_like_zip(bytes) {
+        // The import will enforce the caller's limits again; sniffing only lists the names.
+        let zip = ZipReader::new(bytes, &Limits::default())
+            .map_err(|e| Failure::convert(&input.name, e))?;
+        if zip.contains("sd.xml") {
+            return Ok(Format::Sdxml);
+        }
+        if zip.contains("[Content_Types].xml") {
+            return Ok(Format::Word);
+        }
+        return Err(Failure::convert(
+            &input.name,
+            "cannot tell the format: the zip holds neither sd.xml nor [Content_Types].xml \
+             (name it with --from)",
+        ));
+    }
+    let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
+    if first == Some(&b'{') {
+        return Ok(Format::Json);
+    }
+    if path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("zip"))
+    {
+        // The name promises a zip and the bytes are not one: that is a broken input.
+        return Err(Failure::convert(
+            &input.name,
+            sdconv::Error::NotZip("the file does not start with a zip header".into()),
+        ));
+    }
+    Err(Failure::Usage(format!(
+        "cannot tell the format of {}; give it with --from",
+        input.name
+    )))
+}
+
+/// The output format: `--to`, else `OUTPUT`'s extension. A bare `.zip` says nothing (sd.xml,
+/// parsX and HTML downloads are all zips), but `name.sdxml.zip` does.
+pub fn output_format(to: Option<Format>, output: Option<&Path>) -> Result<Format, Failure> {
+    if let Some(format) = to {
+        return Ok(format);
+    }
+    match output.filter(|p| *p != Path::new("-")) {
+        Some(path) => zip_double_extension(path)
+            .or_else(|| Format::from_path(path))
+            .ok_or_else(|| {
+                Failure::Usage(format!(
+                    "cannot tell the output format from {:?}; give it with --to",
+                    path.display().to_string()
+                ))
+            }),
+        None => Err(Failure::Usage(
+            "writing to standard output needs --to FMT".into(),
+        )),
+    }
+}
+
+/// The format of `name.FMT.zip`, for the formats that are zips.
+fn zip_double_extension(path: &Path) -> Option<Format> {
+    if !path.extension()?.eq_ignore_ascii_case("zip") {
+        return None;
+    }
+    match Format::from_path(Path::new(path.file_stem()?))? {
+        f @ (Format::Sdxml | Format::Parsx | Format::Html) => Some(f),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sdconv::package::{Compression, ZipWriter};
+
+    fn input(bytes: Vec<u8>, is_stdin: bool) -> Input {
+        Input {
+            name: "in".into(),
+            bytes,
+            is_stdin,
+        }
+    }
+
+    fn zip(entry: &str) -> Vec<u8> {
+        let mut w = ZipWriter::new();
+        w.add(entry, b"<x/>", Compression::Deflate).unwrap();
+        w.finish().unwrap()
+    }
+
+    fn detect(bytes: Vec<u8>, path: &str) -> Result<Format, Failure> {
+        input_format(&input(bytes, path == "-"), None, Path::new(path))
+    }
+
+    #[test]
+    fn flag_wins_then_extension_then_content() {
+        let json = b"{}".to_vec();
+        let given = input_format(
+            &input(json.clone(), false),
+            Some(Format::Word),
+            Path::new("a.json"),
+        );
+        assert_eq!(given.ok(), Some(Format::Word));
+        assert_eq!(detect(zip("sd.xml"), "a.json").ok(), Some(Format::Json));
+        assert_eq!(detect(zip("sd.xml"), "a.docx").ok(), Some(Format::Word));
+        assert_eq!(detect(zip("sd.xml"), "a.zip").ok(), Some(Format::Sdxml));
+        assert_eq!(detect(zip("sd.xml"), "-").ok(), Some(Format::Sdxml));
+        assert_eq!(
+            detect(zip("[Content_Types].xml"), "a.zip").ok(),
+            Some(Format::Word)
+        );
+        assert_eq!(
+            detect(b"  \n{\"a\":1}".to_vec(), "-").ok(),
+            Some(Format::Json)
+        );
+    }
+
+    #[test]
+    fn undecidable_inputs_say_what_to_do() {
+        assert!(matches!(
+            detect(zip("other.txt"), "a.zip"),
+            Err(Failure::Convert { message, .. }) if message.contains("--from")
+        ));
+        assert!(matches!(
+            detect(b"not a zip".to_vec(), "a.zip"),
+            Err(Failure::Convert { message, .. }) if message.starts_with("not a valid zip")
+        ));
+        assert!(matches!(
+            detect(b"# Title".to_vec(), "-"),
+            Err(Failure::Usage(message)) if message.contains("--from")
+        ));
+    }
+
+    #[test]
+    fn output_format_needs_a_flag_or_a_telling_name() {
+        assert_eq!(
+            output_format(None, Some(Path::new("x.docx"))).ok(),
+            Some(Format::Word)
+        );
+        assert_eq!(
+            output_format(Some(Format::Pdf), Some(Path::new("x.docx"))).ok(),
+            Some(Format::Pdf)
+        );
+        assert!(matches!(
+            output_format(None, Some(Path::new("x.zip"))),
+            Err(Failure::Usage(_))
+        ));
+        assert!(matches!(
+            output_format(None, Some(Path::new("-"))),
+            Err(Failure::Usage(_))
+        ));
+        assert!(matches!(output_format(None, None), Err(Failure::Usage(_))));
+        assert_eq!(
+            output_format(None, Some(Path::new("x.SDXML.zip"))).ok(),
+            Some(Format::Sdxml)
+        );
+        assert_eq!(
+            output_format(None, Some(Path::new("x.html.zip"))).ok(),
+            Some(Format::Html)
+        );
+        assert!(matches!(
+            output_format(None, Some(Path::new("x.json.zip"))),
+            Err(Failure::Usage(_))
+        ));
+    }
+}

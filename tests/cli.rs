@@ -1,0 +1,273 @@
+//! The `sdconv` binary as a user runs it: exit codes, stderr lines, outputs.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use sdconv::sample::small_document;
+use sdconv::{Document, Error, ExportOptions, Format};
+
+fn sdconv(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sdconv"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// A temp dir holding `doc.json`, the small sample's JSON dump.
+fn with_json() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("doc.json");
+    std::fs::write(&path, small_document().to_json()).unwrap();
+    (dir, path)
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        &[][..],
+        &["convert"],
+        &["frobnicate", "x"],
+        &["convert", "doc.json", "--to", "odt"],
+        &["convert", "doc.json", "--from", "nonsense", "--to", "json"],
+        &["convert", "doc.json", "--warnings", "loud", "--to", "json"],
+    ] {
+        let out = sdconv(args, dir.path());
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+    }
+    let out = sdconv(&["convert", "doc.json", "--to", "odt"], dir.path());
+    assert!(
+        stderr(&out).contains("unknown format \"odt\""),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn output_format_that_cannot_be_inferred_is_a_usage_error() {
+    let (dir, _) = with_json();
+    // No --to and stdout: nothing to infer from.
+    let out = sdconv(&["convert", "doc.json"], dir.path());
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("needs --to"), "{}", stderr(&out));
+    // `.zip` could be sd.xml, parsX or HTML.
+    let out = sdconv(&["convert", "doc.json", "-o", "out.zip"], dir.path());
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(!dir.path().join("out.zip").exists());
+}
+
+#[test]
+fn missing_input_exits_1_with_one_line_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = sdconv(&["convert", "missing.zip", "--to", "json"], dir.path());
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("sdconv: missing.zip: "), "{err}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn json_to_json_round_trips_to_stdout_and_to_a_file() {
+    let (dir, _) = with_json();
+    let out = sdconv(&["convert", "doc.json", "--to", "json"], dir.path());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(out.stderr.is_empty(), "{}", stderr(&out));
+    let doc = Document::from_json(std::str::from_utf8(&out.stdout).unwrap()).unwrap();
+    // A JSON dump carries no image bytes, so compare the dump, not the tree.
+    assert_eq!(doc.to_json(), small_document().to_json());
+
+    // `--to` inferred from `-o`, `--from` from the extension; `-o -` is stdout.
+    let out = sdconv(&["convert", "doc.json", "-o", "copy.json"], dir.path());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(out.stdout.is_empty());
+    let copy = std::fs::read_to_string(dir.path().join("copy.json")).unwrap();
+    assert_eq!(copy, small_document().to_json());
+    let out = sdconv(
+        &["convert", "doc.json", "-o", "-", "--to", "json"],
+        dir.path(),
+    );
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), copy);
+}
+
+#[test]
+fn stdin_input_is_sniffed() {
+    let (dir, path) = with_json();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sdconv"))
+        .args(["convert", "-", "--to", "json"])
+        .current_dir(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let bytes = std::fs::read(path).unwrap();
+    child.stdin.take().unwrap().write_all(&bytes).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(out.stdout, bytes);
+}
+
+#[test]
+fn warnings_json_prints_an_array() {
+    let (dir, _) = with_json();
+    let out = sdconv(
+        &["convert", "doc.json", "--to", "json", "--warnings", "json"],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_slice(&out.stderr).unwrap();
+    assert_eq!(report, serde_json::json!([]));
+}
+
+#[test]
+fn unavailable_formats_exit_1_with_not_available_yet() {
+    // Pick a writer this build lacks; the message comes from the library.
+    let Some(missing) = Format::ALL.into_iter().find(|&f| {
+        matches!(
+            sdconv::export(&Document::new(), f, &ExportOptions::default()),
+            Err(Error::Unavailable(_))
+        )
+    }) else {
+        eprintln!("skipped: every output format is available");
+        return;
+    };
+    let (dir, _) = with_json();
+    let out = sdconv(&["convert", "doc.json", "--to", missing.name()], dir.path());
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("sdconv: doc.json: "), "{err}");
+    assert!(err.contains("not available yet"), "{err}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn zip_that_is_not_a_zip_exits_1() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("in.zip"), b"plain text").unwrap();
+    let out = sdconv(&["convert", "in.zip", "--to", "json"], dir.path());
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("sdconv: in.zip: not a valid zip archive"),
+        "{err}"
+    );
+}
+
+#[test]
+fn zip_content_decides_the_input_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let zip = |entry: &str| {
+        let mut w = sdconv::package::ZipWriter::new();
+        w.add(entry, b"<x/>", sdconv::package::Compression::Deflate)
+            .unwrap();
+        w.finish().unwrap()
+    };
+    std::fs::write(dir.path().join("a.zip"), zip("sd.xml")).unwrap();
+    std::fs::write(dir.path().join("b.zip"), zip("[Content_Types].xml")).unwrap();
+    std::fs::write(dir.path().join("c.zip"), zip("other.txt")).unwrap();
+    // Which reader gets the bytes is unit-tested in the binary (detect.rs); here: whatever the
+    // readers make of them, the CLI did recognise both.
+    for name in ["a.zip", "b.zip"] {
+        let out = sdconv(&["convert", name, "--to", "json"], dir.path());
+        assert!(!stderr(&out).contains("cannot tell"), "{}", stderr(&out));
+    }
+    let out = sdconv(&["convert", "c.zip", "--to", "json"], dir.path());
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("neither sd.xml"), "{}", stderr(&out));
+}
+
+#[test]
+fn inspect_json_prints_counts() {
+    let (dir, _) = with_json();
+    let out = sdconv(&["inspect", "doc.json", "--json"], dir.path());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["format"], "json");
+    assert_eq!(v["meta"]["title"], "Sample document");
+    let c = &v["counts"];
+    assert_eq!(c["blocks"], small_document().blocks.len());
+    assert_eq!(c["paragraphs"]["heading"], 2);
+    assert_eq!(c["paragraphs"]["heading-ol"], 2);
+    assert_eq!(c["paragraphs"]["list-ul"], 3);
+    assert_eq!(c["paragraphs"]["list-ol"], 2);
+    // Seven cells, one paragraph each.
+    assert_eq!(c["paragraphs_in_tables"], 7);
+    assert_eq!(c["tables"], 1);
+    assert_eq!(c["table_rows"], 3);
+    assert_eq!(c["images"], 1);
+    assert_eq!(c["inline_images"], 1);
+    assert_eq!(c["footnotes"], 1);
+    assert_eq!(c["endnotes"], 1);
+    assert_eq!(c["links"], 1);
+    assert_eq!(c["cross_refs"], 1);
+    assert_eq!(c["page_breaks"], 1);
+    assert_eq!(c["directories"], 1);
+    assert_eq!(c["comments"], 1);
+    assert_eq!(c["media"]["items"], 2);
+    let bytes: u64 = small_document().media.iter().map(|m| m.size as u64).sum();
+    assert_eq!(c["media"]["bytes"], bytes);
+    // Read back from JSON the media have no bytes, so the tree still validates (names present).
+    assert_eq!(v["valid"], true);
+    assert_eq!(v["warnings"], serde_json::json!([]));
+}
+
+#[test]
+fn inspect_text_lists_metadata_and_counts() {
+    let (dir, _) = with_json();
+    let out = sdconv(&["inspect", "doc.json"], dir.path());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    for expected in [
+        "file:         doc.json (json)",
+        "title:        Sample document",
+        "language:     en_EN",
+        "tags:         sample",
+        "tables:       1 (3 rows, 7 cells)",
+        "notes:        1 footnotes, 1 endnotes, 0 sidenotes",
+        "validation:   ok",
+        "warnings:     0",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?} in\n{text}");
+    }
+}
+
+#[test]
+fn inspect_reports_violations_without_failing() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut doc = small_document();
+    if let Some(sdconv::ast::Block::Paragraph(p)) = doc.blocks.get_mut(1) {
+        p.level = 9;
+    }
+    std::fs::write(dir.path().join("bad.json"), doc.to_json()).unwrap();
+    let out = sdconv(&["inspect", "bad.json", "--json"], dir.path());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["valid"], false);
+    let first = v["violations"][0].as_str().unwrap();
+    assert!(first.contains("block 1: level 9"), "{first}");
+}
+
+#[test]
+fn broken_json_exits_1_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("bad.json"),
+        "{\"format_version\": 1,\n oops",
+    )
+    .unwrap();
+    let out = sdconv(&["convert", "bad.json", "--to", "json"], dir.path());
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("sdconv: bad.json: json: line 2"), "{err}");
+}
