@@ -61,9 +61,14 @@ pub fn import(
     bytes: &[u8],
     options: &ImportOptions,
 ) -> Result<Converted<Document>> {
-    let _ = options;
     match format {
         Format::Json => import::json::read(bytes),
+        Format::Sdxml => import::sdxml::read(
+            bytes,
+            &import::sdxml::SdxmlImportOptions {
+                limits: options.limits.clone(),
+            },
+        ),
         other => Err(Error::Unavailable(format!("{other} (import)"))),
     }
 }
