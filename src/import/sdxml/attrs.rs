@@ -10,11 +10,12 @@ use crate::limits::MAX_TABLE_COLUMNS;
 /// The attributes of `e` as (local name, value); values are unescaped and normalised as XML 1.0
 /// requires. A value with an entity only a DTD could define is taken raw (like text, where such a
 /// reference is kept literally). A malformed attribute list yields `Err` with the parser's message.
+/// Repeated names are not checked here (the caller does, without allocating).
 pub(super) fn iter<'e>(
     e: &'e BytesStart<'_>,
 ) -> impl Iterator<Item = Result<(&'e str, Cow<'e, str>), String>> {
     let mut attributes = e.attributes();
-    attributes.with_checks(true);
+    attributes.with_checks(false);
     attributes.filter_map(|a| {
         let a = match a {
             Ok(a) => a,

@@ -6,7 +6,6 @@ use quick_xml::events::BytesStart;
 use super::attrs::{self, Span};
 use super::frame::{CellFrame, Frame, ImageFrame, ParaFrame, RowFrame, TableFrame};
 use super::parser::{Parser, is_inline_name};
-use super::runs::Builder;
 use crate::ast::{
     Align, Block, Cell, DirectoryKind, Image, MAX_LEVEL, Paragraph, Row, Table, TextType, VAlign,
 };
@@ -227,7 +226,7 @@ impl Parser<'_> {
 
     fn push_para(&mut self, f: ParaFrame) {
         self.frames.push(Frame::Para(Box::new(f)));
-        self.builders.push(Builder::default());
+        self.push_builder();
     }
 
     /// Legacy `<font size>` directly in a cell: a cell paragraph, the size on the cell.
@@ -276,9 +275,9 @@ impl Parser<'_> {
         self.frames.push(Frame::List { ordered, depth });
     }
 
-    pub(super) fn close_para(&mut self, f: ParaFrame, b: Builder) -> Result<()> {
-        let empty_builder = b.is_empty();
-        let (content, unclosed) = b.finish();
+    /// Closes a paragraph whose builder is the innermost one.
+    pub(super) fn close_para(&mut self, f: ParaFrame) -> Result<()> {
+        let (content, unclosed, empty_builder) = self.pop_builder();
         self.unclosed_marks(unclosed);
         if f.implicit() && content.is_empty() {
             return Ok(());

@@ -157,8 +157,40 @@ fn any_inline(list: &[Inline], f: &impl Fn(&Inline) -> bool) -> bool {
         .any(|i| f(i) || i.children().is_some_and(|c| any_inline(c, f)))
 }
 
+/// Calls `f` on every block, table content after its table, with the tree's lifetime (so ids can
+/// be borrowed, unlike through [`crate::ast::Document::walk_blocks`]).
+fn each_block<'a>(blocks: &'a [Block], f: &mut impl FnMut(&'a Block)) {
+    for block in blocks {
+        f(block);
+        if let Block::Table(t) = block {
+            for cell in t.rows.iter().flat_map(|r| &r.cells) {
+                each_block(&cell.blocks, f);
+            }
+        }
+    }
+}
+
 /// Block ids must be unique (cross-references need one target); a repeated id gets a suffix.
 fn unique_ids(p: &mut Parser<'_>) {
+    // The usual case, no repeats, costs one pass without copying any id.
+    let mut repeated = false;
+    {
+        let mut seen: HashSet<&str> = HashSet::new();
+        each_block(&p.doc.blocks, &mut |block| {
+            let id = match block {
+                Block::Paragraph(x) => x.id.as_deref(),
+                Block::Image(x) => x.id.as_deref(),
+                Block::Table(x) => x.id.as_deref(),
+                Block::PageBreak | Block::Directory { .. } => None,
+            };
+            if let Some(id) = id {
+                repeated |= !seen.insert(id);
+            }
+        });
+    }
+    if !repeated {
+        return;
+    }
     let mut seen: HashSet<String> = HashSet::new();
     // Next suffix to try per repeated id, so many repeats of one id cost linear time.
     let mut next: std::collections::HashMap<String, usize> = std::collections::HashMap::new();

@@ -150,8 +150,6 @@ pub(super) enum Frame {
     /// `footnote`/`sidenote`: its content is the top builder.
     Note {
         kind: NoteKind,
-        /// The element gave its text in `data-content` (the 2016-2017 form).
-        legacy: bool,
     },
     /// Inline `img`; its content, if any, is caption text.
     Img {

@@ -35,6 +35,8 @@ pub(super) struct Parser<'a> {
     /// Most marks a paragraph may have open (elements and PIs): the XML depth limit, so PIs
     /// cannot build inline content deeper than elements could.
     pub(super) max_depth: usize,
+    /// Finished builders, kept for their buffers.
+    spare: Vec<Builder>,
     saw_root: bool,
 }
 
@@ -75,6 +77,7 @@ pub(super) fn parse<'a>(text: &'a str, part: &'a str, limits: &Limits) -> Result
         media_seen: HashSet::new(),
         comment_anchors: false,
         max_depth: limits.max_xml_depth,
+        spare: Vec::new(),
         saw_root: false,
     };
     let mut reader = XmlReader::new(text, part, limits);
@@ -170,35 +173,35 @@ fn style_of(name: &str) -> Option<crate::ast::TextStyle> {
 
 /// The `'static` spelling of a grammar name (frames keep names without allocating).
 fn static_name(name: &str) -> Option<&'static str> {
-    const NAMES: &[&str] = &[
-        "heading",
-        "paragraph",
-        "ol-li",
-        "ul-li",
-        "p",
-        "li",
-        "font",
-        "b",
-        "i",
-        "u",
-        "s",
-        "sub",
-        "sup",
-        "kbd",
-        "sd-sc",
-        "a",
-        "inline",
-        "xref",
-        "index",
-        "br",
-        "pagebreak",
-        "directory",
-        "ordered-sections",
-        "language",
-        "th",
-        "td",
-    ];
-    NAMES.iter().find(|n| **n == name).copied()
+    Some(match name {
+        "heading" => "heading",
+        "paragraph" => "paragraph",
+        "ol-li" => "ol-li",
+        "ul-li" => "ul-li",
+        "p" => "p",
+        "li" => "li",
+        "font" => "font",
+        "b" => "b",
+        "i" => "i",
+        "u" => "u",
+        "s" => "s",
+        "sub" => "sub",
+        "sup" => "sup",
+        "kbd" => "kbd",
+        "sd-sc" => "sd-sc",
+        "a" => "a",
+        "inline" => "inline",
+        "xref" => "xref",
+        "index" => "index",
+        "br" => "br",
+        "pagebreak" => "pagebreak",
+        "directory" => "directory",
+        "ordered-sections" => "ordered-sections",
+        "language" => "language",
+        "th" => "th",
+        "td" => "td",
+        _ => return None,
+    })
 }
 
 fn name_of(name: &str) -> Name {
@@ -428,24 +431,36 @@ impl<'a> Parser<'a> {
 
     /// Reports every attribute of an element that has none in the grammar.
     pub(super) fn no_attrs(&mut self, e: &BytesStart<'_>, elem: &str) {
-        for a in attrs::iter(e) {
-            match a {
-                Ok((k, _)) => self.unknown_attr(elem, k),
-                Err(m) => self.bad_attrs(elem, m),
-            }
-        }
+        self.each_attr(e, elem, |_, _, _| false);
     }
 
-    /// Runs `f` on every attribute; `f` returns `false` for attributes it does not know.
+    /// Runs `f` on every attribute; `f` returns `false` for attributes it does not know. A
+    /// repeated attribute (not well-formed XML) is reported and its repeats are ignored.
     pub(super) fn each_attr(
         &mut self,
         e: &BytesStart<'_>,
         elem: &str,
         mut f: impl FnMut(&mut Self, &str, std::borrow::Cow<'_, str>) -> bool,
     ) {
+        if e.attributes_raw().bytes().all(|b| b.is_ascii_whitespace()) {
+            // Most inline elements have no attributes: skip the set-up below.
+            return;
+        }
+        // Checked here rather than by quick-xml, whose check allocates per element; elements
+        // have a handful of attributes, so a fixed array suffices (beyond it repeats pass).
+        let mut seen: [&str; 16] = [""; 16];
+        let mut n = 0;
         for a in attrs::iter(e) {
             match a {
                 Ok((k, v)) => {
+                    if seen.iter().take(n).any(|s| *s == k) {
+                        self.bad_attrs(elem, format!("attribute {k} repeated"));
+                        continue;
+                    }
+                    if let Some(slot) = seen.get_mut(n) {
+                        *slot = k;
+                        n += 1;
+                    }
                     if !f(self, k, v) {
                         self.unknown_attr(elem, k);
                     }
@@ -535,7 +550,7 @@ impl<'a> Parser<'a> {
             li_depth: None,
             continued: false,
         })));
-        self.builders.push(Builder::default());
+        self.push_builder();
     }
 
     pub(super) fn close_implicit(&mut self) -> Result<()> {
@@ -572,6 +587,26 @@ impl<'a> Parser<'a> {
 
     fn builder(&mut self) -> Option<&mut Builder> {
         self.builders.last_mut()
+    }
+
+    /// Starts inline content for a paragraph or note.
+    pub(super) fn push_builder(&mut self) {
+        let b = self.spare.pop().unwrap_or_default();
+        self.builders.push(b);
+    }
+
+    /// Ends the innermost inline content: its canonical form, the count of unclosed PI marks, and
+    /// whether nothing at all was added.
+    pub(super) fn pop_builder(&mut self) -> (Vec<Inline>, usize, bool) {
+        match self.builders.pop() {
+            Some(mut b) => {
+                let empty = b.is_empty();
+                let (content, unclosed) = b.finish();
+                self.spare.push(b);
+                (content, unclosed, empty)
+            }
+            None => (Vec::new(), 0, true),
+        }
     }
 
     pub(super) fn inline_start(&mut self, e: &BytesStart<'_>, name: &str) -> Result<()> {
@@ -743,8 +778,7 @@ impl<'a> Parser<'a> {
                 .then(|| legacy_text = Some(v.into_owned()))
                 .is_some()
         });
-        let mut b = Builder::default();
-        let legacy = legacy_text.is_some();
+        self.push_builder();
         if let Some(t) = legacy_text {
             self.note(
                 WarningKind::LegacyForm,
@@ -756,10 +790,11 @@ impl<'a> Parser<'a> {
                         .to_string()
                 },
             );
-            b.text(&t);
+            if let Some(b) = self.builder() {
+                b.text(&t);
+            }
         }
-        self.builders.push(b);
-        self.frames.push(Frame::Note { kind, legacy });
+        self.frames.push(Frame::Note { kind });
     }
 
     fn img_start(&mut self, e: &BytesStart<'_>) {
@@ -791,7 +826,6 @@ impl<'a> Parser<'a> {
         let Some(Frame::Para(f)) = self.frames.pop() else {
             return Ok(());
         };
-        let b = self.builders.pop().unwrap_or_default();
         let mut rest = ParaFrame {
             name: f.name,
             para: crate::ast::Paragraph {
@@ -806,9 +840,9 @@ impl<'a> Parser<'a> {
             continued: true,
         };
         rest.para.start = None;
-        self.close_para(*f, b)?;
+        self.close_para(*f)?;
         self.frames.push(Frame::Para(Box::new(rest)));
-        self.builders.push(Builder::default());
+        self.push_builder();
         Ok(())
     }
 
@@ -819,20 +853,15 @@ impl<'a> Parser<'a> {
             return Ok(());
         };
         match frame {
-            Frame::Para(f) => {
-                let b = self.builders.pop().unwrap_or_default();
-                self.close_para(*f, b)?;
-            }
+            Frame::Para(f) => self.close_para(*f)?,
             Frame::Inline { .. } => {
                 if let Some(b) = self.builder() {
                     b.pop_elem();
                 }
             }
-            Frame::Note { kind, legacy } => {
-                let b = self.builders.pop().unwrap_or_default();
-                let (content, unclosed) = b.finish();
+            Frame::Note { kind, .. } => {
+                let (content, unclosed, _) = self.pop_builder();
                 self.unclosed_marks(unclosed);
-                let _ = legacy;
                 if let Some(parent) = self.builder() {
                     parent.atom(Inline::Note { kind, content });
                 }

@@ -20,6 +20,10 @@ pub(super) struct Builder {
     dirty: bool,
     /// The last run is text carrying `cur`: more text can be appended to it.
     text_open: bool,
+    /// Note contents, in order, held aside while [`from_runs`] nests the runs: their notes go
+    /// through it empty and get their (already canonical) content back afterwards, which spares
+    /// `from_runs` normalising every note a second time.
+    notes: Vec<Vec<Inline>>,
 }
 
 impl Builder {
@@ -116,13 +120,18 @@ impl Builder {
         self.text_open = false;
     }
 
-    /// Appends an atom (note, cross-reference, image, index mark, comment anchor).
+    /// Appends an atom (note, cross-reference, image, index mark, comment anchor). A note's
+    /// content must be canonical.
     pub(super) fn atom(&mut self, atom: Inline) {
         let marks = self.marks();
-        self.runs.push(Run {
-            marks,
-            leaf: Leaf::Atom(atom),
-        });
+        self.push_run(marks, Leaf::Atom(atom));
+    }
+
+    fn push_run(&mut self, marks: Vec<Mark>, mut leaf: Leaf) {
+        if let Leaf::Atom(Inline::Note { content, .. }) = &mut leaf {
+            self.notes.push(std::mem::take(content));
+        }
+        self.runs.push(Run { marks, leaf });
         self.text_open = false;
     }
 
@@ -131,9 +140,8 @@ impl Builder {
         let outer = self.marks();
         for mut run in to_runs(std::slice::from_ref(inline)) {
             run.marks.extend(outer.iter().cloned());
-            self.runs.push(run);
+            self.push_run(run.marks, run.leaf);
         }
-        self.text_open = false;
     }
 
     /// How many marks are open (elements and PI marks).
@@ -147,9 +155,40 @@ impl Builder {
     }
 
     /// The canonical inline content, and how many processing-instruction marks were left open.
-    pub(super) fn finish(self) -> (Vec<Inline>, usize) {
+    /// The builder is left empty with its buffers kept, ready for the next paragraph (readers
+    /// build one per paragraph: reusing them saves several allocations each).
+    pub(super) fn finish(&mut self) -> (Vec<Inline>, usize) {
         let unclosed = self.pi.len();
-        (from_runs(self.runs), unclosed)
+        let mut content = from_runs(self.runs.drain(..));
+        if !self.notes.is_empty() {
+            let mut notes = self.notes.drain(..);
+            refill_notes(&mut content, &mut notes);
+        }
+        self.elem.clear();
+        self.pi.clear();
+        self.cur.clear();
+        self.dirty = false;
+        self.text_open = false;
+        (content, unclosed)
+    }
+}
+
+/// Gives each note in `content` (in order) its content back. Notes sit at the top level or
+/// inside tracked changes, the only wrapper atoms keep; the walk is bounded by mark nesting.
+fn refill_notes(content: &mut [Inline], notes: &mut impl Iterator<Item = Vec<Inline>>) {
+    for inline in content {
+        match inline {
+            Inline::Note { content, .. } => {
+                if let Some(c) = notes.next() {
+                    *content = c;
+                }
+            }
+            other => {
+                if let Some(children) = other.children_mut() {
+                    refill_notes(children, notes);
+                }
+            }
+        }
     }
 }
 
@@ -173,8 +212,46 @@ mod tests {
         b.text("x");
         let (a, _) = a.finish();
         let (b, _) = b.finish();
+        assert!(a.len() == 1);
         assert_eq!(a, b);
         assert!(is_normalized(&a));
+    }
+
+    #[test]
+    fn notes_come_back_in_order_inside_tracked_changes() {
+        use crate::ast::NoteKind;
+        use crate::ast::inline::{ChangeKey, normalize};
+        let note = |s: &str| Inline::Note {
+            kind: NoteKind::Footnote,
+            content: vec![Inline::text(s)],
+        };
+        let mut b = Builder::default();
+        b.text("a");
+        b.atom(note("one"));
+        b.open(Mark::Tracked(ChangeKey {
+            insert: true,
+            author: None,
+            date: None,
+        }));
+        b.push_elem(Some(Mark::Style(TextStyle::Bold)));
+        b.atom(note("two"));
+        b.text("b");
+        let (content, _) = b.finish();
+        assert!(is_normalized(&content));
+        let mut texts = Vec::new();
+        let mut stack: Vec<&Inline> = content.iter().collect();
+        while let Some(i) = stack.pop() {
+            if let Inline::Note { content, .. } = i {
+                texts.push(content.clone());
+            }
+            stack.extend(i.children().unwrap_or_default());
+        }
+        texts.sort_by_key(|c| format!("{c:?}"));
+        assert_eq!(
+            texts,
+            vec![vec![Inline::text("one")], vec![Inline::text("two")]]
+        );
+        assert_eq!(normalize(&content), content);
     }
 
     #[test]
