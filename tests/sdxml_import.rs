@@ -91,7 +91,7 @@ fn golden(name: &str, doc: &Document) {
         .join("tests/golden/sdxml")
         .join(format!("{name}.json"));
     let json = doc.to_json() + "\n";
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+    if std::env::var("UPDATE_GOLDEN").as_deref() == Ok("1") {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, &json).unwrap();
     }
@@ -1009,6 +1009,27 @@ fn pi_blocks_go_where_they_stand() {
         doc.media.contains("in.png"),
         "media inside a PI block is read"
     );
+}
+
+#[test]
+fn pi_fields_carrying_blocks_are_checked_too() {
+    let blocks = serde_json::json!({"blocks": [
+        {"type": "paragraph", "kind": "heading", "level": 9, "content": [
+            {"type": "text", "text": "a"}, {"type": "text", "text": "b"}]},
+        {"type": "image", "media": "x.png"}
+    ]});
+    let xml = format!(
+        r#"<smashdoc><document><table><tr><td>{}</td></tr></table></document></smashdoc>"#,
+        fields(blocks)
+    );
+    let out = xml_with(&xml, &[("x.png", b"GIF89a")]).unwrap();
+    let doc = out.value;
+    assert_eq!(doc.validate(), Ok(()));
+    let cell = &table(&doc.blocks[0]).rows[0].cells[0];
+    let h = para(&cell.blocks[0]);
+    assert_eq!((h.level, h.content.clone()), (5, vec![t("ab")]));
+    assert!(doc.media.contains("x.png"));
+    assert_eq!(kinds(&out.warnings), [WarningKind::InvalidValue]);
 }
 
 #[test]

@@ -152,7 +152,7 @@ impl Parser<'_> {
     }
 
     /// A block from a `block` PI: every node inside it checked like parsed ones.
-    fn fix_pi_block(&mut self, block: &mut Block) -> Result<()> {
+    pub(super) fn fix_pi_block(&mut self, block: &mut Block) -> Result<()> {
         match block {
             Block::Paragraph(p) => {
                 self.adopt_inlines(&mut p.content);

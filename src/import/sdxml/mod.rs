@@ -48,6 +48,8 @@ mod blocks;
 mod ext;
 mod finish;
 mod frame;
+mod inline;
+mod meta;
 mod parser;
 mod runs;
 mod warn;
