@@ -175,7 +175,7 @@ fn unique_ids(p: &mut Parser<'_>) {
     // The usual case, no repeats, costs one pass without copying any id.
     let mut repeated = false;
     {
-        let mut seen: HashSet<&str> = HashSet::new();
+        let mut seen: HashSet<&str> = HashSet::with_capacity(p.doc.blocks.len());
         each_block(&p.doc.blocks, &mut |block| {
             let id = match block {
                 Block::Paragraph(x) => x.id.as_deref(),

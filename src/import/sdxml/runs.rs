@@ -159,7 +159,11 @@ impl Builder {
     /// build one per paragraph: reusing them saves several allocations each).
     pub(super) fn finish(&mut self) -> (Vec<Inline>, usize) {
         let unclosed = self.pi.len();
-        let mut content = from_runs(self.runs.drain(..));
+        let mut content = if self.runs.iter().all(|r| r.marks.is_empty()) {
+            unmarked(self.runs.drain(..))
+        } else {
+            from_runs(self.runs.drain(..))
+        };
         if !self.notes.is_empty() {
             let mut notes = self.notes.drain(..);
             refill_notes(&mut content, &mut notes);
@@ -171,6 +175,32 @@ impl Builder {
         self.text_open = false;
         (content, unclosed)
     }
+}
+
+/// What [`from_runs`] returns for runs without marks, built directly: the leaves in order,
+/// adjacent text merged, empty text dropped. Most paragraphs and cells of real documents carry no
+/// formatting at all, and this spares them `from_runs`' nesting machinery. Note content is not
+/// normalised here: the builder's notes are placeholders at this point (see `notes`), and
+/// notes from PIs were normalised by `to_runs`.
+fn unmarked(runs: impl Iterator<Item = Run>) -> Vec<Inline> {
+    let mut out: Vec<Inline> = Vec::with_capacity(runs.size_hint().0);
+    for run in runs {
+        match run.leaf {
+            Leaf::Text(t) => {
+                if t.is_empty() {
+                    continue;
+                }
+                if let Some(Inline::Text { text }) = out.last_mut() {
+                    text.push_str(&t);
+                } else {
+                    out.push(Inline::Text { text: t });
+                }
+            }
+            Leaf::LineBreak => out.push(Inline::LineBreak),
+            Leaf::Atom(atom) => out.push(atom),
+        }
+    }
+    out
 }
 
 /// Gives each note in `content` (in order) its content back. Notes sit at the top level or
@@ -252,6 +282,37 @@ mod tests {
             vec![vec![Inline::text("one")], vec![Inline::text("two")]]
         );
         assert_eq!(normalize(&content), content);
+    }
+
+    #[test]
+    fn the_unmarked_shortcut_equals_from_runs() {
+        use crate::ast::NoteKind;
+        let run = |leaf| Run {
+            marks: Vec::new(),
+            leaf,
+        };
+        let cases = vec![
+            vec![],
+            vec![run(Leaf::Text("a".into()))],
+            vec![run(Leaf::Text(String::new()))],
+            vec![
+                run(Leaf::Text("a".into())),
+                run(Leaf::Text(String::new())),
+                run(Leaf::Text("b".into())),
+                run(Leaf::LineBreak),
+                run(Leaf::Text("c".into())),
+                run(Leaf::Atom(Inline::Note {
+                    kind: NoteKind::Footnote,
+                    content: vec![Inline::text("n")],
+                })),
+                run(Leaf::Text("d".into())),
+                run(Leaf::Text("e".into())),
+                run(Leaf::Atom(Inline::IndexMark { id: "i".into() })),
+            ],
+        ];
+        for case in cases {
+            assert_eq!(unmarked(case.clone().into_iter()), from_runs(case));
+        }
     }
 
     #[test]
