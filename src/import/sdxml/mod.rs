@@ -11,7 +11,7 @@
 //!
 //! The XML is streamed (quick-xml) onto an explicit element stack, never a recursion per
 //! element, and its depth is bounded by [`Limits::max_xml_depth`](crate::Limits); the zip is read
-//! through [`ZipReader`](crate::package::ZipReader) (size, ratio and name checks).
+//! through [`crate::package::ZipReader`] (size, ratio and name checks).
 //!
 //! What is read (the grammar is the service's `sdxml_import.dtd` of 2018-09-28):
 //!
