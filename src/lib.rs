@@ -77,6 +77,12 @@ pub fn import(
             &import::markdown::MarkdownImportOptions::default().with_limits(options.limits.clone()),
             &mut |_| None,
         ),
+        Format::Sdxml => import::sdxml::read(
+            bytes,
+            &import::sdxml::SdxmlImportOptions {
+                limits: options.limits.clone(),
+            },
+        ),
         other => Err(Error::Unavailable(format!("{other} (import)"))),
     }
 }

@@ -353,7 +353,8 @@ fn flatten(inlines: &[Inline], stack: &mut Vec<Mark>, out: &mut Vec<Run>) {
 /// text is dropped, and each mark opens as late and closes as early as the canonical order allows.
 pub fn from_runs(runs: impl IntoIterator<Item = Run>) -> Vec<Inline> {
     // Merge first so nesting sees the final leaves.
-    let mut merged: Vec<Run> = Vec::new();
+    let runs = runs.into_iter();
+    let mut merged: Vec<Run> = Vec::with_capacity(runs.size_hint().0);
     for mut run in runs {
         canonical_marks(&mut run.marks);
         if let Leaf::Atom(atom) = &run.leaf {
@@ -384,22 +385,19 @@ pub fn from_runs(runs: impl IntoIterator<Item = Run>) -> Vec<Inline> {
     }
     // `open[i]` is the mark of the i-th open wrapper; `frames[i]` collects that wrapper's children,
     // with frames[0] the top level.
+    // Runs are owned: their marks move into `open` and on into the wrappers, never cloned.
     let mut open: Vec<Mark> = Vec::new();
-    let mut frames: Vec<Vec<Inline>> = vec![Vec::new()];
-    for run in merged {
-        let common = open
-            .iter()
-            .zip(&run.marks)
-            .take_while(|(a, b)| a == b)
-            .count();
+    let mut frames: Vec<Vec<Inline>> = vec![Vec::with_capacity(merged.len())];
+    for Run { marks, leaf } in merged {
+        let common = open.iter().zip(&marks).take_while(|(a, b)| a == b).count();
         while open.len() > common {
             close_frame(&mut open, &mut frames);
         }
-        for mark in &run.marks[common..] {
-            open.push(mark.clone());
+        for mark in marks.into_iter().skip(common) {
+            open.push(mark);
             frames.push(Vec::new());
         }
-        let leaf = match run.leaf {
+        let leaf = match leaf {
             Leaf::Text(text) => Inline::Text { text },
             Leaf::LineBreak => Inline::LineBreak,
             Leaf::Atom(atom) => atom,
@@ -417,7 +415,16 @@ pub fn from_runs(runs: impl IntoIterator<Item = Run>) -> Vec<Inline> {
 fn close_frame(open: &mut Vec<Mark>, frames: &mut Vec<Vec<Inline>>) {
     if let (Some(mark), Some(children)) = (open.pop(), frames.pop()) {
         if let Some(parent) = frames.last_mut() {
-            parent.push(mark.wrap(children));
+            // Like `Mark::wrap`, but the mark is owned: its string moves instead of being cloned.
+            parent.push(match mark {
+                Mark::Style(style) => Inline::Styled { style, children },
+                Mark::Link(href) => Inline::Link { href, children },
+                Mark::Span(style) => Inline::Span { style, children },
+                Mark::Tracked(key) => Inline::Tracked {
+                    change: (&key).into(),
+                    children,
+                },
+            });
         }
     }
 }

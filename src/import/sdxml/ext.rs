@@ -1,0 +1,319 @@
+//! The `<?sdconv JSON?>` extension PIs (see [`crate::sdxml_ext`]) and the checks that keep what
+//! they carry inside the tree's invariants: a hand-edited payload may hold a level 9, a
+//! non-canonical inline list or a table span past its grid, and the reader still returns a tree
+//! that validates.
+
+use super::frame::{Ctx, Frame};
+use super::parser::Parser;
+use super::runs::Builder;
+use crate::ast::inline::{is_normalized, normalize};
+use crate::ast::{Block, Image, Inline, MAX_INDENT, MAX_LEVEL, Paragraph, Table};
+use crate::error::{Error, Result};
+use crate::limits::MAX_TABLE_COLUMNS;
+use crate::report::WarningKind;
+use crate::sdxml_ext::{Ext, TARGET};
+
+impl Parser<'_> {
+    /// A processing instruction.
+    pub(super) fn pi(&mut self, target: &str, content: &str) -> Result<()> {
+        if target != TARGET {
+            let key = format!("pi:{target}");
+            self.note(WarningKind::UnknownElement, &key, "", || {
+                format!("processing instruction <?{target}?> is not one of ours; ignored")
+            });
+            return Ok(());
+        }
+        let Some(ext) = Ext::decode(content) else {
+            self.note(WarningKind::InvalidValue, "pi-json", "", || {
+                "an <?sdconv?> instruction whose JSON is not an extension payload was ignored"
+                    .to_string()
+            });
+            return Ok(());
+        };
+        match ext {
+            Ext::Fields(map) => match self.frames.last_mut().and_then(Frame::fields_mut) {
+                Some(Some(existing)) => existing.extend(map),
+                Some(slot) => *slot = Some(map),
+                None => self.misplaced("fields"),
+            },
+            Ext::Open(mark) => {
+                let max = self.max_depth;
+                match self.inline_target(true) {
+                    Some(b) => {
+                        if b.depth() >= max {
+                            return Err(Error::TooLarge {
+                                what: "inline nesting depth",
+                                detail: format!(
+                                    "{}: more than {max} marks open through <?sdconv?> instructions",
+                                    self.part
+                                ),
+                            });
+                        }
+                        b.open(mark);
+                    }
+                    None => self.misplaced("open"),
+                }
+            }
+            Ext::Close(_) => match self.inline_target(false) {
+                Some(b) => {
+                    if !b.close() {
+                        self.note(WarningKind::InvalidValue, "pi-close", "", || {
+                            "an <?sdconv {\"close\":null}?> without an open mark was ignored"
+                                .to_string()
+                        });
+                    }
+                }
+                None => self.misplaced("close"),
+            },
+            Ext::Inline(mut inline) => {
+                if self.inline_target(true).is_none() {
+                    self.misplaced("inline");
+                    return Ok(());
+                }
+                if let Inline::Note { content, .. } = &mut inline {
+                    *content = normalize(content);
+                }
+                self.scan_inline(&inline);
+                if let Some(b) = self.builders.last_mut() {
+                    b.inline(&inline);
+                }
+            }
+            Ext::Wrapper(_) => {
+                let unmarked = matches!(self.frames.last(), Some(Frame::Inline { .. }))
+                    && self.builders.last_mut().is_some_and(Builder::unmark_elem);
+                if !unmarked {
+                    self.misplaced("wrapper");
+                }
+            }
+            Ext::Block(mut block) => {
+                self.close_implicit()?;
+                if self.frames.last().map(Frame::ctx) == Some(Ctx::Blocks) {
+                    self.fix_pi_block(&mut block)?;
+                    self.emit(block);
+                } else {
+                    self.note(WarningKind::Dropped, "pi-block", "", || {
+                        "an <?sdconv {\"block\":…}?> outside the body or a table cell was left \
+                         out"
+                        .to_string()
+                    });
+                }
+            }
+            Ext::Comments(comments) => {
+                for mut c in comments {
+                    self.adopt_inlines(&mut c.content);
+                    self.doc.comments.push(c);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn misplaced(&mut self, what: &str) {
+        let key = format!("pi-misplaced:{what}");
+        self.note(WarningKind::InvalidValue, &key, "", || {
+            format!(
+                "an <?sdconv {{\"{what}\":…}}?> instruction in a place it cannot apply was ignored"
+            )
+        });
+    }
+
+    /// The builder inline PIs go to; in a block container, `open` starts an implicit paragraph.
+    fn inline_target(&mut self, open: bool) -> Option<&mut Builder> {
+        match self.frames.last().map(Frame::ctx) {
+            Some(Ctx::Inline) => {}
+            Some(Ctx::Blocks) if open => self.open_implicit(),
+            _ => return None,
+        }
+        self.builders.last_mut()
+    }
+
+    /// Records media and comment anchors met in inline content that came from a PI.
+    fn scan_inline(&mut self, inline: &Inline) {
+        match inline {
+            Inline::Image { media, .. } => self.media_ref(media),
+            Inline::CommentStart { .. } | Inline::CommentEnd { .. } => self.comment_anchors = true,
+            Inline::Note { content, .. } => content.iter().for_each(|i| self.scan_inline(i)),
+            other => {
+                if let Some(children) = other.children() {
+                    children.iter().for_each(|i| self.scan_inline(i));
+                }
+            }
+        }
+    }
+
+    /// Makes inline content from a PI canonical and records what it references.
+    pub(super) fn adopt_inlines(&mut self, content: &mut Vec<Inline>) {
+        if !is_normalized(content) {
+            *content = normalize(content);
+        }
+        for i in content.iter() {
+            self.scan_inline(i);
+        }
+    }
+
+    /// A block from a `block` PI: every node inside it checked like parsed ones.
+    pub(super) fn fix_pi_block(&mut self, block: &mut Block) -> Result<()> {
+        match block {
+            Block::Paragraph(p) => {
+                self.adopt_inlines(&mut p.content);
+                self.fix_paragraph(p);
+            }
+            Block::Image(img) => {
+                self.fix_image(img);
+                let media = img.media.clone();
+                self.media_ref(&media);
+            }
+            Block::Table(t) => self.fix_table(t, true)?,
+            Block::PageBreak | Block::Directory { .. } => {}
+        }
+        Ok(())
+    }
+
+    fn clamped(&mut self, what: &str, field: &str, max: u8) {
+        let key = format!("clamp:{what}.{field}");
+        self.note(WarningKind::InvalidValue, &key, what, || {
+            format!("a {what} {field} above {max} was set to {max}")
+        });
+    }
+
+    /// Levels and indents inside the tree's ranges (only a `fields` PI can break them).
+    pub(super) fn fix_paragraph(&mut self, p: &mut Paragraph) {
+        if p.level > MAX_LEVEL {
+            self.clamped("paragraph", "level", MAX_LEVEL);
+            p.level = MAX_LEVEL;
+        }
+        if p.indent > MAX_INDENT {
+            self.clamped("paragraph", "indent", MAX_INDENT);
+            p.indent = MAX_INDENT;
+        }
+    }
+
+    pub(super) fn fix_image(&mut self, img: &mut Image) {
+        if img.indent > MAX_INDENT {
+            self.clamped("image", "indent", MAX_INDENT);
+            img.indent = MAX_INDENT;
+        }
+        if let Some(w) = img.width_percent {
+            if !(w.is_finite() && w > 0.0 && w <= 100.0) {
+                self.bad_value("image", "width", &w.to_string(), "no width");
+                img.width_percent = None;
+            }
+        }
+    }
+
+    /// Spans, grid and column widths made consistent, so every cell lies inside the grid:
+    /// zero spans become 1, row spans past the last row are cut, missing column widths are added.
+    /// A grid wider than [`MAX_TABLE_COLUMNS`] is refused. `from_pi` also checks the cells'
+    /// blocks (parsed cell blocks were checked as they were read).
+    pub(super) fn fix_table(&mut self, t: &mut Table, from_pi: bool) -> Result<()> {
+        if t.indent > MAX_INDENT {
+            self.clamped("table", "indent", MAX_INDENT);
+            t.indent = MAX_INDENT;
+        }
+        if let Some(w) = t.width_percent {
+            if !(w.is_finite() && w > 0.0 && w <= 100.0) {
+                self.bad_value("table", "width", &w.to_string(), "no width");
+                t.width_percent = None;
+            }
+        }
+        if t.columns.iter().any(|w| !w.is_finite() || *w < 0.0) {
+            self.bad_value("table", "columns", "(not a number)", "no column widths");
+            t.columns.clear();
+        }
+        let rows = t.rows.len();
+        for (r, row) in t.rows.iter_mut().enumerate() {
+            for cell in &mut row.cells {
+                if from_pi {
+                    for b in &mut cell.blocks {
+                        self.fix_pi_block(b)?;
+                    }
+                }
+                if cell.colspan == 0 || cell.rowspan == 0 {
+                    self.bad_value("td", "span", "0", "1");
+                    cell.colspan = cell.colspan.max(1);
+                    cell.rowspan = cell.rowspan.max(1);
+                }
+                if cell.colspan as usize > MAX_TABLE_COLUMNS {
+                    self.bad_value(
+                        "td",
+                        "colspan",
+                        &cell.colspan.to_string(),
+                        "the most allowed",
+                    );
+                    cell.colspan = MAX_TABLE_COLUMNS as u32;
+                }
+                let left = u32::try_from(rows - r).unwrap_or(u32::MAX);
+                if cell.rowspan > left {
+                    self.note(
+                        WarningKind::InvalidValue,
+                        "rowspan-past-end",
+                        "td@rowspan",
+                        || {
+                            "a cell's rowspan reached past the table's last row; it was cut there"
+                                .to_string()
+                        },
+                    );
+                    cell.rowspan = left;
+                }
+            }
+        }
+        let Some(width) = grid_width(t) else {
+            return Err(Error::TooLarge {
+                what: "table columns",
+                detail: format!(
+                    "{}: a table needs more than {MAX_TABLE_COLUMNS} grid columns",
+                    self.part
+                ),
+            });
+        };
+        if !t.columns.is_empty() && width > t.columns.len() {
+            let (have, need) = (t.columns.len(), width);
+            self.note(
+                WarningKind::InvalidValue,
+                "columns-short",
+                "column_width",
+                || {
+                    format!(
+                        "<column_width> lists {have} columns but the rows need {need}; the missing \
+                     widths were set to the average"
+                    )
+                },
+            );
+            let avg = t.columns.iter().sum::<f32>() / have as f32;
+            let avg = if avg.is_finite() { avg } else { 0.0 };
+            t.columns.resize(need, avg);
+        }
+        Ok(())
+    }
+}
+
+/// The table's grid width as [`crate::ast::grid_positions`] lays it out, or `None` as soon as it
+/// passes [`MAX_TABLE_COLUMNS`] (so hostile spans cost no more than that per row).
+fn grid_width(t: &Table) -> Option<usize> {
+    let mut busy: Vec<u32> = Vec::new();
+    let mut width = 0;
+    for row in &t.rows {
+        let mut col = 0usize;
+        for cell in &row.cells {
+            while busy.get(col).is_some_and(|&n| n > 0) {
+                col += 1;
+            }
+            let end = col + cell.colspan.max(1) as usize;
+            if end > MAX_TABLE_COLUMNS {
+                return None;
+            }
+            if busy.len() < end {
+                busy.resize(end, 0);
+            }
+            for b in busy.iter_mut().take(end).skip(col) {
+                *b = (*b).max(cell.rowspan.max(1));
+            }
+            col = end;
+        }
+        width = width.max(col);
+        for b in &mut busy {
+            *b = b.saturating_sub(1);
+        }
+    }
+    Some(width)
+}
