@@ -305,9 +305,12 @@ pub struct Run {
     pub leaf: Leaf,
 }
 
-/// Sorts marks into canonical order, drops duplicates, and keeps only one of subscript and
-/// superscript (superscript wins: a run cannot be both, and Word's `vertAlign` has one value).
+/// Sorts marks into canonical order, drops duplicates, unnamed character styles and links
+/// without a target, and keeps only one of subscript and superscript (superscript wins: a run cannot be both, and Word's `vertAlign` has one value).
 pub fn canonical_marks(marks: &mut Vec<Mark>) {
+    // A character style without a name or a link without a target says nothing, and no format
+    // could name them either.
+    marks.retain(|m| !matches!(m, Mark::Span(s) | Mark::Link(s) if s.is_empty()));
     marks.sort();
     marks.dedup();
     if marks.contains(&Mark::Style(TextStyle::Superscript)) {

@@ -247,30 +247,24 @@ impl Writer<'_> {
             }
             self.end("column_width");
         }
-        // The reader derives `Row.header` from the leading rows whose cells are all `th`. A row
-        // without cells is "all th" under one reading and not under the other: wherever the two
-        // readings disagree the row states its flag explicitly.
-        let mut lead = true;
-        let mut lead_nonempty = true;
+        // The reader derives `Row.header` as it goes: a row is a header row when every row above
+        // it ended up one (by derivation or by its PI) and its own cells are all `th` (at least
+        // one). Predict exactly that, so a PI is written only where the derivation is wrong.
+        let mut chain = true;
         for row in &t.rows {
-            let all_th = row.cells.iter().all(|c| c.header);
-            lead &= all_th;
-            lead_nonempty &= all_th && !row.cells.is_empty();
-            self.row(row, lead, lead != lead_nonempty);
+            let all_th = !row.cells.is_empty() && row.cells.iter().all(|c| c.header);
+            self.row(row, chain && all_th);
+            chain &= row.header;
         }
         self.end("table");
     }
 
-    fn row(&mut self, row: &Row, derived_header: bool, state_header: bool) {
+    fn row(&mut self, row: &Row, derived_header: bool) {
         let mut attrs = Attrs::new();
         push_opt(&mut attrs, "row-id", row.id.as_deref());
         push_opt(&mut attrs, "min-height", row.min_height.as_deref());
-        let mut back = readback::row(&attrs, derived_header);
+        let back = readback::row(&attrs, derived_header);
         self.start("tr", &attrs);
-        if state_header {
-            // Make the diff carry `header` whatever it is.
-            back.header = !row.header;
-        }
         self.fields(&row_shell(row), &back);
         for cell in &row.cells {
             self.cell(cell);

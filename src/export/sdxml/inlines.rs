@@ -174,7 +174,8 @@ impl Writer<'_> {
                 number,
                 text,
             } => {
-                if allowed & XREF == 0 || !xml_clean(target) {
+                // The reader drops an `xref` without a target: an empty one travels in the PI.
+                if allowed & XREF == 0 || target.is_empty() || !xml_clean(target) {
                     return self.atom_pi(inline);
                 }
                 let attrs = [

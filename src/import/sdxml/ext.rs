@@ -31,11 +31,7 @@ impl Parser<'_> {
             return Ok(());
         };
         match ext {
-            Ext::Fields(map) => match self.frames.last_mut().and_then(Frame::fields_mut) {
-                Some(Some(existing)) => existing.extend(map),
-                Some(slot) => *slot = Some(map),
-                None => self.misplaced("fields"),
-            },
+            Ext::Fields(map) => self.fields_pi(map),
             Ext::Open(mark) => {
                 let max = self.max_depth;
                 match self.inline_target(true) {
@@ -106,6 +102,40 @@ impl Parser<'_> {
             }
         }
         Ok(())
+    }
+
+    /// A `fields` PI: kept for the node the open element builds, or applied at once to nodes that
+    /// are complete when their element opens (notes' kind, index nodes).
+    fn fields_pi(&mut self, map: serde_json::Map<String, serde_json::Value>) {
+        match self.frames.last_mut() {
+            Some(Frame::Note { kind }) => {
+                let shell = Inline::Note {
+                    kind: *kind,
+                    content: Vec::new(),
+                };
+                match crate::sdxml_ext::apply_fields(&shell, &map) {
+                    Some(Inline::Note { kind: k, .. }) => *kind = k,
+                    _ => self.misplaced("fields"),
+                }
+            }
+            Some(Frame::IndexNode(node)) => {
+                match crate::sdxml_ext::apply_fields(node.as_ref(), &map) {
+                    // Children follow the PI, so none are lost by replacing the node.
+                    Some(applied) => **node = applied,
+                    None => self.misplaced("fields"),
+                }
+            }
+            Some(Frame::Img { fields, .. }) => match fields {
+                Some(existing) => existing.extend(map),
+                None => *fields = Some(map),
+            },
+            Some(frame) => match frame.fields_mut() {
+                Some(Some(existing)) => existing.extend(map),
+                Some(slot) => *slot = Some(map),
+                None => self.misplaced("fields"),
+            },
+            None => self.misplaced("fields"),
+        }
     }
 
     fn misplaced(&mut self, what: &str) {

@@ -155,6 +155,8 @@ pub(super) enum Frame {
     Img {
         media: Option<String>,
         caption: Option<String>,
+        /// Fields from an `<?sdconv {"fields":…}?>` inside it (alt text, exact caption).
+        fields: Option<Map<String, Value>>,
         buf: String,
         nested: u32,
     },

@@ -255,6 +255,7 @@ impl Parser<'_> {
         self.frames.push(Frame::Img {
             media,
             caption,
+            fields: None,
             buf: String::new(),
             nested: 0,
         });
@@ -294,6 +295,7 @@ impl Parser<'_> {
         &mut self,
         media: Option<String>,
         caption: Option<String>,
+        fields: Option<serde_json::Map<String, serde_json::Value>>,
         buf: String,
     ) {
         let Some(media) = media else {
@@ -316,13 +318,20 @@ impl Parser<'_> {
             }
             None => (!buf.is_empty()).then_some(buf),
         };
-        self.media_ref(&media);
+        let mut image = Inline::Image {
+            media,
+            caption,
+            alt: None,
+        };
+        if let Some(fields) = fields {
+            image = self.apply(image, &fields, "img");
+        }
+        if let Inline::Image { media, .. } = &image {
+            let media = media.clone();
+            self.media_ref(&media);
+        }
         if let Some(b) = self.builder() {
-            b.atom(Inline::Image {
-                media,
-                caption,
-                alt: None,
-            });
+            b.atom(image);
         }
     }
 }

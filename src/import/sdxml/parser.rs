@@ -591,9 +591,10 @@ impl<'a> Parser<'a> {
             Frame::Img {
                 media,
                 caption,
+                fields,
                 buf,
                 ..
-            } => self.close_img(media, caption, buf),
+            } => self.close_img(media, caption, fields, buf),
             Frame::Image(f) => self.close_image(*f),
             Frame::Table(f) => self.close_table(*f)?,
             Frame::Row(f) => self.close_row(*f)?,
