@@ -228,8 +228,15 @@ impl ZipWriter {
             Compression::Deflate => CompressionMethod::Deflated,
             Compression::Store => CompressionMethod::Stored,
         };
+        // Level 3: on a 2.2 MB sd.xml it is 2.5x faster than the default level 6 for a zip 5 %
+        // larger (level 1: 4x faster, 50 % larger; level 4 is already as slow as 6).
+        let level = match compression {
+            Compression::Deflate => Some(3),
+            Compression::Store => None,
+        };
         SimpleFileOptions::default()
             .compression_method(method)
+            .compression_level(level)
             .last_modified_time(DateTime::DEFAULT)
             .unix_permissions(0o644)
             .large_file(false)
