@@ -152,3 +152,23 @@ proptest! {
         prop_assert!(back == doc, "before:\n{}\nafter:\n{}", doc.to_json(), back.to_json());
     }
 }
+
+#[test]
+fn the_bundled_sample_is_what_the_generator_writes() {
+    // `cargo run --example make_samples` rewrites it; this catches a stale committed copy.
+    let zip = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/samples/sample.sdxml.zip"
+    ))
+    .unwrap();
+    let fresh = sdxml::write(
+        &sdconv::sample::small_document(),
+        &SdxmlExportOptions::default(),
+    )
+    .unwrap()
+    .value;
+    assert!(
+        zip == fresh,
+        "samples/sample.sdxml.zip is stale: run `cargo run --example make_samples`"
+    );
+}
