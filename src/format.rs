@@ -81,7 +81,7 @@ impl Format {
 
     /// Whether this build reads the format.
     pub fn can_read(self) -> bool {
-        matches!(self, Format::Json)
+        matches!(self, Format::Json | Format::Word)
     }
 
     /// Whether this build writes the format.

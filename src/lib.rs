@@ -48,6 +48,9 @@ pub use report::{Converted, Location, Report, Warning, WarningKind};
 pub struct ImportOptions {
     /// Input limits.
     pub limits: Limits,
+    /// Word reader options (style mapping, caller metadata); its `limits` are replaced by
+    /// [`ImportOptions::limits`].
+    pub docx: import::docx::DocxImportOptions,
 }
 
 /// Options for [`export`], shared by every writer.
@@ -61,9 +64,13 @@ pub fn import(
     bytes: &[u8],
     options: &ImportOptions,
 ) -> Result<Converted<Document>> {
-    let _ = options;
     match format {
         Format::Json => import::json::read(bytes),
+        Format::Word => {
+            let mut docx = options.docx.clone();
+            docx.limits = options.limits.clone();
+            import::docx::read(bytes, &docx)
+        }
         other => Err(Error::Unavailable(format!("{other} (import)"))),
     }
 }

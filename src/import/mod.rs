@@ -1,3 +1,4 @@
 //! Readers: bytes in, [`crate::ast::Document`] plus warnings out.
 
+pub mod docx;
 pub mod json;
