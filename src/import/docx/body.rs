@@ -519,7 +519,7 @@ impl<'a, 'c> BodyParser<'a, 'c> {
             "rPr" => run.props = parse_rpr(&mut self.r)?,
             "t" | "delText" => {
                 let text = element_text(&mut self.r)?;
-                push_text(run, &text);
+                push_owned_text(run, text);
             }
             "instrText" | "delInstrText" => {
                 let text = element_text(&mut self.r)?;
@@ -674,6 +674,18 @@ fn change_of(e: &BytesStart<'_>) -> Change {
         kind,
         author: attr_string(e, "author").filter(|a| !a.is_empty()),
         date: attr_string(e, "date").filter(|d| !d.is_empty()),
+    }
+}
+
+/// Appends owned text to a run (no copy when it starts a new text item).
+fn push_owned_text(run: &mut Run, text: String) {
+    if text.is_empty() {
+        return;
+    }
+    if let Some(RunItem::Text(prev)) = run.content.last_mut() {
+        prev.push_str(&text);
+    } else {
+        run.content.push(RunItem::Text(text));
     }
 }
 

@@ -74,6 +74,9 @@ fn free_table(b: &Block) -> bool {
 
 /// Attaches caption paragraphs to their neighbours; returns the final block list.
 pub(super) fn attach(list: Vec<Emitted>, report: &mut Report, part: &str) -> Vec<Block> {
+    if list.iter().all(|e| e.caption.is_none()) {
+        return list.into_iter().map(|e| e.block).collect();
+    }
     let mut slots: Vec<Option<Emitted>> = list.into_iter().map(Some).collect();
     for i in 0..slots.len() {
         let Some(Emitted {

@@ -151,8 +151,8 @@ impl ParaState {
 
 /// A paragraph's resolved properties.
 struct ParaInfo<'s> {
-    /// The effective style id (explicit or the default paragraph style).
-    style_id: Option<&'s str>,
+    /// The paragraph style's run properties (chain merged).
+    prpr: Option<&'s RunProps>,
     /// The explicit `w:pStyle`.
     explicit: Option<String>,
     chain: Vec<StyleInfo<'s>>,
@@ -389,7 +389,7 @@ impl<'a> Converter<'a> {
             .filter(|l| *l <= 8);
         let align = p.props.align.or_else(|| resolved.and_then(|r| r.ppr.align));
         ParaInfo {
-            style_id: effective,
+            prpr: resolved.map(|r| &r.rpr),
             explicit,
             chain,
             num,
@@ -654,7 +654,7 @@ impl<'a> Converter<'a> {
     }
 
     fn run(&mut self, run: &model::Run, info: &ParaInfo<'_>, st: &mut ParaState) {
-        let marks = self.run_marks(info.style_id, &run.props);
+        let marks = self.run_marks(info.prpr, &run.props);
         for c in &run.content {
             match c {
                 RunItem::Text(t) => self.leaf(st, &marks, Leaf::Text(t.clone())),
@@ -707,6 +707,10 @@ impl<'a> Converter<'a> {
                     }
                 }
                 RunItem::Image(img) => {
+                    if self.footer_mode {
+                        // The footer is kept as text only.
+                        continue;
+                    }
                     if self.visible() {
                         if let Some((inline, extent)) = self.image(img) {
                             st.extents.push(extent);
@@ -776,10 +780,9 @@ impl<'a> Converter<'a> {
     }
 
     /// The formatting marks of a run (ECMA-376 §17.7.2 hierarchy; toggles per §17.7.3).
-    fn run_marks(&self, para_style: Option<&str>, rp: &RunProps) -> Vec<Mark> {
+    fn run_marks(&self, p: Option<&RunProps>, rp: &RunProps) -> Vec<Mark> {
         let styles = self.src.styles;
         let d = &styles.doc_rpr;
-        let p = para_style.and_then(|s| styles.resolved(s)).map(|r| &r.rpr);
         let char_style = rp.style.as_deref().and_then(|s| styles.get(s));
         let c = char_style
             .and_then(|s| styles.resolved(&s.id))
@@ -835,12 +838,7 @@ impl<'a> Converter<'a> {
             .or_else(|| c.and_then(|r| r.font.as_deref()))
             .or_else(|| p.and_then(|r| r.font.as_deref()))
             .or(d.font.as_deref());
-        let code_style = char_style.is_some_and(|s| {
-            styles
-                .chain(&s.id)
-                .iter()
-                .any(|s| is_code_name(s.name.as_deref().unwrap_or(&s.id)))
-        });
+        let code_style = char_style.is_some_and(|s| styles.is_code(&s.id));
         if code_style || font.is_some_and(is_monospace) {
             marks.push(Mark::Style(TextStyle::Code));
         }
@@ -1238,21 +1236,6 @@ fn trim_runs(runs: &mut Vec<IRun>) {
         }
         break;
     }
-}
-
-/// Whether a character style name says "code".
-fn is_code_name(name: &str) -> bool {
-    let n = name.to_lowercase();
-    [
-        "code",
-        "verbatim",
-        "typewriter",
-        "keyboard",
-        "preformatted",
-        "source text",
-    ]
-    .iter()
-    .any(|k| n.contains(k))
 }
 
 /// Whether a font is monospaced (by family name).

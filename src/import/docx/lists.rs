@@ -8,7 +8,6 @@
 use std::collections::HashMap;
 
 use super::numbering::{Numbering, ResolvedLevel};
-use super::props::NumPr;
 use super::styles::Styles;
 use crate::ast::NumberFormat;
 
@@ -54,18 +53,7 @@ impl ListCounters {
         };
         let start_value = lvl.start_override.or(lvl.level.start).unwrap_or(0);
         // Word: restart deeper levels unless their lvlRestart says otherwise.
-        let restart_of = |m: usize| {
-            numbering
-                .resolve(
-                    &NumPr {
-                        num_id: Some(num_id.to_string()),
-                        ilvl: Some(m as u8),
-                    },
-                    None,
-                    styles,
-                )
-                .and_then(|r| r.level.restart)
-        };
+        let restart_of = |m: usize| numbering.restart_of(num_id, m as u8, styles);
         let word = self.word.entry(key).or_insert([None; LEVELS]);
         let value = match word[l] {
             Some(v) => v.saturating_add(1),
@@ -73,6 +61,9 @@ impl ListCounters {
         };
         word[l] = Some(value);
         for (m, slot) in word.iter_mut().enumerate().skip(l + 1) {
+            if slot.is_none() {
+                continue;
+            }
             let reset = match restart_of(m) {
                 Some(0) => false,
                 // lvlRestart n: restart after a level-n (1-based) item, i.e. ilvl < n.
@@ -110,6 +101,7 @@ impl ListCounters {
 
 #[cfg(test)]
 mod tests {
+    use super::super::props::NumPr;
     use super::*;
     use crate::limits::Limits;
 

@@ -52,13 +52,14 @@ pub mod styles;
 pub mod tbl;
 mod xmlutil;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use bytes::Bytes;
 
 use crate::ast::{Block, Document, Inline, MediaItem, MediaKind, Meta, NoteKind};
 use crate::error::{Error, Result};
 use crate::limits::Limits;
+use crate::package::ZipReader;
 use crate::report::{Converted, Location, Report, WarningKind};
 
 pub use mapping::{MappingEntry, StyleMapping};
@@ -126,17 +127,23 @@ pub fn read(bytes: &[u8], options: &DocxImportOptions) -> Result<Converted<Docum
     let text = pkg
         .read_text(&main, &mut report)?
         .ok_or_else(|| Error::MissingPart { part: main.clone() })?;
+    let mut images = image_parts(&main_rels);
 
-    let styles = optional(&mut pkg, &main_rels, "styles", &mut report, |t, p, _, r| {
-        let _ = r;
-        styles::Styles::parse(t, p, limits)
-    })?
+    let styles = optional(
+        &mut pkg,
+        &main_rels,
+        "styles",
+        &mut report,
+        &mut images,
+        |t, p, _, _| styles::Styles::parse(t, p, limits),
+    )?
     .unwrap_or_default();
     let numbering = optional(
         &mut pkg,
         &main_rels,
         "numbering",
         &mut report,
+        &mut images,
         |t, p, _, _| numbering::Numbering::parse(t, p, limits),
     )?
     .unwrap_or_default();
@@ -145,6 +152,7 @@ pub fn read(bytes: &[u8], options: &DocxImportOptions) -> Result<Converted<Docum
         &main_rels,
         "footnotes",
         &mut report,
+        &mut images,
         |t, p, rels, r| notes::parse(t, p, rels, limits, r, NoteKind::Footnote),
     )?
     .unwrap_or_default();
@@ -153,6 +161,7 @@ pub fn read(bytes: &[u8], options: &DocxImportOptions) -> Result<Converted<Docum
         &main_rels,
         "endnotes",
         &mut report,
+        &mut images,
         |t, p, rels, r| notes::parse(t, p, rels, limits, r, NoteKind::Endnote),
     )?
     .unwrap_or_default();
@@ -161,131 +170,285 @@ pub fn read(bytes: &[u8], options: &DocxImportOptions) -> Result<Converted<Docum
         &main_rels,
         "comments",
         &mut report,
+        &mut images,
         |t, p, rels, r| comments::parse(t, p, rels, limits, r),
     )?
     .unwrap_or_default();
-    let core = match pkg
-        .package_rels
-        .first_of_type("core-properties")
-        .map(|r| r.target.clone())
-    {
-        Some(part) => match pkg.read_text(&part, &mut report)? {
-            Some(t) => core_props::parse(&t, &part, limits).unwrap_or_else(|e| {
-                report.warn(
-                    WarningKind::InvalidValue,
-                    format!("{part} is unreadable; document properties ignored: {e}"),
-                    Location::part(part.clone()),
-                );
-                core_props::CoreProps::default()
+    let core = read_core(&mut pkg, &mut report)?;
+    images.retain(|p| pkg.contains(p));
+    images.sort_unstable();
+    images.dedup();
+
+    // Pictures are most of a document's bytes: inflate and sniff them on a second thread while
+    // this one parses and converts the text. The media reader gets what is left of the total
+    // budget; what this thread reads afterwards is checked against the sum.
+    let media_limits = limits
+        .clone()
+        .with_max_total_size(limits.max_total_size.saturating_sub(pkg.inflated));
+    std::thread::scope(|scope| {
+        let worker = if images.is_empty() {
+            None
+        } else {
+            std::thread::Builder::new()
+                .name("docx-media".into())
+                .spawn_scoped(scope, || load_media(bytes, &media_limits, &images))
+                .ok()
+        };
+        let converted = convert_text(
+            &mut pkg,
+            Texts {
+                text,
+                main: &main,
+                main_rels: &main_rels,
+                styles: &styles,
+                numbering: &numbering,
+                footnotes: &footnotes,
+                endnotes: &endnotes,
+                raw_comments: &raw_comments,
+            },
+            options,
+            report,
+        );
+        let loaded = match worker {
+            Some(handle) => handle.join().unwrap_or_else(|_| {
+                Err(Error::invalid(
+                    "media",
+                    "reading the pictures failed unexpectedly",
+                ))
             }),
-            None => core_props::CoreProps::default(),
-        },
-        None => core_props::CoreProps::default(),
-    };
+            None => load_media(bytes, &media_limits, &images),
+        };
+        let (mut doc, wanted, mut report) = converted?;
+        let (mut loaded, media_inflated) = loaded?;
+        if pkg.inflated.saturating_add(media_inflated) > limits.max_total_size {
+            return Err(Error::TooLarge {
+                what: "total uncompressed size",
+                detail: format!("the parts pass {} bytes together", limits.max_total_size),
+            });
+        }
+        let mut missing = HashSet::new();
+        // Checked again after reads of pictures outside the media list.
+        let check_total = |pkg: &Package<'_>| {
+            if pkg.inflated.saturating_add(media_inflated) > limits.max_total_size {
+                Err(Error::TooLarge {
+                    what: "total uncompressed size",
+                    detail: format!("the parts pass {} bytes together", limits.max_total_size),
+                })
+            } else {
+                Ok(())
+            }
+        };
+        for (part, name) in wanted {
+            let found = match loaded.remove(&part) {
+                Some(r) => Some(r),
+                // Not among the parts named by image relationships: read it here.
+                None => pkg
+                    .read_bytes(&part)?
+                    .map(|data| Ok(MediaItem::new(name.clone(), Bytes::from(data)))),
+            };
+            match found {
+                Some(Ok(mut item)) => {
+                    item.name = name.clone();
+                    match item.kind {
+                        MediaKind::Emf | MediaKind::Wmf => report.warn(
+                            WarningKind::Lossy,
+                            format!("picture {name} is a Windows metafile; kept as it is (no converter for it)"),
+                            Location::part(part.clone()),
+                        ),
+                        MediaKind::Unknown => report.warn(
+                            WarningKind::InvalidValue,
+                            format!("picture {name} is not an image format we recognise; kept as it is"),
+                            Location::part(part.clone()),
+                        ),
+                        _ => {}
+                    }
+                    doc.media.insert(item);
+                }
+                Some(Err(e)) => {
+                    report.warn(
+                        WarningKind::MissingMedia,
+                        format!("picture {part} cannot be read ({e}); dropped"),
+                        Location::part(part.clone()),
+                    );
+                    missing.insert(name);
+                }
+                None => {
+                    report.warn(
+                        WarningKind::MissingMedia,
+                        format!("picture {part} is missing from the package; dropped"),
+                        Location::part(part.clone()),
+                    );
+                    missing.insert(name);
+                }
+            }
+        }
+        check_total(&pkg)?;
+        if !missing.is_empty() {
+            drop_images(&mut doc, &missing);
+        }
+        doc.meta = meta::merge(core, doc.meta.footer.take(), &options.meta, &mut report);
+        Ok(report.finish(doc))
+    })
+}
 
+/// The parsed parts stage two works from.
+struct Texts<'t> {
+    text: String,
+    main: &'t str,
+    main_rels: &'t Relationships,
+    styles: &'t styles::Styles,
+    numbering: &'t numbering::Numbering,
+    footnotes: &'t notes::NoteMap,
+    endnotes: &'t notes::NoteMap,
+    raw_comments: &'t [comments::RawComment],
+}
+
+/// The tree without media, the (part, media name) pairs it refers to, and the report. The
+/// footer's text travels in `meta.footer` until the metadata are merged.
+type TextResult = Result<(Document, Vec<(String, String)>, Report)>;
+
+/// Parses the main part and converts everything but the pictures' bytes.
+fn convert_text(
+    pkg: &mut Package<'_>,
+    t: Texts<'_>,
+    options: &DocxImportOptions,
+    mut report: Report,
+) -> TextResult {
+    let limits = &options.limits;
     let mut facts = Facts::default();
-    let body = BodyParser::new(&text, &main, &main_rels, limits, &mut report, &mut facts)
-        .parse_document()?;
-    drop(text);
+    let body = BodyParser::new(
+        &t.text,
+        t.main,
+        t.main_rels,
+        limits,
+        &mut report,
+        &mut facts,
+    )
+    .parse_document()?;
+    drop(t.text);
 
-    let footer_blocks = match body
+    let footer_part = body
         .final_section
         .as_ref()
         .and_then(|s| s.default_footer.as_deref())
-        .and_then(|id| main_rels.get(id))
+        .and_then(|id| t.main_rels.get(id))
         .filter(|r| !r.external)
-        .map(|r| r.target.clone())
-    {
-        Some(part) => {
-            let found = optional_part(&mut pkg, &part, &mut report, &mut |t, p, rels, r| {
+        .map(|r| r.target.clone());
+    let footer_blocks = match footer_part {
+        Some(part) => optional_part(
+            pkg,
+            &part,
+            &mut report,
+            &mut Vec::new(),
+            &mut |text, p, rels, r| {
                 let mut f = Facts::default();
-                BodyParser::new(t, p, rels, limits, r, &mut f).parse_root_blocks()
-            })?;
-            found.unwrap_or_default()
-        }
+                BodyParser::new(text, p, rels, limits, r, &mut f).parse_root_blocks()
+            },
+        )?
+        .unwrap_or_default(),
         None => Vec::new(),
     };
 
     let parts: HashSet<String> = pkg.names().iter().map(|n| n.to_ascii_lowercase()).collect();
-    let comment_ids: HashSet<String> = raw_comments.iter().map(|c| c.id.clone()).collect();
+    let comment_ids: HashSet<String> = t.raw_comments.iter().map(|c| c.id.clone()).collect();
     let src = Sources {
-        styles: &styles,
-        numbering: &numbering,
+        styles: t.styles,
+        numbering: t.numbering,
         mapping: &options.style_mapping,
-        footnotes: &footnotes,
-        endnotes: &endnotes,
+        footnotes: t.footnotes,
+        endnotes: t.endnotes,
         comment_ids: &comment_ids,
         facts: &facts,
         parts: &parts,
-        main_part: &main,
+        main_part: t.main,
     };
     let mut conv = Converter::new(src, report);
     let blocks = conv.document(&body);
-    let comments = conv.comments(&raw_comments);
+    let comments = conv.comments(t.raw_comments);
     let footer = conv.footer_text(&footer_blocks);
     let alias = std::mem::take(&mut conv.alias);
     let wanted = std::mem::take(&mut conv.media.wanted);
-    let mut report = conv.report;
-
+    let report = conv.report;
     let mut doc = Document::new();
     doc.blocks = blocks;
     doc.comments = comments;
-    let mut missing = HashSet::new();
-    for (part, name) in wanted {
-        match pkg.read_bytes(&part) {
-            Ok(Some(bytes)) => {
-                let item = MediaItem::new(name.clone(), Bytes::from(bytes));
-                match item.kind {
-                    MediaKind::Emf | MediaKind::Wmf => report.warn(
-                        WarningKind::Lossy,
-                        format!("picture {name} is a Windows metafile; kept as it is (no converter for it)"),
-                        Location::part(part.clone()),
-                    ),
-                    MediaKind::Unknown => report.warn(
-                        WarningKind::InvalidValue,
-                        format!("picture {name} is not an image format we recognise; kept as it is"),
-                        Location::part(part.clone()),
-                    ),
-                    _ => {}
-                }
-                doc.media.insert(item);
-            }
-            Ok(None) => {
-                missing.insert(name);
-            }
-            Err(e @ Error::TooLarge { .. }) => return Err(e),
-            Err(e) => {
-                report.warn(
-                    WarningKind::MissingMedia,
-                    format!("picture {part} cannot be read ({e}); dropped"),
-                    Location::part(part.clone()),
-                );
-                missing.insert(name);
-            }
-        }
-    }
-    if !missing.is_empty() {
-        drop_images(&mut doc, &missing);
-    }
+    doc.meta.footer = footer;
     if !alias.is_empty() {
         rewrite_targets(&mut doc, &alias);
     }
-    doc.meta = meta::merge(core, footer, &options.meta, &mut report);
-    if body.final_section.is_none() && doc.blocks.is_empty() {
-        // Nothing to say: an empty body is a valid (empty) document.
+    Ok((doc, wanted, report))
+}
+
+/// Pictures by part name (sniffed, not decoded), or why one could not be read; and the bytes
+/// inflated. Limits stop the whole import.
+type Loaded = (HashMap<String, std::result::Result<MediaItem, String>>, u64);
+
+fn load_media(bytes: &[u8], limits: &Limits, parts: &[String]) -> Result<Loaded> {
+    let mut out = HashMap::new();
+    if parts.is_empty() {
+        return Ok((out, 0));
     }
-    Ok(report.finish(doc))
+    let mut zip = ZipReader::new(bytes, limits)?;
+    let mut inflated = 0u64;
+    for part in parts {
+        match zip.read(part) {
+            Ok(data) => {
+                inflated += data.len() as u64;
+                let name = part.rsplit('/').next().unwrap_or(part).to_string();
+                out.insert(part.clone(), Ok(MediaItem::new(name, Bytes::from(data))));
+            }
+            Err(e @ Error::TooLarge { .. }) => return Err(e),
+            Err(e) => {
+                out.insert(part.clone(), Err(e.to_string()));
+            }
+        }
+    }
+    Ok((out, inflated))
+}
+
+/// The image parts a part's relationships name (embedded ones only).
+fn image_parts(rels: &Relationships) -> Vec<String> {
+    rels.iter()
+        .filter(|r| r.is("image") && !r.external)
+        .map(|r| r.target.clone())
+        .collect()
+}
+
+fn read_core(pkg: &mut Package<'_>, report: &mut Report) -> Result<core_props::CoreProps> {
+    let Some(part) = pkg
+        .package_rels
+        .first_of_type("core-properties")
+        .map(|r| r.target.clone())
+    else {
+        return Ok(core_props::CoreProps::default());
+    };
+    let Some(text) = pkg.read_text(&part, report)? else {
+        return Ok(core_props::CoreProps::default());
+    };
+    let limits = pkg.limits().clone();
+    Ok(
+        core_props::parse(&text, &part, &limits).unwrap_or_else(|e| {
+            report.warn(
+                WarningKind::InvalidValue,
+                format!("{part} is unreadable; document properties ignored: {e}"),
+                Location::part(part.clone()),
+            );
+            core_props::CoreProps::default()
+        }),
+    )
 }
 
 type PartParser<'p, T> = dyn FnMut(&str, &str, &Relationships, &mut Report) -> Result<T> + 'p;
 
 /// Reads the part the main part's first relationship of type `rel_type` names, if any. A
-/// malformed optional part is reported and skipped; limits still stop the import.
+/// malformed optional part is reported and skipped; limits still stop the import. The image
+/// parts its own relationships name are added to `images`.
 fn optional<T>(
     pkg: &mut Package<'_>,
     main_rels: &Relationships,
     rel_type: &str,
     report: &mut Report,
+    images: &mut Vec<String>,
     mut parse: impl FnMut(&str, &str, &Relationships, &mut Report) -> Result<T>,
 ) -> Result<Option<T>> {
     let Some(part) = main_rels
@@ -295,13 +458,14 @@ fn optional<T>(
     else {
         return Ok(None);
     };
-    optional_part(pkg, &part, report, &mut parse)
+    optional_part(pkg, &part, report, images, &mut parse)
 }
 
 fn optional_part<T>(
     pkg: &mut Package<'_>,
     part: &str,
     report: &mut Report,
+    images: &mut Vec<String>,
     parse: &mut PartParser<'_, T>,
 ) -> Result<Option<T>> {
     if !pkg.contains(part) {
@@ -313,6 +477,11 @@ fn optional_part<T>(
         return Ok(None);
     }
     let rels = pkg.rels_of(part, report)?;
+    for p in image_parts(&rels) {
+        if !images.contains(&p) {
+            images.push(p);
+        }
+    }
     let Some(text) = pkg.read_text(part, report)? else {
         return Ok(None);
     };

@@ -188,6 +188,22 @@ impl Numbering {
         })
     }
 
+    /// `w:lvlRestart` of level `ilvl` of num `num_id` (override first), without building the
+    /// whole level.
+    pub fn restart_of(&self, num_id: &str, ilvl: u8, styles: &Styles) -> Option<u32> {
+        let n = self.nums.get(num_id)?;
+        if let Some(r) = n
+            .overrides
+            .get(&ilvl)
+            .and_then(|o| o.level.as_ref())
+            .and_then(|l| l.restart)
+        {
+            return Some(r);
+        }
+        let abstract_id = self.follow_style_link(n.abstract_id.as_deref()?, styles)?;
+        self.abstracts.get(&abstract_id)?.levels.get(&ilvl)?.restart
+    }
+
     /// Follows `w:numStyleLink` → numbering style → its `numId` → that num's abstract, a few
     /// steps at most (cycles end the chase).
     fn follow_style_link(&self, abstract_id: &str, styles: &Styles) -> Option<String> {

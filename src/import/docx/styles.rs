@@ -69,6 +69,8 @@ pub struct Styles {
     map: HashMap<String, Style>,
     lower: HashMap<String, String>,
     resolved: HashMap<String, Resolved>,
+    /// Character styles whose name (or an ancestor's) says "code".
+    code_like: HashSet<String>,
     /// The default paragraph style's id (`Normal` usually).
     pub default_paragraph: Option<String>,
     /// Document default run properties (`w:docDefaults/w:rPrDefault`).
@@ -138,8 +140,20 @@ impl Styles {
                 res.ppr.overlay(&style.ppr);
                 res.rpr.overlay(&style.rpr);
             }
+            let code = chain
+                .iter()
+                .any(|s| is_code_name(s.name.as_deref().unwrap_or(&s.id)));
+            if code {
+                self.code_like.insert(id.clone());
+            }
             self.resolved.insert(id, res);
         }
+    }
+
+    /// Whether style `id` (or an ancestor) has a code-like name (`Verbatim Char`, `HTML Code`,
+    /// `Source Code`…).
+    pub fn is_code(&self, id: &str) -> bool {
+        self.get(id).is_some_and(|s| self.code_like.contains(&s.id))
     }
 
     /// The style called `id` (exact, else ignoring case as Word does).
@@ -159,11 +173,11 @@ impl Styles {
 
     /// The style and its ancestors, nearest first; stops at a cycle or a missing parent.
     pub fn chain(&self, id: &str) -> Vec<&Style> {
-        let mut out = Vec::new();
-        let mut seen = HashSet::new();
+        let mut out: Vec<&Style> = Vec::new();
         let mut next = self.get(id);
         while let Some(style) = next {
-            if !seen.insert(style.id.as_str()) || out.len() >= MAX_CHAIN {
+            // Chains are short: a linear look for cycles beats hashing.
+            if out.len() >= MAX_CHAIN || out.iter().any(|s| s.id == style.id) {
                 break;
             }
             out.push(style);
@@ -259,6 +273,21 @@ fn apply_style_child(name: &str, e: &quick_xml::events::BytesStart<'_>, style: &
         }
         _ => {}
     }
+}
+
+/// Whether a style name says "code".
+pub fn is_code_name(name: &str) -> bool {
+    let n = name.to_lowercase();
+    [
+        "code",
+        "verbatim",
+        "typewriter",
+        "keyboard",
+        "preformatted",
+        "source text",
+    ]
+    .iter()
+    .any(|k| n.contains(k))
 }
 
 /// Recognises a built-in heading by a localised style id (`berschrift1`, `Titre2`, `Kop3`,
