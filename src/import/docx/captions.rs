@@ -1,5 +1,5 @@
-//! Captions: a caption paragraph directly after (or before) a picture or table becomes that
-//! block's caption and is no longer kept as a paragraph. The `SEQ` number was already dropped
+//! Captions: a caption paragraph directly after a picture or before a table (or the other way
+//! round, when that neighbour is free) becomes that block's caption and is no longer kept as a paragraph. The `SEQ` number was already dropped
 //! with its label (`Figure 3: `); a typed number (`Table 2 – `) is stripped here. A label naming
 //! tables prefers a neighbouring table, any other label a picture. The caption paragraph's
 //! bookmark id moves to the block, so cross-references to the caption still find it.
@@ -105,14 +105,15 @@ pub(super) fn attach(list: Vec<Emitted>, report: &mut Report, part: &str) -> Vec
         .or_else(|| label.as_deref().map(is_table_label));
         let prev = i.checked_sub(1);
         let next = Some(i + 1);
+        // Figures carry their caption below (the picture comes before it), tables above.
         let order: Vec<(Option<usize>, Fits)> = match table_first {
-            Some(true) => vec![(prev, free_table), (next, free_table)],
-            Some(false) => vec![(next, free_image), (prev, free_image)],
+            Some(true) => vec![(next, free_table), (prev, free_table)],
+            Some(false) => vec![(prev, free_image), (next, free_image)],
             None => vec![
-                (next, free_image),
                 (prev, free_image),
-                (prev, free_table),
                 (next, free_table),
+                (next, free_image),
+                (prev, free_table),
             ],
         };
         let target = order.into_iter().find_map(|(j, ok)| {
