@@ -242,6 +242,13 @@ impl<'a> Converter<'a> {
             );
         }
         let blocks = self.block_list(&body.blocks, Some(&widths));
+        if body.final_section.as_ref().is_some_and(|s| s.has_header) {
+            self.report.warn(
+                WarningKind::Dropped,
+                "page headers are not imported",
+                Location::part(self.src.main_part).element("w:headerReference"),
+            );
+        }
         if !self.carry.is_empty() {
             self.carry.clear();
         }
@@ -1200,41 +1207,28 @@ fn strip_caption_label(st: &mut ParaState) {
 /// Trims whitespace at the start and end of note content (after the note number Word keeps a
 /// space).
 fn trim_runs(runs: &mut Vec<IRun>) {
-    while let Some(r) = runs.first_mut() {
-        match &mut r.leaf {
-            Leaf::Text(t) => {
-                let trimmed = t.trim_start();
-                if trimmed.is_empty() {
-                    runs.remove(0);
-                    continue;
-                }
-                *t = trimmed.to_string();
-            }
-            Leaf::LineBreak => {
-                runs.remove(0);
-                continue;
-            }
-            Leaf::Atom(_) => {}
-        }
-        break;
+    let blank = |r: &IRun| match &r.leaf {
+        Leaf::Text(t) => t.trim().is_empty(),
+        Leaf::LineBreak => true,
+        Leaf::Atom(_) => false,
+    };
+    let lead = runs.iter().take_while(|r| blank(r)).count();
+    runs.drain(..lead);
+    let keep = runs.len() - runs.iter().rev().take_while(|r| blank(r)).count();
+    runs.truncate(keep);
+    if let Some(IRun {
+        leaf: Leaf::Text(t),
+        ..
+    }) = runs.first_mut()
+    {
+        *t = t.trim_start().to_string();
     }
-    while let Some(r) = runs.last_mut() {
-        match &mut r.leaf {
-            Leaf::Text(t) => {
-                let trimmed = t.trim_end();
-                if trimmed.is_empty() {
-                    runs.pop();
-                    continue;
-                }
-                t.truncate(trimmed.len());
-            }
-            Leaf::LineBreak => {
-                runs.pop();
-                continue;
-            }
-            Leaf::Atom(_) => {}
-        }
-        break;
+    if let Some(IRun {
+        leaf: Leaf::Text(t),
+        ..
+    }) = runs.last_mut()
+    {
+        t.truncate(t.trim_end().len());
     }
 }
 

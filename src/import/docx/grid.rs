@@ -7,6 +7,8 @@
 //! result always passes `validate()`. Column widths come from `w:tblGrid`, as percentages that
 //! add up to 100.
 
+use std::collections::HashMap;
+
 use super::convert::{Converter, Emitted};
 use super::model::{self, Merge};
 use crate::ast::{self, Cell, Row, Table};
@@ -30,12 +32,13 @@ impl Converter<'_> {
             return;
         }
         let mut rows: Vec<Vec<Placed>> = Vec::with_capacity(t.rows.len());
-        // owner[c] = (row, index) of the cell covering column c in the previous row.
-        let mut owner: Vec<Option<(usize, usize)>> = Vec::new();
+        // The previous row's cells by first column: (row, index) of the cell covering it,
+        // the origin for vertical merges. Keyed sparsely so wide spans cost nothing per column.
+        let mut owner: HashMap<usize, (usize, usize)> = HashMap::new();
         let mut merge_repaired = false;
         for (r, row) in t.rows.iter().enumerate() {
             let mut placed: Vec<Placed> = Vec::new();
-            let mut new_owner: Vec<Option<(usize, usize)>> = Vec::new();
+            let mut new_owner: HashMap<usize, (usize, usize)> = HashMap::new();
             let mut col = (row.grid_before as usize).min(MAX_TABLE_COLUMNS);
             if col > 0 {
                 placed.push(filler(0, col));
@@ -49,16 +52,13 @@ impl Converter<'_> {
                     if let Some(prev) = placed.last_mut().filter(|p| !p.filler) {
                         prev.span += span;
                         let blocks = self.block_list(&cell.blocks, None);
-                        prev.cell.blocks.extend(blocks);
-                        let idx = placed.len() - 1;
-                        set_owner(&mut new_owner, col, span, (r, idx));
+                        prev.cell.blocks.extend(blocks.into_iter().filter(has_text));
                         col += span;
                         continue;
                     }
                 }
                 if cell.vmerge == Some(Merge::Continue) {
-                    let origin = owner.get(col).copied().flatten();
-                    if let Some((orow, oidx)) = origin {
+                    if let Some(&(orow, oidx)) = owner.get(&col) {
                         let fits = rows
                             .get(orow)
                             .and_then(|cells| cells.get(oidx))
@@ -68,11 +68,9 @@ impl Converter<'_> {
                             if let Some(o) = rows.get_mut(orow).and_then(|c| c.get_mut(oidx)) {
                                 o.rowspan += 1;
                                 // Text in a covered cell is unusual; keep it in the merged cell.
-                                if blocks.iter().any(has_text) {
-                                    o.cell.blocks.extend(blocks);
-                                }
+                                o.cell.blocks.extend(blocks.into_iter().filter(has_text));
                             }
-                            set_owner(&mut new_owner, col, span, (orow, oidx));
+                            new_owner.insert(col, (orow, oidx));
                             col += span;
                             continue;
                         }
@@ -80,7 +78,7 @@ impl Converter<'_> {
                     merge_repaired = true;
                 }
                 let blocks = self.block_list(&cell.blocks, None);
-                let idx = placed.len();
+                new_owner.insert(col, (r, placed.len()));
                 placed.push(Placed {
                     col,
                     span,
@@ -92,7 +90,6 @@ impl Converter<'_> {
                     },
                     filler: false,
                 });
-                set_owner(&mut new_owner, col, span, (r, idx));
                 col += span;
             }
             let after = (row.grid_after as usize).min(MAX_TABLE_COLUMNS.saturating_sub(col));
@@ -116,46 +113,45 @@ impl Converter<'_> {
             .unwrap_or(0);
         let width = reach.max(t.grid.len()).min(MAX_TABLE_COLUMNS);
 
-        // Fill what no cell covers, row by row, honouring row spans from above.
-        let mut busy = vec![0u32; width];
+        // Fill what no cell covers, row by row, honouring row spans from above. Intervals, not
+        // per-column flags, so the work follows the cells, not the grid's width.
+        let mut active: Vec<(usize, usize, u32)> = Vec::new();
         let mut padded = false;
         let mut out_rows = Vec::with_capacity(rows.len());
+        let total_rows = rows.len();
         for (r, mut placed) in rows.into_iter().enumerate() {
-            placed.sort_by_key(|p| p.col);
-            let mut covered = vec![false; width];
-            for (c, b) in busy.iter().enumerate() {
-                if *b > 0 {
-                    covered[c] = true;
-                }
-            }
-            for p in &placed {
-                for c in covered.iter_mut().skip(p.col).take(p.span) {
-                    *c = true;
-                }
-            }
+            let mut spans: Vec<(usize, usize)> = active
+                .iter()
+                .map(|&(c, s, _)| (c, s))
+                .chain(placed.iter().map(|p| (p.col, p.span)))
+                .collect();
+            spans.sort_unstable();
             let mut c = 0;
-            while c < width {
-                if covered[c] {
-                    c += 1;
-                    continue;
+            for (start, span) in spans {
+                if start > c {
+                    placed.push(filler(c, start - c));
+                    padded = true;
                 }
-                let start = c;
-                while c < width && !covered[c] {
-                    c += 1;
-                }
-                placed.push(filler(start, c - start));
+                c = c.max(start + span);
+            }
+            if c < width {
+                placed.push(filler(c, width - c));
                 padded = true;
             }
             placed.sort_by_key(|p| p.col);
             let header = t.rows.get(r).is_some_and(|row| row.header)
                 && out_rows.iter().all(|row: &Row| row.header);
-            let rows_left = (t.rows.len() - r) as u32;
+            let rows_left = (total_rows - r) as u32;
+            for a in &mut active {
+                a.2 -= 1;
+            }
+            active.retain(|a| a.2 > 0);
             let cells = placed
                 .into_iter()
                 .map(|p| {
                     let rowspan = p.rowspan.min(rows_left).max(1);
-                    for b in busy.iter_mut().skip(p.col).take(p.span) {
-                        *b = (*b).max(rowspan);
+                    if rowspan > 1 {
+                        active.push((p.col, p.span, rowspan - 1));
                     }
                     Cell {
                         colspan: p.span as u32,
@@ -165,9 +161,6 @@ impl Converter<'_> {
                     }
                 })
                 .collect();
-            for b in &mut busy {
-                *b = b.saturating_sub(1);
-            }
             out_rows.push(Row {
                 header,
                 cells,
@@ -206,21 +199,8 @@ fn filler(col: usize, span: usize) -> Placed {
     }
 }
 
-fn set_owner(
-    owner: &mut Vec<Option<(usize, usize)>>,
-    col: usize,
-    span: usize,
-    who: (usize, usize),
-) {
-    if owner.len() < col + span {
-        owner.resize(col + span, None);
-    }
-    for o in owner.iter_mut().skip(col).take(span) {
-        *o = Some(who);
-    }
-}
-
 fn has_text(b: &ast::Block) -> bool {
+    // Empty paragraphs of covered cells are layout, not content.
     match b {
         ast::Block::Paragraph(p) => !ast::inline::plain_text(&p.content).trim().is_empty(),
         _ => true,

@@ -9,6 +9,8 @@ use std::collections::{HashMap, HashSet};
 pub struct MediaNames {
     by_part: HashMap<String, String>,
     taken: HashSet<String>,
+    /// Next suffix to try per file name, so clashes cost no search.
+    next: HashMap<String, usize>,
     /// (part name, media name) in first-use order.
     pub wanted: Vec<(String, String)>,
 }
@@ -23,13 +25,13 @@ impl MediaNames {
         let file = part.rsplit('/').next().unwrap_or(part);
         let file = if file.is_empty() { "image" } else { file };
         let mut name = file.to_string();
-        let mut n = 2;
+        let n = self.next.entry(file.to_ascii_lowercase()).or_insert(2);
         while self.taken.contains(&name.to_ascii_lowercase()) {
             name = match file.rsplit_once('.') {
                 Some((stem, ext)) => format!("{stem}-{n}.{ext}"),
                 None => format!("{file}-{n}"),
             };
-            n += 1;
+            *n += 1;
         }
         self.taken.insert(name.to_ascii_lowercase());
         self.by_part.insert(key, name.clone());

@@ -477,11 +477,8 @@ fn optional_part<T>(
         return Ok(None);
     }
     let rels = pkg.rels_of(part, report)?;
-    for p in image_parts(&rels) {
-        if !images.contains(&p) {
-            images.push(p);
-        }
-    }
+    // Duplicates are removed once all parts are read.
+    images.extend(image_parts(&rels));
     let Some(text) = pkg.read_text(part, report)? else {
         return Ok(None);
     };

@@ -79,6 +79,8 @@ pub struct Section {
     pub text_width: Option<u64>,
     /// `r:id` of the default footer (`w:footerReference w:type="default"`).
     pub default_footer: Option<String>,
+    /// The section has page headers (`w:headerReference`), which the tree does not keep.
+    pub has_header: bool,
 }
 
 /// Paragraph formatting.
@@ -249,6 +251,7 @@ pub fn parse_sectpr(r: &mut XmlReader<'_>) -> Result<Section> {
                     right = get("right");
                     gutter = get("gutter");
                 }
+                "headerReference" => s.has_header = true,
                 "footerReference" => {
                     let ty = attr(&e, "type");
                     if ty.as_deref().is_none_or(|t| t == "default") {
