@@ -11,6 +11,7 @@
 //! so one broken field cannot hide the rest of the document.
 
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 use super::body::Facts;
 use super::fields::{self, FieldKind, is_table_label};
@@ -20,7 +21,7 @@ use super::media::MediaNames;
 use super::model::{self, BreakKind, ImageTarget, Item, RunItem};
 use super::notes::NoteMap;
 use super::numbering::{Numbering, ResolvedLevel};
-use super::props::{NumPr, RunProps};
+use super::props::{NumPr, ParaProps, RunProps};
 use super::styles::Styles;
 use crate::ast::inline::{ChangeKey, Leaf, Mark, Run as IRun, from_runs};
 use crate::ast::{
@@ -155,7 +156,7 @@ struct ParaInfo<'s> {
     prpr: Option<&'s RunProps>,
     /// The explicit `w:pStyle`.
     explicit: Option<String>,
-    chain: Vec<StyleInfo<'s>>,
+    chain: Rc<[StyleInfo<'s>]>,
     num: Option<(String, ResolvedLevel)>,
     outline: Option<u8>,
     align: Option<Align>,
@@ -174,6 +175,7 @@ pub(super) struct Converter<'a> {
     /// Bookmark names that point at another block's id.
     pub alias: HashMap<String, String>,
     carry: Vec<String>,
+    chains: HashMap<&'a str, Rc<[StyleInfo<'a>]>>,
     warned: HashSet<String>,
     fields: FieldState,
     text_width: u64,
@@ -192,6 +194,7 @@ impl<'a> Converter<'a> {
             ids: HashSet::new(),
             alias: HashMap::new(),
             carry: Vec::new(),
+            chains: HashMap::new(),
             warned: HashSet::new(),
             fields: FieldState::default(),
             text_width: DEFAULT_TEXT_WIDTH,
@@ -231,8 +234,8 @@ impl<'a> Converter<'a> {
     // ---- entry points ------------------------------------------------------------------
 
     /// Converts the main body.
-    pub fn document(&mut self, body: &model::Body) -> Vec<ast::Block> {
-        let widths = section_widths(body);
+    pub fn document(&mut self, body: model::Body) -> Vec<ast::Block> {
+        let widths = section_widths(&body);
         self.fields = FieldState::for_blocks(&body.blocks);
         if self.fields.disabled {
             self.warn(
@@ -241,8 +244,9 @@ impl<'a> Converter<'a> {
                 "w:fldChar",
             );
         }
-        let blocks = self.block_list(&body.blocks, Some(&widths));
-        if body.final_section.as_ref().is_some_and(|s| s.has_header) {
+        let has_header = body.final_section.as_ref().is_some_and(|s| s.has_header);
+        let blocks = self.block_list(body.blocks, Some(&widths));
+        if has_header {
             self.report.warn(
                 WarningKind::Dropped,
                 "page headers are not imported",
@@ -256,19 +260,19 @@ impl<'a> Converter<'a> {
     }
 
     /// Converts comment bodies (ids deduplicated, first wins).
-    pub fn comments(&mut self, raws: &[super::comments::RawComment]) -> Vec<Comment> {
+    pub fn comments(&mut self, raws: Vec<super::comments::RawComment>) -> Vec<Comment> {
         let mut seen = HashSet::new();
         let mut out = Vec::new();
         for raw in raws {
             if !seen.insert(raw.id.clone()) {
                 continue;
             }
-            let content = self.inline_of_blocks(&raw.blocks);
+            let content = self.inline_of_blocks(raw.blocks);
             out.push(Comment {
-                id: raw.id.clone(),
-                author: raw.author.clone(),
-                initials: raw.initials.clone(),
-                date: raw.date.clone(),
+                id: raw.id,
+                author: raw.author,
+                initials: raw.initials,
+                date: raw.date,
                 content,
             });
         }
@@ -276,7 +280,7 @@ impl<'a> Converter<'a> {
     }
 
     /// The plain text of a footer (page-number fields dropped, whitespace collapsed).
-    pub fn footer_text(&mut self, blocks: &[model::Block]) -> Option<String> {
+    pub fn footer_text(&mut self, blocks: Vec<model::Block>) -> Option<String> {
         self.footer_mode = true;
         let inlines = self.inline_of_blocks(blocks);
         self.footer_mode = false;
@@ -290,21 +294,21 @@ impl<'a> Converter<'a> {
     /// Converts a block list (the body, a cell, a text box); `widths` per block at top level.
     pub(super) fn block_list(
         &mut self,
-        blocks: &[model::Block],
+        blocks: Vec<model::Block>,
         widths: Option<&[u64]>,
     ) -> Vec<ast::Block> {
         let mut out: Vec<Emitted> = Vec::new();
         let mut pending: Vec<Item> = Vec::new();
-        for (i, b) in blocks.iter().enumerate() {
+        for (i, b) in blocks.into_iter().enumerate() {
             if let Some(w) = widths {
                 self.text_width = w.get(i).copied().unwrap_or(DEFAULT_TEXT_WIDTH);
                 self.block_no = out.len();
             }
             match b {
-                model::Block::Loose(item) => pending.push(item.clone()),
+                model::Block::Loose(item) => pending.push(item),
                 model::Block::Para(p) => {
                     let items = std::mem::take(&mut pending);
-                    self.paragraph(p, &items, &mut out);
+                    self.paragraph(p, items, &mut out);
                 }
                 model::Block::Table(t) => {
                     pending.retain(|item| match item {
@@ -353,27 +357,34 @@ impl<'a> Converter<'a> {
         self.assign_id(&mut carried)
     }
 
-    fn para_info(&self, p: &model::Para) -> ParaInfo<'a> {
+    fn para_info(&mut self, props: &ParaProps) -> ParaInfo<'a> {
         let styles: &'a Styles = self.src.styles;
-        let explicit = p.props.style.clone();
+        let explicit = props.style.clone();
         let effective: Option<&'a str> = match explicit.as_deref() {
             Some(id) => styles.get(id).map(|s| s.id.as_str()),
             None => styles.default_paragraph.as_deref(),
         };
-        let chain: Vec<StyleInfo<'a>> = match effective {
-            Some(id) => styles
-                .chain(id)
-                .into_iter()
-                .map(|s| StyleInfo {
-                    id: s.id.as_str(),
-                    name: s.name.as_deref(),
+        // The chain is the same for every paragraph of a style: built once.
+        let chain: Rc<[StyleInfo<'a>]> = match effective {
+            Some(id) => self
+                .chains
+                .entry(id)
+                .or_insert_with(|| {
+                    styles
+                        .chain(id)
+                        .into_iter()
+                        .map(|s| StyleInfo {
+                            id: s.id.as_str(),
+                            name: s.name.as_deref(),
+                        })
+                        .collect()
                 })
-                .collect(),
-            None => Vec::new(),
+                .clone(),
+            None => Rc::from(Vec::new()),
         };
         let resolved = effective.and_then(|id| styles.resolved(id));
         let style_num = resolved.and_then(|r| r.ppr.num.clone());
-        let num = match (&p.props.num, style_num) {
+        let num = match (&props.num, style_num) {
             (Some(direct), style) => {
                 let num_id = direct
                     .num_id
@@ -389,12 +400,11 @@ impl<'a> Converter<'a> {
             let lvl = self.src.numbering.resolve(&np, effective, styles)?;
             Some((id, lvl))
         });
-        let outline = p
-            .props
+        let outline = props
             .outline
             .or_else(|| resolved.and_then(|r| r.ppr.outline))
             .filter(|l| *l <= 8);
-        let align = p.props.align.or_else(|| resolved.and_then(|r| r.ppr.align));
+        let align = props.align.or_else(|| resolved.and_then(|r| r.ppr.align));
         ParaInfo {
             prpr: resolved.map(|r| &r.rpr),
             explicit,
@@ -402,16 +412,21 @@ impl<'a> Converter<'a> {
             num,
             outline,
             align,
-            page_break_before: p.props.page_break_before.unwrap_or(false),
+            page_break_before: props.page_break_before.unwrap_or(false),
         }
     }
 
-    fn paragraph(&mut self, p: &model::Para, pending: &[Item], out: &mut Vec<Emitted>) {
-        let info = self.para_info(p);
+    fn paragraph(&mut self, p: model::Para, pending: Vec<Item>, out: &mut Vec<Emitted>) {
+        let model::Para {
+            props,
+            items,
+            textboxes,
+        } = p;
+        let info = self.para_info(&props);
         let mut st = ParaState::default();
         st.bookmarks.append(&mut self.carry);
         self.items(pending, &info, &mut st);
-        self.items(&p.items, &info, &mut st);
+        self.items(items, &info, &mut st);
         st.finish();
 
         let text = st.plain_text();
@@ -566,7 +581,7 @@ impl<'a> Converter<'a> {
                 self.carry.append(&mut bookmarks);
             }
         }
-        for tb in &p.textboxes {
+        for tb in textboxes {
             self.warn(
                 WarningKind::Lossy,
                 "text box content is placed after the paragraph that anchors it",
@@ -602,33 +617,29 @@ impl<'a> Converter<'a> {
 
     // ---- inline content ----------------------------------------------------------------
 
-    fn items(&mut self, items: &[Item], info: &ParaInfo<'_>, st: &mut ParaState) {
+    fn items(&mut self, items: Vec<Item>, info: &ParaInfo<'_>, st: &mut ParaState) {
         for item in items {
             match item {
                 Item::Run(run) => self.run(run, info, st),
-                Item::LinkStart(h) => st.links.push(h.clone()),
+                Item::LinkStart(h) => st.links.push(h),
                 Item::LinkEnd => {
                     st.links.pop();
                 }
                 Item::Bookmark(name) => {
                     if self.note_depth == 0 && self.visible() {
-                        st.bookmarks.push(name.clone());
+                        st.bookmarks.push(name);
                     }
                 }
-                Item::CommentStart(id) => {
-                    self.comment_anchor(st, Inline::CommentStart { id: id.clone() })
-                }
-                Item::CommentEnd(id) => {
-                    self.comment_anchor(st, Inline::CommentEnd { id: id.clone() })
-                }
-                Item::ChangeStart(c) => st.changes.push(c.clone()),
+                Item::CommentStart(id) => self.comment_anchor(st, Inline::CommentStart { id }),
+                Item::CommentEnd(id) => self.comment_anchor(st, Inline::CommentEnd { id }),
+                Item::ChangeStart(c) => st.changes.push(c),
                 Item::ChangeEnd => {
                     st.changes.pop();
                 }
                 Item::SimpleFieldStart(instr) => {
                     if !self.fields.disabled {
                         self.field_begin();
-                        self.field_instr(instr);
+                        self.field_instr(&instr);
                         self.field_separate(st);
                     }
                 }
@@ -660,11 +671,11 @@ impl<'a> Converter<'a> {
         self.leaf(st, &[], Leaf::Atom(anchor));
     }
 
-    fn run(&mut self, run: &model::Run, info: &ParaInfo<'_>, st: &mut ParaState) {
+    fn run(&mut self, run: model::Run, info: &ParaInfo<'_>, st: &mut ParaState) {
         let marks = self.run_marks(info.prpr, &run.props);
-        for c in &run.content {
+        for c in run.content {
             match c {
-                RunItem::Text(t) => self.leaf(st, &marks, Leaf::Text(t.clone())),
+                RunItem::Text(t) => self.leaf(st, &marks, Leaf::Text(t)),
                 RunItem::Break(BreakKind::Page) => {
                     if self.visible() && self.note_depth == 0 {
                         st.visible_any = true;
@@ -679,7 +690,7 @@ impl<'a> Converter<'a> {
                 }
                 RunItem::Instr(t) => {
                     if !self.fields.disabled {
-                        self.field_instr(t)
+                        self.field_instr(&t)
                     }
                 }
                 RunItem::FieldSeparate => {
@@ -694,21 +705,14 @@ impl<'a> Converter<'a> {
                 }
                 RunItem::NoteRef(kind, id) => {
                     if self.visible() {
-                        if let Some(content) = self.note(*kind, id) {
-                            self.leaf(
-                                st,
-                                &[],
-                                Leaf::Atom(Inline::Note {
-                                    kind: *kind,
-                                    content,
-                                }),
-                            );
+                        if let Some(content) = self.note(kind, &id) {
+                            self.leaf(st, &[], Leaf::Atom(Inline::Note { kind, content }));
                         }
                     }
                 }
                 RunItem::CommentRef(id) => {
                     // A comment with no range: anchors around nothing at its reference.
-                    if !self.src.facts.comment_ranges.contains(id) && self.note_depth == 0 {
+                    if !self.src.facts.comment_ranges.contains(&id) && self.note_depth == 0 {
                         self.comment_anchor(st, Inline::CommentStart { id: id.clone() });
                         self.comment_anchor(st, Inline::CommentEnd { id: id.clone() });
                     }
@@ -719,7 +723,7 @@ impl<'a> Converter<'a> {
                         continue;
                     }
                     if self.visible() {
-                        if let Some((inline, extent)) = self.image(img) {
+                        if let Some((inline, extent)) = self.image(*img) {
                             st.extents.push(extent);
                             self.leaf(st, &[], Leaf::Atom(inline));
                         }
@@ -754,8 +758,8 @@ impl<'a> Converter<'a> {
         st.runs.push(IRun { marks: m, leaf });
     }
 
-    fn image(&mut self, img: &model::ImageRef) -> Option<(Inline, Option<(u64, u64)>)> {
-        let media = match &img.target {
+    fn image(&mut self, img: model::ImageRef) -> Option<(Inline, Option<(u64, u64)>)> {
+        let media = match img.target {
             ImageTarget::Part(part) => {
                 if !self.src.parts.contains(&part.to_ascii_lowercase()) {
                     self.warn(
@@ -765,7 +769,7 @@ impl<'a> Converter<'a> {
                     );
                     return None;
                 }
-                self.media.name_for(part)
+                self.media.name_for(&part)
             }
             ImageTarget::External(url) => {
                 self.warn(
@@ -773,14 +777,14 @@ impl<'a> Converter<'a> {
                     format!("linked picture {url} is not embedded in the file; kept as a reference to it"),
                     "a:blip",
                 );
-                url.clone()
+                url
             }
         };
         Some((
             Inline::Image {
                 media,
                 caption: None,
-                alt: img.alt.clone(),
+                alt: img.alt,
             },
             img.extent,
         ))
@@ -1010,13 +1014,15 @@ impl<'a> Converter<'a> {
             );
             return None;
         };
+        // A note may be referenced twice; each reference converts its own copy.
+        let blocks = blocks.clone();
         Some(self.inline_of_blocks(blocks))
     }
 
     /// Converts note or comment blocks to inline content: paragraphs joined by line breaks,
     /// tables flattened (with a warning).
-    fn inline_of_blocks(&mut self, blocks: &[model::Block]) -> Vec<Inline> {
-        let saved_fields = std::mem::replace(&mut self.fields, FieldState::for_blocks(blocks));
+    fn inline_of_blocks(&mut self, blocks: Vec<model::Block>) -> Vec<Inline> {
+        let saved_fields = std::mem::replace(&mut self.fields, FieldState::for_blocks(&blocks));
         let saved_carry = std::mem::take(&mut self.carry);
         self.note_depth += 1;
         let mut runs = Vec::new();
@@ -1029,13 +1035,18 @@ impl<'a> Converter<'a> {
         from_runs(runs)
     }
 
-    fn flatten_blocks(&mut self, blocks: &[model::Block], runs: &mut Vec<IRun>, first: &mut bool) {
+    fn flatten_blocks(
+        &mut self,
+        blocks: Vec<model::Block>,
+        runs: &mut Vec<IRun>,
+        first: &mut bool,
+    ) {
         for b in blocks {
             match b {
                 model::Block::Para(p) => {
-                    let info = self.para_info(p);
+                    let info = self.para_info(&p.props);
                     let mut st = ParaState::default();
-                    self.items(&p.items, &info, &mut st);
+                    self.items(p.items, &info, &mut st);
                     st.finish();
                     if !st.suppressed_any || st.visible_any {
                         if !*first {
@@ -1051,7 +1062,7 @@ impl<'a> Converter<'a> {
                             }
                         }
                     }
-                    for tb in &p.textboxes {
+                    for tb in p.textboxes {
                         self.flatten_blocks(tb, runs, first);
                     }
                 }
@@ -1062,9 +1073,9 @@ impl<'a> Converter<'a> {
                         "a table inside a note or comment is flattened to its text",
                         "w:tbl",
                     );
-                    for row in &t.rows {
-                        for cell in &row.cells {
-                            self.flatten_blocks(&cell.blocks, runs, first);
+                    for row in t.rows {
+                        for cell in row.cells {
+                            self.flatten_blocks(cell.blocks, runs, first);
                         }
                     }
                 }

@@ -25,7 +25,7 @@ struct Placed {
 
 impl Converter<'_> {
     /// Converts a table and pushes it (or nothing, for a table without rows).
-    pub(super) fn table(&mut self, t: &model::Table, out: &mut Vec<Emitted>) {
+    pub(super) fn table(&mut self, t: model::Table, out: &mut Vec<Emitted>) {
         let id = self.take_carried_id();
         if t.rows.iter().all(|r| r.cells.is_empty()) {
             self.warn_table("a table without cells is dropped");
@@ -36,14 +36,16 @@ impl Converter<'_> {
         // the origin for vertical merges. Keyed sparsely so wide spans cost nothing per column.
         let mut owner: HashMap<usize, (usize, usize)> = HashMap::new();
         let mut merge_repaired = false;
-        for (r, row) in t.rows.iter().enumerate() {
+        let headers: Vec<bool> = t.rows.iter().map(|r| r.header).collect();
+        let grid_len = t.grid.len();
+        for (r, row) in t.rows.into_iter().enumerate() {
             let mut placed: Vec<Placed> = Vec::new();
             let mut new_owner: HashMap<usize, (usize, usize)> = HashMap::new();
             let mut col = (row.grid_before as usize).min(MAX_TABLE_COLUMNS);
             if col > 0 {
                 placed.push(filler(0, col));
             }
-            for cell in &row.cells {
+            for cell in row.cells {
                 let span = (cell.span.max(1) as usize).min(MAX_TABLE_COLUMNS);
                 if col + span > MAX_TABLE_COLUMNS {
                     break;
@@ -51,7 +53,7 @@ impl Converter<'_> {
                 if cell.hmerge == Some(Merge::Continue) {
                     if let Some(prev) = placed.last_mut().filter(|p| !p.filler) {
                         prev.span += span;
-                        let blocks = self.block_list(&cell.blocks, None);
+                        let blocks = self.block_list(cell.blocks, None);
                         prev.cell.blocks.extend(blocks.into_iter().filter(has_text));
                         col += span;
                         continue;
@@ -64,7 +66,7 @@ impl Converter<'_> {
                             .and_then(|cells| cells.get(oidx))
                             .is_some_and(|o| o.col == col && o.span == span);
                         if fits {
-                            let blocks = self.block_list(&cell.blocks, None);
+                            let blocks = self.block_list(cell.blocks, None);
                             if let Some(o) = rows.get_mut(orow).and_then(|c| c.get_mut(oidx)) {
                                 o.rowspan += 1;
                                 // Text in a covered cell is unusual; keep it in the merged cell.
@@ -77,7 +79,7 @@ impl Converter<'_> {
                     }
                     merge_repaired = true;
                 }
-                let blocks = self.block_list(&cell.blocks, None);
+                let blocks = self.block_list(cell.blocks, None);
                 new_owner.insert(col, (r, placed.len()));
                 placed.push(Placed {
                     col,
@@ -111,7 +113,7 @@ impl Converter<'_> {
             .flat_map(|r| r.iter().map(|p| p.col + p.span))
             .max()
             .unwrap_or(0);
-        let width = reach.max(t.grid.len()).min(MAX_TABLE_COLUMNS);
+        let width = reach.max(grid_len).min(MAX_TABLE_COLUMNS);
 
         // Fill what no cell covers, row by row, honouring row spans from above. Intervals, not
         // per-column flags, so the work follows the cells, not the grid's width.
@@ -139,7 +141,7 @@ impl Converter<'_> {
                 padded = true;
             }
             placed.sort_by_key(|p| p.col);
-            let header = t.rows.get(r).is_some_and(|row| row.header)
+            let header = headers.get(r).copied().unwrap_or(false)
                 && out_rows.iter().all(|row: &Row| row.header);
             let rows_left = (total_rows - r) as u32;
             for a in &mut active {

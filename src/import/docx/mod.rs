@@ -53,6 +53,7 @@ pub mod tbl;
 mod xmlutil;
 
 use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use bytes::Bytes;
 
@@ -179,19 +180,23 @@ pub fn read(bytes: &[u8], options: &DocxImportOptions) -> Result<Converted<Docum
     images.sort_unstable();
     images.dedup();
 
-    // Pictures are most of a document's bytes: inflate and sniff them on a second thread while
-    // this one parses and converts the text. The media reader gets what is left of the total
-    // budget; what this thread reads afterwards is checked against the sum.
-    let media_limits = limits
-        .clone()
-        .with_max_total_size(limits.max_total_size.saturating_sub(pkg.inflated));
+    // Pictures are most of a document's bytes: a second thread inflates and sniffs them while
+    // this one parses and converts the text, then this one helps with what is left. Both take
+    // pictures from one shared queue and count their bytes against what is left of the budget.
+    let job = MediaJob::new(
+        bytes,
+        limits
+            .clone()
+            .with_max_total_size(limits.max_total_size.saturating_sub(pkg.inflated)),
+        &images,
+    );
     std::thread::scope(|scope| {
         let worker = if images.is_empty() {
             None
         } else {
             std::thread::Builder::new()
                 .name("docx-media".into())
-                .spawn_scoped(scope, || load_media(bytes, &media_limits, &images))
+                .spawn_scoped(scope, || job.work())
                 .ok()
         };
         let converted = convert_text(
@@ -204,22 +209,36 @@ pub fn read(bytes: &[u8], options: &DocxImportOptions) -> Result<Converted<Docum
                 numbering: &numbering,
                 footnotes: &footnotes,
                 endnotes: &endnotes,
-                raw_comments: &raw_comments,
+                raw_comments,
             },
             options,
             report,
         );
-        let loaded = match worker {
+        let (mut doc, wanted, mut report) = match converted {
+            Ok(c) => c,
+            Err(e) => {
+                // Stop the picture thread early; the scope joins it.
+                job.cancel();
+                return Err(e);
+            }
+        };
+        let mine = job.work();
+        let theirs = match worker {
             Some(handle) => handle.join().unwrap_or_else(|_| {
                 Err(Error::invalid(
                     "media",
                     "reading the pictures failed unexpectedly",
                 ))
             }),
-            None => load_media(bytes, &media_limits, &images),
+            None => Ok(Vec::new()),
         };
-        let (mut doc, wanted, mut report) = converted?;
-        let (mut loaded, media_inflated) = loaded?;
+        let mut loaded: HashMap<String, std::result::Result<MediaItem, String>> = HashMap::new();
+        for (i, item) in mine?.into_iter().chain(theirs?) {
+            if let Some(part) = images.get(i) {
+                loaded.insert(part.clone(), item);
+            }
+        }
+        let media_inflated = job.inflated.load(Ordering::Relaxed);
         if pkg.inflated.saturating_add(media_inflated) > limits.max_total_size {
             return Err(Error::TooLarge {
                 what: "total uncompressed size",
@@ -300,7 +319,7 @@ struct Texts<'t> {
     numbering: &'t numbering::Numbering,
     footnotes: &'t notes::NoteMap,
     endnotes: &'t notes::NoteMap,
-    raw_comments: &'t [comments::RawComment],
+    raw_comments: Vec<comments::RawComment>,
 }
 
 /// The tree without media, the (part, media name) pairs it refers to, and the report. The
@@ -363,9 +382,9 @@ fn convert_text(
         main_part: t.main,
     };
     let mut conv = Converter::new(src, report);
-    let blocks = conv.document(&body);
+    let blocks = conv.document(body);
     let comments = conv.comments(t.raw_comments);
-    let footer = conv.footer_text(&footer_blocks);
+    let footer = conv.footer_text(footer_blocks);
     let alias = std::mem::take(&mut conv.alias);
     let wanted = std::mem::take(&mut conv.media.wanted);
     let report = conv.report;
@@ -379,31 +398,72 @@ fn convert_text(
     Ok((doc, wanted, report))
 }
 
-/// Pictures by part name (sniffed, not decoded), or why one could not be read; and the bytes
-/// inflated. Limits stop the whole import.
-type Loaded = (HashMap<String, std::result::Result<MediaItem, String>>, u64);
+/// Picture parts to inflate, shared by the threads that work on them.
+struct MediaJob<'b> {
+    bytes: &'b [u8],
+    limits: Limits,
+    parts: &'b [String],
+    next: AtomicUsize,
+    inflated: AtomicU64,
+}
 
-fn load_media(bytes: &[u8], limits: &Limits, parts: &[String]) -> Result<Loaded> {
-    let mut out = HashMap::new();
-    if parts.is_empty() {
-        return Ok((out, 0));
+/// Loaded pictures by index into the job's parts: sniffed (never decoded), or why one could not
+/// be read.
+type Loaded = Vec<(usize, std::result::Result<MediaItem, String>)>;
+
+impl<'b> MediaJob<'b> {
+    fn new(bytes: &'b [u8], limits: Limits, parts: &'b [String]) -> Self {
+        MediaJob {
+            bytes,
+            limits,
+            parts,
+            next: AtomicUsize::new(0),
+            inflated: AtomicU64::new(0),
+        }
     }
-    let mut zip = ZipReader::new(bytes, limits)?;
-    let mut inflated = 0u64;
-    for part in parts {
-        match zip.read(part) {
-            Ok(data) => {
-                inflated += data.len() as u64;
-                let name = part.rsplit('/').next().unwrap_or(part).to_string();
-                out.insert(part.clone(), Ok(MediaItem::new(name, Bytes::from(data))));
-            }
-            Err(e @ Error::TooLarge { .. }) => return Err(e),
-            Err(e) => {
-                out.insert(part.clone(), Err(e.to_string()));
+
+    /// Empties the queue: workers stop after the picture in hand.
+    fn cancel(&self) {
+        self.next.store(usize::MAX / 2, Ordering::Relaxed);
+    }
+
+    /// Takes pictures from the queue until it is empty. Limits stop the whole import: each
+    /// thread's reader enforces the per-entry limits, the shared count the total.
+    fn work(&self) -> Result<Loaded> {
+        let mut out = Vec::new();
+        let mut zip: Option<ZipReader<'b>> = None;
+        loop {
+            let i = self.next.fetch_add(1, Ordering::Relaxed);
+            let Some(part) = self.parts.get(i) else {
+                return Ok(out);
+            };
+            let reader = match &mut zip {
+                Some(z) => z,
+                None => zip.insert(ZipReader::new(self.bytes, &self.limits)?),
+            };
+            match reader.read(part) {
+                Ok(data) => {
+                    let total = self
+                        .inflated
+                        .fetch_add(data.len() as u64, Ordering::Relaxed)
+                        .saturating_add(data.len() as u64);
+                    if total > self.limits.max_total_size {
+                        return Err(Error::TooLarge {
+                            what: "total uncompressed size",
+                            detail: format!(
+                                "the pictures pass the {} bytes left for them",
+                                self.limits.max_total_size
+                            ),
+                        });
+                    }
+                    let name = part.rsplit('/').next().unwrap_or(part).to_string();
+                    out.push((i, Ok(MediaItem::new(name, Bytes::from(data)))));
+                }
+                Err(e @ Error::TooLarge { .. }) => return Err(e),
+                Err(e) => out.push((i, Err(e.to_string()))),
             }
         }
     }
-    Ok((out, inflated))
 }
 
 /// The image parts a part's relationships name (embedded ones only).

@@ -201,9 +201,9 @@ pub fn parse_ppr(r: &mut XmlReader<'_>) -> Result<ParaProps> {
 fn apply_ppr_child(e: &BytesStart<'_>, p: &mut ParaProps) {
     match e.local_name().as_ref() {
         "pStyle" => p.style = val(e),
-        "outlineLvl" => p.outline = val(e).and_then(|v| v.trim().parse().ok()),
+        "outlineLvl" => p.outline = attr(e, "val").and_then(|v| v.trim().parse().ok()),
         "jc" => {
-            p.align = match val(e).as_deref() {
+            p.align = match attr(e, "val").as_deref() {
                 Some("center") => Some(Align::Center),
                 Some("right" | "end") => Some(Align::Right),
                 Some(

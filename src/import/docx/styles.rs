@@ -290,6 +290,12 @@ pub fn is_code_name(name: &str) -> bool {
     .any(|k| n.contains(k))
 }
 
+/// Whether `a` equals `b` ignoring case, `b` being lower case already; no allocation (this runs
+/// for every paragraph).
+fn eq_lower(a: &str, b: &str) -> bool {
+    a.chars().flat_map(char::to_lowercase).eq(b.chars())
+}
+
 /// Recognises a built-in heading by a localised style id (`berschrift1`, `Titre2`, `Kop3`,
 /// `Heading4`, `Заголовок1`): a known prefix and one digit 1-9. Returns the heading number.
 pub fn heading_number_from_id(id: &str) -> Option<u8> {
@@ -313,23 +319,23 @@ pub fn heading_number_from_id(id: &str) -> Option<u8> {
         "encabezado",
         "cabealho",
     ];
-    let lower = id.to_lowercase();
-    let digit = lower.chars().last()?.to_digit(10)?;
-    let prefix = lower
-        .get(..lower.len() - 1)?
-        .trim_end_matches([' ', '_', '-']);
-    if (1..=9).contains(&digit) && PREFIXES.contains(&prefix) {
-        Some(digit as u8)
-    } else {
-        None
-    }
+    let last = id.chars().last()?;
+    let digit = last.to_digit(10).filter(|d| (1..=9).contains(d))?;
+    let prefix = id[..id.len() - last.len_utf8()].trim_end_matches([' ', '_', '-']);
+    PREFIXES
+        .iter()
+        .any(|p| eq_lower(prefix, p))
+        .then_some(digit as u8)
 }
 
 /// `heading N` (any case, English built-in name) → N.
 pub fn heading_number_from_name(name: &str) -> Option<u8> {
-    let lower = name.trim().to_ascii_lowercase();
-    let rest = lower.strip_prefix("heading")?.trim();
-    let n: u8 = rest.parse().ok()?;
+    let name = name.trim();
+    let head = name.get(..7)?;
+    if !head.eq_ignore_ascii_case("heading") {
+        return None;
+    }
+    let n: u8 = name.get(7..)?.trim().parse().ok()?;
     (1..=9).contains(&n).then_some(n)
 }
 
@@ -347,7 +353,7 @@ pub fn is_caption(id: &str, name: Option<&str>) -> bool {
         "podpis",
     ];
     name.is_some_and(|n| n.trim().eq_ignore_ascii_case("caption"))
-        || IDS.contains(&id.to_lowercase().as_str())
+        || IDS.iter().any(|i| eq_lower(id, i))
 }
 
 #[cfg(test)]
