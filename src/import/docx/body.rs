@@ -27,6 +27,10 @@ pub struct Facts {
     pub bookmarks: HashSet<String>,
     /// Comment ids that have a `w:commentRangeStart`.
     pub comment_ranges: HashSet<String>,
+    /// Open complex fields (`w:fldChar` begin minus end) at the end of the part.
+    pub field_depth: i64,
+    /// A field end came without an open field.
+    pub field_underflow: bool,
 }
 
 /// A container element of a notes or comments part with its attributes and content.
@@ -576,9 +580,19 @@ impl<'a, 'c> BodyParser<'a, 'c> {
             "softHyphen" => push_text(run, "\u{AD}"),
             "noBreakHyphen" => push_text(run, "\u{2011}"),
             "fldChar" => match attr(e, "fldCharType").as_deref() {
-                Some("begin") => run.content.push(RunItem::FieldBegin),
+                Some("begin") => {
+                    self.facts.field_depth += 1;
+                    run.content.push(RunItem::FieldBegin);
+                }
                 Some("separate") => run.content.push(RunItem::FieldSeparate),
-                Some("end") => run.content.push(RunItem::FieldEnd),
+                Some("end") => {
+                    self.facts.field_depth -= 1;
+                    if self.facts.field_depth < 0 {
+                        self.facts.field_underflow = true;
+                        self.facts.field_depth = 0;
+                    }
+                    run.content.push(RunItem::FieldEnd);
+                }
                 _ => {}
             },
             "footnoteReference" | "endnoteReference" => {

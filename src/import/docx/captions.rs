@@ -4,7 +4,7 @@
 //! tables prefers a neighbouring table, any other label a picture. The caption paragraph's
 //! bookmark id moves to the block, so cross-references to the caption still find it.
 
-use super::convert::{CaptionInfo, Emitted};
+use super::convert::Out;
 use super::fields::is_table_label;
 use crate::ast::{self, Block, Inline};
 use crate::report::{Location, Report, WarningKind};
@@ -73,17 +73,17 @@ fn free_table(b: &Block) -> bool {
 }
 
 /// Attaches caption paragraphs to their neighbours; returns the final block list.
-pub(super) fn attach(list: Vec<Emitted>, report: &mut Report, part: &str) -> Vec<Block> {
-    if list.iter().all(|e| e.caption.is_none()) {
-        return list.into_iter().map(|e| e.block).collect();
+pub(super) fn attach(out: Out, report: &mut Report, part: &str) -> Vec<Block> {
+    let Out {
+        mut blocks,
+        captions,
+    } = out;
+    if captions.is_empty() {
+        return blocks;
     }
-    let mut slots: Vec<Option<Emitted>> = list.into_iter().map(Some).collect();
-    for i in 0..slots.len() {
-        let Some(Emitted {
-            block: Block::Paragraph(p),
-            caption: Some(info),
-        }) = slots.get(i).and_then(|s| s.as_ref())
-        else {
+    let mut removed = vec![false; blocks.len()];
+    for (i, info) in captions {
+        let Some(Block::Paragraph(p)) = blocks.get(i) else {
             continue;
         };
         let raw = ast::inline::plain_text(&p.content);
@@ -97,12 +97,7 @@ pub(super) fn attach(list: Vec<Emitted>, report: &mut Report, part: &str) -> Vec
                 label = Some(l);
             }
         }
-        let table_first = CaptionInfo {
-            label: label.clone(),
-            numbered,
-        }
-        .is_table()
-        .or_else(|| label.as_deref().map(is_table_label));
+        let table_first = label.as_deref().map(is_table_label);
         let prev = i.checked_sub(1);
         let next = Some(i + 1);
         // Figures carry their caption below (the picture comes before it), tables above.
@@ -116,13 +111,10 @@ pub(super) fn attach(list: Vec<Emitted>, report: &mut Report, part: &str) -> Vec
                 (prev, free_table),
             ],
         };
-        let target = order.into_iter().find_map(|(j, ok)| {
+        let target = order.into_iter().find_map(|(j, fits)| {
             let j = j?;
-            slots
-                .get(j)
-                .and_then(|s| s.as_ref())
-                .filter(|e| ok(&e.block))
-                .map(|_| j)
+            let free = !removed.get(j).copied().unwrap_or(true);
+            (free && blocks.get(j).is_some_and(fits)).then_some(j)
         });
         let Some(j) = target else {
             continue;
@@ -130,24 +122,22 @@ pub(super) fn attach(list: Vec<Emitted>, report: &mut Report, part: &str) -> Vec
         let lossy = has_atoms(&p.content);
         let id = p.id.clone();
         let caption = Some(text).filter(|t| !t.is_empty());
-        if let Some(Some(e)) = slots.get_mut(j) {
-            match &mut e.block {
-                Block::Image(img) => {
-                    img.caption = caption;
-                    img.numbered = numbered;
-                    if img.id.is_none() {
-                        img.id = id;
-                    }
+        match blocks.get_mut(j) {
+            Some(Block::Image(img)) => {
+                img.caption = caption;
+                img.numbered = numbered;
+                if img.id.is_none() {
+                    img.id = id;
                 }
-                Block::Table(t) => {
-                    t.caption = caption;
-                    t.numbered = numbered;
-                    if t.id.is_none() {
-                        t.id = id;
-                    }
-                }
-                _ => {}
             }
+            Some(Block::Table(t)) => {
+                t.caption = caption;
+                t.numbered = numbered;
+                if t.id.is_none() {
+                    t.id = id;
+                }
+            }
+            _ => {}
         }
         if lossy {
             report.warn(
@@ -156,11 +146,17 @@ pub(super) fn attach(list: Vec<Emitted>, report: &mut Report, part: &str) -> Vec
                 Location::part(part).element("w:p"),
             );
         }
-        if let Some(slot) = slots.get_mut(i) {
-            *slot = None;
+        if let Some(r) = removed.get_mut(i) {
+            *r = true;
         }
     }
-    slots.into_iter().flatten().map(|e| e.block).collect()
+    let mut index = 0;
+    blocks.retain(|_| {
+        let keep = !removed.get(index).copied().unwrap_or(false);
+        index += 1;
+        keep
+    });
+    blocks
 }
 
 fn has_atoms(content: &[Inline]) -> bool {

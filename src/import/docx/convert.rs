@@ -14,7 +14,7 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use super::body::Facts;
-use super::fields::{self, FieldKind, is_table_label};
+use super::fields::{self, FieldKind};
 use super::lists::{ListCounters, ListNumber};
 use super::mapping::{self, Basis, NumberingFacts, ParagraphFacts, StyleInfo, StyleMapping};
 use super::media::MediaNames;
@@ -50,19 +50,23 @@ pub(super) struct Sources<'a> {
     pub main_part: &'a str,
 }
 
-/// A block with what the caption pass needs to know about it.
-pub(super) struct Emitted {
-    pub block: ast::Block,
-    /// Set on caption paragraphs.
-    pub caption: Option<CaptionInfo>,
+/// A block list being built, with what the caption pass needs to know: which blocks are
+/// caption paragraphs.
+#[derive(Default)]
+pub(super) struct Out {
+    pub blocks: Vec<ast::Block>,
+    /// (index in `blocks`, numbering facts) of each caption paragraph.
+    pub captions: Vec<(usize, CaptionInfo)>,
 }
 
-impl Emitted {
-    fn plain(block: ast::Block) -> Self {
-        Emitted {
-            block,
-            caption: None,
-        }
+impl Out {
+    fn push(&mut self, block: ast::Block) {
+        self.blocks.push(block);
+    }
+
+    fn push_caption(&mut self, block: ast::Block, info: CaptionInfo) {
+        self.captions.push((self.blocks.len(), info));
+        self.blocks.push(block);
     }
 }
 
@@ -73,13 +77,6 @@ pub(super) struct CaptionInfo {
     pub label: Option<String>,
     /// A `SEQ` field numbered it.
     pub numbered: bool,
-}
-
-impl CaptionInfo {
-    /// Whether the label names tables.
-    pub fn is_table(&self) -> Option<bool> {
-        self.label.as_deref().map(is_table_label)
-    }
 }
 
 #[derive(Debug, Default)]
@@ -236,7 +233,12 @@ impl<'a> Converter<'a> {
     /// Converts the main body.
     pub fn document(&mut self, body: model::Body) -> Vec<ast::Block> {
         let widths = section_widths(&body);
-        self.fields = FieldState::for_blocks(&body.blocks);
+        // Balance was counted while parsing the main part.
+        let facts = self.src.facts;
+        self.fields = FieldState {
+            disabled: facts.field_underflow || facts.field_depth != 0,
+            ..FieldState::default()
+        };
         if self.fields.disabled {
             self.warn(
                 WarningKind::Repaired,
@@ -297,12 +299,12 @@ impl<'a> Converter<'a> {
         blocks: Vec<model::Block>,
         widths: Option<&[u64]>,
     ) -> Vec<ast::Block> {
-        let mut out: Vec<Emitted> = Vec::new();
+        let mut out = Out::default();
         let mut pending: Vec<Item> = Vec::new();
         for (i, b) in blocks.into_iter().enumerate() {
             if let Some(w) = widths {
                 self.text_width = w.get(i).copied().unwrap_or(DEFAULT_TEXT_WIDTH);
-                self.block_no = out.len();
+                self.block_no = out.blocks.len();
             }
             match b {
                 model::Block::Loose(item) => pending.push(item),
@@ -416,7 +418,7 @@ impl<'a> Converter<'a> {
         }
     }
 
-    fn paragraph(&mut self, p: model::Para, pending: Vec<Item>, out: &mut Vec<Emitted>) {
+    fn paragraph(&mut self, p: model::Para, pending: Vec<Item>, out: &mut Out) {
         let model::Para {
             props,
             items,
@@ -503,7 +505,7 @@ impl<'a> Converter<'a> {
             .map(|id| self.src.styles.name_of(id).to_string());
 
         if info.page_break_before {
-            out.push(Emitted::plain(ast::Block::PageBreak));
+            out.push(ast::Block::PageBreak);
         }
         if dropped {
             // Entirely inside a replaced field result (a TOC's cached entries).
@@ -515,7 +517,7 @@ impl<'a> Converter<'a> {
             let mut extents = st.extents.clone().into_iter();
             for seg in std::mem::take(&mut st.segments) {
                 match seg {
-                    Segment::Block(b) => out.push(Emitted::plain(b)),
+                    Segment::Block(b) => out.push(b),
                     Segment::Inline(runs) => {
                         if runs.is_empty() && several {
                             continue;
@@ -529,13 +531,14 @@ impl<'a> Converter<'a> {
                                     None
                                 };
                                 first = false;
-                                out.push(Emitted::plain(ast::Block::Image(self.image_block(
+                                let image = self.image_block(
                                     media,
                                     alt,
                                     extent,
                                     info.align.unwrap_or_default(),
                                     id,
-                                ))));
+                                );
+                                out.push(ast::Block::Image(image));
                             }
                             continue;
                         }
@@ -569,10 +572,10 @@ impl<'a> Converter<'a> {
                             }
                         }
                         first = false;
-                        out.push(Emitted {
-                            block: ast::Block::Paragraph(para),
-                            caption: caption.clone(),
-                        });
+                        match &caption {
+                            Some(c) => out.push_caption(ast::Block::Paragraph(para), c.clone()),
+                            None => out.push(ast::Block::Paragraph(para)),
+                        }
                     }
                 }
             }
@@ -588,7 +591,7 @@ impl<'a> Converter<'a> {
                 "w:txbxContent",
             );
             let blocks = self.block_list(tb, None);
-            out.extend(blocks.into_iter().map(Emitted::plain));
+            out.blocks.extend(blocks);
         }
     }
 

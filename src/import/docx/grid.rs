@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 
-use super::convert::{Converter, Emitted};
+use super::convert::{Converter, Out};
 use super::model::{self, Merge};
 use crate::ast::{self, Cell, Row, Table};
 use crate::limits::MAX_TABLE_COLUMNS;
@@ -25,7 +25,7 @@ struct Placed {
 
 impl Converter<'_> {
     /// Converts a table and pushes it (or nothing, for a table without rows).
-    pub(super) fn table(&mut self, t: model::Table, out: &mut Vec<Emitted>) {
+    pub(super) fn table(&mut self, t: model::Table, out: &mut Out) {
         let id = self.take_carried_id();
         if t.rows.iter().all(|r| r.cells.is_empty()) {
             self.warn_table("a table without cells is dropped");
@@ -180,10 +180,7 @@ impl Converter<'_> {
             id,
             ..Table::default()
         };
-        out.push(Emitted {
-            block: ast::Block::Table(table),
-            caption: None,
-        });
+        out.blocks.push(ast::Block::Table(table));
     }
 
     fn warn_table(&mut self, message: &str) {

@@ -293,6 +293,10 @@ pub fn is_code_name(name: &str) -> bool {
 /// Whether `a` equals `b` ignoring case, `b` being lower case already; no allocation (this runs
 /// for every paragraph).
 fn eq_lower(a: &str, b: &str) -> bool {
+    if a.is_ascii() {
+        // Lower-casing ASCII stays ASCII: a non-ASCII `b` cannot match.
+        return b.is_ascii() && a.eq_ignore_ascii_case(b);
+    }
     a.chars().flat_map(char::to_lowercase).eq(b.chars())
 }
 
