@@ -1,14 +1,14 @@
 //! The Word (.docx/.docm) reader: our own, on quick-xml and zip.
 //!
 //! Two stages, as in mammoth and pandoc's `Docx/Parse`:
-//! 1. **Parts → plain structs**, one module per part: [`package`] (content types, package
-//!    relationships, main part), [`rels`], [`styles`], [`numbering`], [`body`] (with [`tbl`] and
-//!    [`drawing`]) for the main part, [`notes`], [`comments`], [`core_props`]. The main part is
+//! 1. **Parts → plain structs**, one module per part: `package` (content types, package
+//!    relationships, main part), `rels`, `styles`, `numbering`, `body` (with `tbl` and
+//!    `drawing`) for the main part, `notes`, `comments`, `core_props`. The main part is
 //!    streamed, never loaded as a DOM.
-//! 2. **Structs → tree**: [`convert`] (paragraphs, runs, fields, notes, comments, images),
+//! 2. **Structs → tree**: `convert` (paragraphs, runs, fields, notes, comments, images),
 //!    [`mapping`] (the text type of each paragraph: the API's `styleMapping`, built-in styles,
-//!    outline levels, numbering; the seam for magic style sets), [`lists`] (Word's list
-//!    counters), [`grid`] (tables), [`captions`], [`media`], [`meta`].
+//!    outline levels, numbering; the seam for magic style sets), `lists` (Word's list
+//!    counters), `grid` (tables), `captions`, `media`, `meta`.
 //!
 //! What is converted (✔ fully, ◐ partly, ✘ not yet):
 //! - ✔ package: `[Content_Types].xml`, `_rels/.rels`, any main part name, transitional and ISO
@@ -26,30 +26,32 @@
 //!   width relative to the section's text width; caption paragraphs attached to neighbours
 //! - ✔ metadata: core properties and default footer, under the caller's values
 //! - ◐ text boxes (content after the anchoring paragraph), equations (plain text), OLE objects
-//!   (preview picture), caps (ignored: a display transform), ruby (base then text)
-//! - ✘ headers, charts, SmartArt, shapes without text, paragraph-mark revisions, formatting
-//!   revisions — each reported as a warning where met
+//!   (preview picture), ruby (base text, then the ruby text in parentheses), hidden text (kept
+//!   as ordinary text), `caps` (ignored: a display transform)
+//! - ✘ page headers, charts, shapes without text, `altChunk`, `subDoc` — each reported as a
+//!   warning where met; revisions of paragraph marks and of formatting (`w:rPrChange`,
+//!   `w:pPrChange`) are ignored: the current formatting is what the tree keeps
 
-pub mod body;
-pub mod captions;
-pub mod comments;
-pub mod convert;
-pub mod core_props;
-pub mod drawing;
-pub mod fields;
-pub mod grid;
-pub mod lists;
+mod body;
+mod captions;
+mod comments;
+mod convert;
+mod core_props;
+mod drawing;
+mod fields;
+mod grid;
+mod lists;
 pub mod mapping;
-pub mod media;
-pub mod meta;
-pub mod model;
-pub mod notes;
-pub mod numbering;
-pub mod package;
-pub mod props;
-pub mod rels;
-pub mod styles;
-pub mod tbl;
+mod media;
+mod meta;
+mod model;
+mod notes;
+mod numbering;
+mod package;
+mod props;
+mod rels;
+mod styles;
+mod tbl;
 mod xmlutil;
 
 use std::collections::{HashMap, HashSet};

@@ -226,11 +226,6 @@ impl Numbering {
         }
         Some(id)
     }
-
-    /// Whether no definitions were read.
-    pub fn is_empty(&self) -> bool {
-        self.nums.is_empty()
-    }
 }
 
 fn parse_u32(e: &BytesStart<'_>) -> Option<u32> {

@@ -96,7 +96,6 @@ pub struct Package<'a> {
     /// Package-level relationships (`_rels/.rels`).
     pub package_rels: Relationships,
     limits: Limits,
-    bytes: &'a [u8],
     /// Bytes inflated so far (parts and media), for splitting the total budget.
     pub inflated: u64,
 }
@@ -127,7 +126,6 @@ impl<'a> Package<'a> {
             main_part: String::new(),
             package_rels: Relationships::default(),
             limits: limits.clone(),
-            bytes,
             inflated: 0,
         };
         let has_ct = pkg.zip.contains("[Content_Types].xml");
@@ -238,11 +236,6 @@ impl<'a> Package<'a> {
     /// The limits this package was opened with.
     pub fn limits(&self) -> &Limits {
         &self.limits
-    }
-
-    /// The bytes the package was opened from.
-    pub fn bytes(&self) -> &'a [u8] {
-        self.bytes
     }
 
     /// Inflates part `name`; `None` when the part is absent.

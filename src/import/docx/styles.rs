@@ -205,16 +205,6 @@ impl Styles {
     pub fn name_of<'s>(&'s self, id: &'s str) -> &'s str {
         self.get(id).and_then(|s| s.name.as_deref()).unwrap_or(id)
     }
-
-    /// How many styles were read.
-    pub fn len(&self) -> usize {
-        self.map.len()
-    }
-
-    /// Whether no styles were read.
-    pub fn is_empty(&self) -> bool {
-        self.map.is_empty()
-    }
 }
 
 fn kind_of(t: Option<&str>) -> StyleKind {
