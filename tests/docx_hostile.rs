@@ -97,3 +97,125 @@ fn many_pictures_with_the_same_file_name() {
     assert_eq!(c.value.media.len(), 3000);
     assert!(c.value.media.get("a-3000.png").is_some());
 }
+
+/// Rewrites the main part of a corpus file with `f` and reads the result.
+fn with_main_part(bytes: &[u8], f: impl Fn(&str) -> String) -> Option<Vec<u8>> {
+    use std::io::Read;
+    let mut z = zip::ZipArchive::new(std::io::Cursor::new(bytes)).ok()?;
+    let mut w = sdconv::package::ZipWriter::new();
+    for i in 0..z.len() {
+        let mut e = z.by_index(i).ok()?;
+        let name = e.name().ok()?.to_string();
+        if name.ends_with('/') {
+            continue;
+        }
+        let mut data = Vec::new();
+        e.read_to_end(&mut data).ok()?;
+        if name == "word/document.xml" {
+            data = f(&String::from_utf8(data).ok()?).into_bytes();
+        }
+        w.add(&name, &data, sdconv::package::Compression::Deflate)
+            .ok()?;
+    }
+    w.finish().ok()
+}
+
+#[test]
+fn mutated_corpus_main_parts_never_panic() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/docx");
+    if !dir.is_dir() {
+        eprintln!("skipped: ../shared/corpus/docx is absent");
+        return;
+    }
+    let files = [
+        "docx-rs/fixtures__comment__comment.docx",
+        "docx-rs/fixtures__table_merged_libre_office__table_merged.docx",
+        "docx-rs/fixtures__toc0__toc0.docx",
+        "docx-rs/fixtures__image_inline_and_anchor__image_inline_and_anchor.docx",
+        "docx-rs/fixtures__instr_links__instr_links.docx",
+        "mammoth/test__test-data__text-box.docx",
+        "python-docx/features__steps__test_files__tbl-having-tables.docx",
+    ];
+    // A fixed-seed xorshift: the same mutations on every run.
+    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut outcomes = (0, 0);
+    for file in files {
+        let Ok(bytes) = std::fs::read(dir.join(file)) else {
+            continue;
+        };
+        for _ in 0..60 {
+            let (a, b, op) = (next() as usize, next() as usize, next() % 8);
+            let mutated = with_main_part(&bytes, |xml| {
+                let n = xml.len().max(1);
+                let (mut i, mut j) = (a % n, b % n);
+                if i > j {
+                    std::mem::swap(&mut i, &mut j);
+                }
+                while !xml.is_char_boundary(i) {
+                    i -= 1;
+                }
+                while !xml.is_char_boundary(j) {
+                    j -= 1;
+                }
+                // Renaming one element everywhere keeps the XML well-formed but puts content
+                // where Word never would: tables in runs, paragraphs in paragraphs, fields in
+                // cells.
+                const RENAMES: [(&str, &str); 8] = [
+                    ("w:p", "w:tbl"),
+                    ("w:r", "w:p"),
+                    ("w:tc", "w:r"),
+                    ("w:t", "w:instrText"),
+                    ("w:tr", "w:tc"),
+                    ("w:hyperlink", "w:tbl"),
+                    ("w:rPr", "w:pPr"),
+                    ("w:p", "w:fldSimple"),
+                ];
+                if op >= 4 {
+                    let (from, to) = RENAMES[(a ^ b) % RENAMES.len()];
+                    return xml
+                        .replace(&format!("<{from}>"), &format!("<{to}>"))
+                        .replace(&format!("<{from} "), &format!("<{to} "))
+                        .replace(&format!("</{from}>"), &format!("</{to}>"));
+                }
+                match op {
+                    // Cut a range: unbalanced tags, half elements.
+                    0 => format!("{}{}", &xml[..i], &xml[j..]),
+                    // Repeat a range: duplicated starts and ends.
+                    1 => format!("{}{}", &xml[..j], &xml[i..]),
+                    // Swap two halves around a point.
+                    2 => format!("{}{}", &xml[i..], &xml[..i]),
+                    // Drop every closing tag of one kind found in the range.
+                    _ => {
+                        let mid = &xml[i..j];
+                        let cut = mid.replace("</w:p>", "").replace("</w:tc>", "");
+                        format!("{}{}{}", &xml[..i], cut, &xml[j..])
+                    }
+                }
+            });
+            let Some(m) = mutated else { continue };
+            match run(m) {
+                Ok(c) => {
+                    outcomes.0 += 1;
+                    // Linked pictures aside, every tree validates.
+                    if let Err(v) = c.value.validate() {
+                        assert!(
+                            v.iter().all(|v| v.message.contains("media store")),
+                            "{file}: {v:?}"
+                        );
+                    }
+                }
+                Err(_) => outcomes.1 += 1,
+            }
+        }
+    }
+    eprintln!(
+        "mutations: {} trees, {} typed errors",
+        outcomes.0, outcomes.1
+    );
+}

@@ -612,7 +612,12 @@ impl<'a> Converter<'a> {
             alt,
             width_percent: width_percent.filter(|w| *w > 0.0),
             extent: extent.map(|(width, height)| ast::Extent { width, height }),
-            align,
+            // A picture cannot be justified; Word treats it as left-aligned.
+            align: if align == Align::Justify {
+                Align::Left
+            } else {
+                align
+            },
             id,
             ..ast::Image::default()
         }
