@@ -353,6 +353,23 @@ impl<'a> Converter<'a> {
         id
     }
 
+    /// "Unrecognised paragraph style", once per style, never for the default style.
+    fn warn_unmapped(&mut self, explicit: Option<&str>) {
+        let Some(id) = explicit else {
+            return;
+        };
+        if self.src.styles.is_default_paragraph(id) {
+            return;
+        }
+        let name = self.src.styles.name_of(id).to_string();
+        self.warn_once(
+            format!("style:{id}"),
+            WarningKind::UnmappedStyle,
+            format!("Unrecognised paragraph style: {name} (Style ID: {id})"),
+            "w:pStyle",
+        );
+    }
+
     /// Takes the bookmarks waiting for a block (before a table) as its id.
     pub(super) fn take_carried_id(&mut self) -> Option<String> {
         let mut carried = std::mem::take(&mut self.carry);
@@ -464,19 +481,8 @@ impl<'a> Converter<'a> {
             kind = TextType::Caption;
         }
         let dropped = st.suppressed_any && !st.visible_any;
-        if mapped.basis == Basis::Default && kind != TextType::Caption && !dropped {
-            if let Some(id) = info.explicit.as_deref() {
-                if !self.src.styles.is_default_paragraph(id) {
-                    let name = self.src.styles.name_of(id).to_string();
-                    self.warn_once(
-                        format!("style:{id}"),
-                        WarningKind::UnmappedStyle,
-                        format!("Unrecognised paragraph style: {name} (Style ID: {id})"),
-                        "w:pStyle",
-                    );
-                }
-            }
-        }
+        // Warned below, once a paragraph (not just pictures) came of it.
+        let unmapped = mapped.basis == Basis::Default && kind != TextType::Caption && !dropped;
         let list = match &info.num {
             Some((id, lvl)) if lvl.level.number_format() != NumberFormat::None => {
                 let n = self
@@ -575,6 +581,9 @@ impl<'a> Converter<'a> {
                         match &caption {
                             Some(c) => out.push_caption(ast::Block::Paragraph(para), c.clone()),
                             None => out.push(ast::Block::Paragraph(para)),
+                        }
+                        if unmapped {
+                            self.warn_unmapped(info.explicit.as_deref());
                         }
                     }
                 }
