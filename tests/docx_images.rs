@@ -167,3 +167,32 @@ fn a_missing_picture_part_is_dropped_with_a_warning() {
             .any(|w| w.kind == WarningKind::MissingMedia && w.message.contains("gone.png"))
     );
 }
+
+#[test]
+fn pictures_in_footnotes_use_the_notes_relationships() {
+    let body = r#"<w:p><w:r><w:t>Text</w:t></w:r><w:r><w:footnoteReference w:id="1"/></w:r></w:p>"#;
+    let note = format!(
+        r#"<w:footnote w:id="1"><w:p><w:r><w:t>See </w:t></w:r>{}</w:p></w:footnote>"#,
+        drawing("rIdN", 100, 100, "in a note")
+    );
+    let rels = r#"<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rIdN" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" Target="media/note.png"/></Relationships>"#;
+    let c = docx(body)
+        .footnotes(&note)
+        .part("word/_rels/footnotes.xml.rels", rels.as_bytes())
+        .part("word/media/note.png", &png(3, 4))
+        .read();
+    valid(&c);
+    let item = c
+        .value
+        .media
+        .get("note.png")
+        .expect("the note's picture is stored");
+    assert_eq!((item.width, item.height), (Some(3), Some(4)));
+    let Block::Paragraph(p) = &c.value.blocks[0] else {
+        panic!()
+    };
+    let Some(Inline::Note { content, .. }) = p.content.last() else {
+        panic!("{:?}", p.content)
+    };
+    assert!(content.iter().any(|i| matches!(i, Inline::Image { media, alt, .. } if media == "note.png" && alt.as_deref() == Some("in a note"))));
+}

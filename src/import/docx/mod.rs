@@ -127,64 +127,15 @@ pub fn read(bytes: &[u8], options: &DocxImportOptions) -> Result<Converted<Docum
     let mut pkg = Package::open(bytes, limits, &mut report)?;
     let main = pkg.main_part.clone();
     let main_rels = pkg.rels_of(&main, &mut report)?;
-    let text = pkg
-        .read_text(&main, &mut report)?
-        .ok_or_else(|| Error::MissingPart { part: main.clone() })?;
     let mut images = image_parts(&main_rels);
-
-    let styles = optional(
-        &mut pkg,
-        &main_rels,
-        "styles",
-        &mut report,
-        &mut images,
-        |t, p, _, _| styles::Styles::parse(t, p, limits),
-    )?
-    .unwrap_or_default();
-    let numbering = optional(
-        &mut pkg,
-        &main_rels,
-        "numbering",
-        &mut report,
-        &mut images,
-        |t, p, _, _| numbering::Numbering::parse(t, p, limits),
-    )?
-    .unwrap_or_default();
-    let footnotes = optional(
-        &mut pkg,
-        &main_rels,
-        "footnotes",
-        &mut report,
-        &mut images,
-        |t, p, rels, r| notes::parse(t, p, rels, limits, r, NoteKind::Footnote),
-    )?
-    .unwrap_or_default();
-    let endnotes = optional(
-        &mut pkg,
-        &main_rels,
-        "endnotes",
-        &mut report,
-        &mut images,
-        |t, p, rels, r| notes::parse(t, p, rels, limits, r, NoteKind::Endnote),
-    )?
-    .unwrap_or_default();
-    let raw_comments = optional(
-        &mut pkg,
-        &main_rels,
-        "comments",
-        &mut report,
-        &mut images,
-        |t, p, rels, r| comments::parse(t, p, rels, limits, r),
-    )?
-    .unwrap_or_default();
-    let core = read_core(&mut pkg, &mut report)?;
     images.retain(|p| pkg.contains(p));
     images.sort_unstable();
     images.dedup();
 
-    // Pictures are most of a document's bytes: a second thread inflates and sniffs them while
-    // this one parses and converts the text, then this one helps with what is left. Both take
-    // pictures from one shared queue and count their bytes against what is left of the budget.
+    // Pictures are most of a document's bytes: a second thread inflates and sniffs the main
+    // part's pictures while this one reads and converts the text, then this one helps with what
+    // is left. Both take pictures from one queue and count their bytes against what is left of
+    // the budget; the sum of all reads is checked at the end.
     let job = MediaJob::new(
         bytes,
         limits
@@ -201,29 +152,21 @@ pub fn read(bytes: &[u8], options: &DocxImportOptions) -> Result<Converted<Docum
                 .spawn_scoped(scope, || job.work())
                 .ok()
         };
-        let converted = convert_text(
-            &mut pkg,
-            Texts {
-                text,
-                main: &main,
-                main_rels: &main_rels,
-                styles: &styles,
-                numbering: &numbering,
-                footnotes: &footnotes,
-                endnotes: &endnotes,
-                raw_comments,
-            },
-            options,
-            report,
-        );
-        let (mut doc, wanted, mut report) = match converted {
-            Ok(c) => c,
+        let side = match text_side(&mut pkg, &main, &main_rels, options, report) {
+            Ok(side) => side,
             Err(e) => {
                 // Stop the picture thread early; the scope joins it.
                 job.cancel();
                 return Err(e);
             }
         };
+        let TextSide {
+            mut doc,
+            wanted,
+            mut report,
+            core,
+            mut more_images,
+        } = side;
         let mine = job.work();
         let theirs = match worker {
             Some(handle) => handle.join().unwrap_or_else(|_| {
@@ -240,7 +183,29 @@ pub fn read(bytes: &[u8], options: &DocxImportOptions) -> Result<Converted<Docum
                 loaded.insert(part.clone(), item);
             }
         }
-        let media_inflated = job.inflated.load(Ordering::Relaxed);
+        // Pictures of notes and comments that the main part does not share.
+        more_images.retain(|p| pkg.contains(p) && images.binary_search(p).is_err());
+        more_images.sort_unstable();
+        more_images.dedup();
+        let used = pkg
+            .inflated
+            .saturating_add(job.inflated.load(Ordering::Relaxed));
+        let more = MediaJob::new(
+            bytes,
+            limits
+                .clone()
+                .with_max_total_size(limits.max_total_size.saturating_sub(used)),
+            &more_images,
+        );
+        for (i, item) in more.work()? {
+            if let Some(part) = more_images.get(i) {
+                loaded.insert(part.clone(), item);
+            }
+        }
+        let media_inflated = job
+            .inflated
+            .load(Ordering::Relaxed)
+            .saturating_add(more.inflated.load(Ordering::Relaxed));
         if pkg.inflated.saturating_add(media_inflated) > limits.max_total_size {
             return Err(Error::TooLarge {
                 what: "total uncompressed size",
@@ -309,6 +274,102 @@ pub fn read(bytes: &[u8], options: &DocxImportOptions) -> Result<Converted<Docum
         }
         doc.meta = meta::merge(core, doc.meta.footer.take(), &options.meta, &mut report);
         Ok(report.finish(doc))
+    })
+}
+
+/// What the text side hands back: the tree without media bytes, the pictures it refers to,
+/// the report, the core properties, and picture parts of notes and comments.
+struct TextSide {
+    doc: Document,
+    wanted: Vec<(String, String)>,
+    report: Report,
+    core: core_props::CoreProps,
+    more_images: Vec<String>,
+}
+
+/// Reads the text parts (main, styles, numbering, notes, comments, core properties) and
+/// converts them.
+fn text_side(
+    pkg: &mut Package<'_>,
+    main: &str,
+    main_rels: &Relationships,
+    options: &DocxImportOptions,
+    mut report: Report,
+) -> Result<TextSide> {
+    let limits = &options.limits;
+    let text = pkg
+        .read_text(main, &mut report)?
+        .ok_or_else(|| Error::MissingPart {
+            part: main.to_string(),
+        })?;
+    let mut more_images = Vec::new();
+    let styles = optional(
+        pkg,
+        main_rels,
+        "styles",
+        &mut report,
+        &mut more_images,
+        |t, p, _, _| styles::Styles::parse(t, p, limits),
+    )?
+    .unwrap_or_default();
+    let numbering = optional(
+        pkg,
+        main_rels,
+        "numbering",
+        &mut report,
+        &mut more_images,
+        |t, p, _, _| numbering::Numbering::parse(t, p, limits),
+    )?
+    .unwrap_or_default();
+    let footnotes = optional(
+        pkg,
+        main_rels,
+        "footnotes",
+        &mut report,
+        &mut more_images,
+        |t, p, rels, r| notes::parse(t, p, rels, limits, r, NoteKind::Footnote),
+    )?
+    .unwrap_or_default();
+    let endnotes = optional(
+        pkg,
+        main_rels,
+        "endnotes",
+        &mut report,
+        &mut more_images,
+        |t, p, rels, r| notes::parse(t, p, rels, limits, r, NoteKind::Endnote),
+    )?
+    .unwrap_or_default();
+    let raw_comments = optional(
+        pkg,
+        main_rels,
+        "comments",
+        &mut report,
+        &mut more_images,
+        |t, p, rels, r| comments::parse(t, p, rels, limits, r),
+    )?
+    .unwrap_or_default();
+    let core = read_core(pkg, &mut report)?;
+    let (doc, wanted, report) = convert_text(
+        pkg,
+        Texts {
+            text,
+            main,
+            main_rels,
+            styles: &styles,
+            numbering: &numbering,
+            footnotes: &footnotes,
+            endnotes: &endnotes,
+            raw_comments,
+        },
+        options,
+        report,
+    )?;
+    Ok(TextSide {
+        doc,
+        wanted,
+        report,
+        core,
+        more_images,
     })
 }
 
