@@ -81,7 +81,10 @@ impl Format {
 
     /// Whether this build reads the format.
     pub fn can_read(self) -> bool {
-        matches!(self, Format::Json | Format::Markdown | Format::Sdxml)
+        matches!(
+            self,
+            Format::Json | Format::Markdown | Format::Sdxml | Format::Word
+        )
     }
 
     /// Whether this build writes the format.

@@ -50,6 +50,9 @@ pub use report::{Converted, Location, Report, Warning, WarningKind};
 pub struct ImportOptions {
     /// Input limits.
     pub limits: Limits,
+    /// Word reader options (style mapping, caller metadata); its `limits` are replaced by
+    /// [`ImportOptions::limits`].
+    pub docx: import::docx::DocxImportOptions,
 }
 
 /// Options for [`export`], shared by every writer.
@@ -83,6 +86,11 @@ pub fn import(
                 limits: options.limits.clone(),
             },
         ),
+        Format::Word => {
+            let mut docx = options.docx.clone();
+            docx.limits = options.limits.clone();
+            import::docx::read(bytes, &docx)
+        }
         other => Err(Error::Unavailable(format!("{other} (import)"))),
     }
 }

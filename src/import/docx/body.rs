@@ -1,0 +1,737 @@
+//! Stage one for block content: streams a part holding paragraphs (`document.xml`, footnotes,
+//! endnotes, comments, headers and footers) with quick-xml into [`model`](super::model) values.
+//!
+//! Element names are matched on their local part, so any prefix and both the transitional and
+//! ISO Strict namespaces read alike. Every handler consumes its element through the matching end
+//! tag; containers the reader does not know are read through (their text kept) with one
+//! warning per element name, and `mc:AlternateContent` contributes exactly one branch.
+
+use std::collections::HashSet;
+
+use quick_xml::events::{BytesStart, Event};
+
+use super::model::{Block, Body, BreakKind, Item, Para, Run, RunItem};
+use super::props::{Section, parse_ppr, parse_rpr, parse_sectpr};
+use super::rels::Relationships;
+use super::xmlutil::{attr, attr_string, element_text};
+use crate::ast::{Change, ChangeKind, NoteKind};
+use crate::error::Result;
+use crate::limits::Limits;
+use crate::report::{Location, Report, WarningKind};
+use crate::xml::XmlReader;
+
+/// Facts collected while parsing that stage two needs before it meets them in order.
+#[derive(Debug, Default, Clone)]
+pub struct Facts {
+    /// Every bookmark name seen (targets `REF` fields and internal links may name).
+    pub bookmarks: HashSet<String>,
+    /// Comment ids that have a `w:commentRangeStart`.
+    pub comment_ranges: HashSet<String>,
+    /// Open complex fields (`w:fldChar` begin minus end) at the end of the part.
+    pub field_depth: i64,
+    /// A field end came without an open field.
+    pub field_underflow: bool,
+}
+
+/// A container element of a notes or comments part with its attributes and content.
+#[derive(Debug, Clone)]
+pub struct Container {
+    /// Attributes as (local name, value).
+    pub attrs: Vec<(String, String)>,
+    /// The blocks inside.
+    pub blocks: Vec<Block>,
+}
+
+impl Container {
+    /// The attribute with local name `name`.
+    pub fn attr(&self, name: &str) -> Option<&str> {
+        self.attrs
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Where the content of a chosen `mc:AlternateContent` branch goes.
+pub(super) enum Ctx<'x> {
+    Blocks(&'x mut Vec<Block>),
+    Inline(&'x mut Para),
+    Run(&'x mut Run, &'x mut Para),
+    Drawing(&'x mut super::drawing::DrawingState, &'x mut Para),
+}
+
+/// The streaming parser of one part.
+pub struct BodyParser<'a, 'c> {
+    pub(super) r: XmlReader<'a>,
+    pub(super) part: String,
+    pub(super) rels: &'c Relationships,
+    pub(super) report: &'c mut Report,
+    pub(super) facts: &'c mut Facts,
+    warned: HashSet<String>,
+    final_section: Option<Section>,
+}
+
+/// Elements skipped without a word: bookkeeping that carries no content.
+fn ignorable(name: &str) -> bool {
+    matches!(
+        name,
+        "bookmarkEnd"
+            | "proofErr"
+            | "permStart"
+            | "permEnd"
+            | "moveFromRangeStart"
+            | "moveFromRangeEnd"
+            | "moveToRangeStart"
+            | "moveToRangeEnd"
+            | "customXmlInsRangeStart"
+            | "customXmlInsRangeEnd"
+            | "customXmlDelRangeStart"
+            | "customXmlDelRangeEnd"
+            | "customXmlMoveFromRangeStart"
+            | "customXmlMoveFromRangeEnd"
+            | "customXmlMoveToRangeStart"
+            | "customXmlMoveToRangeEnd"
+            | "sdtPr"
+            | "sdtEndPr"
+            | "customXmlPr"
+            | "smartTagPr"
+            | "background"
+            | "rsid"
+            | "tblPrEx"
+    )
+}
+
+/// Run children that carry nothing the tree keeps (the note number inside a note, separators,
+/// rendering hints, header/footer date glyphs).
+fn ignorable_in_run(name: &str) -> bool {
+    matches!(
+        name,
+        "lastRenderedPageBreak"
+            | "footnoteRef"
+            | "endnoteRef"
+            | "separator"
+            | "continuationSeparator"
+            | "annotationRef"
+            | "pgNum"
+            | "dayShort"
+            | "dayLong"
+            | "monthShort"
+            | "monthLong"
+            | "yearShort"
+            | "yearLong"
+            | "fldData"
+            | "rsid"
+    )
+}
+
+impl<'a, 'c> BodyParser<'a, 'c> {
+    /// A parser over `text`, the part `part` whose relationships are `rels`.
+    pub fn new(
+        text: &'a str,
+        part: &str,
+        rels: &'c Relationships,
+        limits: &Limits,
+        report: &'c mut Report,
+        facts: &'c mut Facts,
+    ) -> Self {
+        BodyParser {
+            r: XmlReader::new(text, part, limits),
+            part: part.to_string(),
+            rels,
+            report,
+            facts,
+            warned: HashSet::new(),
+            final_section: None,
+        }
+    }
+
+    /// Parses a main document part: the blocks of `w:body` and its final section.
+    pub fn parse_document(mut self) -> Result<Body> {
+        let mut blocks = Vec::new();
+        let mut seen_body = false;
+        loop {
+            match self.r.next_event()? {
+                Event::Start(e) => match e.local_name().as_ref() {
+                    "body" if !seen_body => {
+                        seen_body = true;
+                        self.blocks_until_end(&mut blocks)?;
+                    }
+                    "document" if self.r.depth() == 1 => {}
+                    _ => self.r.skip_element()?,
+                },
+                Event::Eof => break,
+                _ => {}
+            }
+        }
+        if !seen_body {
+            self.report.warn(
+                WarningKind::InvalidValue,
+                "the main document part has no w:body; the document is empty",
+                Location::part(self.part.clone()),
+            );
+        }
+        Ok(Body {
+            blocks,
+            final_section: self.final_section,
+        })
+    }
+
+    /// Parses a part whose root holds `element` containers (`footnote`, `endnote`, `comment`).
+    pub fn parse_containers(mut self, element: &str) -> Result<Vec<Container>> {
+        let mut out = Vec::new();
+        loop {
+            match self.r.next_event()? {
+                Event::Start(e) => {
+                    if e.local_name().as_ref() == element {
+                        let attrs = crate::xml::attrs(&e);
+                        let mut blocks = Vec::new();
+                        self.blocks_until_end(&mut blocks)?;
+                        out.push(Container { attrs, blocks });
+                    } else if self.r.depth() > 1 {
+                        self.r.skip_element()?;
+                    }
+                }
+                Event::Eof => break,
+                _ => {}
+            }
+        }
+        Ok(out)
+    }
+
+    /// Parses a header or footer part: the blocks under its root.
+    pub fn parse_root_blocks(mut self) -> Result<Vec<Block>> {
+        let mut blocks = Vec::new();
+        loop {
+            match self.r.next_event()? {
+                Event::Start(_) if self.r.depth() == 1 => self.blocks_until_end(&mut blocks)?,
+                Event::Start(_) => self.r.skip_element()?,
+                Event::Eof => break,
+                _ => {}
+            }
+        }
+        Ok(blocks)
+    }
+
+    pub(super) fn warn(&mut self, kind: WarningKind, message: impl Into<String>, element: &str) {
+        self.report.warn(
+            kind,
+            message,
+            Location::part(self.part.clone()).element(element.to_string()),
+        );
+    }
+
+    /// Warns once per element name that an unknown element was read through or skipped.
+    fn unknown(&mut self, e: &BytesStart<'_>, kept: bool) {
+        let name = e.name().as_ref().to_string();
+        if self.warned.insert(name.clone()) {
+            let what = if kept {
+                "read through, its text kept"
+            } else {
+                "skipped"
+            };
+            self.warn(
+                WarningKind::UnknownElement,
+                format!("unknown element <{name}> {what}"),
+                &name,
+            );
+        }
+    }
+
+    fn eof(&self) -> crate::error::Error {
+        self.r.invalid("the part ends inside an element")
+    }
+
+    // ---- block level -------------------------------------------------------------------
+
+    /// Reads block content up to the end of the element whose start was just read.
+    pub(super) fn blocks_until_end(&mut self, out: &mut Vec<Block>) -> Result<()> {
+        loop {
+            match self.r.next_event()? {
+                Event::Start(e) => self.block_start(&e, out)?,
+                Event::Empty(e) => self.block_empty(&e, out),
+                Event::End(_) => return Ok(()),
+                Event::Eof => return Err(self.eof()),
+                _ => {}
+            }
+        }
+    }
+
+    pub(super) fn block_start(&mut self, e: &BytesStart<'_>, out: &mut Vec<Block>) -> Result<()> {
+        let local = e.local_name();
+        match local.as_ref() {
+            "p" => {
+                let mut p = Para::default();
+                self.inline_until_end(&mut p)?;
+                out.push(Block::Para(p));
+            }
+            "tbl" => {
+                let t = self.table()?;
+                out.push(Block::Table(t));
+            }
+            "sdt" | "sdtContent" | "customXml" | "smartTag" | "ins" | "del" | "moveTo"
+            | "moveFrom" => self.blocks_until_end(out)?,
+            "AlternateContent" => self.alternate(&mut Ctx::Blocks(out))?,
+            "sectPr" => self.final_section = Some(parse_sectpr(&mut self.r)?),
+            "oMathPara" | "oMath" => {
+                let text = self.math_text()?;
+                let mut p = Para::default();
+                p.items.push(text_run(text));
+                out.push(Block::Para(p));
+            }
+            "bookmarkStart" | "commentRangeStart" | "commentRangeEnd" | "altChunk" => {
+                self.block_empty(e, out);
+                self.r.skip_element()?;
+            }
+            name if ignorable(name) => self.r.skip_element()?,
+            _ => {
+                self.unknown(e, true);
+                self.blocks_until_end(out)?;
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn block_empty(&mut self, e: &BytesStart<'_>, out: &mut Vec<Block>) {
+        match e.local_name().as_ref() {
+            "p" => out.push(Block::Para(Para::default())),
+            "bookmarkStart" | "commentRangeStart" | "commentRangeEnd" => {
+                if let Some(item) = self.anchor_item(e) {
+                    out.push(Block::Loose(item));
+                }
+            }
+            "altChunk" => self.warn(
+                WarningKind::Dropped,
+                format!(
+                    "embedded foreign content (w:altChunk r:id=\"{}\") is not imported",
+                    attr(e, "id").unwrap_or_default()
+                ),
+                "w:altChunk",
+            ),
+            _ => {}
+        }
+    }
+
+    /// A bookmark or comment range anchor.
+    fn anchor_item(&mut self, e: &BytesStart<'_>) -> Option<Item> {
+        match e.local_name().as_ref() {
+            "bookmarkStart" => {
+                let name = attr_string(e, "name")?;
+                // `_GoBack` is Word's "last edit position", not a target anyone set.
+                if name.is_empty() || name == "_GoBack" {
+                    return None;
+                }
+                self.facts.bookmarks.insert(name.clone());
+                Some(Item::Bookmark(name))
+            }
+            "commentRangeStart" => {
+                let id = attr_string(e, "id")?;
+                self.facts.comment_ranges.insert(id.clone());
+                Some(Item::CommentStart(id))
+            }
+            "commentRangeEnd" => attr_string(e, "id").map(Item::CommentEnd),
+            _ => None,
+        }
+    }
+
+    /// Reads one branch of `mc:AlternateContent` (ECMA-376 Part 3 §10.2): the first `Choice`
+    /// whose `Requires` namespaces we understand, else the `Fallback`; never both.
+    pub(super) fn alternate(&mut self, ctx: &mut Ctx<'_>) -> Result<()> {
+        let mut done = false;
+        loop {
+            match self.r.next_event()? {
+                Event::Start(e) => {
+                    let take = match e.local_name().as_ref() {
+                        "Choice" => !done && understood(attr(&e, "Requires").as_deref()),
+                        "Fallback" => !done,
+                        _ => false,
+                    };
+                    if take {
+                        done = true;
+                        match ctx {
+                            Ctx::Blocks(out) => self.blocks_until_end(out)?,
+                            Ctx::Inline(p) => self.inline_until_end(p)?,
+                            Ctx::Run(run, p) => self.run_until_end(run, p)?,
+                            Ctx::Drawing(st, p) => self.drawing_walk(st, p)?,
+                        }
+                    } else {
+                        self.r.skip_element()?;
+                    }
+                }
+                Event::End(_) => return Ok(()),
+                Event::Eof => return Err(self.eof()),
+                _ => {}
+            }
+        }
+    }
+
+    /// The text of an equation (`m:t` runs), kept as plain text with one warning per part.
+    fn math_text(&mut self) -> Result<String> {
+        let target = self.r.depth().saturating_sub(1);
+        let mut out = String::new();
+        while self.r.depth() > target {
+            match self.r.next_event()? {
+                Event::Start(e) if e.local_name().as_ref() == "t" => {
+                    out.push_str(&element_text(&mut self.r)?);
+                }
+                Event::Eof => return Err(self.eof()),
+                _ => {}
+            }
+        }
+        if self.warned.insert("m:oMath".into()) {
+            self.warn(
+                WarningKind::Lossy,
+                "equations are kept as their plain text",
+                "m:oMath",
+            );
+        }
+        Ok(out)
+    }
+
+    // ---- paragraph level ---------------------------------------------------------------
+
+    /// Reads paragraph content up to the end of the element whose start was just read.
+    pub(super) fn inline_until_end(&mut self, p: &mut Para) -> Result<()> {
+        loop {
+            match self.r.next_event()? {
+                Event::Start(e) => self.inline_start(&e, p)?,
+                Event::Empty(e) => self.inline_empty(&e, p),
+                Event::End(_) => return Ok(()),
+                Event::Eof => return Err(self.eof()),
+                _ => {}
+            }
+        }
+    }
+
+    fn inline_start(&mut self, e: &BytesStart<'_>, p: &mut Para) -> Result<()> {
+        let local = e.local_name();
+        match local.as_ref() {
+            "pPr" => p.props = parse_ppr(&mut self.r)?,
+            "r" => {
+                let mut run = Run::default();
+                self.run_until_end(&mut run, p)?;
+                p.items.push(Item::Run(run));
+            }
+            "hyperlink" => {
+                let href = self.link_href(e);
+                if let Some(h) = &href {
+                    p.items.push(Item::LinkStart(h.clone()));
+                }
+                self.inline_until_end(p)?;
+                if href.is_some() {
+                    p.items.push(Item::LinkEnd);
+                }
+            }
+            "fldSimple" => {
+                let instr = attr_string(e, "instr").unwrap_or_default();
+                p.items.push(Item::SimpleFieldStart(instr));
+                self.inline_until_end(p)?;
+                p.items.push(Item::SimpleFieldEnd);
+            }
+            "ins" | "moveTo" | "del" | "moveFrom" => {
+                p.items.push(Item::ChangeStart(change_of(e)));
+                self.inline_until_end(p)?;
+                p.items.push(Item::ChangeEnd);
+            }
+            "sdt" | "sdtContent" | "smartTag" | "customXml" | "dir" | "bdo" => {
+                self.inline_until_end(p)?
+            }
+            "oMath" | "oMathPara" => {
+                let text = self.math_text()?;
+                p.items.push(text_run(text));
+            }
+            "AlternateContent" => self.alternate(&mut Ctx::Inline(p))?,
+            "subDoc" => {
+                self.warn(
+                    WarningKind::Dropped,
+                    "a linked subdocument (w:subDoc) is not imported",
+                    "w:subDoc",
+                );
+                self.r.skip_element()?;
+            }
+            "bookmarkStart" | "commentRangeStart" | "commentRangeEnd" => {
+                self.inline_empty(e, p);
+                self.r.skip_element()?;
+            }
+            name if ignorable(name) => self.r.skip_element()?,
+            _ => {
+                self.unknown(e, true);
+                self.inline_until_end(p)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn inline_empty(&mut self, e: &BytesStart<'_>, p: &mut Para) {
+        match e.local_name().as_ref() {
+            "bookmarkStart" | "commentRangeStart" | "commentRangeEnd" => {
+                if let Some(item) = self.anchor_item(e) {
+                    p.items.push(item);
+                }
+            }
+            "subDoc" => self.warn(
+                WarningKind::Dropped,
+                "a linked subdocument (w:subDoc) is not imported",
+                "w:subDoc",
+            ),
+            _ => {}
+        }
+    }
+
+    /// The href of a `w:hyperlink`: its relationship target, `#anchor`, or both joined.
+    fn link_href(&mut self, e: &BytesStart<'_>) -> Option<String> {
+        let anchor = attr_string(e, "anchor").filter(|a| !a.is_empty());
+        let target = match attr_string(e, "id") {
+            Some(id) => match self.rels.get(&id) {
+                Some(rel) => Some(rel.target.clone()),
+                None => {
+                    self.warn(
+                        WarningKind::MissingMedia,
+                        format!("hyperlink r:id=\"{id}\" names no relationship; its text is kept without the link"),
+                        "w:hyperlink",
+                    );
+                    None
+                }
+            },
+            None => None,
+        };
+        match (target, anchor) {
+            (Some(t), Some(a)) => Some(format!("{t}#{a}")),
+            (Some(t), None) => Some(t),
+            (None, Some(a)) => Some(format!("#{a}")),
+            (None, None) => None,
+        }
+    }
+
+    // ---- run level ---------------------------------------------------------------------
+
+    /// Reads run content up to the end of the element whose start was just read.
+    pub(super) fn run_until_end(&mut self, run: &mut Run, p: &mut Para) -> Result<()> {
+        loop {
+            match self.r.next_event()? {
+                Event::Start(e) => self.run_start(&e, run, p)?,
+                Event::Empty(e) => self.run_empty(&e, run),
+                Event::End(_) => return Ok(()),
+                Event::Eof => return Err(self.eof()),
+                _ => {}
+            }
+        }
+    }
+
+    fn run_start(&mut self, e: &BytesStart<'_>, run: &mut Run, p: &mut Para) -> Result<()> {
+        let local = e.local_name();
+        match local.as_ref() {
+            "rPr" => run.props = parse_rpr(&mut self.r)?,
+            "t" | "delText" => {
+                let text = element_text(&mut self.r)?;
+                push_owned_text(run, text);
+            }
+            "instrText" | "delInstrText" => {
+                let text = element_text(&mut self.r)?;
+                run.content.push(RunItem::Instr(text));
+            }
+            "drawing" => self.drawing(run, p)?,
+            "pict" | "object" => self.vml(run, p)?,
+            "AlternateContent" => self.alternate(&mut Ctx::Run(run, p))?,
+            "ruby" => self.ruby(run, p)?,
+            // Runs nested in runs (broken producers) and run-level wrappers: read through.
+            "r" | "sdt" | "sdtContent" | "smartTag" | "customXml" => self.run_until_end(run, p)?,
+            "tab" | "ptab" | "br" | "cr" | "sym" | "softHyphen" | "noBreakHyphen" | "fldChar"
+            | "footnoteReference" | "endnoteReference" | "commentReference" => {
+                self.run_empty(e, run);
+                self.r.skip_element()?;
+            }
+            name if ignorable_in_run(name) || ignorable(name) => self.r.skip_element()?,
+            _ => {
+                self.unknown(e, false);
+                self.r.skip_element()?;
+            }
+        }
+        Ok(())
+    }
+
+    fn run_empty(&mut self, e: &BytesStart<'_>, run: &mut Run) {
+        let local = e.local_name();
+        match local.as_ref() {
+            "tab" | "ptab" => push_text(run, "\t"),
+            "br" => {
+                let kind = match attr(e, "type").as_deref() {
+                    Some("page") => BreakKind::Page,
+                    Some("column") => BreakKind::Column,
+                    _ => BreakKind::Line,
+                };
+                run.content.push(RunItem::Break(kind));
+            }
+            "cr" => run.content.push(RunItem::Break(BreakKind::Line)),
+            "sym" => {
+                let c = attr(e, "char")
+                    .and_then(|h| u32::from_str_radix(h.trim(), 16).ok())
+                    .and_then(char::from_u32);
+                match c {
+                    // Symbol/Wingdings code points (U+F0xx, private use) are kept as they are:
+                    // only the font gives them a meaning.
+                    Some(c) => push_text(run, c.encode_utf8(&mut [0; 4])),
+                    None => self.warn(
+                        WarningKind::InvalidValue,
+                        "a w:sym without a readable w:char is dropped",
+                        "w:sym",
+                    ),
+                }
+            }
+            "softHyphen" => push_text(run, "\u{AD}"),
+            "noBreakHyphen" => push_text(run, "\u{2011}"),
+            "fldChar" => match attr(e, "fldCharType").as_deref() {
+                Some("begin") => {
+                    self.facts.field_depth += 1;
+                    run.content.push(RunItem::FieldBegin);
+                }
+                Some("separate") => run.content.push(RunItem::FieldSeparate),
+                Some("end") => {
+                    self.facts.field_depth -= 1;
+                    if self.facts.field_depth < 0 {
+                        self.facts.field_underflow = true;
+                        self.facts.field_depth = 0;
+                    }
+                    run.content.push(RunItem::FieldEnd);
+                }
+                _ => {}
+            },
+            "footnoteReference" | "endnoteReference" => {
+                let kind = if local.as_ref() == "footnoteReference" {
+                    NoteKind::Footnote
+                } else {
+                    NoteKind::Endnote
+                };
+                if let Some(id) = attr_string(e, "id") {
+                    run.content.push(RunItem::NoteRef(kind, id));
+                }
+            }
+            "commentReference" => {
+                if let Some(id) = attr_string(e, "id") {
+                    run.content.push(RunItem::CommentRef(id));
+                }
+            }
+            "t" | "delText" | "instrText" | "delInstrText" | "rPr" => {}
+            name if ignorable_in_run(name) || ignorable(name) => {}
+            "drawing" | "pict" | "object" => {}
+            _ => self.unknown(e, false),
+        }
+    }
+
+    /// `w:ruby`: the base text, then the ruby text in parentheses (the tree has no ruby).
+    fn ruby(&mut self, run: &mut Run, p: &mut Para) -> Result<()> {
+        loop {
+            match self.r.next_event()? {
+                Event::Start(e) => match e.local_name().as_ref() {
+                    "rubyBase" => self.run_children_of_container(run, p)?,
+                    "rt" => {
+                        let mut rt = Run::default();
+                        self.run_children_of_container(&mut rt, p)?;
+                        push_text(run, "(");
+                        run.content.append(&mut rt.content);
+                        push_text(run, ")");
+                    }
+                    _ => self.r.skip_element()?,
+                },
+                Event::End(_) => return Ok(()),
+                Event::Eof => return Err(self.eof()),
+                _ => {}
+            }
+        }
+    }
+
+    /// Reads the `w:r` children of a container (ruby base or text) into `run`.
+    fn run_children_of_container(&mut self, run: &mut Run, p: &mut Para) -> Result<()> {
+        loop {
+            match self.r.next_event()? {
+                Event::Start(e) if e.local_name().as_ref() == "r" => {
+                    let mut inner = Run::default();
+                    self.run_until_end(&mut inner, p)?;
+                    run.content.append(&mut inner.content);
+                }
+                Event::Start(_) => self.r.skip_element()?,
+                Event::End(_) => return Ok(()),
+                Event::Eof => return Err(self.eof()),
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Whether every namespace prefix a `mc:Choice` requires is one whose content we read.
+fn understood(requires: Option<&str>) -> bool {
+    const KNOWN: [&str; 17] = [
+        "wps", "wpg", "wpc", "wp14", "w14", "w15", "w16se", "w16cid", "w16cex", "w16du", "a14",
+        "a", "pic", "v", "o", "m", "w10",
+    ];
+    match requires {
+        None => false,
+        Some(r) => {
+            let mut any = false;
+            for prefix in r.split_whitespace() {
+                any = true;
+                if !KNOWN.contains(&prefix) {
+                    return false;
+                }
+            }
+            any
+        }
+    }
+}
+
+/// A tracked change from `w:ins`/`w:del`/`w:moveTo`/`w:moveFrom`.
+fn change_of(e: &BytesStart<'_>) -> Change {
+    let kind = match e.local_name().as_ref() {
+        "del" | "moveFrom" => ChangeKind::Delete,
+        _ => ChangeKind::Insert,
+    };
+    Change {
+        kind,
+        author: attr_string(e, "author").filter(|a| !a.is_empty()),
+        date: attr_string(e, "date").filter(|d| !d.is_empty()),
+    }
+}
+
+/// Appends owned text to a run (no copy when it starts a new text item).
+fn push_owned_text(run: &mut Run, text: String) {
+    if text.is_empty() {
+        return;
+    }
+    if let Some(RunItem::Text(prev)) = run.content.last_mut() {
+        prev.push_str(&text);
+    } else {
+        run.content.push(RunItem::Text(text));
+    }
+}
+
+/// Appends text to a run, merging with text just before.
+pub(super) fn push_text(run: &mut Run, text: &str) {
+    if text.is_empty() {
+        return;
+    }
+    if let Some(RunItem::Text(prev)) = run.content.last_mut() {
+        prev.push_str(text);
+    } else {
+        run.content.push(RunItem::Text(text.to_string()));
+    }
+}
+
+fn text_run(text: String) -> Item {
+    Item::Run(Run {
+        props: Default::default(),
+        content: vec![RunItem::Text(text)],
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn choice_requires_known_prefixes() {
+        assert!(understood(Some("wps")));
+        assert!(understood(Some("wps w14")));
+        assert!(!understood(Some("cx1")));
+        assert!(!understood(Some("")));
+        assert!(!understood(None));
+    }
+}

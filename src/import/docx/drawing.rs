@@ -1,0 +1,230 @@
+//! Pictures and text boxes inside runs: DrawingML (`w:drawing` → `wp:inline`/`wp:anchor`,
+//! `a:blip@r:embed`/`@r:link`, `wp:extent`, `wp:docPr@descr`) and VML (`w:pict`, `w:object` →
+//! `v:shape@style`, `v:imagedata@r:id`). Text box content (`w:txbxContent`) is parsed as blocks
+//! and attached to the anchoring paragraph; charts and bare shapes are reported, not dropped
+//! silently.
+
+use quick_xml::events::{BytesStart, Event};
+
+use super::body::{BodyParser, Ctx, push_text};
+use super::model::{ImageRef, ImageTarget, Para, Run, RunItem};
+use super::xmlutil::{attr, attr_string, css_length_emu, emu};
+use crate::error::Result;
+use crate::report::WarningKind;
+
+/// A VML picture: relationship id, the enclosing shape's size, its title.
+type VmlImage = (String, Option<(u64, u64)>, Option<String>);
+
+/// What a drawing or VML picture holds, gathered while walking it.
+#[derive(Debug, Default)]
+pub(super) struct DrawingState {
+    anchored: bool,
+    extent: Option<(u64, u64)>,
+    alt: Option<String>,
+    /// DrawingML pictures: (`r:embed`, `r:link`).
+    blips: Vec<(Option<String>, Option<String>)>,
+    /// VML pictures: (relationship id, size of the enclosing shape, title).
+    vml: Vec<VmlImage>,
+    shape_extent: Option<(u64, u64)>,
+    textbox: bool,
+    chart: bool,
+    ole: bool,
+    /// WordArt text (`v:textpath@string`).
+    text: String,
+}
+
+fn positive(v: Option<i64>) -> Option<u64> {
+    v.filter(|n| *n > 0).map(|n| n as u64)
+}
+
+/// `width:120pt;height:30pt` → EMU size.
+fn vml_style_extent(style: &str) -> Option<(u64, u64)> {
+    let (mut w, mut h) = (None, None);
+    for decl in style.split(';') {
+        if let Some((k, v)) = decl.split_once(':') {
+            match k.trim() {
+                "width" => w = positive(css_length_emu(v)),
+                "height" => h = positive(css_length_emu(v)),
+                _ => {}
+            }
+        }
+    }
+    w.zip(h)
+}
+
+impl BodyParser<'_, '_> {
+    /// Reads a `w:drawing`, `w:pict` or `w:object` whose start was just read.
+    pub(super) fn drawing(&mut self, run: &mut Run, p: &mut Para) -> Result<()> {
+        let mut st = DrawingState::default();
+        self.drawing_walk(&mut st, p)?;
+        self.finish_drawing(st, run);
+        Ok(())
+    }
+
+    /// VML pictures share the walk: their element names do not clash with DrawingML's.
+    pub(super) fn vml(&mut self, run: &mut Run, p: &mut Para) -> Result<()> {
+        self.drawing(run, p)
+    }
+
+    /// Walks the element whose start was just read, to its end.
+    pub(super) fn drawing_walk(&mut self, st: &mut DrawingState, p: &mut Para) -> Result<()> {
+        let target = self.r.depth().saturating_sub(1);
+        while self.r.depth() > target {
+            match self.r.next_event()? {
+                Event::Start(e) => match e.local_name().as_ref() {
+                    "txbxContent" => {
+                        let mut blocks = Vec::new();
+                        self.blocks_until_end(&mut blocks)?;
+                        st.textbox = true;
+                        if !blocks.is_empty() {
+                            p.textboxes.push(blocks);
+                        }
+                    }
+                    "AlternateContent" => self.alternate(&mut Ctx::Drawing(st, p))?,
+                    _ => drawing_attrs(&e, st),
+                },
+                Event::Empty(e) => drawing_attrs(&e, st),
+                Event::Eof => return Err(self.r.invalid("the part ends inside a drawing")),
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn finish_drawing(&mut self, st: DrawingState, run: &mut Run) {
+        let count = st.blips.len() + st.vml.len();
+        let mut added = 0;
+        for (embed, link) in &st.blips {
+            let target = self.image_target(embed.as_deref(), link.as_deref(), "a:blip");
+            if let Some(target) = target {
+                run.content.push(RunItem::Image(Box::new(ImageRef {
+                    target,
+                    // A group's outer size is not any one picture's size.
+                    extent: if count == 1 { st.extent } else { None },
+                    alt: st.alt.clone(),
+                    anchored: st.anchored,
+                })));
+                added += 1;
+            }
+        }
+        for (id, extent, title) in &st.vml {
+            if let Some(target) = self.image_target(Some(id), None, "v:imagedata") {
+                run.content.push(RunItem::Image(Box::new(ImageRef {
+                    target,
+                    extent: *extent,
+                    alt: title.clone().or_else(|| st.alt.clone()),
+                    anchored: false,
+                })));
+                added += 1;
+            }
+        }
+        if !st.text.is_empty() {
+            push_text(run, &st.text);
+        }
+        if st.ole && added > 0 {
+            self.warn(
+                WarningKind::Lossy,
+                "an embedded object (OLE) is kept as its preview picture",
+                "o:OLEObject",
+            );
+        }
+        if count == 0 && !st.textbox && st.text.is_empty() {
+            if st.chart {
+                self.warn(WarningKind::Dropped, "a chart is not imported", "c:chart");
+            } else {
+                self.warn(
+                    WarningKind::Dropped,
+                    "a drawing without picture or text (a shape or line) is dropped",
+                    "w:drawing",
+                );
+            }
+        }
+    }
+
+    /// Where an image's bytes are, from `r:embed` (else `r:link`).
+    fn image_target(
+        &mut self,
+        embed: Option<&str>,
+        link: Option<&str>,
+        element: &str,
+    ) -> Option<ImageTarget> {
+        let (id, linked) = match (embed, link) {
+            (Some(e), _) if !e.is_empty() => (e, false),
+            (_, Some(l)) if !l.is_empty() => (l, true),
+            _ => {
+                self.warn(
+                    WarningKind::MissingMedia,
+                    "a picture names no image data; dropped",
+                    element,
+                );
+                return None;
+            }
+        };
+        match self.rels.get(id) {
+            Some(rel) if rel.external || linked => Some(ImageTarget::External(rel.target.clone())),
+            Some(rel) => Some(ImageTarget::Part(rel.target.clone())),
+            None => {
+                self.warn(
+                    WarningKind::MissingMedia,
+                    format!("a picture's r:id=\"{id}\" names no relationship; dropped"),
+                    element,
+                );
+                None
+            }
+        }
+    }
+}
+
+fn drawing_attrs(e: &BytesStart<'_>, st: &mut DrawingState) {
+    match e.local_name().as_ref() {
+        "inline" => st.anchored = false,
+        "anchor" => st.anchored = true,
+        "extent" if st.extent.is_none() => {
+            let cx = positive(attr(e, "cx").and_then(|v| emu(&v)));
+            let cy = positive(attr(e, "cy").and_then(|v| emu(&v)));
+            st.extent = cx.zip(cy);
+        }
+        "docPr" => {
+            st.alt = attr_string(e, "descr")
+                .filter(|d| !d.trim().is_empty())
+                .or_else(|| attr_string(e, "title").filter(|t| !t.trim().is_empty()));
+        }
+        "blip" => st
+            .blips
+            .push((attr_string(e, "embed"), attr_string(e, "link"))),
+        "chart" => st.chart = true,
+        "shape" | "rect" | "roundrect" | "oval" | "image" => {
+            if let Some(style) = attr(e, "style") {
+                st.shape_extent = vml_style_extent(&style);
+            }
+        }
+        "imagedata" => {
+            let id = attr_string(e, "id").or_else(|| attr_string(e, "relid"));
+            if let Some(id) = id {
+                let title = attr_string(e, "title").filter(|t| !t.trim().is_empty());
+                st.vml.push((id, st.shape_extent, title));
+            }
+        }
+        "textpath" => {
+            if let Some(s) = attr_string(e, "string") {
+                st.text.push_str(&s);
+            }
+        }
+        "OLEObject" => st.ole = true,
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vml_style_sizes() {
+        assert_eq!(
+            vml_style_extent("position:absolute;width:72pt;height:36pt"),
+            Some((914_400, 457_200))
+        );
+        assert_eq!(vml_style_extent("width:72pt"), None);
+    }
+}

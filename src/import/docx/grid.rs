@@ -1,0 +1,257 @@
+//! Stage two for tables: Word's per-row cell lists (`w:gridSpan`, `w:vMerge`, `w:hMerge`,
+//! `w:gridBefore`/`w:gridAfter`) → the tree's grid of cells with `colspan`/`rowspan`.
+//!
+//! Every cell is placed on the grid first; vertical merges extend the cell above when it starts
+//! in the same column with the same span (otherwise the cell stands alone, with a warning);
+//! columns nobody covers are filled with empty cells (ragged rows, with a warning), so the
+//! result always passes `validate()`. Column widths come from `w:tblGrid`, as percentages that
+//! add up to 100.
+
+use std::collections::HashMap;
+
+use super::convert::{Converter, Out};
+use super::model::{self, Merge};
+use crate::ast::{self, Cell, Row, Table};
+use crate::limits::MAX_TABLE_COLUMNS;
+use crate::report::WarningKind;
+
+struct Placed {
+    col: usize,
+    span: usize,
+    rowspan: u32,
+    cell: Cell,
+    filler: bool,
+}
+
+impl Converter<'_> {
+    /// Converts a table and pushes it (or nothing, for a table without rows).
+    pub(super) fn table(&mut self, t: model::Table, out: &mut Out) {
+        let id = self.take_carried_id();
+        if t.rows.iter().all(|r| r.cells.is_empty()) {
+            self.warn_table("a table without cells is dropped");
+            return;
+        }
+        let mut rows: Vec<Vec<Placed>> = Vec::with_capacity(t.rows.len());
+        // The previous row's cells by first column: (row, index) of the cell covering it,
+        // the origin for vertical merges. Keyed sparsely so wide spans cost nothing per column.
+        let mut owner: HashMap<usize, (usize, usize)> = HashMap::new();
+        let mut merge_repaired = false;
+        let headers: Vec<bool> = t.rows.iter().map(|r| r.header).collect();
+        let grid_len = t.grid.len();
+        for (r, row) in t.rows.into_iter().enumerate() {
+            let mut placed: Vec<Placed> = Vec::new();
+            let mut new_owner: HashMap<usize, (usize, usize)> = HashMap::new();
+            let mut col = (row.grid_before as usize).min(MAX_TABLE_COLUMNS);
+            if col > 0 {
+                placed.push(filler(0, col));
+            }
+            for cell in row.cells {
+                let span = (cell.span.max(1) as usize).min(MAX_TABLE_COLUMNS);
+                if col + span > MAX_TABLE_COLUMNS {
+                    break;
+                }
+                if cell.hmerge == Some(Merge::Continue) {
+                    if let Some(prev) = placed.last_mut().filter(|p| !p.filler) {
+                        prev.span += span;
+                        let blocks = self.block_list(cell.blocks, None);
+                        prev.cell.blocks.extend(blocks.into_iter().filter(has_text));
+                        col += span;
+                        continue;
+                    }
+                }
+                if cell.vmerge == Some(Merge::Continue) {
+                    if let Some(&(orow, oidx)) = owner.get(&col) {
+                        let fits = rows
+                            .get(orow)
+                            .and_then(|cells| cells.get(oidx))
+                            .is_some_and(|o| o.col == col && o.span == span);
+                        if fits {
+                            let blocks = self.block_list(cell.blocks, None);
+                            if let Some(o) = rows.get_mut(orow).and_then(|c| c.get_mut(oidx)) {
+                                o.rowspan += 1;
+                                // Text in a covered cell is unusual; keep it in the merged cell.
+                                o.cell.blocks.extend(blocks.into_iter().filter(has_text));
+                            }
+                            new_owner.insert(col, (orow, oidx));
+                            col += span;
+                            continue;
+                        }
+                    }
+                    merge_repaired = true;
+                }
+                let blocks = self.block_list(cell.blocks, None);
+                new_owner.insert(col, (r, placed.len()));
+                placed.push(Placed {
+                    col,
+                    span,
+                    rowspan: 1,
+                    cell: Cell {
+                        valign: cell.valign,
+                        blocks,
+                        ..Cell::default()
+                    },
+                    filler: false,
+                });
+                col += span;
+            }
+            let after = (row.grid_after as usize).min(MAX_TABLE_COLUMNS.saturating_sub(col));
+            if after > 0 {
+                placed.push(filler(col, after));
+            }
+            rows.push(placed);
+            owner = new_owner;
+        }
+        if merge_repaired {
+            self.warn_table(
+                "a vertically merged cell has no matching cell above; kept as a cell of its own",
+            );
+        }
+
+        // The grid: tblGrid's columns, or more when rows reach further.
+        let reach = rows
+            .iter()
+            .flat_map(|r| r.iter().map(|p| p.col + p.span))
+            .max()
+            .unwrap_or(0);
+        let width = reach.max(grid_len).min(MAX_TABLE_COLUMNS);
+
+        // Fill what no cell covers, row by row, honouring row spans from above. Intervals, not
+        // per-column flags, so the work follows the cells, not the grid's width.
+        let mut active: Vec<(usize, usize, u32)> = Vec::new();
+        let mut padded = false;
+        let mut out_rows = Vec::with_capacity(rows.len());
+        let total_rows = rows.len();
+        for (r, mut placed) in rows.into_iter().enumerate() {
+            let mut spans: Vec<(usize, usize)> = active
+                .iter()
+                .map(|&(c, s, _)| (c, s))
+                .chain(placed.iter().map(|p| (p.col, p.span)))
+                .collect();
+            spans.sort_unstable();
+            let mut c = 0;
+            for (start, span) in spans {
+                if start > c {
+                    placed.push(filler(c, start - c));
+                    padded = true;
+                }
+                c = c.max(start + span);
+            }
+            if c < width {
+                placed.push(filler(c, width - c));
+                padded = true;
+            }
+            placed.sort_by_key(|p| p.col);
+            let header = headers.get(r).copied().unwrap_or(false)
+                && out_rows.iter().all(|row: &Row| row.header);
+            let rows_left = (total_rows - r) as u32;
+            for a in &mut active {
+                a.2 -= 1;
+            }
+            active.retain(|a| a.2 > 0);
+            let cells = placed
+                .into_iter()
+                .map(|p| {
+                    let rowspan = p.rowspan.min(rows_left).max(1);
+                    if rowspan > 1 {
+                        active.push((p.col, p.span, rowspan - 1));
+                    }
+                    Cell {
+                        colspan: p.span as u32,
+                        rowspan,
+                        header,
+                        ..p.cell
+                    }
+                })
+                .collect();
+            out_rows.push(Row {
+                header,
+                cells,
+                ..Row::default()
+            });
+        }
+        if padded {
+            self.warn_table("a row is shorter than the table's grid; padded with empty cells");
+        }
+        let table = Table {
+            columns: column_widths(&t.grid, width),
+            rows: out_rows,
+            align: t.align.unwrap_or_default(),
+            style: t.style.as_deref().map(|s| self.style_name(s)),
+            id,
+            ..Table::default()
+        };
+        out.blocks.push(ast::Block::Table(table));
+    }
+
+    fn warn_table(&mut self, message: &str) {
+        self.warn(WarningKind::Repaired, message, "w:tbl");
+    }
+}
+
+fn filler(col: usize, span: usize) -> Placed {
+    Placed {
+        col,
+        span,
+        rowspan: 1,
+        cell: Cell::default(),
+        filler: true,
+    }
+}
+
+fn has_text(b: &ast::Block) -> bool {
+    // Empty paragraphs of covered cells are layout, not content.
+    match b {
+        ast::Block::Paragraph(p) => !ast::inline::plain_text(&p.content).trim().is_empty(),
+        _ => true,
+    }
+}
+
+/// Relative widths in percent (two decimals, adding up to 100): from the grid's twips when
+/// they cover the columns, else equal.
+fn column_widths(grid: &[u64], width: usize) -> Vec<f32> {
+    if width == 0 {
+        return Vec::new();
+    }
+    let known: Vec<u64> = grid.iter().take(width).copied().collect();
+    let known_sum: u64 = known.iter().sum();
+    let mut twips: Vec<f64> = if known_sum == 0 {
+        vec![1.0; width]
+    } else {
+        let avg = known_sum as f64 / known.len() as f64;
+        (0..width)
+            .map(|i| known.get(i).map_or(avg, |w| *w as f64))
+            .collect()
+    };
+    let sum: f64 = twips.iter().sum();
+    if sum <= 0.0 {
+        twips = vec![1.0; width];
+    }
+    let sum: f64 = twips.iter().sum();
+    let mut out: Vec<f32> = twips
+        .iter()
+        .map(|w| ((w / sum * 100.0) * 100.0).round() as f32 / 100.0)
+        .collect();
+    let rest: f32 = out.iter().take(width - 1).sum();
+    if let Some(last) = out.last_mut() {
+        *last = ((100.0 - rest) * 100.0).round() / 100.0;
+        if *last < 0.0 {
+            *last = 0.0;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn widths_add_up() {
+        let w = column_widths(&[1000, 2000, 3000], 3);
+        assert_eq!(w, vec![16.67, 33.33, 50.0]);
+        let w = column_widths(&[], 3);
+        assert_eq!(w, vec![33.33, 33.33, 33.34]);
+        let w = column_widths(&[1000], 2);
+        assert_eq!(w, vec![50.0, 50.0]);
+    }
+}

@@ -1,0 +1,173 @@
+//! List numbering as Word counts it (ECMA-376 §17.9), turned into what the tree keeps: the list
+//! id (`numId`), the number format, and `start`/`restart` wherever Word's number differs from
+//! what a writer counting items per list and level (deeper levels restarting under a shallower
+//! item) would draw. So a writer that honours those fields renders Word's numbers: `w:start`,
+//! `w:startOverride`, `w:lvlRestart`, lists continuing across interruptions, and several `numId`s
+//! sharing one abstract definition's counters.
+
+use std::collections::HashMap;
+
+use super::numbering::{Numbering, ResolvedLevel};
+use super::styles::Styles;
+use crate::ast::NumberFormat;
+
+const LEVELS: usize = 9;
+
+/// What a numbered paragraph carries in the tree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListNumber {
+    /// `numId`.
+    pub list_id: String,
+    /// The level's format.
+    pub format: NumberFormat,
+    /// Word's number here, when a naive count would differ.
+    pub start: Option<u32>,
+    /// Numbering restarts here.
+    pub restart: bool,
+}
+
+/// Counters for one document part.
+#[derive(Debug, Default)]
+pub struct ListCounters {
+    /// Word's counters: by abstract definition, or by `numId` when the num overrides levels.
+    word: HashMap<String, [Option<u32>; LEVELS]>,
+    /// The naive writer's counters, by `numId`.
+    naive: HashMap<String, [u32; LEVELS]>,
+}
+
+impl ListCounters {
+    /// Counts one numbered paragraph at `lvl` of list `num_id`.
+    pub fn next(
+        &mut self,
+        num_id: &str,
+        lvl: &ResolvedLevel,
+        numbering: &Numbering,
+        styles: &Styles,
+    ) -> ListNumber {
+        let l = usize::from(lvl.ilvl).min(LEVELS - 1);
+        let format = lvl.level.number_format();
+        let key = if lvl.overridden {
+            format!("n:{num_id}")
+        } else {
+            format!("a:{}", lvl.abstract_id)
+        };
+        let start_value = lvl.start_override.or(lvl.level.start).unwrap_or(0);
+        // Word: restart deeper levels unless their lvlRestart says otherwise.
+        let restart_of = |m: usize| numbering.restart_of(num_id, m as u8, styles);
+        let word = self.word.entry(key).or_insert([None; LEVELS]);
+        let value = match word[l] {
+            Some(v) => v.saturating_add(1),
+            None => start_value,
+        };
+        word[l] = Some(value);
+        for (m, slot) in word.iter_mut().enumerate().skip(l + 1) {
+            if slot.is_none() {
+                continue;
+            }
+            let reset = match restart_of(m) {
+                Some(0) => false,
+                // lvlRestart n: restart after a level-n (1-based) item, i.e. ilvl < n.
+                Some(n) => (l as u32) < n,
+                None => true,
+            };
+            if reset {
+                *slot = None;
+            }
+        }
+        let naive = self.naive.entry(num_id.to_string()).or_insert([0; LEVELS]);
+        let seen_before = naive[l] > 0;
+        let naive_value = naive[l] + 1;
+        for slot in naive.iter_mut().skip(l + 1) {
+            *slot = 0;
+        }
+        let (start, restart) = if format == NumberFormat::Bullet || value == naive_value {
+            (None, false)
+        } else {
+            (Some(value).filter(|v| *v != 1 || seen_before), seen_before)
+        };
+        naive[l] = if format == NumberFormat::Bullet {
+            naive_value
+        } else {
+            value.max(1)
+        };
+        ListNumber {
+            list_id: num_id.to_string(),
+            format,
+            start,
+            restart,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::props::NumPr;
+    use super::*;
+    use crate::limits::Limits;
+
+    const XML: &str = r#"<w:numbering xmlns:w="w">
+      <w:abstractNum w:abstractNumId="1">
+        <w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/></w:lvl>
+        <w:lvl w:ilvl="1"><w:start w:val="1"/><w:numFmt w:val="lowerLetter"/><w:lvlText w:val="%2)"/></w:lvl>
+      </w:abstractNum>
+      <w:abstractNum w:abstractNumId="2">
+        <w:lvl w:ilvl="0"><w:start w:val="3"/><w:numFmt w:val="upperRoman"/></w:lvl>
+      </w:abstractNum>
+      <w:num w:numId="1"><w:abstractNumId w:val="1"/></w:num>
+      <w:num w:numId="2"><w:abstractNumId w:val="1"/></w:num>
+      <w:num w:numId="3"><w:abstractNumId w:val="1"/><w:lvlOverride w:ilvl="0"><w:startOverride w:val="1"/></w:lvlOverride></w:num>
+      <w:num w:numId="4"><w:abstractNumId w:val="2"/></w:num>
+    </w:numbering>"#;
+
+    fn count(items: &[(&str, u8)]) -> Vec<(Option<u32>, bool)> {
+        let n = Numbering::parse(XML, "n", &Limits::default()).unwrap();
+        let styles = Styles::default();
+        let mut c = ListCounters::default();
+        items
+            .iter()
+            .map(|(id, ilvl)| {
+                let np = NumPr {
+                    num_id: Some(id.to_string()),
+                    ilvl: Some(*ilvl),
+                };
+                let lvl = n.resolve(&np, None, &styles).unwrap();
+                let out = c.next(id, &lvl, &n, &styles);
+                (out.start, out.restart)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn shared_abstract_continues_and_override_restarts() {
+        // 1, 2, a), b), 3 — then numId 2 shares the counters: 4 — numId 3 restarts: 1.
+        let got = count(&[
+            ("1", 0),
+            ("1", 0),
+            ("1", 1),
+            ("1", 1),
+            ("1", 0),
+            ("2", 0),
+            ("3", 0),
+        ]);
+        assert_eq!(
+            got,
+            vec![
+                (None, false),
+                (None, false),
+                (None, false),
+                (None, false),
+                (None, false),
+                (Some(4), false),
+                (None, false)
+            ]
+        );
+    }
+
+    #[test]
+    fn start_values_show() {
+        assert_eq!(
+            count(&[("4", 0), ("4", 0)]),
+            vec![(Some(3), false), (None, false)]
+        );
+    }
+}

@@ -1,0 +1,119 @@
+//! Document metadata: core properties and the default footer fill what the caller did not give;
+//! the caller's fields (the API's creation payload) win. The API's length limits apply: a caller
+//! value that is too long is a 412-class [`Error::Parameter`] naming the field; a value read from
+//! the document is shortened with a warning (the caller cannot be blamed for it).
+
+use super::core_props::CoreProps;
+use crate::ast::Meta;
+use crate::error::{Error, Result};
+use crate::report::{Location, Report, WarningKind};
+
+/// (field, limit in characters) from the API's limits table.
+const LIMITS: [(&str, usize); 5] = [
+    ("title", 200),
+    ("description", 400),
+    ("subtitle", 300),
+    ("filename", 200),
+    ("supplemental", 400),
+];
+
+fn field<'m>(meta: &'m Meta, name: &str) -> Option<&'m String> {
+    match name {
+        "title" => meta.title.as_ref(),
+        "description" => meta.description.as_ref(),
+        "subtitle" => meta.subtitle.as_ref(),
+        "filename" => meta.filename.as_ref(),
+        "supplemental" => meta.supplemental.as_ref(),
+        _ => None,
+    }
+}
+
+/// Checks the caller's metadata against the API's limits.
+pub fn check_given(given: &Meta) -> Result<()> {
+    for (name, limit) in LIMITS {
+        if let Some(v) = field(given, name) {
+            let n = v.chars().count();
+            if n > limit {
+                return Err(Error::parameter(
+                    name,
+                    format!("{n} characters, at most {limit} allowed"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn clip(value: Option<String>, name: &str, report: &mut Report) -> Option<String> {
+    let limit = LIMITS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map_or(usize::MAX, |l| l.1);
+    let v = value?;
+    let n = v.chars().count();
+    if n <= limit {
+        return Some(v);
+    }
+    report.warn(
+        WarningKind::Lossy,
+        format!("the document's {name} has {n} characters; shortened to the API's {limit}"),
+        Location::part("docProps/core.xml"),
+    );
+    Some(v.chars().take(limit).collect())
+}
+
+/// Merges document metadata under the caller's.
+pub fn merge(core: CoreProps, footer: Option<String>, given: &Meta, report: &mut Report) -> Meta {
+    let mut meta = given.clone();
+    let or = |given: &mut Option<String>, doc: Option<String>| {
+        if given.as_deref().is_none_or(str::is_empty) {
+            *given = doc;
+        }
+    };
+    or(&mut meta.title, clip(core.title, "title", report));
+    or(&mut meta.subtitle, clip(core.subject, "subtitle", report));
+    or(
+        &mut meta.description,
+        clip(core.description, "description", report),
+    );
+    or(&mut meta.creator, core.creator);
+    or(&mut meta.language, core.language);
+    or(&mut meta.footer, footer);
+    if meta.tags.is_empty() {
+        meta.tags = core.keywords;
+    }
+    meta
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn caller_wins_and_limits_apply() {
+        let core = CoreProps {
+            title: Some("Doc".into()),
+            description: Some("d".repeat(500)),
+            keywords: vec!["k".into()],
+            ..CoreProps::default()
+        };
+        let given = Meta {
+            title: Some("Mine".into()),
+            ..Meta::default()
+        };
+        let mut report = Report::new();
+        let m = merge(core, Some("foot".into()), &given, &mut report);
+        assert_eq!(m.title.as_deref(), Some("Mine"));
+        assert_eq!(m.description.as_ref().map(|d| d.len()), Some(400));
+        assert_eq!(m.footer.as_deref(), Some("foot"));
+        assert_eq!(m.tags, ["k"]);
+        assert_eq!(report.warnings().len(), 1);
+        let too_long = Meta {
+            subtitle: Some("x".repeat(301)),
+            ..Meta::default()
+        };
+        let err = check_given(&too_long).unwrap_err();
+        assert_eq!(err.api_status(), 412);
+        assert!(err.to_string().contains("subtitle"), "{err}");
+    }
+}

@@ -1,0 +1,667 @@
+//! The Word (.docx/.docm) reader: our own, on quick-xml and zip.
+//!
+//! Two stages, as in mammoth and pandoc's `Docx/Parse`:
+//! 1. **Parts → plain structs**, one module per part: `package` (content types, package
+//!    relationships, main part), `rels`, `styles`, `numbering`, `body` (with `tbl` and
+//!    `drawing`) for the main part, `notes`, `comments`, `core_props`. The main part is
+//!    streamed, never loaded as a DOM.
+//! 2. **Structs → tree**: `convert` (paragraphs, runs, fields, notes, comments, images),
+//!    [`mapping`] (the text type of each paragraph: the API's `styleMapping`, built-in styles,
+//!    outline levels, numbering; the seam for magic style sets), `lists` (Word's list
+//!    counters), `grid` (tables), `captions`, `media`, `meta`.
+//!
+//! What is converted (✔ fully, ◐ partly, ✘ not yet):
+//! - ✔ package: `[Content_Types].xml`, `_rels/.rels`, any main part name, transitional and ISO
+//!   Strict namespaces, any prefix, BOM, UTF-16 parts, `.docm`; foreign files → typed errors
+//! - ✔ paragraphs, headings (built-in names, localised ids, outline levels), captions, lists
+//!   (`numId`, levels, formats, starts, restarts, continuation), `styleMapping`
+//! - ✔ runs: bold, italic, underline, strike/dstrike, super/subscript, small caps, code
+//!   (monospace font or code-like character style), custom character styles as spans
+//! - ✔ hyperlinks (relationship and anchor), bookmarks → ids, fields (`HYPERLINK`, `REF`,
+//!   `PAGEREF`, `NOTEREF` → cross-references, `SEQ` → caption numbering, `TOC` → directories,
+//!   others keep their result), line/page/column breaks, tabs, symbols, special hyphens
+//! - ✔ footnotes, endnotes, comments (with ranges), tracked insertions/deletions/moves
+//! - ✔ tables: spans, vertical merges, header rows, grid widths, gridBefore/After, nesting
+//! - ✔ images: DrawingML inline/anchored, VML, linked (reference kept, warned), extent, alt text,
+//!   width relative to the section's text width; caption paragraphs attached to neighbours
+//! - ✔ metadata: core properties and default footer, under the caller's values
+//! - ◐ text boxes (content after the anchoring paragraph), equations (plain text), OLE objects
+//!   (preview picture), ruby (base text, then the ruby text in parentheses), hidden text (kept
+//!   as ordinary text), `caps` (ignored: a display transform)
+//! - ✘ page headers, charts, shapes without text, `altChunk`, `subDoc` — each reported as a
+//!   warning where met; revisions of paragraph marks and of formatting (`w:rPrChange`,
+//!   `w:pPrChange`) are ignored: the current formatting is what the tree keeps
+
+mod body;
+mod captions;
+mod comments;
+mod convert;
+mod core_props;
+mod drawing;
+mod fields;
+mod grid;
+mod lists;
+pub mod mapping;
+mod media;
+mod meta;
+mod model;
+mod notes;
+mod numbering;
+mod package;
+mod props;
+mod rels;
+mod styles;
+mod tbl;
+mod xmlutil;
+
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+
+use bytes::Bytes;
+
+use crate::ast::{Block, Document, Inline, MediaItem, MediaKind, Meta, NoteKind};
+use crate::error::{Error, Result};
+use crate::limits::Limits;
+use crate::package::ZipReader;
+use crate::report::{Converted, Location, Report, WarningKind};
+
+pub use mapping::{MappingEntry, StyleMapping};
+
+use body::{BodyParser, Facts};
+use convert::{Converter, Sources};
+use package::Package;
+use rels::Relationships;
+
+/// Options of the Word reader.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct DocxImportOptions {
+    /// Input limits (zip sizes, XML depth).
+    pub limits: Limits,
+    /// The API's `styleMapping`: Word style name → `{textType, level}`. Parsed from the API's
+    /// JSON object with [`StyleMapping::from_json`].
+    pub style_mapping: StyleMapping,
+    /// The API's creation payload fields (title, description, subtitle, filename, footer,
+    /// supplemental, tags, language…) that override what the document says. Length limits are
+    /// enforced (HTTP 412): title 200, description 400, subtitle 300, filename 200,
+    /// supplemental 400 characters.
+    pub meta: Meta,
+}
+
+impl DocxImportOptions {
+    /// Sets the limits.
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Sets the style mapping.
+    pub fn with_style_mapping(mut self, mapping: StyleMapping) -> Self {
+        self.style_mapping = mapping;
+        self
+    }
+
+    /// Sets the caller's metadata.
+    pub fn with_meta(mut self, meta: Meta) -> Self {
+        self.meta = meta;
+        self
+    }
+}
+
+/// Reads a .docx (or .docm) file into a tree.
+///
+/// Errors: not a Word file ([`Error::WrongFormat`] naming what it is), a broken zip
+/// ([`Error::NotZip`]), a malformed main part ([`Error::Xml`]), limits ([`Error::TooLarge`]),
+/// caller metadata over the API's limits ([`Error::Parameter`]). Everything else that cannot be
+/// converted exactly is a warning.
+///
+/// ```
+/// use sdconv::import::docx::{read, DocxImportOptions};
+/// let err = read(b"%PDF-1.7", &DocxImportOptions::default()).unwrap_err();
+/// assert_eq!(err.to_string(), "not a docx file: a PDF");
+/// ```
+pub fn read(bytes: &[u8], options: &DocxImportOptions) -> Result<Converted<Document>> {
+    meta::check_given(&options.meta)?;
+    let limits = &options.limits;
+    let mut report = Report::new();
+    let mut pkg = Package::open(bytes, limits, &mut report)?;
+    let main = pkg.main_part.clone();
+    let main_rels = pkg.rels_of(&main, &mut report)?;
+    let mut images = image_parts(&main_rels);
+    images.retain(|p| pkg.contains(p));
+    images.sort_unstable();
+    images.dedup();
+
+    // Pictures are most of a document's bytes: a second thread inflates and sniffs the main
+    // part's pictures while this one reads and converts the text, then this one helps with what
+    // is left. Both take pictures from one queue and count their bytes against what is left of
+    // the budget; the sum of all reads is checked at the end.
+    let job = MediaJob::new(
+        bytes,
+        limits
+            .clone()
+            .with_max_total_size(limits.max_total_size.saturating_sub(pkg.inflated)),
+        &images,
+    );
+    std::thread::scope(|scope| {
+        let worker = if images.is_empty() {
+            None
+        } else {
+            std::thread::Builder::new()
+                .name("docx-media".into())
+                .spawn_scoped(scope, || job.work())
+                .ok()
+        };
+        let side = match text_side(&mut pkg, &main, &main_rels, options, report) {
+            Ok(side) => side,
+            Err(e) => {
+                // Stop the picture thread early; the scope joins it.
+                job.cancel();
+                return Err(e);
+            }
+        };
+        let TextSide {
+            mut doc,
+            wanted,
+            mut report,
+            core,
+            mut more_images,
+        } = side;
+        let mine = job.work();
+        let theirs = match worker {
+            Some(handle) => handle.join().unwrap_or_else(|_| {
+                Err(Error::invalid(
+                    "media",
+                    "reading the pictures failed unexpectedly",
+                ))
+            }),
+            None => Ok(Vec::new()),
+        };
+        let mut loaded: HashMap<String, std::result::Result<MediaItem, String>> = HashMap::new();
+        for (i, item) in mine?.into_iter().chain(theirs?) {
+            if let Some(part) = images.get(i) {
+                loaded.insert(part.clone(), item);
+            }
+        }
+        // Pictures of notes and comments that the main part does not share.
+        more_images.retain(|p| pkg.contains(p) && images.binary_search(p).is_err());
+        more_images.sort_unstable();
+        more_images.dedup();
+        let used = pkg
+            .inflated
+            .saturating_add(job.inflated.load(Ordering::Relaxed));
+        let more = MediaJob::new(
+            bytes,
+            limits
+                .clone()
+                .with_max_total_size(limits.max_total_size.saturating_sub(used)),
+            &more_images,
+        );
+        for (i, item) in more.work()? {
+            if let Some(part) = more_images.get(i) {
+                loaded.insert(part.clone(), item);
+            }
+        }
+        let media_inflated = job
+            .inflated
+            .load(Ordering::Relaxed)
+            .saturating_add(more.inflated.load(Ordering::Relaxed));
+        if pkg.inflated.saturating_add(media_inflated) > limits.max_total_size {
+            return Err(Error::TooLarge {
+                what: "total uncompressed size",
+                detail: format!("the parts pass {} bytes together", limits.max_total_size),
+            });
+        }
+        let mut missing = HashSet::new();
+        // Checked again after reads of pictures outside the media list.
+        let check_total = |pkg: &Package<'_>| {
+            if pkg.inflated.saturating_add(media_inflated) > limits.max_total_size {
+                Err(Error::TooLarge {
+                    what: "total uncompressed size",
+                    detail: format!("the parts pass {} bytes together", limits.max_total_size),
+                })
+            } else {
+                Ok(())
+            }
+        };
+        for (part, name) in wanted {
+            let found = match loaded.remove(&part) {
+                Some(r) => Some(r),
+                // Not among the parts named by image relationships: read it here.
+                None => pkg
+                    .read_bytes(&part)?
+                    .map(|data| Ok(MediaItem::new(name.clone(), Bytes::from(data)))),
+            };
+            match found {
+                Some(Ok(mut item)) => {
+                    item.name = name.clone();
+                    match item.kind {
+                        MediaKind::Emf | MediaKind::Wmf => report.warn(
+                            WarningKind::Lossy,
+                            format!("picture {name} is a Windows metafile; kept as it is (no converter for it)"),
+                            Location::part(part.clone()),
+                        ),
+                        MediaKind::Unknown => report.warn(
+                            WarningKind::InvalidValue,
+                            format!("picture {name} is not an image format we recognise; kept as it is"),
+                            Location::part(part.clone()),
+                        ),
+                        _ => {}
+                    }
+                    doc.media.insert(item);
+                }
+                Some(Err(e)) => {
+                    report.warn(
+                        WarningKind::MissingMedia,
+                        format!("picture {part} cannot be read ({e}); dropped"),
+                        Location::part(part.clone()),
+                    );
+                    missing.insert(name);
+                }
+                None => {
+                    report.warn(
+                        WarningKind::MissingMedia,
+                        format!("picture {part} is missing from the package; dropped"),
+                        Location::part(part.clone()),
+                    );
+                    missing.insert(name);
+                }
+            }
+        }
+        check_total(&pkg)?;
+        if !missing.is_empty() {
+            drop_images(&mut doc, &missing);
+        }
+        doc.meta = meta::merge(core, doc.meta.footer.take(), &options.meta, &mut report);
+        Ok(report.finish(doc))
+    })
+}
+
+/// What the text side hands back: the tree without media bytes, the pictures it refers to,
+/// the report, the core properties, and picture parts of notes and comments.
+struct TextSide {
+    doc: Document,
+    wanted: Vec<(String, String)>,
+    report: Report,
+    core: core_props::CoreProps,
+    more_images: Vec<String>,
+}
+
+/// Reads the text parts (main, styles, numbering, notes, comments, core properties) and
+/// converts them.
+fn text_side(
+    pkg: &mut Package<'_>,
+    main: &str,
+    main_rels: &Relationships,
+    options: &DocxImportOptions,
+    mut report: Report,
+) -> Result<TextSide> {
+    let limits = &options.limits;
+    let text = pkg
+        .read_text(main, &mut report)?
+        .ok_or_else(|| Error::MissingPart {
+            part: main.to_string(),
+        })?;
+    let mut more_images = Vec::new();
+    let styles = optional(
+        pkg,
+        main_rels,
+        "styles",
+        &mut report,
+        &mut more_images,
+        |t, p, _, _| styles::Styles::parse(t, p, limits),
+    )?
+    .unwrap_or_default();
+    let numbering = optional(
+        pkg,
+        main_rels,
+        "numbering",
+        &mut report,
+        &mut more_images,
+        |t, p, _, _| numbering::Numbering::parse(t, p, limits),
+    )?
+    .unwrap_or_default();
+    let footnotes = optional(
+        pkg,
+        main_rels,
+        "footnotes",
+        &mut report,
+        &mut more_images,
+        |t, p, rels, r| notes::parse(t, p, rels, limits, r, NoteKind::Footnote),
+    )?
+    .unwrap_or_default();
+    let endnotes = optional(
+        pkg,
+        main_rels,
+        "endnotes",
+        &mut report,
+        &mut more_images,
+        |t, p, rels, r| notes::parse(t, p, rels, limits, r, NoteKind::Endnote),
+    )?
+    .unwrap_or_default();
+    let raw_comments = optional(
+        pkg,
+        main_rels,
+        "comments",
+        &mut report,
+        &mut more_images,
+        |t, p, rels, r| comments::parse(t, p, rels, limits, r),
+    )?
+    .unwrap_or_default();
+    let core = read_core(pkg, &mut report)?;
+    let (doc, wanted, report) = convert_text(
+        pkg,
+        Texts {
+            text,
+            main,
+            main_rels,
+            styles: &styles,
+            numbering: &numbering,
+            footnotes: &footnotes,
+            endnotes: &endnotes,
+            raw_comments,
+        },
+        options,
+        report,
+    )?;
+    Ok(TextSide {
+        doc,
+        wanted,
+        report,
+        core,
+        more_images,
+    })
+}
+
+/// The parsed parts stage two works from.
+struct Texts<'t> {
+    text: String,
+    main: &'t str,
+    main_rels: &'t Relationships,
+    styles: &'t styles::Styles,
+    numbering: &'t numbering::Numbering,
+    footnotes: &'t notes::NoteMap,
+    endnotes: &'t notes::NoteMap,
+    raw_comments: Vec<comments::RawComment>,
+}
+
+/// The tree without media, the (part, media name) pairs it refers to, and the report. The
+/// footer's text travels in `meta.footer` until the metadata are merged.
+type TextResult = Result<(Document, Vec<(String, String)>, Report)>;
+
+/// Parses the main part and converts everything but the pictures' bytes.
+fn convert_text(
+    pkg: &mut Package<'_>,
+    t: Texts<'_>,
+    options: &DocxImportOptions,
+    mut report: Report,
+) -> TextResult {
+    let limits = &options.limits;
+    let mut facts = Facts::default();
+    let body = BodyParser::new(
+        &t.text,
+        t.main,
+        t.main_rels,
+        limits,
+        &mut report,
+        &mut facts,
+    )
+    .parse_document()?;
+    drop(t.text);
+
+    let footer_part = body
+        .final_section
+        .as_ref()
+        .and_then(|s| s.default_footer.as_deref())
+        .and_then(|id| t.main_rels.get(id))
+        .filter(|r| !r.external)
+        .map(|r| r.target.clone());
+    let footer_blocks = match footer_part {
+        Some(part) => optional_part(
+            pkg,
+            &part,
+            &mut report,
+            &mut Vec::new(),
+            &mut |text, p, rels, r| {
+                let mut f = Facts::default();
+                BodyParser::new(text, p, rels, limits, r, &mut f).parse_root_blocks()
+            },
+        )?
+        .unwrap_or_default(),
+        None => Vec::new(),
+    };
+
+    let parts: HashSet<String> = pkg.names().iter().map(|n| n.to_ascii_lowercase()).collect();
+    let comment_ids: HashSet<String> = t.raw_comments.iter().map(|c| c.id.clone()).collect();
+    let src = Sources {
+        styles: t.styles,
+        numbering: t.numbering,
+        mapping: &options.style_mapping,
+        footnotes: t.footnotes,
+        endnotes: t.endnotes,
+        comment_ids: &comment_ids,
+        facts: &facts,
+        parts: &parts,
+        main_part: t.main,
+    };
+    let mut conv = Converter::new(src, report);
+    let blocks = conv.document(body);
+    let comments = conv.comments(t.raw_comments);
+    let footer = conv.footer_text(footer_blocks);
+    let alias = std::mem::take(&mut conv.alias);
+    let wanted = std::mem::take(&mut conv.media.wanted);
+    let report = conv.report;
+    let mut doc = Document::new();
+    doc.blocks = blocks;
+    doc.comments = comments;
+    doc.meta.footer = footer;
+    if !alias.is_empty() {
+        rewrite_targets(&mut doc, &alias);
+    }
+    Ok((doc, wanted, report))
+}
+
+/// Picture parts to inflate, shared by the threads that work on them.
+struct MediaJob<'b> {
+    bytes: &'b [u8],
+    limits: Limits,
+    parts: &'b [String],
+    next: AtomicUsize,
+    inflated: AtomicU64,
+}
+
+/// Loaded pictures by index into the job's parts: sniffed (never decoded), or why one could not
+/// be read.
+type Loaded = Vec<(usize, std::result::Result<MediaItem, String>)>;
+
+impl<'b> MediaJob<'b> {
+    fn new(bytes: &'b [u8], limits: Limits, parts: &'b [String]) -> Self {
+        MediaJob {
+            bytes,
+            limits,
+            parts,
+            next: AtomicUsize::new(0),
+            inflated: AtomicU64::new(0),
+        }
+    }
+
+    /// Empties the queue: workers stop after the picture in hand.
+    fn cancel(&self) {
+        self.next.store(usize::MAX / 2, Ordering::Relaxed);
+    }
+
+    /// Takes pictures from the queue until it is empty. Limits stop the whole import: each
+    /// thread's reader enforces the per-entry limits, the shared count the total.
+    fn work(&self) -> Result<Loaded> {
+        let mut out = Vec::new();
+        let mut zip: Option<ZipReader<'b>> = None;
+        loop {
+            let i = self.next.fetch_add(1, Ordering::Relaxed);
+            let Some(part) = self.parts.get(i) else {
+                return Ok(out);
+            };
+            let reader = match &mut zip {
+                Some(z) => z,
+                None => zip.insert(ZipReader::new(self.bytes, &self.limits)?),
+            };
+            match reader.read(part) {
+                Ok(data) => {
+                    let total = self
+                        .inflated
+                        .fetch_add(data.len() as u64, Ordering::Relaxed)
+                        .saturating_add(data.len() as u64);
+                    if total > self.limits.max_total_size {
+                        return Err(Error::TooLarge {
+                            what: "total uncompressed size",
+                            detail: format!(
+                                "the pictures pass the {} bytes left for them",
+                                self.limits.max_total_size
+                            ),
+                        });
+                    }
+                    let name = part.rsplit('/').next().unwrap_or(part).to_string();
+                    out.push((i, Ok(MediaItem::new(name, Bytes::from(data)))));
+                }
+                Err(e @ Error::TooLarge { .. }) => return Err(e),
+                Err(e) => out.push((i, Err(e.to_string()))),
+            }
+        }
+    }
+}
+
+/// The image parts a part's relationships name (embedded ones only).
+fn image_parts(rels: &Relationships) -> Vec<String> {
+    rels.iter()
+        .filter(|r| r.is("image") && !r.external)
+        .map(|r| r.target.clone())
+        .collect()
+}
+
+fn read_core(pkg: &mut Package<'_>, report: &mut Report) -> Result<core_props::CoreProps> {
+    let Some(part) = pkg
+        .package_rels
+        .first_of_type("core-properties")
+        .map(|r| r.target.clone())
+    else {
+        return Ok(core_props::CoreProps::default());
+    };
+    let Some(text) = pkg.read_text(&part, report)? else {
+        return Ok(core_props::CoreProps::default());
+    };
+    let limits = pkg.limits().clone();
+    Ok(
+        core_props::parse(&text, &part, &limits).unwrap_or_else(|e| {
+            report.warn(
+                WarningKind::InvalidValue,
+                format!("{part} is unreadable; document properties ignored: {e}"),
+                Location::part(part.clone()),
+            );
+            core_props::CoreProps::default()
+        }),
+    )
+}
+
+type PartParser<'p, T> = dyn FnMut(&str, &str, &Relationships, &mut Report) -> Result<T> + 'p;
+
+/// Reads the part the main part's first relationship of type `rel_type` names, if any. A
+/// malformed optional part is reported and skipped; limits still stop the import. The image
+/// parts its own relationships name are added to `images`.
+fn optional<T>(
+    pkg: &mut Package<'_>,
+    main_rels: &Relationships,
+    rel_type: &str,
+    report: &mut Report,
+    images: &mut Vec<String>,
+    mut parse: impl FnMut(&str, &str, &Relationships, &mut Report) -> Result<T>,
+) -> Result<Option<T>> {
+    let Some(part) = main_rels
+        .first_of_type(rel_type)
+        .filter(|r| !r.external)
+        .map(|r| r.target.clone())
+    else {
+        return Ok(None);
+    };
+    optional_part(pkg, &part, report, images, &mut parse)
+}
+
+fn optional_part<T>(
+    pkg: &mut Package<'_>,
+    part: &str,
+    report: &mut Report,
+    images: &mut Vec<String>,
+    parse: &mut PartParser<'_, T>,
+) -> Result<Option<T>> {
+    if !pkg.contains(part) {
+        report.warn(
+            WarningKind::MissingMedia,
+            format!("{part} is named by a relationship but missing from the package"),
+            Location::part(part),
+        );
+        return Ok(None);
+    }
+    let rels = pkg.rels_of(part, report)?;
+    // Duplicates are removed once all parts are read.
+    images.extend(image_parts(&rels));
+    let Some(text) = pkg.read_text(part, report)? else {
+        return Ok(None);
+    };
+    match parse(&text, part, &rels, report) {
+        Ok(v) => Ok(Some(v)),
+        Err(e @ Error::TooLarge { .. }) => Err(e),
+        Err(e) => {
+            report.warn(
+                WarningKind::InvalidValue,
+                format!("{part} is unreadable and ignored: {e}"),
+                Location::part(part),
+            );
+            Ok(None)
+        }
+    }
+}
+
+/// Removes pictures whose bytes could not be read, block and inline.
+fn drop_images(doc: &mut Document, missing: &HashSet<String>) {
+    fn keep_block(b: &Block, missing: &HashSet<String>) -> bool {
+        !matches!(b, Block::Image(img) if missing.contains(&img.media))
+    }
+    doc.blocks.retain(|b| keep_block(b, missing));
+    doc.walk_blocks_mut(&mut |_, b| {
+        if let Block::Table(t) = b {
+            for row in &mut t.rows {
+                for cell in &mut row.cells {
+                    cell.blocks.retain(|b| keep_block(b, missing));
+                }
+            }
+        }
+    });
+    doc.walk_inline_lists_mut(&mut |list| {
+        list.retain(|i| !matches!(i, Inline::Image { media, .. } if missing.contains(media)));
+    });
+    // Removing atoms can leave neighbours mergeable: restore canonical form.
+    doc.walk_blocks_mut(&mut |_, b| {
+        if let Block::Paragraph(p) = b {
+            p.content = crate::ast::inline::normalize(&p.content);
+        }
+    });
+}
+
+/// Points cross-references and internal links at the id a bookmark's block received.
+fn rewrite_targets(doc: &mut Document, alias: &std::collections::HashMap<String, String>) {
+    doc.walk_inline_lists_mut(&mut |list| {
+        for inline in list.iter_mut() {
+            match inline {
+                Inline::CrossRef { target, .. } => {
+                    if let Some(id) = alias.get(target.as_str()) {
+                        *target = id.clone();
+                    }
+                }
+                Inline::Link { href, .. } => {
+                    if let Some(id) = href.strip_prefix('#').and_then(|a| alias.get(a)) {
+                        *href = format!("#{id}");
+                    }
+                }
+                _ => {}
+            }
+        }
+    });
+}

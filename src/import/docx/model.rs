@@ -1,0 +1,191 @@
+//! Stage one's output: the body of a Word part as plain Rust values, before any mapping to the
+//! tree. Relationship ids are already resolved (links carry their href, images their part name),
+//! so stage two never needs to know which part content came from.
+
+use crate::ast::{Change, NoteKind, VAlign};
+
+use super::props::{ParaProps, RunProps, Section};
+
+/// A block-level element.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Block {
+    /// `w:p`.
+    Para(Para),
+    /// `w:tbl`.
+    Table(Table),
+    /// An anchor met between paragraphs (`w:bookmarkStart` as a child of `w:body`); it belongs to
+    /// the next paragraph.
+    Loose(Item),
+}
+
+/// A paragraph.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Para {
+    /// Direct paragraph properties.
+    pub props: ParaProps,
+    /// The content in document order.
+    pub items: Vec<Item>,
+    /// Text boxes anchored in this paragraph, in reading order.
+    pub textboxes: Vec<Vec<Block>>,
+}
+
+/// Paragraph-level content.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Item {
+    /// `w:r`.
+    Run(Run),
+    /// A hyperlink starts (`w:hyperlink`); the href is resolved (`https://…`, `#anchor`).
+    LinkStart(String),
+    /// The innermost open hyperlink ends.
+    LinkEnd,
+    /// `w:bookmarkStart@w:name`.
+    Bookmark(String),
+    /// `w:commentRangeStart`.
+    CommentStart(String),
+    /// `w:commentRangeEnd`.
+    CommentEnd(String),
+    /// `w:ins`/`w:del`/`w:moveTo`/`w:moveFrom` starts.
+    ChangeStart(Change),
+    /// The innermost open change ends.
+    ChangeEnd,
+    /// `w:fldSimple@w:instr` starts; its content is the field's result.
+    SimpleFieldStart(String),
+    /// The innermost simple field ends.
+    SimpleFieldEnd,
+}
+
+/// A run: formatting and content.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Run {
+    /// Direct run properties.
+    pub props: RunProps,
+    /// What the run holds.
+    pub content: Vec<RunItem>,
+}
+
+/// Run-level content.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RunItem {
+    /// Text (`w:t`, `w:delText`, tabs as `\t`, symbols, special hyphens).
+    Text(String),
+    /// `w:br`/`w:cr`.
+    Break(BreakKind),
+    /// `w:fldChar w:fldCharType="begin"`.
+    FieldBegin,
+    /// `w:fldChar w:fldCharType="separate"`.
+    FieldSeparate,
+    /// `w:fldChar w:fldCharType="end"`.
+    FieldEnd,
+    /// `w:instrText`.
+    Instr(String),
+    /// `w:footnoteReference`/`w:endnoteReference`.
+    NoteRef(NoteKind, String),
+    /// `w:commentReference`.
+    CommentRef(String),
+    /// A picture (DrawingML or VML).
+    Image(Box<ImageRef>),
+}
+
+/// Which break.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BreakKind {
+    /// A line break.
+    Line,
+    /// A page break.
+    Page,
+    /// A column break.
+    Column,
+}
+
+/// Where a picture's bytes are.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ImageTarget {
+    /// A part of the package (`word/media/image1.png`).
+    Part(String),
+    /// Linked, not embedded: a URL or file path.
+    External(String),
+}
+
+/// A picture.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImageRef {
+    /// Its bytes.
+    pub target: ImageTarget,
+    /// Displayed size in EMU.
+    pub extent: Option<(u64, u64)>,
+    /// `wp:docPr@descr` (or `@title`, VML `o:title`).
+    pub alt: Option<String>,
+    /// Floating (`wp:anchor`) rather than inline.
+    pub anchored: bool,
+}
+
+/// A table.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Table {
+    /// `w:tblStyle`.
+    pub style: Option<String>,
+    /// `w:tblGrid/w:gridCol@w:w` in twips.
+    pub grid: Vec<u64>,
+    /// `w:tblPr/w:jc`.
+    pub align: Option<crate::ast::Align>,
+    /// Rows.
+    pub rows: Vec<Row>,
+}
+
+/// A table row.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Row {
+    /// `w:tblHeader`.
+    pub header: bool,
+    /// `w:gridBefore`.
+    pub grid_before: u32,
+    /// `w:gridAfter`.
+    pub grid_after: u32,
+    /// Cells.
+    pub cells: Vec<Cell>,
+}
+
+/// A table cell.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cell {
+    /// `w:gridSpan`, at least 1.
+    pub span: u32,
+    /// `w:vMerge`.
+    pub vmerge: Option<Merge>,
+    /// Legacy `w:hMerge`.
+    pub hmerge: Option<Merge>,
+    /// `w:vAlign`.
+    pub valign: Option<VAlign>,
+    /// Content.
+    pub blocks: Vec<Block>,
+}
+
+impl Default for Cell {
+    fn default() -> Self {
+        Cell {
+            span: 1,
+            vmerge: None,
+            hmerge: None,
+            valign: None,
+            blocks: Vec::new(),
+        }
+    }
+}
+
+/// A merge marker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Merge {
+    /// The first cell of a merged range.
+    Restart,
+    /// Covered by the cell before (above, for `w:vMerge`).
+    Continue,
+}
+
+/// A parsed part body.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Body {
+    /// Blocks in order.
+    pub blocks: Vec<Block>,
+    /// The body's last `w:sectPr` (the final section).
+    pub final_section: Option<Section>,
+}

@@ -1,0 +1,275 @@
+//! Run and paragraph properties (`w:rPr`, `w:pPr`, `w:sectPr`) as plain values, shared by
+//! styles, numbering and the body. Every field is optional so the style hierarchy can be merged
+//! (ECMA-376 §17.7.2: document defaults, paragraph style, character style, direct formatting).
+
+use quick_xml::events::{BytesStart, Event};
+
+use super::xmlutil::{attr, attr_string, is_off, on_off, twips, val};
+use crate::ast::Align;
+use crate::error::Result;
+use crate::xml::XmlReader;
+
+/// Vertical alignment of a run (`w:vertAlign`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VertAlign {
+    /// On the baseline (explicitly reset).
+    Baseline,
+    /// Raised.
+    Super,
+    /// Lowered.
+    Sub,
+}
+
+/// Character formatting. `None` = not said at this level.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RunProps {
+    /// Character style id (`w:rStyle`); direct formatting only.
+    pub style: Option<String>,
+    /// `w:b` (toggle).
+    pub bold: Option<bool>,
+    /// `w:i` (toggle).
+    pub italic: Option<bool>,
+    /// `w:u` not `none`.
+    pub underline: Option<bool>,
+    /// `w:strike` (toggle).
+    pub strike: Option<bool>,
+    /// `w:dstrike` (toggle).
+    pub dstrike: Option<bool>,
+    /// `w:smallCaps` (toggle).
+    pub small_caps: Option<bool>,
+    /// `w:vertAlign`.
+    pub vert_align: Option<VertAlign>,
+    /// `w:rFonts@ascii` (or `hAnsi`).
+    pub font: Option<String>,
+}
+
+impl RunProps {
+    /// Lays `other` over `self`: what `other` says wins.
+    pub fn overlay(&mut self, other: &RunProps) {
+        fn o<T: Clone>(a: &mut Option<T>, b: &Option<T>) {
+            if b.is_some() {
+                a.clone_from(b);
+            }
+        }
+        o(&mut self.style, &other.style);
+        o(&mut self.bold, &other.bold);
+        o(&mut self.italic, &other.italic);
+        o(&mut self.underline, &other.underline);
+        o(&mut self.strike, &other.strike);
+        o(&mut self.dstrike, &other.dstrike);
+        o(&mut self.small_caps, &other.small_caps);
+        o(&mut self.vert_align, &other.vert_align);
+        o(&mut self.font, &other.font);
+    }
+}
+
+/// `w:numPr`: which list and level.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NumPr {
+    /// `w:numId`; `"0"` means "no numbering" (§17.9.18).
+    pub num_id: Option<String>,
+    /// `w:ilvl`.
+    pub ilvl: Option<u8>,
+}
+
+/// What a section (`w:sectPr`) says that matters here.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Section {
+    /// Page width minus left and right margins (and gutter), in EMU.
+    pub text_width: Option<u64>,
+    /// `r:id` of the default footer (`w:footerReference w:type="default"`).
+    pub default_footer: Option<String>,
+    /// The section has page headers (`w:headerReference`), which the tree does not keep.
+    pub has_header: bool,
+}
+
+/// Paragraph formatting.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ParaProps {
+    /// Paragraph style id (`w:pStyle`).
+    pub style: Option<String>,
+    /// Numbering (`w:numPr`).
+    pub num: Option<NumPr>,
+    /// `w:outlineLvl` 0..=8 (9 = body text).
+    pub outline: Option<u8>,
+    /// `w:jc`.
+    pub align: Option<Align>,
+    /// `w:pageBreakBefore`.
+    pub page_break_before: Option<bool>,
+    /// A section ends with this paragraph (`w:sectPr` inside `w:pPr`).
+    pub section: Option<Section>,
+}
+
+impl ParaProps {
+    /// Lays `other` over `self` (style inheritance); sections are never inherited.
+    pub fn overlay(&mut self, other: &ParaProps) {
+        if other.style.is_some() {
+            self.style.clone_from(&other.style);
+        }
+        if other.num.is_some() {
+            self.num.clone_from(&other.num);
+        }
+        if other.outline.is_some() {
+            self.outline = other.outline;
+        }
+        if other.align.is_some() {
+            self.align = other.align;
+        }
+        if other.page_break_before.is_some() {
+            self.page_break_before = other.page_break_before;
+        }
+    }
+}
+
+/// Parses the `w:rPr` whose `Start` was just read, up to its end.
+pub fn parse_rpr(r: &mut XmlReader<'_>) -> Result<RunProps> {
+    let mut p = RunProps::default();
+    let target = r.depth().saturating_sub(1);
+    while r.depth() > target {
+        match r.next_event()? {
+            Event::Start(e) => {
+                apply_rpr_child(&e, &mut p);
+                // Children of rPr children (`w:rPrChange`'s old formatting, `w:ins`) are not
+                // current formatting: skip them whole.
+                r.skip_element()?;
+            }
+            Event::Empty(e) => apply_rpr_child(&e, &mut p),
+            Event::Eof => return Err(r.invalid("the part ends inside w:rPr")),
+            _ => {}
+        }
+    }
+    Ok(p)
+}
+
+fn apply_rpr_child(e: &BytesStart<'_>, p: &mut RunProps) {
+    match e.local_name().as_ref() {
+        "rStyle" => p.style = val(e),
+        "b" => p.bold = Some(on_off(e)),
+        "i" => p.italic = Some(on_off(e)),
+        "strike" => p.strike = Some(on_off(e)),
+        "dstrike" => p.dstrike = Some(on_off(e)),
+        "smallCaps" => p.small_caps = Some(on_off(e)),
+        "u" => {
+            p.underline = Some(match attr(e, "val") {
+                Some(v) => !(v == "none" || is_off(&v)),
+                None => true,
+            })
+        }
+        "vertAlign" => {
+            p.vert_align = match attr(e, "val").as_deref() {
+                Some("superscript") => Some(VertAlign::Super),
+                Some("subscript") => Some(VertAlign::Sub),
+                Some(_) => Some(VertAlign::Baseline),
+                None => None,
+            }
+        }
+        "rFonts" => {
+            if let Some(f) = attr_string(e, "ascii").or_else(|| attr_string(e, "hAnsi")) {
+                p.font = Some(f);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Parses the `w:pPr` whose `Start` was just read, up to its end.
+pub fn parse_ppr(r: &mut XmlReader<'_>) -> Result<ParaProps> {
+    let mut p = ParaProps::default();
+    let target = r.depth().saturating_sub(1);
+    while r.depth() > target {
+        match r.next_event()? {
+            Event::Start(e) => match e.local_name().as_ref() {
+                "numPr" => p.num = Some(parse_numpr(r)?),
+                "sectPr" => p.section = Some(parse_sectpr(r)?),
+                _ => {
+                    apply_ppr_child(&e, &mut p);
+                    r.skip_element()?;
+                }
+            },
+            Event::Empty(e) => match e.local_name().as_ref() {
+                "numPr" => p.num = Some(NumPr::default()),
+                "sectPr" => p.section = Some(Section::default()),
+                _ => apply_ppr_child(&e, &mut p),
+            },
+            Event::Eof => return Err(r.invalid("the part ends inside w:pPr")),
+            _ => {}
+        }
+    }
+    Ok(p)
+}
+
+fn apply_ppr_child(e: &BytesStart<'_>, p: &mut ParaProps) {
+    match e.local_name().as_ref() {
+        "pStyle" => p.style = val(e),
+        "outlineLvl" => p.outline = attr(e, "val").and_then(|v| v.trim().parse().ok()),
+        "jc" => {
+            p.align = match attr(e, "val").as_deref() {
+                Some("center") => Some(Align::Center),
+                Some("right" | "end") => Some(Align::Right),
+                Some(
+                    "both" | "distribute" | "lowKashida" | "mediumKashida" | "highKashida"
+                    | "thaiDistribute",
+                ) => Some(Align::Justify),
+                Some(_) => Some(Align::Left),
+                None => None,
+            }
+        }
+        "pageBreakBefore" => p.page_break_before = Some(on_off(e)),
+        _ => {}
+    }
+}
+
+fn parse_numpr(r: &mut XmlReader<'_>) -> Result<NumPr> {
+    let mut n = NumPr::default();
+    let target = r.depth().saturating_sub(1);
+    while r.depth() > target {
+        match r.next_event()? {
+            Event::Start(e) | Event::Empty(e) => match e.local_name().as_ref() {
+                "numId" => n.num_id = val(&e).map(|v| v.trim().to_string()),
+                "ilvl" => n.ilvl = val(&e).and_then(|v| v.trim().parse().ok()),
+                _ => {}
+            },
+            Event::Eof => return Err(r.invalid("the part ends inside w:numPr")),
+            _ => {}
+        }
+    }
+    Ok(n)
+}
+
+/// Parses the `w:sectPr` whose `Start` was just read, up to its end.
+pub fn parse_sectpr(r: &mut XmlReader<'_>) -> Result<Section> {
+    let mut s = Section::default();
+    let (mut width, mut left, mut right, mut gutter) = (None, 0i64, 0i64, 0i64);
+    let target = r.depth().saturating_sub(1);
+    while r.depth() > target {
+        match r.next_event()? {
+            Event::Start(e) | Event::Empty(e) => match e.local_name().as_ref() {
+                "pgSz" => width = attr(&e, "w").and_then(|v| twips(&v)),
+                "pgMar" => {
+                    let get = |n| attr(&e, n).and_then(|v| twips(&v)).unwrap_or(0);
+                    left = get("left");
+                    right = get("right");
+                    gutter = get("gutter");
+                }
+                "headerReference" => s.has_header = true,
+                "footerReference" => {
+                    let ty = attr(&e, "type");
+                    if ty.as_deref().is_none_or(|t| t == "default") {
+                        s.default_footer = attr_string(&e, "id");
+                    }
+                }
+                _ => {}
+            },
+            Event::Eof => return Err(r.invalid("the part ends inside w:sectPr")),
+            _ => {}
+        }
+    }
+    if let Some(w) = width {
+        let text = w - left.max(0) - right.max(0) - gutter.max(0);
+        if text > 0 {
+            // 635 EMU per twip.
+            s.text_width = Some(text as u64 * 635);
+        }
+    }
+    Ok(s)
+}

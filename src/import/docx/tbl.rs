@@ -1,0 +1,205 @@
+//! Stage one for tables (`w:tbl`, ECMA-376 §17.4): grid, rows with `w:tblHeader`,
+//! `w:gridBefore`/`w:gridAfter`, cells with `w:gridSpan`, `w:vMerge`, legacy `w:hMerge` and
+//! `w:vAlign`. Rows and cells wrapped in content controls or custom XML are read through.
+
+use quick_xml::events::{BytesStart, Event};
+
+use super::body::BodyParser;
+use super::model::{Cell, Merge, Row, Table};
+use super::xmlutil::{attr, on_off, twips, val};
+use crate::ast::{Align, VAlign};
+use crate::error::Result;
+
+fn merge_of(e: &BytesStart<'_>) -> Merge {
+    // `<w:vMerge/>` without a value continues the merge (§17.4.85).
+    match attr(e, "val").as_deref() {
+        Some("restart") => Merge::Restart,
+        _ => Merge::Continue,
+    }
+}
+
+fn count(e: &BytesStart<'_>) -> u32 {
+    val(e)
+        .and_then(|v| v.trim().parse::<i64>().ok())
+        .map_or(0, |n| {
+            n.clamp(0, crate::limits::MAX_TABLE_COLUMNS as i64) as u32
+        })
+}
+
+impl BodyParser<'_, '_> {
+    /// Reads the `w:tbl` whose start was just read.
+    pub(super) fn table(&mut self) -> Result<Table> {
+        let mut t = Table::default();
+        self.table_children(&mut t)?;
+        Ok(t)
+    }
+
+    fn table_children(&mut self, t: &mut Table) -> Result<()> {
+        loop {
+            match self.r.next_event()? {
+                Event::Start(e) => match e.local_name().as_ref() {
+                    "tblPr" => self.table_props(t)?,
+                    "tblGrid" => self.table_grid(t)?,
+                    "tr" => {
+                        let row = self.row()?;
+                        t.rows.push(row);
+                    }
+                    // Row-level wrappers.
+                    "sdt" | "sdtContent" | "customXml" | "ins" | "del" | "moveFrom" | "moveTo" => {
+                        self.table_children(t)?
+                    }
+                    _ => self.r.skip_element()?,
+                },
+                Event::End(_) => return Ok(()),
+                Event::Eof => return Err(self.r.invalid("the part ends inside w:tbl")),
+                _ => {}
+            }
+        }
+    }
+
+    fn table_props(&mut self, t: &mut Table) -> Result<()> {
+        let target = self.r.depth().saturating_sub(1);
+        while self.r.depth() > target {
+            match self.r.next_event()? {
+                Event::Start(e) | Event::Empty(e) => {
+                    // Only direct children of tblPr (not w:tblPrChange's old values).
+                    if self.r.depth() > target + 2 {
+                        continue;
+                    }
+                    match e.local_name().as_ref() {
+                        "tblStyle" => t.style = val(&e),
+                        "jc" => {
+                            t.align = match val(&e).as_deref() {
+                                Some("center") => Some(Align::Center),
+                                Some("right" | "end") => Some(Align::Right),
+                                Some(_) => Some(Align::Left),
+                                None => None,
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                Event::Eof => return Err(self.r.invalid("the part ends inside w:tblPr")),
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn table_grid(&mut self, t: &mut Table) -> Result<()> {
+        let target = self.r.depth().saturating_sub(1);
+        // A later tblGrid (there should be one) replaces an earlier one.
+        t.grid.clear();
+        while self.r.depth() > target {
+            match self.r.next_event()? {
+                Event::Start(e) | Event::Empty(e)
+                    if e.local_name().as_ref() == "gridCol" && self.r.depth() <= target + 2 =>
+                {
+                    let w = attr(&e, "w").and_then(|v| twips(&v)).unwrap_or(0).max(0);
+                    if t.grid.len() < crate::limits::MAX_TABLE_COLUMNS {
+                        t.grid.push(w as u64);
+                    }
+                }
+                Event::Eof => return Err(self.r.invalid("the part ends inside w:tblGrid")),
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn row(&mut self) -> Result<Row> {
+        let mut row = Row::default();
+        self.row_children(&mut row)?;
+        Ok(row)
+    }
+
+    fn row_children(&mut self, row: &mut Row) -> Result<()> {
+        loop {
+            match self.r.next_event()? {
+                Event::Start(e) => match e.local_name().as_ref() {
+                    "trPr" => self.row_props(row)?,
+                    "tc" => {
+                        let cell = self.cell()?;
+                        row.cells.push(cell);
+                    }
+                    "sdt" | "sdtContent" | "customXml" => self.row_children(row)?,
+                    _ => self.r.skip_element()?,
+                },
+                Event::End(_) => return Ok(()),
+                Event::Eof => return Err(self.r.invalid("the part ends inside w:tr")),
+                _ => {}
+            }
+        }
+    }
+
+    fn row_props(&mut self, row: &mut Row) -> Result<()> {
+        let target = self.r.depth().saturating_sub(1);
+        while self.r.depth() > target {
+            match self.r.next_event()? {
+                Event::Start(e) | Event::Empty(e) => {
+                    if self.r.depth() > target + 2 {
+                        continue;
+                    }
+                    match e.local_name().as_ref() {
+                        "tblHeader" => row.header = on_off(&e),
+                        "gridBefore" => row.grid_before = count(&e),
+                        "gridAfter" => row.grid_after = count(&e),
+                        _ => {}
+                    }
+                }
+                Event::Eof => return Err(self.r.invalid("the part ends inside w:trPr")),
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn cell(&mut self) -> Result<Cell> {
+        let mut cell = Cell::default();
+        loop {
+            match self.r.next_event()? {
+                Event::Start(e) => {
+                    if e.local_name().as_ref() == "tcPr" {
+                        self.cell_props(&mut cell)?;
+                    } else {
+                        self.block_start(&e, &mut cell.blocks)?;
+                    }
+                }
+                Event::Empty(e) => self.block_empty(&e, &mut cell.blocks),
+                Event::End(_) => return Ok(cell),
+                Event::Eof => return Err(self.r.invalid("the part ends inside w:tc")),
+                _ => {}
+            }
+        }
+    }
+
+    fn cell_props(&mut self, cell: &mut Cell) -> Result<()> {
+        let target = self.r.depth().saturating_sub(1);
+        while self.r.depth() > target {
+            match self.r.next_event()? {
+                Event::Start(e) | Event::Empty(e) => {
+                    if self.r.depth() > target + 2 {
+                        continue;
+                    }
+                    match e.local_name().as_ref() {
+                        "gridSpan" => cell.span = count(&e).max(1),
+                        "vMerge" => cell.vmerge = Some(merge_of(&e)),
+                        "hMerge" => cell.hmerge = Some(merge_of(&e)),
+                        "vAlign" => {
+                            cell.valign = match val(&e).as_deref() {
+                                Some("center") => Some(VAlign::Middle),
+                                Some("bottom") => Some(VAlign::Bottom),
+                                Some("top") => Some(VAlign::Top),
+                                _ => None,
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                Event::Eof => return Err(self.r.invalid("the part ends inside w:tcPr")),
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,213 @@
+//! Tables: spans, merges, header rows, grid widths, gridBefore/After, nesting, ragged rows,
+//! and captions.
+
+mod docx_support;
+
+use docx_support::*;
+use sdconv::WarningKind;
+use sdconv::ast::{Block, Table, TextType, inline::plain_text};
+
+fn table(c: &sdconv::Converted<sdconv::Document>, i: usize) -> &Table {
+    match &c.value.blocks[i] {
+        Block::Table(t) => t,
+        other => panic!("block {i} is {other:?}"),
+    }
+}
+
+fn tc(props: &str, text: &str) -> String {
+    format!("<w:tc><w:tcPr>{props}</w:tcPr>{}</w:tc>", p(text))
+}
+
+fn tr(props: &str, cells: &[String]) -> String {
+    format!("<w:tr><w:trPr>{props}</w:trPr>{}</w:tr>", cells.concat())
+}
+
+fn tbl(grid: &[u32], rows: &[String]) -> String {
+    let cols: String = grid
+        .iter()
+        .map(|w| format!(r#"<w:gridCol w:w="{w}"/>"#))
+        .collect();
+    format!(
+        r#"<w:tbl><w:tblPr><w:tblStyle w:val="TableGrid"/></w:tblPr><w:tblGrid>{cols}</w:tblGrid>{}</w:tbl>"#,
+        rows.concat()
+    )
+}
+
+/// Each row as (text, colspan, rowspan) per cell.
+fn shape(t: &Table) -> Vec<Vec<(String, u32, u32)>> {
+    t.rows
+        .iter()
+        .map(|r| {
+            r.cells
+                .iter()
+                .map(|c| {
+                    let text = c
+                        .blocks
+                        .iter()
+                        .map(|b| match b {
+                            Block::Paragraph(p) => plain_text(&p.content),
+                            Block::Table(_) => "<table>".into(),
+                            _ => "?".into(),
+                        })
+                        .collect::<Vec<_>>()
+                        .join("|");
+                    (text, c.colspan, c.rowspan)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn spans_merges_header_rows_and_widths() {
+    let body = tbl(
+        &[1000, 2000, 2000],
+        &[
+            tr(
+                "<w:tblHeader/>",
+                &[tc(r#"<w:gridSpan w:val="2"/>"#, "AB"), tc("", "C")],
+            ),
+            tr(
+                "",
+                &[
+                    tc(r#"<w:vMerge w:val="restart"/>"#, "D"),
+                    tc("", "E"),
+                    tc(
+                        r#"<w:vMerge w:val="restart"/><w:vAlign w:val="center"/>"#,
+                        "F",
+                    ),
+                ],
+            ),
+            tr(
+                "",
+                &[
+                    tc("<w:vMerge/>", ""),
+                    tc("", "H"),
+                    tc(r#"<w:vMerge w:val="continue"/>"#, ""),
+                ],
+            ),
+            tr(
+                "",
+                &[
+                    tc("<w:vMerge/>", ""),
+                    tc(r#"<w:gridSpan w:val="2"/>"#, "KL"),
+                ],
+            ),
+        ],
+    );
+    let c = docx(&body).read();
+    valid(&c);
+    let t = table(&c, 0);
+    assert_eq!(t.columns, vec![20.0, 40.0, 40.0]);
+    assert_eq!(
+        shape(t),
+        vec![
+            vec![("AB".into(), 2, 1), ("C".into(), 1, 1)],
+            vec![("D".into(), 1, 3), ("E".into(), 1, 1), ("F".into(), 1, 2)],
+            vec![("H".into(), 1, 1)],
+            vec![("KL".into(), 2, 1)],
+        ]
+    );
+    assert!(t.rows[0].header && t.rows[0].cells.iter().all(|c| c.header));
+    assert!(!t.rows[1].header);
+    assert_eq!(t.style.as_deref(), Some("TableGrid"));
+    assert!(c.warnings.is_empty(), "{:?}", messages(&c));
+    golden("table_spans", &c);
+}
+
+#[test]
+fn grid_before_after_and_ragged_rows_keep_the_grid_valid() {
+    let body = tbl(
+        &[1000, 1000, 1000],
+        &[
+            tr(r#"<w:gridBefore w:val="1"/>"#, &[tc("", "b"), tc("", "c")]),
+            tr(r#"<w:gridAfter w:val="2"/>"#, &[tc("", "a")]),
+            tr("", &[tc("", "short")]),
+            // A continuation with nothing above it stays a cell of its own.
+            tr("", &[tc("", "x"), tc("<w:vMerge/>", "orphan"), tc("", "z")]),
+        ],
+    );
+    let c = docx(&body).read();
+    valid(&c);
+    assert_eq!(
+        shape(table(&c, 0)),
+        vec![
+            vec![("".into(), 1, 1), ("b".into(), 1, 1), ("c".into(), 1, 1)],
+            vec![("a".into(), 1, 1), ("".into(), 2, 1)],
+            vec![("short".into(), 1, 1), ("".into(), 2, 1)],
+            vec![
+                ("x".into(), 1, 1),
+                ("orphan".into(), 1, 1),
+                ("z".into(), 1, 1)
+            ],
+        ]
+    );
+    let repaired: Vec<&str> = c
+        .warnings
+        .iter()
+        .filter(|w| w.kind == WarningKind::Repaired)
+        .map(|w| w.message.as_str())
+        .collect();
+    assert_eq!(repaired.len(), 2, "{repaired:?}");
+}
+
+#[test]
+fn nested_tables_and_lists_in_cells() {
+    let inner = tbl(&[500, 500], &[tr("", &[tc("", "i1"), tc("", "i2")])]);
+    let numbering = r#"<w:abstractNum w:abstractNumId="0"><w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="bullet"/><w:lvlText w:val="•"/></w:lvl></w:abstractNum><w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num>"#;
+    let item = r#"<w:p><w:pPr><w:numPr><w:ilvl w:val="0"/><w:numId w:val="1"/></w:numPr></w:pPr><w:r><w:t>item</w:t></w:r></w:p>"#;
+    let body = format!(
+        "<w:tbl><w:tblGrid><w:gridCol w:w=\"1000\"/><w:gridCol w:w=\"3000\"/></w:tblGrid><w:tr><w:tc>{}{inner}</w:tc><w:tc>{item}</w:tc></w:tr></w:tbl>",
+        p("outer")
+    );
+    let c = docx(&body).numbering(numbering).read();
+    valid(&c);
+    let t = table(&c, 0);
+    assert_eq!(t.columns, vec![25.0, 75.0]);
+    assert_eq!(
+        shape(t),
+        vec![vec![("outer|<table>".into(), 1, 1), ("item".into(), 1, 1)]]
+    );
+    let Block::Table(nested) = &t.rows[0].cells[0].blocks[1] else {
+        panic!()
+    };
+    assert_eq!(
+        shape(nested),
+        vec![vec![("i1".into(), 1, 1), ("i2".into(), 1, 1)]]
+    );
+    let Block::Paragraph(li) = &t.rows[0].cells[1].blocks[0] else {
+        panic!()
+    };
+    assert_eq!(li.kind, TextType::ListUl);
+    golden("table_nested", &c);
+}
+
+#[test]
+fn a_caption_before_a_table_becomes_its_caption() {
+    let caption = format!(
+        r#"<w:p><w:pPr><w:pStyle w:val="Caption"/></w:pPr><w:bookmarkStart w:id="5" w:name="_Ref5"/><w:r><w:t xml:space="preserve">Table </w:t></w:r>{}<w:bookmarkEnd w:id="5"/><w:r><w:t>: Results</w:t></w:r></w:p>"#,
+        field(r"SEQ Table \* ARABIC", "1")
+    );
+    let body = [
+        caption,
+        tbl(&[1000], &[tr("", &[tc("", "cell")])]),
+        format!(
+            "<w:p><w:r><w:t>See </w:t></w:r>{}</w:p>",
+            field(r"REF _Ref5 \h", "Table 1")
+        ),
+    ]
+    .concat();
+    let styles = [NORMAL.to_string(), pstyle("Caption", "caption", "")].concat();
+    let c = docx(&body).styles(&styles).read();
+    valid(&c);
+    assert_eq!(c.value.blocks.len(), 2, "the caption paragraph is absorbed");
+    let t = table(&c, 0);
+    assert_eq!(t.caption.as_deref(), Some("Results"));
+    assert!(t.numbered);
+    assert_eq!(
+        t.id.as_deref(),
+        Some("_Ref5"),
+        "cross-references still find it"
+    );
+    golden("table_caption", &c);
+}
