@@ -76,7 +76,7 @@ impl MediaKind {
 
 /// One stored image.
 ///
-/// In the JSON dump the bytes are replaced by their length and an FNV-1a hash, so golden files
+/// In the JSON dump the bytes are replaced by their length and a content hash, so golden files
 /// stay small but still change when the content does; a tree read back from JSON has no bytes.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MediaItem {
@@ -92,7 +92,7 @@ pub struct MediaItem {
     pub height: Option<u32>,
     /// Byte length.
     pub size: usize,
-    /// FNV-1a 64 of the bytes, hex.
+    /// A 64-bit hash of the bytes, hex (see `content_hash`).
     pub hash: String,
     /// The bytes, shared (cloning an item never copies them).
     #[serde(skip)]
@@ -110,19 +110,29 @@ impl MediaItem {
             width: dims.map(|d| d.0),
             height: dims.map(|d| d.1),
             size: bytes.len(),
-            hash: format!("{:016x}", fnv1a(&bytes)),
+            hash: format!("{:016x}", content_hash(&bytes)),
             bytes,
         }
     }
 }
 
-fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
+/// A 64-bit content hash for the JSON dump: eight bytes a step (the byte-wise FNV-1a it replaced
+/// cost 20 ms on the 18 MB benchmark document), each word mixed in with a multiply and a shift.
+/// Not cryptographic: it only has to change when the content does.
+fn content_hash(bytes: &[u8]) -> u64 {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ (bytes.len() as u64).wrapping_mul(K);
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        h = (h ^ u64::from_le_bytes(word)).wrapping_mul(K);
+        h ^= h >> 29;
     }
-    h
+    let mut tail = [0u8; 8];
+    tail[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+    h = (h ^ u64::from_le_bytes(tail)).wrapping_mul(K);
+    h ^ (h >> 32)
 }
 
 /// All images of a document, by name, in name order (so dumps and zips are deterministic).
@@ -336,5 +346,16 @@ mod tests {
         let b = MediaItem::new("a.png", b"abd".to_vec());
         assert_ne!(a.hash, b.hash);
         assert_eq!(a.size, 3);
+        // Every position counts, the tail and the length too.
+        let base = vec![7u8; 20];
+        let hashes: std::collections::HashSet<u64> = (0..20)
+            .map(|i| {
+                let mut v = base.clone();
+                v[i] ^= 1;
+                content_hash(&v)
+            })
+            .chain([content_hash(&base), content_hash(&base[..19])])
+            .collect();
+        assert_eq!(hashes.len(), 22);
     }
 }
