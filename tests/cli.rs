@@ -271,3 +271,164 @@ fn broken_json_exits_1_naming_the_file() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.starts_with("sdconv: bad.json: json: line 2"), "{err}");
 }
+
+#[test]
+fn html_output_is_a_page_with_its_stylesheet_and_images_beside_it() {
+    let (dir, _) = with_json();
+    // The JSON dump has no image bytes: export from the sd.xml form, which does.
+    let zip = sdconv::export(&small_document(), Format::Sdxml, &ExportOptions::default())
+        .unwrap()
+        .value;
+    std::fs::write(dir.path().join("doc.sdxml.zip"), zip).unwrap();
+    let out = sdconv(
+        &[
+            "convert",
+            "doc.sdxml.zip",
+            "-o",
+            "site/page.html",
+            "--language",
+            "de_DE",
+        ],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let page = std::fs::read_to_string(dir.path().join("site/page.html")).unwrap();
+    assert!(page.starts_with("<!DOCTYPE html>"), "{}", &page[..100]);
+    assert!(page.contains(r#"<html lang="de-DE">"#));
+    assert!(page.contains("Abbildung 1"), "German caption label");
+    assert!(dir.path().join("site/style.css").is_file());
+    let images: Vec<_> = std::fs::read_dir(dir.path().join("site/images"))
+        .unwrap()
+        .flatten()
+        .collect();
+    assert_eq!(images.len(), small_document().media.len());
+    // A .zip output gets the API's download form instead.
+    let out = sdconv(
+        &["convert", "doc.sdxml.zip", "--to", "html", "-o", "page.zip"],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let zip = std::fs::read(dir.path().join("page.zip")).unwrap();
+    assert!(sdconv::package::looks_like_zip(&zip));
+}
+
+#[test]
+fn bad_language_is_a_usage_error() {
+    let (dir, _) = with_json();
+    let out = sdconv(
+        &["convert", "doc.json", "--to", "html", "--language", "xx"],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}
+
+#[test]
+fn style_mapping_file_is_applied_and_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    // A minimal docx whose one paragraph uses a custom style "Lead".
+    let mut w = sdconv::package::ZipWriter::new();
+    let parts: [(&str, &str); 4] = [
+        (
+            "[Content_Types].xml",
+            r#"<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>"#,
+        ),
+        (
+            "_rels/.rels",
+            r#"<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="r1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>"#,
+        ),
+        (
+            "word/_rels/document.xml.rels",
+            r#"<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="s1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/></Relationships>"#,
+        ),
+        (
+            "word/document.xml",
+            r#"<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:pPr><w:pStyle w:val="Lead"/></w:pPr><w:r><w:t>Intro</w:t></w:r></w:p></w:body></w:document>"#,
+        ),
+    ];
+    for (name, xml) in parts {
+        w.add(name, xml.as_bytes(), sdconv::package::Compression::Deflate)
+            .unwrap();
+    }
+    w.add(
+        "word/styles.xml",
+        br#"<w:styles xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:style w:type="paragraph" w:styleId="Lead"><w:name w:val="Lead"/></w:style></w:styles>"#,
+        sdconv::package::Compression::Deflate,
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("in.docx"), w.finish().unwrap()).unwrap();
+    std::fs::write(
+        dir.path().join("map.json"),
+        r#"{"Lead": {"textType": "heading", "level": 1}}"#,
+    )
+    .unwrap();
+    let out = sdconv(
+        &[
+            "convert",
+            "in.docx",
+            "--to",
+            "json",
+            "-o",
+            "out.json",
+            "--style-mapping",
+            "map.json",
+        ],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let doc = Document::from_json(&std::fs::read_to_string(dir.path().join("out.json")).unwrap())
+        .unwrap();
+    let sdconv::ast::Block::Paragraph(p) = &doc.blocks[0] else {
+        panic!("{:?}", doc.blocks)
+    };
+    assert_eq!((p.kind, p.level), (sdconv::ast::TextType::Heading, 1));
+    // An invalid mapping: exit 1, one line naming the file and the entry.
+    std::fs::write(
+        dir.path().join("bad.json"),
+        r#"{"Lead": {"textType": "banner", "level": 1}}"#,
+    )
+    .unwrap();
+    let out = sdconv(
+        &[
+            "convert",
+            "in.docx",
+            "--to",
+            "json",
+            "--style-mapping",
+            "bad.json",
+        ],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("sdconv: bad.json: ") && err.contains("Lead"),
+        "{err}"
+    );
+}
+
+#[test]
+fn markdown_images_are_read_from_beside_the_input_and_written_beside_the_output() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("pic.png"), sdconv::sample::png(4, 3, 1)).unwrap();
+    std::fs::write(
+        dir.path().join("in.md"),
+        "# T\n\n![a picture](pic.png)\n\n![secret](../../etc/passwd)\n",
+    )
+    .unwrap();
+    let out = sdconv(&["convert", "in.md", "-o", "out/doc.md"], dir.path());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // The picture beside the input arrived; the path leaving the folder was not followed.
+    let err = stderr(&out);
+    assert!(
+        err.contains("passwd"),
+        "a missing-media warning names it: {err}"
+    );
+    let md = std::fs::read_to_string(dir.path().join("out/doc.md")).unwrap();
+    assert!(md.contains("![a picture](images/"), "{md}");
+    let written: Vec<_> = std::fs::read_dir(dir.path().join("out/images"))
+        .unwrap()
+        .flatten()
+        .collect();
+    assert_eq!(written.len(), 1);
+}

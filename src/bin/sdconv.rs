@@ -68,6 +68,13 @@ enum Command {
         /// How to print conversion warnings on stderr.
         #[arg(long, value_enum, default_value_t = WarningStyle::Text)]
         warnings: WarningStyle,
+        /// Word import: the API's styleMapping JSON object (Word style name -> {textType, level}).
+        #[arg(long, value_name = "FILE")]
+        style_mapping: Option<PathBuf>,
+        /// Language of generated words (captions, directory titles): de_DE, en_EN, ru_RU or
+        /// fr_CA (default: the document's language).
+        #[arg(long, value_name = "LANG", value_parser = parse_language)]
+        language: Option<sdconv::lang::Language>,
     },
     /// Print a document's metadata, block counts, validation result and warnings.
     #[command(after_help = FORMATS_HELP)]
@@ -102,6 +109,11 @@ fn parse_format(name: &str) -> Result<Format, String> {
     })
 }
 
+fn parse_language(code: &str) -> Result<sdconv::lang::Language, String> {
+    sdconv::lang::Language::parse_api(code)
+        .ok_or_else(|| format!("unknown language {code:?} (known: de_DE, en_EN, ru_RU, fr_CA)"))
+}
+
 /// Why a command failed.
 #[derive(Debug)]
 enum Failure {
@@ -129,9 +141,19 @@ fn main() -> ExitCode {
             from,
             to,
             warnings,
+            style_mapping,
+            language,
         } => (
             "convert",
-            convert::run(&input, output.as_deref(), from, to, warnings),
+            convert::run(&convert::Args {
+                input,
+                output,
+                from,
+                to,
+                warnings,
+                style_mapping,
+                language,
+            }),
         ),
         Command::Inspect { input, from, json } => ("inspect", inspect::run(&input, from, json)),
     };

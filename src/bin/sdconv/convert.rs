@@ -1,41 +1,152 @@
 //! `sdconv convert`: read, import, export, write; warnings to stderr.
+//!
+//! Formats whose result is more than one file get them here, next to the output: `html` writes
+//! the page, `style.css` and `images/` (a `.zip` output or standard output gets the API's zip
+//! instead), `markdown` writes its `images/` beside the text and reads images referenced by a
+//! Markdown input from beside it.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Component, Path, PathBuf};
 
-use sdconv::{ExportOptions, Format, ImportOptions, Warning};
+use sdconv::export::{html, markdown};
+use sdconv::import::docx::StyleMapping;
+use sdconv::lang::Language;
+use sdconv::{Document, ExportOptions, Format, ImportOptions, Warning};
 
 use crate::detect::{input_format, output_format, read_input};
 use crate::{Failure, WarningStyle};
 
-/// Converts `input` to `to` (or the format `output`'s name implies).
-pub fn run(
-    input_path: &Path,
-    output: Option<&Path>,
-    from: Option<Format>,
-    to: Option<Format>,
-    style: WarningStyle,
-) -> Result<(), Failure> {
-    // Settle the command line before touching any file.
-    let to = output_format(to, output)?;
-    let input = read_input(input_path)?;
-    let from = input_format(&input, from, input_path)?;
+/// What `sdconv convert` was asked to do.
+#[derive(Debug)]
+pub struct Args {
+    pub input: PathBuf,
+    pub output: Option<PathBuf>,
+    pub from: Option<Format>,
+    pub to: Option<Format>,
+    pub warnings: WarningStyle,
+    pub style_mapping: Option<PathBuf>,
+    pub language: Option<Language>,
+}
 
-    let imported = sdconv::import(from, &input.bytes, &ImportOptions::default())
-        .map_err(|e| Failure::convert(&input.name, e))?;
+/// Converts the input to the output format.
+pub fn run(args: &Args) -> Result<(), Failure> {
+    // Settle the command line before touching any file.
+    let output = args.output.as_deref().filter(|p| *p != Path::new("-"));
+    let to = output_format(args.to, args.output.as_deref())?;
+    let input = read_input(&args.input)?;
+    let from = input_format(&input, args.from, &args.input)?;
+
+    let mut import_options = ImportOptions::default();
+    if let Some(path) = &args.style_mapping {
+        let json = std::fs::read_to_string(path).map_err(|e| {
+            Failure::convert(path.display().to_string(), format!("cannot read: {e}"))
+        })?;
+        let mapping = StyleMapping::from_json(&json)
+            .map_err(|e| Failure::convert(path.display().to_string(), e))?;
+        import_options.docx = import_options.docx.with_style_mapping(mapping);
+    }
+    let imported = if from == Format::Markdown {
+        let base = args
+            .input
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
+        sdconv::import::markdown::read(
+            &input.bytes,
+            &sdconv::import::markdown::MarkdownImportOptions::default()
+                .with_limits(import_options.limits.clone()),
+            &mut |reference| read_beside(&base, reference),
+        )
+    } else {
+        sdconv::import(from, &input.bytes, &import_options)
+    }
+    .map_err(|e| Failure::convert(&input.name, e))?;
     let mut warnings = imported.warnings;
-    let exported = sdconv::export(&imported.value, to, &ExportOptions::default());
-    // Warnings gathered so far are worth seeing even when the export then fails.
-    let exported = match exported {
-        Ok(out) => out,
+    let doc = imported.value;
+
+    let files = match export(&doc, to, output, args.language) {
+        Ok(out) => {
+            warnings.extend(out.warnings);
+            out.value
+        }
         Err(e) => {
-            print_warnings(&warnings, style);
+            // Warnings gathered so far are worth seeing even when the export then fails.
+            print_warnings(&warnings, args.warnings);
             return Err(Failure::convert(&input.name, e));
         }
     };
-    warnings.extend(exported.warnings);
-    print_warnings(&warnings, style);
-    write_output(output, &exported.value)
+    print_warnings(&warnings, args.warnings);
+    match output {
+        Some(path) => write_files(path, &files),
+        None => write_stdout(files.first().map(|(_, b)| b.as_ref()).unwrap_or_default()),
+    }
+}
+
+/// The output as files: `(path relative to the output's folder, bytes)`, the main one first
+/// (its name is the output path itself, written as `""`).
+type Files = Vec<(String, bytes::Bytes)>;
+
+fn export(
+    doc: &Document,
+    to: Format,
+    output: Option<&Path>,
+    language: Option<Language>,
+) -> sdconv::Result<sdconv::Converted<Files>> {
+    let is_zip = output.is_none_or(|p| has_extension(p, "zip"));
+    match to {
+        Format::Html if !is_zip => {
+            let mut opts = html::HtmlOptions::default();
+            opts.language = language;
+            Ok(html::write_files(doc, &opts).map(|files| {
+                files
+                    .into_iter()
+                    .map(|(name, bytes)| {
+                        // The page takes the output's own name; the rest goes beside it.
+                        let name = if name == "index.html" {
+                            String::new()
+                        } else {
+                            name
+                        };
+                        (name, bytes)
+                    })
+                    .collect()
+            }))
+        }
+        Format::Markdown if output.is_some() => {
+            let mut opts = markdown::MarkdownOptions::default();
+            opts.language = language;
+            Ok(markdown::write(doc, &opts).map(|out| {
+                let mut files = vec![(String::new(), bytes::Bytes::from(out.text))];
+                files.extend(out.files);
+                files
+            }))
+        }
+        _ => {
+            let mut opts = ExportOptions::default();
+            opts.html.language = language;
+            sdconv::export(doc, to, &opts)
+                .map(|out| out.map(|bytes| vec![(String::new(), bytes::Bytes::from(bytes))]))
+        }
+    }
+}
+
+fn has_extension(path: &Path, ext: &str) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case(ext))
+}
+
+/// Reads an image a Markdown input refers to, from the input's folder. Only plain relative paths
+/// inside that folder are followed: a document cannot make the CLI read `/etc/passwd` or `../x`.
+fn read_beside(base: &Path, reference: &str) -> Option<bytes::Bytes> {
+    let rel = Path::new(reference);
+    if !rel
+        .components()
+        .all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
+    {
+        return None;
+    }
+    std::fs::read(base.join(rel)).ok().map(bytes::Bytes::from)
 }
 
 /// Prints warnings on stderr: one line each, or one JSON array (`[]` when there are none, so a
@@ -55,21 +166,34 @@ pub fn print_warnings(warnings: &[Warning], style: WarningStyle) {
     }
 }
 
-/// Writes the result to `output`, or to standard output for `None` and `-`. The result exists
-/// whole in memory before this runs, so a failed conversion never truncates an existing file.
-fn write_output(output: Option<&Path>, bytes: &[u8]) -> Result<(), Failure> {
-    match output.filter(|p| *p != Path::new("-")) {
-        Some(path) => std::fs::write(path, bytes).map_err(|e| {
-            Failure::convert(path.display().to_string(), format!("cannot write: {e}"))
-        }),
-        None => {
-            let mut stdout = std::io::stdout().lock();
-            match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
-                Ok(()) => Ok(()),
-                // The reader went away (`sdconv … | head`): nothing left to do, not a failure.
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-                Err(e) => Err(Failure::convert("<stdout>", format!("cannot write: {e}"))),
-            }
+/// Writes the main file at `path` and the others beside it (their names were checked by the
+/// writers: relative, no `..`). Everything exists in memory before this runs, so a failed
+/// conversion never truncates an existing file.
+fn write_files(path: &Path, files: &Files) -> Result<(), Failure> {
+    let folder = path.parent().unwrap_or(Path::new(""));
+    for (name, bytes) in files {
+        let target = if name.is_empty() {
+            path.to_path_buf()
+        } else {
+            folder.join(name)
+        };
+        let fail = |e: std::io::Error| {
+            Failure::convert(target.display().to_string(), format!("cannot write: {e}"))
+        };
+        if let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(fail)?;
         }
+        std::fs::write(&target, bytes).map_err(fail)?;
+    }
+    Ok(())
+}
+
+fn write_stdout(bytes: &[u8]) -> Result<(), Failure> {
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
+        Ok(()) => Ok(()),
+        // The reader went away (`sdconv … | head`): nothing left to do, not a failure.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(Failure::convert("<stdout>", format!("cannot write: {e}"))),
     }
 }
