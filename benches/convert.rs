@@ -73,5 +73,26 @@ fn json_dump(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, sdxml_import, sdxml_export, json_dump);
+/// The page writers on the large tree: `export_html` (page, stylesheet and images as files, what
+/// the CLI writes), `export_html_all_in_one` (one page, images as data: URIs) and `export_parsx`
+/// (the zip).
+fn exports(c: &mut Criterion) {
+    let doc = large();
+    let mut group = c.benchmark_group("export");
+    group.sample_size(10);
+    let html = sdconv::export::html::HtmlOptions::default();
+    group.bench_function("export_html", |b| {
+        b.iter(|| sdconv::export::html::write_files(black_box(&doc), &html))
+    });
+    group.bench_function("export_html_all_in_one", |b| {
+        b.iter(|| sdconv::export::html::write_all_in_one(black_box(&doc), &html))
+    });
+    let options = ExportOptions::default();
+    group.bench_function("export_parsx", |b| {
+        b.iter(|| sdconv::export(black_box(&doc), Format::Parsx, &options))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, sdxml_import, sdxml_export, json_dump, exports);
 criterion_main!(benches);
