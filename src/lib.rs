@@ -26,12 +26,14 @@
 #![warn(missing_docs)]
 
 pub mod ast;
+pub mod cleanup;
 pub mod error;
 pub mod export;
 pub mod format;
 pub mod import;
 pub mod lang;
 pub mod limits;
+pub mod magic;
 pub mod package;
 pub mod report;
 pub mod sample;
@@ -53,6 +55,13 @@ pub struct ImportOptions {
     /// Word reader options (style mapping, caller metadata); its `limits` are replaced by
     /// [`ImportOptions::limits`].
     pub docx: import::docx::DocxImportOptions,
+    /// The API's `styleSetKey` for a magic import (`isMagicImport`): one key of
+    /// [`magic::catalog_json`], or several joined by `|`. Word input only; a `styleMapping` is
+    /// then ignored with a warning.
+    pub magic: Option<String>,
+    /// The API's `routines`: cleanup routine keys of [`cleanup::catalog_json`], applied in this
+    /// order after reading, for any input.
+    pub routines: Vec<String>,
 }
 
 /// Options for [`export`], shared by every writer.
@@ -71,6 +80,42 @@ pub fn import(
     bytes: &[u8],
     options: &ImportOptions,
 ) -> Result<Converted<Document>> {
+    // Bad keys are the caller's error (412) before any work is done.
+    let magic = match &options.magic {
+        Some(key) if format == Format::Word => Some(magic::resolve(key).map(|_| key)?),
+        _ => None,
+    };
+    cleanup::resolve(&options.routines)?;
+    let mut report = Report::new();
+    let read = if let Some(key) = magic.filter(|_| !options.docx.style_mapping.is_empty()) {
+        report.warn(
+            WarningKind::InvalidValue,
+            format!("styleMapping ignored: magic import with style set {key:?}"),
+            Location::default(),
+        );
+        let mut options = options.clone();
+        options.docx.style_mapping = import::docx::StyleMapping::new();
+        read(format, bytes, &options)?
+    } else {
+        read(format, bytes, options)?
+    };
+    let Converted {
+        value: mut doc,
+        warnings,
+    } = read;
+    for w in warnings {
+        report.push(w);
+    }
+    if let Some(key) = magic {
+        magic::apply(&mut doc, key, &mut report)?;
+    }
+    if !options.routines.is_empty() {
+        cleanup::apply(&mut doc, &options.routines, &mut report)?;
+    }
+    Ok(report.finish(doc))
+}
+
+fn read(format: Format, bytes: &[u8], options: &ImportOptions) -> Result<Converted<Document>> {
     match format {
         Format::Json => import::json::read(bytes),
         // The library never touches the file system: images stay unresolved here (the CLI

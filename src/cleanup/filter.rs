@@ -1,0 +1,175 @@
+//! Filters: which blocks an action applies to. A block must pass every filter of the action.
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::ast::inline::{Leaf, plain_text, to_runs};
+use crate::ast::{Block, Inline, Mark, MediaStore, TextStyle, TextType};
+
+/// Image orientation, by displayed size (or pixel size when the source gives none).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Orientation {
+    /// Wider than high.
+    Landscape,
+    /// Higher than wide (or square).
+    Portrait,
+}
+
+/// One filter, as the catalog spells it: `{"type": "short", "maxChars": 80}`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum Filter {
+    /// A paragraph of any text type.
+    Paragraph,
+    /// An image block.
+    Image,
+    /// A table.
+    Table,
+    /// A page break.
+    PageBreak,
+    /// A paragraph of this `textType` (API spelling).
+    TextType {
+        /// `paragraph`, `heading`, …
+        #[serde(rename = "textType")]
+        text_type: TextType,
+    },
+    /// A paragraph without visible content (only whitespace, no image, note or anchor).
+    Empty,
+    /// A paragraph whose every visible character is bold.
+    AllBold,
+    /// A paragraph of at most `maxChars` characters (default 80), not empty.
+    Short {
+        /// The limit.
+        #[serde(default = "eighty", rename = "maxChars")]
+        max_chars: usize,
+    },
+    /// A block whose source style name is this one (case-insensitive).
+    Style {
+        /// The style name.
+        style: String,
+    },
+    /// An image in this orientation.
+    Orientation {
+        /// `landscape` or `portrait`.
+        orientation: Orientation,
+    },
+    /// A paragraph whose text starts with a typed number (`1.`, `a)`, `§ 3`).
+    TypedNumbering,
+    /// A paragraph whose text does not end with `.`, `!`, `?`, `:` or `;`.
+    NoFinalPunctuation,
+    /// A paragraph that ends in the middle of a sentence: its last character is a letter, a
+    /// digit or a comma.
+    EndsMidSentence,
+}
+
+fn eighty() -> usize {
+    80
+}
+
+impl Filter {
+    /// Reads one filter from the catalog; the error is serde's (it names the unknown type).
+    pub fn deserialize_value(v: &Value) -> Result<Filter, String> {
+        Filter::deserialize(v).map_err(|e| e.to_string())
+    }
+
+    /// Whether `block` passes.
+    pub fn matches(&self, block: &Block, media: &MediaStore) -> bool {
+        let para = match block {
+            Block::Paragraph(p) => Some(p),
+            _ => None,
+        };
+        let text = || para.map(|p| plain_text(&p.content)).unwrap_or_default();
+        match self {
+            Filter::Paragraph => para.is_some(),
+            Filter::Image => matches!(block, Block::Image(_)),
+            Filter::Table => matches!(block, Block::Table(_)),
+            Filter::PageBreak => matches!(block, Block::PageBreak),
+            Filter::TextType { text_type } => para.is_some_and(|p| p.kind == *text_type),
+            Filter::Empty => para.is_some_and(|p| is_empty(&p.content)),
+            Filter::AllBold => para.is_some_and(|p| all_bold(&p.content)),
+            Filter::Short { max_chars } => {
+                let t = text();
+                let n = t.trim().chars().count();
+                para.is_some() && n > 0 && n <= *max_chars
+            }
+            Filter::Style { style } => {
+                let s = match block {
+                    Block::Paragraph(p) => p.style.as_deref(),
+                    Block::Image(i) => i.style.as_deref(),
+                    Block::Table(t) => t.style.as_deref(),
+                    _ => None,
+                };
+                s.is_some_and(|s| s.eq_ignore_ascii_case(style))
+            }
+            Filter::Orientation { orientation } => match block {
+                Block::Image(img) => {
+                    let size = img.extent.map(|e| (e.width, e.height)).or_else(|| {
+                        let m = media.get(&img.media)?;
+                        Some((u64::from(m.width?), u64::from(m.height?)))
+                    });
+                    size.is_some_and(|(w, h)| {
+                        (w > h) == matches!(orientation, Orientation::Landscape)
+                    })
+                }
+                _ => false,
+            },
+            Filter::TypedNumbering => para.is_some_and(|p| {
+                crate::magic::marker::parse(&crate::magic::marker::leading_text(&p.content))
+                    .is_some()
+            }),
+            Filter::NoFinalPunctuation => {
+                let t = text();
+                para.is_some() && !t.trim_end().ends_with(['.', '!', '?', ':', ';', '…'])
+            }
+            Filter::EndsMidSentence => para.is_some_and(|p| ends_mid_sentence(&p.content)),
+        }
+    }
+}
+
+/// Whether inline content shows nothing: only whitespace text, no atoms.
+pub fn is_empty(content: &[Inline]) -> bool {
+    to_runs(content).iter().all(|r| match &r.leaf {
+        Leaf::Text(t) => t.trim().is_empty(),
+        // A lone line break shows nothing either.
+        Leaf::LineBreak => true,
+        Leaf::Atom(_) => false,
+    })
+}
+
+fn all_bold(content: &[Inline]) -> bool {
+    let runs = to_runs(content);
+    let mut any = false;
+    for r in &runs {
+        if let Leaf::Text(t) = &r.leaf {
+            if t.trim().is_empty() {
+                continue;
+            }
+            if !r.marks.contains(&Mark::Style(TextStyle::Bold)) {
+                return false;
+            }
+            any = true;
+        }
+    }
+    any
+}
+
+/// Whether the last visible character of `content` is a letter, digit or comma (and the
+/// content ends with text, not with a note or image).
+pub fn ends_mid_sentence(content: &[Inline]) -> bool {
+    let runs = to_runs(content);
+    let Some(last) = runs.iter().rev().find(|r| match &r.leaf {
+        Leaf::Text(t) => !t.trim().is_empty(),
+        _ => true,
+    }) else {
+        return false;
+    };
+    match &last.leaf {
+        Leaf::Text(t) => t
+            .trim_end()
+            .chars()
+            .last()
+            .is_some_and(|c| c.is_alphanumeric() || c == ','),
+        _ => false,
+    }
+}

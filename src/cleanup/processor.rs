@@ -1,0 +1,411 @@
+//! Processors: what an action does to the blocks its filters select. Each is idempotent.
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::Action;
+use crate::ast::inline::{Leaf, Run, from_runs, normalize, to_runs};
+use crate::ast::{
+    Align, Block, Document, Inline, Mark, MediaStore, Paragraph, TextStyle, TextType,
+};
+use crate::magic::marker;
+
+/// One processor, as the catalog spells it: `{"type": "make-heading", "level": 1}`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum Processor {
+    /// Removes the block.
+    Remove,
+    /// Collapses runs of spaces to one and trims the paragraph's ends.
+    CollapseWhitespace,
+    /// Removes typed numbers (`1.`, `a)`, `§ 2`) from the start of the text.
+    StripNumbering,
+    /// Makes the paragraph an unnumbered heading at `level`, without bold (a heading's look is
+    /// the service's business).
+    MakeHeading {
+        /// The heading level, 0..=5.
+        #[serde(default)]
+        level: u8,
+    },
+    /// Straight double quotes to the document language's quotation marks (`„…“` de, `“…”` en,
+    /// `« … »` fr, `«…»` ru/es), apostrophes inside words to `’`.
+    TypographicQuotes,
+    /// Drops decorative formatting: underline, small caps, character styles.
+    ClearFormatting,
+    /// Turns line breaks inside a sentence (before a lower-case letter, after a letter, digit or
+    /// comma) into spaces.
+    JoinLineBreaks,
+    /// Merges the paragraph with the next when that one is a plain paragraph that continues the
+    /// sentence (starts with a lower-case letter).
+    MergeWithNext,
+    /// Sets an image to the full text width.
+    FullWidth,
+    /// Centres an image.
+    Center,
+}
+
+impl Processor {
+    /// Reads one processor from the catalog; the error is serde's (it names the unknown type).
+    pub fn deserialize_value(v: &Value) -> Result<Processor, String> {
+        let p = Processor::deserialize(v).map_err(|e| e.to_string())?;
+        if let Processor::MakeHeading { level } = p {
+            if level > crate::ast::MAX_LEVEL {
+                return Err(format!("level {level} is above {}", crate::ast::MAX_LEVEL));
+            }
+        }
+        Ok(p)
+    }
+}
+
+struct Ctx<'a> {
+    media: &'a MediaStore,
+    quotes: Quotes,
+}
+
+/// Runs one action over the whole tree (table cells included); returns the number of changes.
+pub fn run_action(doc: &mut Document, action: &Action) -> usize {
+    let Document {
+        blocks,
+        media,
+        meta,
+        ..
+    } = doc;
+    let ctx = Ctx {
+        media,
+        quotes: Quotes::for_language(meta.language.as_deref().unwrap_or("")),
+    };
+    run_list(blocks, action, &ctx)
+}
+
+fn passes(action: &Action, block: &Block, ctx: &Ctx) -> bool {
+    action.filters.iter().all(|f| f.matches(block, ctx.media))
+}
+
+fn run_list(blocks: &mut Vec<Block>, action: &Action, ctx: &Ctx) -> usize {
+    let mut changes = 0;
+    match &action.processor {
+        Processor::Remove => {
+            let before = blocks.len();
+            blocks.retain(|b| !passes(action, b, ctx));
+            changes += before - blocks.len();
+        }
+        Processor::MergeWithNext => {
+            let mut i = 0;
+            while i + 1 < blocks.len() {
+                let merge = blocks.get(i).is_some_and(|b| passes(action, b, ctx))
+                    && matches!(blocks.get(i + 1), Some(Block::Paragraph(next)) if continues(next));
+                if !merge {
+                    i += 1;
+                    continue;
+                }
+                let next = blocks.remove(i + 1);
+                if let (Some(Block::Paragraph(p)), Block::Paragraph(next)) =
+                    (blocks.get_mut(i), next)
+                {
+                    let mut content = std::mem::take(&mut p.content);
+                    content.push(Inline::text(" "));
+                    content.extend(next.content);
+                    p.content = normalize(&content);
+                    changes += 1;
+                }
+                // Stay on `i`: the merged paragraph may go on into the next one.
+            }
+        }
+        processor => {
+            for block in blocks.iter_mut() {
+                if passes(action, block, ctx) && apply_block(processor, block, ctx) {
+                    changes += 1;
+                }
+            }
+        }
+    }
+    for block in blocks.iter_mut() {
+        if let Block::Table(t) = block {
+            for row in &mut t.rows {
+                for cell in &mut row.cells {
+                    changes += run_list(&mut cell.blocks, action, ctx);
+                }
+            }
+        }
+    }
+    changes
+}
+
+/// A plain paragraph that goes on with a sentence begun before it.
+fn continues(p: &Paragraph) -> bool {
+    p.kind == TextType::Paragraph
+        && marker::leading_text(&p.content)
+            .trim_start()
+            .chars()
+            .next()
+            .is_some_and(char::is_lowercase)
+}
+
+/// Applies a per-block processor; `true` when the block changed.
+fn apply_block(processor: &Processor, block: &mut Block, ctx: &Ctx) -> bool {
+    match (processor, block) {
+        (Processor::FullWidth, Block::Image(img)) => {
+            let changed = img.width_percent != Some(100.0);
+            img.width_percent = Some(100.0);
+            changed
+        }
+        (Processor::Center, Block::Image(img)) => {
+            let changed = img.align != Align::Center;
+            img.align = Align::Center;
+            changed
+        }
+        (Processor::MakeHeading { level }, Block::Paragraph(p)) => {
+            let before = p.clone();
+            p.kind = TextType::Heading;
+            p.level = *level;
+            p.number_format = None;
+            p.list_id = None;
+            p.content = map_runs(&p.content, |runs| {
+                for r in runs.iter_mut() {
+                    r.marks.retain(|m| *m != Mark::Style(TextStyle::Bold));
+                }
+            });
+            *p != before
+        }
+        (processor, Block::Paragraph(p)) => {
+            let new = match processor {
+                Processor::CollapseWhitespace => map_runs(&p.content, collapse_whitespace),
+                Processor::StripNumbering => strip_numbering(&p.content),
+                Processor::TypographicQuotes => map_runs(&p.content, |runs| ctx.quotes.apply(runs)),
+                Processor::ClearFormatting => map_runs(&p.content, |runs| {
+                    for r in runs.iter_mut() {
+                        r.marks.retain(|m| {
+                            !matches!(
+                                m,
+                                Mark::Style(TextStyle::Underline | TextStyle::SmallCaps)
+                                    | Mark::Span(_)
+                            )
+                        });
+                    }
+                }),
+                Processor::JoinLineBreaks => map_runs(&p.content, join_line_breaks),
+                _ => return false,
+            };
+            let changed = new != p.content;
+            p.content = new;
+            changed
+        }
+        _ => false,
+    }
+}
+
+fn map_runs(content: &[Inline], f: impl FnOnce(&mut [Run])) -> Vec<Inline> {
+    let mut runs = to_runs(content);
+    f(&mut runs);
+    from_runs(runs)
+}
+
+fn strip_numbering(content: &[Inline]) -> Vec<Inline> {
+    let mut out = normalize(content);
+    // `1. 1.1 Scope`: strip until no number is left, so a second run finds nothing.
+    for _ in 0..8 {
+        match marker::parse(&marker::leading_text(&out)) {
+            Some(m) => out = marker::strip_leading(&out, m.len),
+            None => break,
+        }
+    }
+    out
+}
+
+fn collapse_whitespace(runs: &mut [Run]) {
+    // `true` at the start: leading spaces go.
+    let mut after_space = true;
+    for run in runs.iter_mut() {
+        match &mut run.leaf {
+            Leaf::Text(t) => {
+                let mut s = String::with_capacity(t.len());
+                for c in t.chars() {
+                    if c == ' ' {
+                        if !after_space {
+                            s.push(c);
+                        }
+                        after_space = true;
+                    } else {
+                        s.push(c);
+                        after_space = false;
+                    }
+                }
+                *t = s;
+            }
+            Leaf::LineBreak => after_space = true,
+            Leaf::Atom(_) => after_space = false,
+        }
+    }
+    // Trailing spaces go too, across runs.
+    for run in runs.iter_mut().rev() {
+        match &mut run.leaf {
+            Leaf::Text(t) => {
+                let kept = t.trim_end_matches(' ').len();
+                t.truncate(kept);
+                if !t.is_empty() {
+                    break;
+                }
+            }
+            _ => break,
+        }
+    }
+}
+
+fn join_line_breaks(runs: &mut [Run]) {
+    for i in 0..runs.len() {
+        if !matches!(runs.get(i).map(|r| &r.leaf), Some(Leaf::LineBreak)) {
+            continue;
+        }
+        let before = match i.checked_sub(1).and_then(|j| runs.get(j)) {
+            Some(Run {
+                leaf: Leaf::Text(t),
+                ..
+            }) => t.clone(),
+            _ => continue,
+        };
+        let after = match runs.get(i + 1) {
+            Some(Run {
+                leaf: Leaf::Text(t),
+                ..
+            }) => t.clone(),
+            _ => continue,
+        };
+        let mid_sentence = before
+            .trim_end()
+            .chars()
+            .last()
+            .is_some_and(|c| c.is_alphanumeric() || c == ',')
+            && after
+                .trim_start()
+                .chars()
+                .next()
+                .is_some_and(char::is_lowercase);
+        if mid_sentence {
+            if let Some(run) = runs.get_mut(i) {
+                let space = !before.ends_with(char::is_whitespace)
+                    && !after.starts_with(char::is_whitespace);
+                run.leaf = Leaf::Text(if space { " ".into() } else { String::new() });
+            }
+        }
+    }
+}
+
+/// The quotation marks of a language.
+struct Quotes {
+    open: &'static str,
+    close: &'static str,
+    /// French puts a no-break space inside the guillemets.
+    spaced: bool,
+}
+
+impl Quotes {
+    fn for_language(lang: &str) -> Quotes {
+        let lang = lang.to_ascii_lowercase();
+        let (open, close, spaced) = match lang.get(..2).unwrap_or("") {
+            "de" => ("„", "“", false),
+            "fr" => ("«", "»", true),
+            "ru" | "es" => ("«", "»", false),
+            _ => ("“", "”", false),
+        };
+        Quotes {
+            open,
+            close,
+            spaced,
+        }
+    }
+
+    fn apply(&self, runs: &mut [Run]) {
+        let mut prev: Option<char> = None;
+        // Inside a quotation opened earlier in the paragraph: the next mark closes it, even
+        // after a space (`« oui »` typed as `" oui "`).
+        let mut inside = false;
+        for run in runs.iter_mut() {
+            let t = match &mut run.leaf {
+                Leaf::Text(t) => t,
+                Leaf::LineBreak => {
+                    prev = None;
+                    continue;
+                }
+                Leaf::Atom(_) => {
+                    prev = Some('x');
+                    continue;
+                }
+            };
+            if !t.contains(['"', '\'']) {
+                prev = t.chars().last().or(prev);
+                continue;
+            }
+            let mut s = String::with_capacity(t.len() + 8);
+            let mut skip_spaces = false;
+            for c in t.chars() {
+                if skip_spaces && c == ' ' {
+                    continue;
+                }
+                skip_spaces = false;
+                match c {
+                    '"' => {
+                        let opening = !inside
+                            && prev.is_none_or(|p| p.is_whitespace() || "([{—–-/".contains(p));
+                        inside = opening;
+                        if opening {
+                            s.push_str(self.open);
+                            if self.spaced {
+                                s.push('\u{a0}');
+                                skip_spaces = true;
+                            }
+                        } else {
+                            if self.spaced {
+                                let kept = s.trim_end_matches(' ').len();
+                                s.truncate(kept);
+                                s.push('\u{a0}');
+                            }
+                            s.push_str(self.close);
+                        }
+                    }
+                    '\'' if prev.is_some_and(char::is_alphanumeric) => s.push('’'),
+                    other => s.push(other),
+                }
+                prev = s.chars().last();
+            }
+            *t = s;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn quote(lang: &str, text: &str) -> String {
+        let mut runs = to_runs(&[Inline::text(text)]);
+        Quotes::for_language(lang).apply(&mut runs);
+        crate::ast::inline::plain_text(&from_runs(runs))
+    }
+
+    #[test]
+    fn quotes_per_language() {
+        assert_eq!(quote("de_DE", r#"Er sagte "ja"."#), "Er sagte „ja“.");
+        assert_eq!(quote("en_EN", r#""Yes," it's"#), "“Yes,” it’s");
+        assert_eq!(
+            quote("fr_CA", r#"Il dit " oui "."#),
+            "Il dit «\u{a0}oui\u{a0}»."
+        );
+        assert_eq!(quote("ru_RU", r#""Да""#), "«Да»");
+    }
+
+    #[test]
+    fn collapse() {
+        let mut runs = to_runs(&[
+            Inline::text("  a  b "),
+            Inline::styled(TextStyle::Bold, vec![Inline::text("  c  ")]),
+        ]);
+        collapse_whitespace(&mut runs);
+        assert_eq!(
+            from_runs(runs),
+            vec![
+                Inline::text("a b "),
+                Inline::styled(TextStyle::Bold, vec![Inline::text("c")])
+            ]
+        );
+    }
+}

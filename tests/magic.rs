@@ -1,0 +1,421 @@
+//! Magic import: each style set on typed and Word-automatic numbering, the letter/roman
+//! ambiguity, gaps, combined keys, unknown keys and the catalog's shape.
+
+mod docx_support;
+
+use docx_support::*;
+use sdconv::ast::inline::plain_text;
+use sdconv::ast::{Block, Inline, NumberFormat, Paragraph, TextStyle, TextType};
+use sdconv::{Document, Format, ImportOptions, Report, WarningKind, magic};
+
+use TextType::{Heading, HeadingOl, ListOl, ListUl, Paragraph as Para, ParagraphOl};
+
+fn typed(lines: &[&str]) -> Document {
+    let mut doc = Document::new();
+    for l in lines {
+        doc.blocks.push(Block::Paragraph(Paragraph::new(
+            Para,
+            vec![Inline::text(*l)],
+        )));
+    }
+    doc
+}
+
+fn shape(doc: &Document) -> Vec<(TextType, u8, String)> {
+    doc.blocks
+        .iter()
+        .filter_map(|b| match b {
+            Block::Paragraph(p) => Some((p.kind, p.level, plain_text(&p.content))),
+            _ => None,
+        })
+        .collect()
+}
+
+fn run(key: &str, mut doc: Document) -> (Vec<(TextType, u8, String)>, Report) {
+    let mut report = Report::new();
+    magic::apply(&mut doc, key, &mut report).unwrap();
+    doc.validate().unwrap();
+    (shape(&doc), report)
+}
+
+fn row(kind: TextType, level: u8, text: &str) -> (TextType, u8, String) {
+    (kind, level, text.to_string())
+}
+
+fn warnings(r: &Report) -> usize {
+    r.warnings().len()
+}
+
+#[test]
+fn contract_1_1_1_typed_variants() {
+    let doc = typed(&[
+        "1. Definitions",
+        "1.1 Terms have the meaning below.",
+        "1.1.1 A sub-clause.",
+        "1.1.2. Another sub-clause.",
+        "1.2 Second clause.",
+        "2 Term",
+        "§ 3 Termination",
+        "Plain text stays.",
+    ]);
+    let (got, report) = run("contract_1-1-1", doc);
+    assert_eq!(
+        got,
+        vec![
+            row(HeadingOl, 0, "Definitions"),
+            row(ParagraphOl, 1, "Terms have the meaning below."),
+            row(ParagraphOl, 2, "A sub-clause."),
+            row(ParagraphOl, 2, "Another sub-clause."),
+            row(ParagraphOl, 1, "Second clause."),
+            row(HeadingOl, 0, "Term"),
+            row(HeadingOl, 0, "Termination"),
+            row(Para, 0, "Plain text stays."),
+        ]
+    );
+    assert_eq!(warnings(&report), 0, "{:?}", report.warnings());
+}
+
+#[test]
+fn contract_1_1_a_typed_variants() {
+    let doc = typed(&[
+        "1. Scope",
+        "1.1 General.",
+        "a) first",
+        "(b) second",
+        "c. third",
+        "2. Fees",
+    ]);
+    let (got, report) = run("contract_1-1-a", doc);
+    assert_eq!(
+        got,
+        vec![
+            row(HeadingOl, 0, "Scope"),
+            row(ParagraphOl, 1, "General."),
+            row(ParagraphOl, 2, "first"),
+            row(ParagraphOl, 2, "second"),
+            row(ParagraphOl, 2, "third"),
+            row(HeadingOl, 0, "Fees"),
+        ]
+    );
+    assert_eq!(warnings(&report), 0, "{:?}", report.warnings());
+}
+
+#[test]
+fn contract_1_a_i_roman_and_letters_by_context() {
+    let doc = typed(&[
+        "1. Duties",
+        "a) alpha",
+        "(i) roman one",
+        "(ii) roman two",
+        "b) bravo",
+        "c) c",
+        "d) d",
+        "e) e",
+        "f) f",
+        "g) g",
+        "h) hotel",
+        // After h), i) is the letter i.
+        "i) india",
+        "j) juliet",
+        // A roman sequence under j).
+        "i) first",
+        "ii) second",
+        "iii) third",
+        "iv) fourth",
+        "v) fifth",
+    ]);
+    let (got, report) = run("contract_1-a-i", doc);
+    let kinds: Vec<(TextType, u8)> = got.iter().map(|(k, l, _)| (*k, *l)).collect();
+    let mut want = vec![
+        (HeadingOl, 0),
+        (ParagraphOl, 1),
+        (ParagraphOl, 2),
+        (ParagraphOl, 2),
+    ];
+    want.extend([(ParagraphOl, 1); 8]); // b..i
+    want.push((ParagraphOl, 1)); // j
+    want.extend([(ParagraphOl, 2); 5]);
+    assert_eq!(kinds, want, "{got:?}");
+    assert_eq!(got[11].2, "india");
+    assert_eq!(got[17].2, "fifth");
+    assert_eq!(warnings(&report), 0, "{:?}", report.warnings());
+}
+
+#[test]
+fn contract_1_a_i_h_then_i_ii_is_roman_by_lookahead() {
+    let doc = typed(&[
+        "1. X", "a) a", "b) b", "c) c", "d) d", "e) e", "f) f", "g) g", "h) h", "i) one", "ii) two",
+    ]);
+    let (got, _) = run("contract_1-a-i", doc);
+    assert_eq!(got[9], row(ParagraphOl, 2, "one"));
+    assert_eq!(got[10], row(ParagraphOl, 2, "two"));
+}
+
+#[test]
+fn contract_1_a_a() {
+    let doc = typed(&[
+        "1. Parties",
+        "a) buyer",
+        "aa) name",
+        "(bb) address",
+        "ii) not roman here",
+        "b) seller",
+        "i) letter i",
+    ]);
+    let (got, report) = run("contract_1-a-a", doc);
+    assert_eq!(
+        got,
+        vec![
+            row(HeadingOl, 0, "Parties"),
+            row(ParagraphOl, 1, "buyer"),
+            row(ParagraphOl, 2, "name"),
+            row(ParagraphOl, 2, "address"),
+            row(ParagraphOl, 2, "not roman here"),
+            row(ParagraphOl, 1, "seller"),
+            row(ParagraphOl, 1, "letter i"),
+        ]
+    );
+    // ii) after bb) skips cc)…hh), and i) after b) skips c)…h): two warnings.
+    assert_eq!(warnings(&report), 2, "{:?}", report.warnings());
+}
+
+#[test]
+fn gaps_and_restarts_map_with_warnings() {
+    let doc = typed(&["1. One", "3. Three", "1.1 sub", "1.3 sub gap", "1. restart"]);
+    let (got, report) = run("contract_1-1-1", doc);
+    assert!(got.iter().all(|(k, _, _)| *k != Para), "{got:?}");
+    let w = report.warnings();
+    assert_eq!(w.len(), 3, "{w:?}");
+    assert!(w.iter().all(|w| w.kind == WarningKind::Repaired));
+    assert!(
+        w[0].message.contains("skips") && w[0].location.block == Some(1),
+        "{w:?}"
+    );
+    assert!(w[2].message.contains("restarts"), "{w:?}");
+}
+
+#[test]
+fn formatting_after_the_number_is_kept() {
+    let mut doc = Document::new();
+    doc.blocks.push(Block::Paragraph(Paragraph::new(
+        Para,
+        vec![
+            Inline::text("1.\t"),
+            Inline::styled(TextStyle::Bold, vec![Inline::text("Scope")]),
+        ],
+    )));
+    let mut report = Report::new();
+    magic::apply(&mut doc, "contract_1-1-1", &mut report).unwrap();
+    let Some(Block::Paragraph(p)) = doc.blocks.first() else {
+        panic!()
+    };
+    assert_eq!(p.kind, HeadingOl);
+    assert_eq!(
+        p.content,
+        vec![Inline::styled(TextStyle::Bold, vec![Inline::text("Scope")])]
+    );
+}
+
+fn heading(kind: TextType, level: u8, text: &str) -> Block {
+    let mut p = Paragraph::new(kind, vec![Inline::text(text)]);
+    p.level = level;
+    Block::Paragraph(p)
+}
+
+#[test]
+fn numbered_headers() {
+    let mut doc = Document::new();
+    doc.blocks = vec![
+        heading(Heading, 0, "1 Introduction"),
+        heading(Heading, 1, "1.1 Background"),
+        heading(Heading, 2, "1.1.1 Details"),
+        heading(Heading, 4, "1.1.1.1.1 Deep"),
+        heading(Para, 0, "1. Body text stays numbered text"),
+        heading(Heading, 0, "Appendix"),
+    ];
+    let (got, report) = run("numbered-headers", doc);
+    assert_eq!(
+        got,
+        vec![
+            row(HeadingOl, 0, "Introduction"),
+            row(HeadingOl, 1, "Background"),
+            row(HeadingOl, 2, "Details"),
+            row(HeadingOl, 4, "Deep"),
+            row(Para, 0, "1. Body text stays numbered text"),
+            row(Heading, 0, "Appendix"),
+        ]
+    );
+    assert_eq!(warnings(&report), 0, "{:?}", report.warnings());
+}
+
+#[test]
+fn numbered_headers_2_keeps_the_top_level_unnumbered() {
+    let mut doc = Document::new();
+    doc.blocks = vec![
+        heading(Heading, 0, "Annual report"),
+        heading(Heading, 1, "1 Introduction"),
+        heading(Heading, 2, "1.1 Background"),
+        heading(HeadingOl, 0, "Word-numbered top"),
+    ];
+    let (got, report) = run("numbered-headers-2", doc);
+    assert_eq!(
+        got,
+        vec![
+            row(Heading, 0, "Annual report"),
+            row(HeadingOl, 1, "Introduction"),
+            row(HeadingOl, 2, "Background"),
+            row(Heading, 0, "Word-numbered top"),
+        ]
+    );
+    // The number Word drew on the top heading is gone: reported.
+    assert_eq!(warnings(&report), 1, "{:?}", report.warnings());
+}
+
+fn word_item(kind: TextType, level: u8, format: NumberFormat, text: &str) -> Block {
+    let mut p = Paragraph::new(kind, vec![Inline::text(text)]);
+    p.level = level;
+    p.number_format = Some(format);
+    p.list_id = Some("1".into());
+    Block::Paragraph(p)
+}
+
+#[test]
+fn automatic_numbering_maps_by_word_level() {
+    use NumberFormat::*;
+    let mut doc = Document::new();
+    doc.blocks = vec![
+        word_item(ListOl, 0, Decimal, "Scope"),
+        word_item(ListOl, 1, LowerLetter, "letter"),
+        word_item(ParagraphOl, 2, LowerRoman, "roman"),
+        word_item(ListUl, 0, Bullet, "bullet stays"),
+        // Format does not fit level 1 of 1-a-i: left as Word made it.
+        word_item(ListOl, 1, Decimal, "decimal at letter level"),
+    ];
+    let (got, _) = run("contract_1-a-i", doc);
+    assert_eq!(
+        got,
+        vec![
+            row(HeadingOl, 0, "Scope"),
+            row(ParagraphOl, 1, "letter"),
+            row(ParagraphOl, 2, "roman"),
+            row(ListUl, 0, "bullet stays"),
+            row(ListOl, 1, "decimal at letter level"),
+        ]
+    );
+}
+
+#[test]
+fn combined_key_first_set_wins() {
+    // Both sets match `1. Scope` in a heading: the first listed decides the level.
+    let mk = || {
+        let mut doc = Document::new();
+        doc.blocks = vec![
+            heading(Heading, 2, "1. Scope"),
+            heading(Heading, 1, "2.1 Sub"),
+            heading(Para, 0, "a) body letter"),
+        ];
+        doc
+    };
+    let (got, _) = run("contract_1-1-a|numbered-headers", mk());
+    assert_eq!(got[0], row(HeadingOl, 0, "Scope"));
+    assert_eq!(got[1], row(ParagraphOl, 1, "Sub"));
+    // `a)` is level 2 of 1-1-a; no set maps it otherwise.
+    assert_eq!(got[2], row(ParagraphOl, 2, "body letter"));
+    let (got, _) = run("numbered-headers|contract_1-1-a", mk());
+    assert_eq!(got[0], row(HeadingOl, 0, "Scope"));
+    assert_eq!(got[1], row(HeadingOl, 1, "Sub"));
+}
+
+#[test]
+fn unknown_key_is_a_parameter_error() {
+    let mut doc = typed(&["1. x"]);
+    let err = magic::apply(&mut doc, "contract_1-1-1|contract_9", &mut Report::new()).unwrap_err();
+    assert_eq!(err.api_status(), 412);
+    assert!(err.to_string().contains("contract_9"), "{err}");
+    // Nothing was applied.
+    assert_eq!(shape(&doc)[0].2, "1. x");
+}
+
+#[test]
+fn catalog_matches_the_spec() {
+    let json: serde_json::Value = serde_json::from_str(&magic::catalog_json()).unwrap();
+    let items = json.as_array().unwrap();
+    let keys: Vec<&str> = items.iter().map(|i| i["key"].as_str().unwrap()).collect();
+    assert_eq!(
+        keys,
+        [
+            "contract_1-1-1",
+            "contract_1-1-a",
+            "contract_1-a-i",
+            "contract_1-a-a",
+            "numbered-headers",
+            "numbered-headers-2"
+        ]
+    );
+    for item in items {
+        let obj = item.as_object().unwrap();
+        assert_eq!(obj.len(), 2, "only key and name: {item}");
+        let name = obj["name"].as_object().unwrap();
+        assert_eq!(name.len(), 8, "{item}");
+        for locale in magic::LOCALES {
+            assert!(
+                !name[locale].as_str().unwrap().is_empty(),
+                "{locale} in {item}"
+            );
+        }
+    }
+}
+
+const NUMBERING: &str = r#"
+<w:abstractNum w:abstractNumId="10">
+  <w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/></w:lvl>
+  <w:lvl w:ilvl="1"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1.%2"/></w:lvl>
+  <w:lvl w:ilvl="2"><w:start w:val="1"/><w:numFmt w:val="lowerLetter"/><w:lvlText w:val="%3)"/></w:lvl>
+</w:abstractNum>
+<w:num w:numId="1"><w:abstractNumId w:val="10"/></w:num>
+"#;
+
+fn item(ilvl: u8, text: &str) -> String {
+    format!(
+        r#"<w:p><w:pPr><w:numPr><w:ilvl w:val="{ilvl}"/><w:numId w:val="1"/></w:numPr></w:pPr><w:r><w:t>{text}</w:t></w:r></w:p>"#
+    )
+}
+
+#[test]
+fn word_import_end_to_end_with_style_mapping_ignored() {
+    let body = [
+        item(0, "Scope"),
+        item(1, "General"),
+        item(2, "detail"),
+        p("2. Typed heading"),
+    ]
+    .concat();
+    let bytes = docx(&body).numbering(NUMBERING).build();
+    let mut options = ImportOptions::default();
+    options.magic = Some("contract_1-1-a".into());
+    options.docx.style_mapping =
+        sdconv::import::docx::StyleMapping::from_json(r#"{"Normal": {"textType": "heading"}}"#)
+            .unwrap();
+    let c = sdconv::import(Format::Word, &bytes, &options).unwrap();
+    c.value.validate().unwrap();
+    assert_eq!(
+        shape(&c.value),
+        vec![
+            row(HeadingOl, 0, "Scope"),
+            row(ParagraphOl, 1, "General"),
+            row(ParagraphOl, 2, "detail"),
+            row(HeadingOl, 0, "Typed heading"),
+        ]
+    );
+    assert!(
+        c.warnings
+            .iter()
+            .any(|w| w.message.contains("styleMapping ignored")),
+        "{:?}",
+        c.warnings
+    );
+    // Magic is for Word only: other inputs ignore it; a bad key fails before reading.
+    options.magic = Some("nope".into());
+    let err = sdconv::import(Format::Word, &bytes, &options).unwrap_err();
+    assert_eq!(err.api_status(), 412);
+}
