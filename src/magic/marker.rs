@@ -35,6 +35,9 @@ pub struct Marker {
     pub len: usize,
     /// Every way to read it.
     pub forms: Vec<Form>,
+    /// A lone number with nothing after it (`3 years`): a set takes it only where the number
+    /// continues the sequence, since ordinary sentences start like that too.
+    pub bare: bool,
 }
 
 fn is_space(c: char) -> bool {
@@ -56,9 +59,13 @@ pub fn parse(text: &str) -> Option<Marker> {
     if after.len() == rest.len() || after.is_empty() {
         return None;
     }
+    let bare = matches!(forms.as_slice(), [Form::Decimal(parts)] if parts.len() == 1)
+        && s.as_bytes().first().is_some_and(u8::is_ascii_digit)
+        && s[..used].bytes().all(|b| b.is_ascii_digit());
     Some(Marker {
         len: text.len() - after.len(),
         forms,
+        bare,
     })
 }
 

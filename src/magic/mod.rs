@@ -321,7 +321,10 @@ fn choose(
             (ri, rv)
         });
     }
-    candidates.first().copied()
+    candidates
+        .first()
+        .copied()
+        .filter(|&(level, value)| !m.bare || value == state.expected(level))
 }
 
 fn is_top_heading(p: &Paragraph) -> bool {
