@@ -489,3 +489,126 @@ fn corpus_docx_with_every_set_and_routine() {
     }
     assert!(read > 10, "only {read} corpus files read");
 }
+
+/// Word's own numbering, read by the docx reader, for each set.
+mod automatic {
+    use super::*;
+
+    const NUMBERING: &str = r#"
+<w:abstractNum w:abstractNumId="1">
+  <w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/></w:lvl>
+  <w:lvl w:ilvl="1"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1.%2"/></w:lvl>
+  <w:lvl w:ilvl="2"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1.%2.%3"/></w:lvl>
+</w:abstractNum>
+<w:abstractNum w:abstractNumId="2">
+  <w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/></w:lvl>
+  <w:lvl w:ilvl="1"><w:start w:val="1"/><w:numFmt w:val="lowerLetter"/><w:lvlText w:val="(%2)"/></w:lvl>
+  <w:lvl w:ilvl="2"><w:start w:val="1"/><w:numFmt w:val="lowerLetter"/><w:lvlText w:val="%3%3)"/></w:lvl>
+</w:abstractNum>
+<w:abstractNum w:abstractNumId="3">
+  <w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1"/><w:pStyle w:val="Heading1"/></w:lvl>
+  <w:lvl w:ilvl="1"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1.%2"/><w:pStyle w:val="Heading2"/></w:lvl>
+</w:abstractNum>
+<w:num w:numId="1"><w:abstractNumId w:val="1"/></w:num>
+<w:num w:numId="2"><w:abstractNumId w:val="2"/></w:num>
+<w:num w:numId="3"><w:abstractNumId w:val="3"/></w:num>
+"#;
+
+    fn styles() -> String {
+        [
+            NORMAL.to_string(),
+            pstyle(
+                "Heading1",
+                "heading 1",
+                r#"<w:pPr><w:numPr><w:numId w:val="3"/></w:numPr><w:outlineLvl w:val="0"/></w:pPr>"#,
+            ),
+            pstyle(
+                "Heading2",
+                "heading 2",
+                r#"<w:pPr><w:numPr><w:ilvl w:val="1"/><w:numId w:val="3"/></w:numPr><w:outlineLvl w:val="1"/></w:pPr>"#,
+            ),
+            pstyle("Heading3", "heading 3", r#"<w:pPr><w:outlineLvl w:val="2"/></w:pPr>"#),
+        ]
+        .concat()
+    }
+
+    fn item(num: u8, ilvl: u8, text: &str) -> String {
+        format!(
+            r#"<w:p><w:pPr><w:numPr><w:ilvl w:val="{ilvl}"/><w:numId w:val="{num}"/></w:numPr></w:pPr><w:r><w:t>{text}</w:t></w:r></w:p>"#
+        )
+    }
+
+    fn import(body: &str, key: &str) -> Vec<(TextType, u8, String)> {
+        let bytes = docx(body).styles(&styles()).numbering(NUMBERING).build();
+        let mut options = ImportOptions::default();
+        options.magic = Some(key.into());
+        let c = sdconv::import(Format::Word, &bytes, &options).unwrap();
+        c.value.validate().unwrap();
+        shape(&c.value)
+    }
+
+    #[test]
+    fn contract_1_1_1() {
+        let body = [
+            item(1, 0, "Scope"),
+            item(1, 1, "General"),
+            item(1, 2, "Detail"),
+            item(1, 0, "Fees"),
+        ]
+        .concat();
+        assert_eq!(
+            import(&body, "contract_1-1-1"),
+            vec![
+                row(HeadingOl, 0, "Scope"),
+                row(ParagraphOl, 1, "General"),
+                row(ParagraphOl, 2, "Detail"),
+                row(HeadingOl, 0, "Fees"),
+            ]
+        );
+    }
+
+    #[test]
+    fn contract_1_a_a_and_a_decimal_list_that_does_not_fit() {
+        let body = [
+            item(2, 0, "Parties"),
+            item(2, 1, "buyer"),
+            item(2, 2, "name"),
+            item(1, 1, "decimal 1.1"),
+        ]
+        .concat();
+        assert_eq!(
+            import(&body, "contract_1-a-a"),
+            vec![
+                row(HeadingOl, 0, "Parties"),
+                row(ParagraphOl, 1, "buyer"),
+                row(ParagraphOl, 2, "name"),
+                // Level 1 of 1-a-a is a letter: Word's decimal 1.1 stays what the reader made.
+                row(ParagraphOl, 1, "decimal 1.1"),
+            ]
+        );
+    }
+
+    #[test]
+    fn numbered_headers_word_and_typed() {
+        let body = [
+            ps("Heading1", "Intro"),
+            ps("Heading2", "Background"),
+            ps("Heading3", "2.1.1 Typed third level"),
+            p("1. body text"),
+        ]
+        .concat();
+        assert_eq!(
+            import(&body, "numbered-headers"),
+            vec![
+                row(HeadingOl, 0, "Intro"),
+                row(HeadingOl, 1, "Background"),
+                row(HeadingOl, 2, "Typed third level"),
+                row(Para, 0, "1. body text"),
+            ]
+        );
+        let got = import(&body, "numbered-headers-2");
+        assert_eq!(got[0], row(Heading, 0, "Intro"));
+        assert_eq!(got[1], row(HeadingOl, 1, "Background"));
+        assert_eq!(got[2], row(HeadingOl, 3, "Typed third level"));
+    }
+}
