@@ -612,3 +612,69 @@ mod automatic {
         assert_eq!(got[2], row(HeadingOl, 3, "Typed third level"));
     }
 }
+
+mod generated {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn arb_paragraph() -> impl Strategy<Value = Block> {
+        let prefix = prop::sample::select(vec![
+            "",
+            "1. ",
+            "1 ",
+            "2.1 ",
+            "1.1.1 ",
+            "§ 3 ",
+            "a) ",
+            "(b) ",
+            "c. ",
+            "i) ",
+            "(ii) ",
+            "v) ",
+            "x) ",
+            "aa) ",
+            "(bb) ",
+            "h) ",
+            "999 ",
+            "1.",
+            "(",
+            "iv.",
+            "\u{a0}1.\u{a0}",
+        ]);
+        let kind =
+            prop::sample::select(vec![Para, Heading, HeadingOl, ParagraphOl, ListOl, ListUl]);
+        let format = prop::option::of(prop::sample::select(vec![
+            NumberFormat::Decimal,
+            NumberFormat::LowerLetter,
+            NumberFormat::LowerRoman,
+            NumberFormat::Bullet,
+        ]));
+        (prefix, "[a-zé ]{0,6}", kind, 0u8..=5, format).prop_map(
+            |(pre, rest, kind, level, format)| {
+                let mut p = Paragraph::new(
+                    kind,
+                    sdconv::ast::inline::normalize(&[Inline::text(format!("{pre}{rest}"))]),
+                );
+                p.level = level;
+                p.number_format = format;
+                Block::Paragraph(p)
+            },
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(128))]
+        /// Any mix of numbered, typed and plain paragraphs: every set applies without error and
+        /// leaves a valid tree.
+        #[test]
+        fn every_set_leaves_a_valid_tree(blocks in prop::collection::vec(arb_paragraph(), 0..12)) {
+            for key in ["contract_1-1-1", "contract_1-1-a", "contract_1-a-i", "contract_1-a-a",
+                        "numbered-headers", "numbered-headers-2", "contract_1-a-i|numbered-headers-2"] {
+                let mut doc = Document::new();
+                doc.blocks = blocks.clone();
+                magic::apply(&mut doc, key, &mut Report::new()).unwrap();
+                prop_assert!(doc.validate().is_ok(), "{key}: {:?}", doc.validate());
+            }
+        }
+    }
+}
