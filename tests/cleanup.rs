@@ -390,3 +390,101 @@ proptest! {
         }
     }
 }
+
+fn encoded(w: u32, h: u32, format: image::ImageFormat) -> Vec<u8> {
+    let img = image::RgbImage::from_fn(w, h, |x, y| {
+        image::Rgb([(x % 256) as u8, (y % 256) as u8, 7])
+    });
+    let mut out = Vec::new();
+    image::DynamicImage::ImageRgb8(img)
+        .write_to(&mut std::io::Cursor::new(&mut out), format)
+        .unwrap();
+    out
+}
+
+fn picture_doc(w: u32, h: u32, format: image::ImageFormat, blocks: usize) -> Document {
+    let mut d = doc((0..blocks)
+        .map(|_| {
+            Block::Image(Image {
+                media: "p".into(),
+                extent: Some(Extent {
+                    width: u64::from(w) * 100,
+                    height: u64::from(h) * 100,
+                }),
+                ..Image::default()
+            })
+        })
+        .collect());
+    d.media.add("p", encoded(w, h, format));
+    d
+}
+
+#[test]
+fn rotate_landscape_pictures_once_even_when_shown_twice() {
+    let (d, r) = apply(
+        "rotate-landscape-images",
+        picture_doc(40, 20, image::ImageFormat::Png, 2),
+    );
+    let item = d.media.get("p").unwrap();
+    assert_eq!((item.width, item.height), (Some(20), Some(40)));
+    for b in &d.blocks {
+        let Block::Image(i) = b else { panic!() };
+        assert_eq!(
+            i.extent,
+            Some(Extent {
+                width: 2000,
+                height: 4000
+            })
+        );
+    }
+    assert_eq!(count(&r), "routine rotate-landscape-images: 1 change(s)");
+    // A portrait picture is left alone.
+    let (d, r) = apply(
+        "rotate-landscape-images",
+        picture_doc(20, 40, image::ImageFormat::Png, 1),
+    );
+    assert_eq!(d.media.get("p").unwrap().width, Some(20));
+    assert!(r.warnings().is_empty());
+}
+
+#[test]
+fn downscale_large_pictures_png_and_jpeg() {
+    for format in [image::ImageFormat::Png, image::ImageFormat::Jpeg] {
+        let (d, _) = apply("downscale-large-images", picture_doc(3000, 30, format, 1));
+        let item = d.media.get("p").unwrap();
+        assert_eq!(item.width, Some(2000), "{format:?}");
+        assert!(
+            item.height.is_some_and(|h| (19..=21).contains(&h)),
+            "{format:?} {:?}",
+            item.height
+        );
+        // The displayed size is the page's business: unchanged.
+        let Block::Image(i) = &d.blocks[0] else {
+            panic!()
+        };
+        assert_eq!(
+            i.extent,
+            Some(Extent {
+                width: 300_000,
+                height: 3000
+            })
+        );
+    }
+    let (d, r) = apply(
+        "downscale-large-images",
+        picture_doc(100, 30, image::ImageFormat::Png, 1),
+    );
+    assert_eq!(d.media.get("p").unwrap().width, Some(100));
+    assert!(r.warnings().is_empty());
+}
+
+#[test]
+fn pictures_that_cannot_be_processed_are_warned_about() {
+    let mut d = image_doc();
+    let mut r = Report::new();
+    cleanup::apply(&mut d, &["rotate-landscape-images".to_string()], &mut r).unwrap();
+    let w = r.warnings();
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert_eq!(w[0].kind, WarningKind::Lossy);
+    assert!(w[0].message.contains("a.png"), "{w:?}");
+}

@@ -12,6 +12,7 @@
 //! routine that changed something adds one [`WarningKind::Repaired`] warning with its count.
 
 pub mod filter;
+pub mod images;
 pub mod processor;
 
 use serde_json::Value;
@@ -173,8 +174,19 @@ pub fn run(doc: &mut Document, routine: &Routine, report: &mut Report) -> Result
         Err(v) => v.into_iter().map(|v| v.message).collect(),
     };
     let mut changes = 0;
+    let mut failed = Vec::new();
     for action in &routine.actions {
-        changes += processor::run_action(doc, action);
+        changes += processor::run_action(doc, action, &mut failed);
+    }
+    for (name, reason) in failed {
+        report.warn(
+            WarningKind::Lossy,
+            format!(
+                "routine {}: picture {name} left as it was: {reason}",
+                routine.key
+            ),
+            Location::default().element("image"),
+        );
     }
     if let Err(violations) = doc.validate() {
         let new: Vec<String> = violations

@@ -3,7 +3,10 @@
 use serde::Deserialize;
 use serde_json::Value;
 
+use std::collections::BTreeSet;
+
 use super::Action;
+use super::images::{self, ImageOp};
 use crate::ast::inline::{Leaf, Run, from_runs, normalize, to_runs};
 use crate::ast::{
     Align, Block, Document, Inline, Mark, MediaStore, Paragraph, TextStyle, TextType,
@@ -42,18 +45,38 @@ pub enum Processor {
     FullWidth,
     /// Centres an image.
     Center,
+    /// Turns the picture clockwise by `degrees` (90, 180 or 270); its displayed size turns too.
+    Rotate {
+        /// 90, 180 or 270.
+        degrees: u16,
+    },
+    /// Shrinks pictures whose longer side exceeds `maxPixels` (default 2000); the displayed
+    /// size stays.
+    Downscale {
+        /// The longest side allowed, in pixels.
+        #[serde(default = "two_thousand", rename = "maxPixels")]
+        max_pixels: u32,
+    },
+}
+
+fn two_thousand() -> u32 {
+    2000
 }
 
 impl Processor {
     /// Reads one processor from the catalog; the error is serde's (it names the unknown type).
     pub fn deserialize_value(v: &Value) -> Result<Processor, String> {
         let p = Processor::deserialize(v).map_err(|e| e.to_string())?;
-        if let Processor::MakeHeading { level } = p {
-            if level > crate::ast::MAX_LEVEL {
-                return Err(format!("level {level} is above {}", crate::ast::MAX_LEVEL));
+        match p {
+            Processor::MakeHeading { level } if level > crate::ast::MAX_LEVEL => {
+                Err(format!("level {level} is above {}", crate::ast::MAX_LEVEL))
             }
+            Processor::Rotate { degrees } if ![90, 180, 270].contains(&degrees) => {
+                Err(format!("degrees {degrees}: 90, 180 or 270"))
+            }
+            Processor::Downscale { max_pixels: 0 } => Err("maxPixels must be above 0".into()),
+            p => Ok(p),
         }
-        Ok(p)
     }
 }
 
@@ -63,7 +86,20 @@ struct Ctx<'a> {
 }
 
 /// Runs one action over the whole tree (table cells included); returns the number of changes.
-pub fn run_action(doc: &mut Document, action: &Action) -> usize {
+/// Pictures that could not be processed are added to `failed` as `(name, reason)`.
+pub fn run_action(
+    doc: &mut Document,
+    action: &Action,
+    failed: &mut Vec<(String, String)>,
+) -> usize {
+    let op = match action.processor {
+        Processor::Rotate { degrees } => Some(ImageOp::Rotate(degrees)),
+        Processor::Downscale { max_pixels } => Some(ImageOp::Downscale(max_pixels)),
+        _ => None,
+    };
+    if let Some(op) = op {
+        return run_image_action(doc, action, op, failed);
+    }
     let Document {
         blocks,
         media,
@@ -75,6 +111,37 @@ pub fn run_action(doc: &mut Document, action: &Action) -> usize {
         quotes: Quotes::for_language(meta.language.as_deref().unwrap_or("")),
     };
     run_list(blocks, action, &ctx)
+}
+
+fn run_image_action(
+    doc: &mut Document,
+    action: &Action,
+    op: ImageOp,
+    failed: &mut Vec<(String, String)>,
+) -> usize {
+    let mut names = BTreeSet::new();
+    let media = &doc.media;
+    doc.walk_blocks(&mut |_, block| {
+        if let Block::Image(img) = block {
+            if action.filters.iter().all(|f| f.matches(block, media)) {
+                names.insert(img.media.clone());
+            }
+        }
+    });
+    let (changed, mut errors) = images::process(&mut doc.media, &names, op);
+    failed.append(&mut errors);
+    if matches!(op, ImageOp::Rotate(90 | 270)) {
+        doc.walk_blocks_mut(&mut |_, block| {
+            if let Block::Image(img) = block {
+                if changed.contains(&img.media) {
+                    if let Some(e) = &mut img.extent {
+                        std::mem::swap(&mut e.width, &mut e.height);
+                    }
+                }
+            }
+        });
+    }
+    changed.len()
 }
 
 fn passes(action: &Action, block: &Block, ctx: &Ctx) -> bool {
