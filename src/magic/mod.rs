@@ -191,9 +191,10 @@ pub fn resolve(key: &str) -> Result<Vec<StyleSet>> {
         .collect()
 }
 
-/// Applies the style set(s) named by `key` to `doc` (see the module documentation). Each
-/// paragraph mapped by a typed number is reported as nothing; oddities (gaps, restarts, formats
-/// that do not fit) are warnings.
+/// Applies the style set(s) named by `key` to `doc` (see the module documentation). Numbers
+/// that skip or restart are [`WarningKind::Repaired`] warnings, a Word number dropped from an
+/// unnumbered top heading a [`WarningKind::Lossy`] one. An unknown key is
+/// [`Error::Parameter`] (412) and leaves `doc` untouched.
 pub fn apply(doc: &mut Document, key: &str, report: &mut Report) -> Result<()> {
     let sets = resolve(key)?;
     let mut states: Vec<State> = sets.iter().map(|s| State::new(s.levels.len())).collect();
