@@ -81,12 +81,20 @@ pub fn import(
     options: &ImportOptions,
 ) -> Result<Converted<Document>> {
     // Bad keys are the caller's error (412) before any work is done.
-    let magic = match &options.magic {
-        Some(key) if format == Format::Word => Some(magic::resolve(key).map(|_| key)?),
-        _ => None,
-    };
+    if let Some(key) = &options.magic {
+        magic::resolve(key)?;
+    }
     cleanup::resolve(&options.routines)?;
     let mut report = Report::new();
+    // Style sets recognise Word numbering; other formats carry their structure already.
+    let magic = options.magic.as_ref().filter(|_| format == Format::Word);
+    if let (Some(key), None) = (&options.magic, magic) {
+        report.warn(
+            WarningKind::InvalidValue,
+            format!("magic import ({key:?}) applies to Word input only; ignored for {format}"),
+            Location::default(),
+        );
+    }
     let read = if let Some(key) = magic.filter(|_| !options.docx.style_mapping.is_empty()) {
         report.warn(
             WarningKind::InvalidValue,

@@ -432,3 +432,70 @@ fn markdown_images_are_read_from_beside_the_input_and_written_beside_the_output(
         .collect();
     assert_eq!(written.len(), 1);
 }
+
+#[test]
+fn catalogs_print_what_the_api_returns() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = sdconv(&["style-sets", "--json"], dir.path());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        sdconv::magic::catalog_json()
+    );
+    let out = sdconv(&["routines", "--json"], dir.path());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let routines: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        routines.as_array().is_some_and(|r| r.len() >= 8),
+        "{routines}"
+    );
+    let out = sdconv(&["style-sets"], dir.path());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("contract_1-a-i"));
+}
+
+#[test]
+fn magic_and_routines_flags_reach_the_import() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("in.md"), "# T\n\n\"quoted\"  text\n").unwrap();
+    let out = sdconv(
+        &[
+            "convert",
+            "in.md",
+            "--to",
+            "markdown",
+            "--routines",
+            "typographic-quotes",
+        ],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("“quoted”"));
+    let out = sdconv(
+        &[
+            "convert",
+            "in.md",
+            "--to",
+            "json",
+            "--routines",
+            "no-such-routine",
+        ],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("no-such-routine"), "{}", stderr(&out));
+    let (dir, _) = with_json();
+    let out = sdconv(
+        &[
+            "convert",
+            "doc.json",
+            "--to",
+            "json",
+            "--magic",
+            "contract_9",
+        ],
+        dir.path(),
+    );
+    // Magic import applies to Word input only; an unknown key is still refused up front.
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("contract_9"), "{}", stderr(&out));
+}

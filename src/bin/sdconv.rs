@@ -75,6 +75,25 @@ enum Command {
         /// fr_CA (default: the document's language).
         #[arg(long, value_name = "LANG", value_parser = parse_language)]
         language: Option<sdconv::lang::Language>,
+        /// Word import: magic style set key(s), pipe-combinable (`contract_1-1-1|numbered-headers`);
+        /// a --style-mapping is then ignored.
+        #[arg(long, value_name = "KEY")]
+        magic: Option<String>,
+        /// Cleanup routines to apply after reading, comma-separated, in order.
+        #[arg(long, value_name = "KEYS", value_delimiter = ',')]
+        routines: Vec<String>,
+    },
+    /// Print the magic style sets (`GET /partner/imports/word/mapping`).
+    StyleSets {
+        /// Print the API's JSON (`[{key, name}]`) instead of a list.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the cleanup routines (`GET /partner/routines`).
+    Routines {
+        /// Print the API's JSON instead of a list.
+        #[arg(long)]
+        json: bool,
     },
     /// Print a document's metadata, block counts, validation result and warnings.
     #[command(after_help = FORMATS_HELP)]
@@ -107,6 +126,22 @@ fn parse_format(name: &str) -> Result<Format, String> {
             names.join(", ")
         )
     })
+}
+
+/// Prints a catalog: the API's JSON as it is, or one `key  English name` line per entry.
+fn catalog(json: &str, raw: bool) -> Result<(), Failure> {
+    if raw {
+        println!("{json}");
+        return Ok(());
+    }
+    let entries: Vec<serde_json::Value> =
+        serde_json::from_str(json).map_err(|e| Failure::convert("catalog", e))?;
+    for entry in entries {
+        let key = entry["key"].as_str().unwrap_or_default();
+        let name = entry["name"]["en_EN"].as_str().unwrap_or_default();
+        println!("{key:<24} {name}");
+    }
+    Ok(())
 }
 
 fn parse_language(code: &str) -> Result<sdconv::lang::Language, String> {
@@ -143,6 +178,8 @@ fn main() -> ExitCode {
             warnings,
             style_mapping,
             language,
+            magic,
+            routines,
         } => (
             "convert",
             convert::run(&convert::Args {
@@ -153,8 +190,14 @@ fn main() -> ExitCode {
                 warnings,
                 style_mapping,
                 language,
+                magic,
+                routines,
             }),
         ),
+        Command::StyleSets { json } => {
+            ("style-sets", catalog(&sdconv::magic::catalog_json(), json))
+        }
+        Command::Routines { json } => ("routines", catalog(&sdconv::cleanup::catalog_json(), json)),
         Command::Inspect { input, from, json } => ("inspect", inspect::run(&input, from, json)),
     };
     match result {

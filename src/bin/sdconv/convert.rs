@@ -26,6 +26,8 @@ pub struct Args {
     pub warnings: WarningStyle,
     pub style_mapping: Option<PathBuf>,
     pub language: Option<Language>,
+    pub magic: Option<String>,
+    pub routines: Vec<String>,
 }
 
 /// Converts the input to the output format.
@@ -45,6 +47,8 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             .map_err(|e| Failure::convert(path.display().to_string(), e))?;
         import_options.docx = import_options.docx.with_style_mapping(mapping);
     }
+    import_options.magic = args.magic.clone();
+    import_options.routines = args.routines.clone();
     let imported = if from == Format::Markdown {
         let base = args
             .input
@@ -57,6 +61,17 @@ pub fn run(args: &Args) -> Result<(), Failure> {
                 .with_limits(import_options.limits.clone()),
             &mut |reference| read_beside(&base, reference),
         )
+        // The facade cannot resolve images (it never touches files): read here, then run the
+        // routines the facade would have.
+        .and_then(|read| {
+            let mut report = sdconv::Report::new();
+            for w in read.warnings {
+                report.push(w);
+            }
+            let mut doc = read.value;
+            sdconv::cleanup::apply(&mut doc, &import_options.routines, &mut report)?;
+            Ok(report.finish(doc))
+        })
     } else {
         sdconv::import(from, &input.bytes, &import_options)
     }
