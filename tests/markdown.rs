@@ -810,3 +810,37 @@ proptest! {
         let _ = reimport(&out);
     }
 }
+
+/// Regression (found by the round-trip property test): emphasis inside code was flattened by the
+/// writer, so `Code{Bold("(")}` came back as `Code("(")` on the second round.
+#[test]
+fn emphasis_inside_code_is_written_around_the_code_span() {
+    for content in [
+        vec![Inline::styled(
+            TextStyle::Code,
+            vec![Inline::styled(TextStyle::Bold, vec![t("(")])],
+        )],
+        vec![
+            t("x"),
+            Inline::styled(
+                TextStyle::Code,
+                vec![
+                    t("a"),
+                    Inline::styled(TextStyle::Italic, vec![t("b")]),
+                    t("c"),
+                ],
+            ),
+            t(" y"),
+        ],
+    ] {
+        let mut doc = Document::new();
+        doc.blocks = vec![para(TextType::ListUl, normalize(&content))];
+        let out = export(&doc);
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+        let back = reimport(&out.value).value;
+        let [Block::Paragraph(p)] = back.blocks.as_slice() else {
+            panic!("{:?}", back.blocks)
+        };
+        assert_eq!(p.content, normalize(&content), "{}", out.value.text);
+    }
+}

@@ -857,24 +857,46 @@ impl<'d> Writer<'d> {
         }
     }
 
-    /// A code span per line of the code text (a span cannot hold a break).
+    /// Code: a code span per piece of text (a span cannot hold a break or emphasis). Emphasis
+    /// inside code is written around its spans (`**`x`**`), which reads back as the same tree;
+    /// other formatting has no Markdown form and is dropped with a warning.
     fn code(&mut self, r: &mut Render, children: &[Inline]) {
-        if children
-            .iter()
-            .any(|c| !matches!(c, Inline::Text { .. } | Inline::LineBreak))
-        {
-            self.warn_once(
-                "code-format",
-                WarningKind::Lossy,
-                "formatting inside code is not written",
-            );
-        }
-        let text = plain_text(children);
-        for (k, segment) in text.split('\n').enumerate() {
-            if k > 0 {
-                r.hard_break();
+        for child in children {
+            match child {
+                Inline::Text { text } => {
+                    for (k, segment) in text.split('\n').enumerate() {
+                        if k > 0 {
+                            r.hard_break();
+                        }
+                        r.code_span(segment);
+                    }
+                }
+                Inline::LineBreak => r.hard_break(),
+                Inline::Styled {
+                    style: style @ (TextStyle::Bold | TextStyle::Italic | TextStyle::Strike),
+                    children,
+                } => {
+                    let d = match style {
+                        TextStyle::Bold => "**",
+                        TextStyle::Italic => "*",
+                        _ => "~~",
+                    };
+                    r.delim(d, true);
+                    self.code(r, children);
+                    r.delim(d, false);
+                }
+                other => {
+                    self.warn_once(
+                        "code-format",
+                        WarningKind::Lossy,
+                        "formatting inside code other than emphasis is not written",
+                    );
+                    match other.children() {
+                        Some(children) => self.code(r, children),
+                        None => self.inline(r, other),
+                    }
+                }
             }
-            r.code_span(segment);
         }
     }
 
