@@ -86,7 +86,7 @@ impl Format {
 
     /// Whether this build writes the format.
     pub fn can_write(self) -> bool {
-        matches!(self, Format::Json)
+        matches!(self, Format::Json | Format::Word)
     }
 }
 

@@ -54,7 +54,10 @@ pub struct ImportOptions {
 /// Options for [`export`], shared by every writer.
 #[derive(Debug, Clone, Default)]
 #[non_exhaustive]
-pub struct ExportOptions {}
+pub struct ExportOptions {
+    /// Options of the Word writer (template, the API's settings).
+    pub word: export::word::WordOptions,
+}
 
 /// Reads `bytes` in `format` into a tree.
 pub fn import(
@@ -75,9 +78,9 @@ pub fn export(
     format: Format,
     options: &ExportOptions,
 ) -> Result<Converted<Vec<u8>>> {
-    let _ = options;
     match format {
         Format::Json => Ok(Converted::clean(doc.to_json().into_bytes())),
+        Format::Word => export::word::write(doc, &options.word),
         other => Err(Error::Unavailable(format!("{other} (export)"))),
     }
 }

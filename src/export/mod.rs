@@ -1,1 +1,2 @@
 //! Writers: a [`crate::ast::Document`] in, bytes plus warnings out.
+pub mod word;
