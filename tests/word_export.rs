@@ -529,6 +529,16 @@ fn every_setting_has_its_effect() {
     let doc = fixture();
     let doc_xml = |s: WordSettings| part(&export(&doc, "report", s).0, "word/document.xml");
     let none = doc_xml(WordSettings::new(Language::En));
+    let (_, warnings, _) = export(&doc, "report", WordSettings::new(Language::En));
+    let says = |m: &str| warnings.iter().any(|w| w.message == m);
+    assert!(
+        says("2 image caption(s) not written (imageCaption is off)"),
+        "{warnings:?}"
+    );
+    assert!(
+        says("1 table caption(s) not written (tableCaption is off)"),
+        "{warnings:?}"
+    );
     assert!(!none.contains(" SEQ ") && !none.contains(r#"\c "Figure""#));
     // The directory block in the tree still makes its TOC; textToc adds none on top.
     assert_eq!(none.matches(" TOC \\o").count(), 1);

@@ -170,6 +170,8 @@ pub(crate) struct Writer<'a> {
     /// Counters for aggregated warnings.
     pub source_styles: (usize, Option<String>),
     pub sidenotes: usize,
+    /// Captions not written because the settings switch them off: (images, tables).
+    pub hidden_captions: (usize, usize),
     /// Whether any TOC field was written (then Word is told to update fields on open).
     pub wrote_toc: bool,
 }
@@ -223,6 +225,7 @@ impl<'a> Writer<'a> {
             char_style_ids: tpl.char_styles.clone(),
             source_styles: (0, None),
             sidenotes: 0,
+            hidden_captions: (0, 0),
             wrote_toc: false,
         }
     }
@@ -329,6 +332,18 @@ impl<'a> Writer<'a> {
         let blocks = &self.doc.blocks;
         self.write_blocks(&mut out, blocks, avail, None, true);
         self.block = None;
+        for (n, what, setting) in [
+            (self.hidden_captions.0, "image", "imageCaption"),
+            (self.hidden_captions.1, "table", "tableCaption"),
+        ] {
+            if n > 0 {
+                self.report.warn(
+                    WarningKind::Lossy,
+                    format!("{n} {what} caption(s) not written ({setting} is off)"),
+                    Location::part("word/document.xml"),
+                );
+            }
+        }
         if self.source_styles.0 > 0 {
             let (n, example) = (self.source_styles.0, self.source_styles.1.take());
             self.report.warn(
@@ -550,13 +565,7 @@ impl<'a> Writer<'a> {
         }
         out.push_str("</w:p>");
         if img.caption.as_deref().is_some_and(|c| !c.is_empty()) && caption.is_none() {
-            // imageCaption off: the user chose not to show captions; nothing is lost from the tree
-            // a reader cares about, but say so once per image for the report.
-            self.warn(
-                WarningKind::Lossy,
-                "image",
-                "image caption not written (imageCaption is off)",
-            );
+            self.hidden_captions.0 += 1;
         }
         if let Some(text) = caption {
             let numbered = number.caption.is_some();

@@ -68,11 +68,7 @@ impl Writer<'_> {
                 true,
             );
         } else if t.caption.as_deref().is_some_and(|c| !c.is_empty()) {
-            self.warn(
-                WarningKind::Lossy,
-                "table",
-                "table caption not written (tableCaption is off)",
-            );
+            self.hidden_captions.1 += 1;
         }
         // Without a caption the bookmark surrounds the table (allowed at body level).
         let id_bookmark = match (caption, &t.id) {
