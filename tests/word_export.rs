@@ -799,3 +799,277 @@ fn libreoffice_renders_captions_and_tocs() {
         assert!(text.matches("Introduction").count() >= 2, "{}", lang.code());
     }
 }
+
+#[test]
+fn odd_input_is_reported_not_dropped() {
+    let long_id = "x".repeat(60);
+    let mut doc = Document::new();
+    doc.comments.push(Comment {
+        id: "open".into(),
+        content: vec![t("never closed")],
+        ..Comment::default()
+    });
+    doc.comments.push(Comment {
+        id: "in-note".into(),
+        content: vec![t("ends in a note")],
+        ..Comment::default()
+    });
+    doc.blocks = vec![
+        Block::Paragraph(Paragraph::new(
+            TextType::Paragraph,
+            vec![
+                Inline::CommentStart {
+                    id: "in-note".into(),
+                },
+                Inline::Note {
+                    kind: NoteKind::Footnote,
+                    content: vec![Inline::CommentEnd {
+                        id: "in-note".into(),
+                    }],
+                },
+            ],
+        )),
+        Block::Paragraph(Paragraph {
+            id: Some(long_id.clone()),
+            style: Some("Body Text".into()),
+            ..Paragraph::new(
+                TextType::Paragraph,
+                vec![
+                    Inline::Link {
+                        href: "javascript:alert(1)".into(),
+                        children: vec![t("bad link")],
+                    },
+                    Inline::CrossRef {
+                        target: "nowhere".into(),
+                        number: false,
+                        text: true,
+                    },
+                    Inline::CommentStart { id: "open".into() },
+                    Inline::CommentEnd { id: "ghost".into() },
+                    Inline::Note {
+                        kind: NoteKind::Sidenote,
+                        content: vec![t("side")],
+                    },
+                    Inline::Tracked {
+                        change: Change {
+                            kind: ChangeKind::Insert,
+                            author: None,
+                            date: Some("yesterday".into()),
+                        },
+                        children: vec![t("x")],
+                    },
+                ],
+            )
+        }),
+        Block::Image(Image {
+            media: "missing.png".into(),
+            ..Image::default()
+        }),
+        Block::Directory {
+            kind: DirectoryKind::Weblinks,
+        },
+    ];
+    let out = word::write(&doc, &WordOptions::new("report", WordSettings::default())).unwrap();
+    let messages: Vec<&str> = out.warnings.iter().map(|w| w.message.as_str()).collect();
+    for want in [
+        "longer than Word's 40-character",
+        "unsafe scheme",
+        "unknown id \"nowhere\"",
+        "comment anchor \"ghost\"",
+        "comment \"open\" has no end anchor",
+        "comment \"in-note\" has no end anchor",
+        "comment anchor \"in-note\" inside a note",
+        "sidenote(s) written as footnotes",
+        "\"yesterday\" is not an ISO 8601",
+        "missing.png is not in the media store",
+        "weblinks has no Word field",
+        "source style (e.g. \"Body Text\")",
+    ] {
+        assert!(
+            messages.iter().any(|m| m.contains(want)),
+            "no warning with {want:?}: {messages:#?}"
+        );
+    }
+    let xml = part(&out.value, "word/document.xml");
+    assert!(xml.contains("bad link") && !xml.contains("javascript"));
+    assert!(!xml.contains(&long_id));
+    // Neither comment could be written: no range start is left dangling.
+    assert!(!xml.contains("commentRange"));
+    parse(&xml);
+}
+
+/// A small deterministic generator of hostile trees: every output must parse and keep its
+/// invariants (unique bookmark ids, defined numIds), and nothing may panic.
+#[test]
+fn random_trees_give_valid_packages() {
+    struct Rng(u64);
+    impl Rng {
+        fn n(&mut self, n: u64) -> u64 {
+            self.0 = self
+                .0
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (self.0 >> 33) % n.max(1)
+        }
+    }
+    fn inlines(r: &mut Rng, depth: u32) -> Vec<Inline> {
+        let styles = [
+            TextStyle::Bold,
+            TextStyle::Italic,
+            TextStyle::Code,
+            TextStyle::Superscript,
+            TextStyle::Subscript,
+            TextStyle::SmallCaps,
+        ];
+        (0..r.n(5))
+            .map(|_| match r.n(if depth > 2 { 3 } else { 11 }) {
+                0 => t("a\tb<&>\"'\u{1}"),
+                1 => Inline::LineBreak,
+                2 => t(""),
+                3 => Inline::styled(styles[r.n(6) as usize], inlines(r, depth + 1)),
+                4 => Inline::Link {
+                    href: ["#b1", "http://x.y", "javascript:x", "#"][r.n(4) as usize].into(),
+                    children: inlines(r, depth + 1),
+                },
+                5 => Inline::Note {
+                    kind: [NoteKind::Footnote, NoteKind::Endnote, NoteKind::Sidenote]
+                        [r.n(3) as usize],
+                    content: inlines(r, depth + 1),
+                },
+                6 => Inline::CrossRef {
+                    target: format!("b{}", r.n(6)),
+                    number: r.n(2) == 0,
+                    text: r.n(2) == 0,
+                },
+                7 => Inline::Tracked {
+                    change: Change {
+                        kind: if r.n(2) == 0 {
+                            ChangeKind::Insert
+                        } else {
+                            ChangeKind::Delete
+                        },
+                        author: None,
+                        date: None,
+                    },
+                    children: inlines(r, depth + 1),
+                },
+                8 => Inline::Image {
+                    media: "p.png".into(),
+                    caption: None,
+                    alt: None,
+                },
+                9 => Inline::Span {
+                    style: ["", "Ω", "Normal"][r.n(3) as usize].into(),
+                    children: inlines(r, depth + 1),
+                },
+                _ => [
+                    Inline::CommentStart { id: "c".into() },
+                    Inline::CommentEnd { id: "c".into() },
+                ][r.n(2) as usize]
+                    .clone(),
+            })
+            .collect()
+    }
+    fn blocks(r: &mut Rng, depth: u32) -> Vec<Block> {
+        (0..r.n(12))
+            .map(|i| match r.n(if depth > 1 { 2 } else { 6 }) {
+                0 | 1 => Block::Paragraph(Paragraph {
+                    level: r.n(8) as u8,
+                    indent: r.n(20) as u8,
+                    restart: r.n(4) == 0,
+                    start: (r.n(3) == 0).then(|| r.n(5) as u32),
+                    list_id: (r.n(2) == 0).then(|| format!("{}", r.n(3))),
+                    id: (r.n(3) == 0).then(|| format!("b{i}")),
+                    ..Paragraph::new(TextType::ALL[r.n(7) as usize], inlines(r, 0))
+                }),
+                2 => Block::Image(Image {
+                    media: ["p.png", "none.png"][r.n(2) as usize].into(),
+                    caption: (r.n(2) == 0).then(|| "cap".to_string()),
+                    width_percent: [None, Some(f32::NAN), Some(-5.0), Some(500.0), Some(30.0)]
+                        [r.n(5) as usize],
+                    id: (r.n(2) == 0).then(|| format!("b{i}")),
+                    ..Image::default()
+                }),
+                3 => Block::Table(Table {
+                    columns: (0..r.n(4)).map(|_| r.n(100) as f32 - 10.0).collect(),
+                    caption: (r.n(2) == 0).then(|| "tab".to_string()),
+                    rows: (0..r.n(5))
+                        .map(|_| Row {
+                            header: r.n(3) == 0,
+                            min_height: (r.n(3) == 0)
+                                .then(|| ["1cm", "zz", "-4pt"][r.n(3) as usize].to_string()),
+                            cells: (0..r.n(4))
+                                .map(|_| Cell {
+                                    colspan: r.n(4) as u32,
+                                    rowspan: r.n(4) as u32,
+                                    blocks: blocks(r, depth + 1),
+                                    ..Cell::default()
+                                })
+                                .collect(),
+                            ..Row::default()
+                        })
+                        .collect(),
+                    ..Table::default()
+                }),
+                4 => Block::PageBreak,
+                _ => Block::Directory {
+                    kind: DirectoryKind::ALL[r.n(7) as usize],
+                },
+            })
+            .collect()
+    }
+    let mut r = Rng(7);
+    for round in 0..150 {
+        let mut doc = Document::new();
+        doc.media.add("p.png", png(8, 4, round % 2 == 0));
+        if r.n(2) == 0 {
+            doc.comments.push(Comment {
+                id: "c".into(),
+                ..Comment::default()
+            });
+        }
+        doc.blocks = blocks(&mut r, 0);
+        let lang = Language::ALL[round % 4];
+        let settings = if round % 3 == 0 {
+            all_on(lang).with_compressed_images(true)
+        } else {
+            WordSettings::new(lang)
+        };
+        let template = if round % 2 == 0 { "report" } else { "contract" };
+        let out = word::write(&doc, &WordOptions::new(template, settings))
+            .unwrap()
+            .value;
+        // WORD_EXPORT_OUT keeps some for a manual LibreOffice run.
+        if let Some(dir) = std::env::var_os("WORD_EXPORT_OUT").filter(|_| round < 12) {
+            let path = std::path::Path::new(&dir).join(format!("random-{round}.docx"));
+            std::fs::write(path, &out).unwrap();
+        }
+        let mut z = ZipReader::new(&out, &Limits::default()).unwrap();
+        let names = z.names().to_vec();
+        let mut bookmark_ids = BTreeSet::new();
+        for n in names.iter().filter(|n| n.ends_with(".xml")) {
+            let text = String::from_utf8(z.read(n).unwrap()).unwrap();
+            let (_, attrs) = parse(&text);
+            for id in values(&attrs, "w:bookmarkStart@id") {
+                assert!(
+                    bookmark_ids.insert(id.to_string()),
+                    "round {round}: bookmark id {id} twice"
+                );
+            }
+        }
+        let numbering = String::from_utf8(z.read("word/numbering.xml").unwrap()).unwrap();
+        let document = String::from_utf8(z.read("word/document.xml").unwrap()).unwrap();
+        let (_, nattrs) = parse(&numbering);
+        let (names_d, dattrs) = parse(&document);
+        let nums: BTreeSet<&str> = values(&nattrs, "w:num@numId").into_iter().collect();
+        for id in values(&dattrs, "w:numId@val") {
+            assert!(nums.contains(id), "round {round}: numId {id}");
+        }
+        // Every table cell ends with a paragraph.
+        assert_eq!(
+            count(&names_d, "w:tc"),
+            document.matches("</w:p></w:tc>").count() + document.matches("<w:p/></w:tc>").count(),
+            "round {round}"
+        );
+    }
+}

@@ -156,6 +156,9 @@ pub(crate) struct Writer<'a> {
     pub endnotes: Vec<String>,
     /// Comment ids → numeric ids; which were anchored.
     pub comment_ids: HashMap<String, u32>,
+    /// Comments whose end anchor is in the body text (not in a note): only these can be written
+    /// (Word and LibreOffice need a comment's range and reference in one story).
+    pub comments_in_body: std::collections::HashSet<String>,
     pub comment_ended: Vec<bool>,
     pub targets: HashMap<String, Target>,
     pub refs: Vec<PendingRef>,
@@ -213,6 +216,7 @@ impl<'a> Writer<'a> {
             footnotes: Vec::new(),
             endnotes: Vec::new(),
             comment_ended: vec![false; doc.comments.len()],
+            comments_in_body: comment_ends_in_body(doc),
             comment_ids,
             targets: HashMap::new(),
             refs: Vec::new(),
@@ -657,6 +661,32 @@ impl<'a> Writer<'a> {
         }
         out
     }
+}
+
+/// Ids of comments whose end anchor is in paragraph text outside notes.
+fn comment_ends_in_body(doc: &Document) -> std::collections::HashSet<String> {
+    fn visit(inlines: &[crate::ast::Inline], out: &mut std::collections::HashSet<String>) {
+        for i in inlines {
+            match i {
+                crate::ast::Inline::CommentEnd { id } => {
+                    out.insert(id.clone());
+                }
+                crate::ast::Inline::Note { .. } => {}
+                other => {
+                    if let Some(children) = other.children() {
+                        visit(children, out);
+                    }
+                }
+            }
+        }
+    }
+    let mut out = std::collections::HashSet::new();
+    doc.walk_blocks(&mut |_, block| {
+        if let Block::Paragraph(p) = block {
+            visit(&p.content, &mut out);
+        }
+    });
+    out
 }
 
 /// Bookmark name for a block id: the id itself (so a reader gets the id back), unless it is longer

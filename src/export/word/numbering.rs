@@ -351,8 +351,14 @@ impl<'t> Numbering<'t> {
             } else {
                 "hybridMultilevel"
             };
+            // The names tell a reader which kind of list a definition is for.
+            let name = match key.base {
+                Base::Outline => "sdconv outline",
+                Base::Bullet => "sdconv bullets",
+                Base::Ordered => "sdconv ordered",
+            };
             x.push_str(&format!(
-                r#"<w:abstractNum w:abstractNumId="{i}"><w:multiLevelType w:val="{multi}"/>"#
+                r#"<w:abstractNum w:abstractNumId="{i}"><w:multiLevelType w:val="{multi}"/><w:name w:val="{name}"/>"#
             ));
             for ilvl in 0..LEVELS {
                 let d = self.level(i, ilvl);

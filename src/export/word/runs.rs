@@ -80,7 +80,7 @@ impl Writer<'_> {
         while i < runs.len() {
             if is_comment_anchor(&runs[i]) {
                 if let Leaf::Atom(atom) = &runs[i].leaf {
-                    self.comment_anchor(out, atom);
+                    self.comment_anchor(out, part, atom);
                 }
                 i += 1;
                 continue;
@@ -368,7 +368,7 @@ impl Writer<'_> {
                 ),
             },
             Inline::CommentStart { .. } | Inline::CommentEnd { .. } => {
-                self.comment_anchor(out, atom)
+                self.comment_anchor(out, part, atom)
             }
             // Wrappers and text never arrive here as atoms.
             other => {
@@ -378,12 +378,25 @@ impl Writer<'_> {
         }
     }
 
-    fn comment_anchor(&mut self, out: &mut String, atom: &Inline) {
+    fn comment_anchor(&mut self, out: &mut String, part: Part, atom: &Inline) {
         let (id, end) = match atom {
             Inline::CommentStart { id } => (id, false),
             Inline::CommentEnd { id } => (id, true),
             _ => return,
         };
+        if part != Part::Document {
+            self.warn(
+                WarningKind::Lossy,
+                "w:commentRangeStart",
+                format!("comment anchor {id:?} inside a note or comment is not written (a comment's range stays in one story)"),
+            );
+            return;
+        }
+        // A range whose end is not in the body cannot be written; the comment is reported as
+        // dropped when the comments part is written.
+        if !self.comments_in_body.contains(id) && self.comment_ids.contains_key(id) {
+            return;
+        }
         let Some(&n) = self.comment_ids.get(id) else {
             self.warn(
                 WarningKind::InvalidValue,

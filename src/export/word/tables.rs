@@ -89,7 +89,14 @@ impl Writer<'_> {
             _ => None,
         };
         let positions = grid_positions(t);
-        let grid = t.grid_width().max(1);
+        // The grid holds every span even when the widths given are fewer (LibreOffice refuses
+        // a gridSpan past the grid).
+        let spans = positions
+            .iter()
+            .flat_map(|row| row.iter().map(|&(col, span)| col + span))
+            .max()
+            .unwrap_or(0);
+        let grid = t.grid_width().max(spans).max(1);
         let pct = t
             .width_percent
             .filter(|p| p.is_finite() && *p > 0.0)
