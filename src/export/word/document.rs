@@ -1,6 +1,6 @@
 //! `word/document.xml`: the body writer. One pass over the tree writes every block; what can only
 //! be known at the end (tables of contents, cross-reference results to later targets) is left as
-//! a marker and filled in by [`Writer::resolve_markers`].
+//! a marker and filled in by `Writer::resolve_markers`.
 //!
 //! | node | Word markup |
 //! |---|---|

@@ -16,6 +16,19 @@
 //! Done: every block and inline node of the tree (see [`document`], [`runs`]), captions with
 //! `SEQ` fields ([`captions`]), pre-filled TOCs ([`toc`]), footnotes and endnotes, comments,
 //! revisions, header/footer with page numbers, core properties, compressed images ([`images`]).
+//! How a reader gets the tree back (the contract with `import::docx`):
+//!
+//! | Word | tree |
+//! |---|---|
+//! | `Title` / `Subtitle` paragraphs before the body (and `dc:title`/`dc:subject`) | `meta.title` / `meta.subtitle` |
+//! | `Heading N`, with `w:numPr` on the definition named `sdconv outline` | `heading` / `heading-ol`, level N-1 |
+//! | `Normal` with `w:numPr` on `sdconv outline` | `paragraph-ol` |
+//! | `List Paragraph` with `w:numPr` (`sdconv bullets` / `sdconv ordered`, or `numFmt`) | `list-ul` / `list-ol`; a `w:num` with `startOverride` is a restart with that start; one `w:num` per list |
+//! | `Caption` after an image paragraph / before a table | its caption; `<label> SEQ …` + `": "` is the number (`numbered`), not text |
+//! | bookmarks whose name does not start with `_` | block ids (the id is the name) |
+//! | `TOC` fields | `directory` blocks (the settings' lists are placed by directory blocks or on top) |
+//! | `w:ind/@w:left` ÷ [`document::INDENT_STEP_TWIPS`] | `indent` |
+//!
 //! Partly: sidenotes become footnotes; index marks become `XE` fields (the index tree is not
 //! written); inline image captions are dropped — each reported as a warning.
 
@@ -111,7 +124,7 @@ pub fn write(doc: &Document, options: &WordOptions) -> Result<Converted<Vec<u8>>
     Ok(write_with_stats(doc, options)?.map(|o| o.bytes))
 }
 
-/// [`write`], also returning the image statistics.
+/// [`write()`], also returning the image statistics.
 pub fn write_with_stats(doc: &Document, options: &WordOptions) -> Result<Converted<WordOutput>> {
     options.settings.validate()?;
     let templates: &WordTemplates = match &options.templates {

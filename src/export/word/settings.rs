@@ -3,6 +3,7 @@
 
 use serde::Deserialize;
 
+use crate::ast::WordExportPresets;
 use crate::error::{Error, Result};
 use crate::lang::Language;
 
@@ -123,6 +124,29 @@ impl WordSettings {
         Ok(settings)
     }
 
+    /// The settings a document stores with itself (sd.xml `word-export-presets`), as
+    /// `(template id, settings)`. The presets' language may be any code [`Language::parse`]
+    /// knows (sd.xml allows `en_US`); `compressedImages` is not part of the presets and is off.
+    pub fn from_presets(presets: &WordExportPresets) -> Result<(String, WordSettings)> {
+        let language = Language::parse(&presets.language).ok_or_else(|| {
+            Error::parameter(
+                "word-export-presets@language",
+                format!("unknown language {:?}", presets.language),
+            )
+        })?;
+        let settings = WordSettings {
+            language,
+            image_caption: presets.caption_image,
+            table_caption: presets.caption_table,
+            text_toc: presets.toc_text,
+            image_toc: presets.toc_image,
+            table_toc: presets.toc_table,
+            compressed_images: false,
+        };
+        settings.validate()?;
+        Ok((presets.template_id.clone(), settings))
+    }
+
     /// Checks the spec's rules on combinations.
     pub fn validate(&self) -> Result<()> {
         if self.image_toc && !self.image_caption {
@@ -170,6 +194,30 @@ mod tests {
         assert!(s.image_caption && s.table_caption && s.text_toc);
         assert!(s.image_toc && s.table_toc && s.compressed_images);
         assert_eq!(WordSettings::from_json(&s.to_json()).unwrap(), s);
+    }
+
+    #[test]
+    fn presets_become_settings() {
+        let presets = WordExportPresets {
+            template_id: "contract".into(),
+            language: "en_US".into(),
+            toc_text: true,
+            caption_table: true,
+            toc_table: true,
+            ..WordExportPresets::default()
+        };
+        let (id, s) = WordSettings::from_presets(&presets).unwrap();
+        assert_eq!(id, "contract");
+        assert_eq!(s.language, Language::En);
+        assert!(s.text_toc && s.table_toc && !s.image_caption);
+        let bad = WordExportPresets {
+            toc_image: true,
+            ..presets
+        };
+        assert_eq!(
+            WordSettings::from_presets(&bad).unwrap_err().api_status(),
+            412
+        );
     }
 
     #[test]
