@@ -97,6 +97,7 @@ impl Format {
                 | Format::HtmlAllInOne
                 | Format::Parsx
                 | Format::Markdown
+                | Format::Word
         )
     }
 }

@@ -72,6 +72,8 @@ pub struct ExportOptions {
     pub sdxml: export::sdxml::SdxmlExportOptions,
     /// Options of the `html` and `html_all_in_one` writers.
     pub html: export::html::HtmlOptions,
+    /// Options of the Word writer (template, the API's settings).
+    pub word: export::word::WordOptions,
 }
 
 /// Reads `bytes` in `format` into a tree.
@@ -169,6 +171,7 @@ pub fn export(
             &export::markdown::MarkdownOptions::default(),
         )
         .map(|o| o.text.into_bytes())),
+        Format::Word => export::word::write(doc, &options.word),
         other => Err(Error::Unavailable(format!("{other} (export)"))),
     }
 }

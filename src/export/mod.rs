@@ -4,3 +4,4 @@ pub mod html;
 pub mod markdown;
 pub mod parsx;
 pub mod sdxml;
+pub mod word;

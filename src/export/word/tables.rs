@@ -1,0 +1,342 @@
+//! Tables: `w:tbl` with the template's table style, column widths in `w:tblGrid`, `w:gridSpan`
+//! for column spans, `w:vMerge` (restart + continuation cells) for row spans, `w:tblHeader` on
+//! header rows, cell borders, shading, alignment; the caption (Caption style, `SEQ`) above.
+
+use std::fmt::Write;
+
+use crate::ast::numbering::BlockNumber;
+use crate::ast::{Align, Block, Cell, DirectoryKind, Table, VAlign, grid_positions};
+use crate::report::WarningKind;
+use crate::xml::escape_attr;
+
+use super::captions::CaptionKind;
+use super::document::{CellFormat, INDENT_STEP_TWIPS, Target, Writer};
+
+/// Left plus right cell margin of the table styles, twips.
+const CELL_MARGINS: u32 = 216;
+
+/// A `#rrggbb` colour as Word's `RRGGBB`, if it is one.
+fn hex_color(c: &str) -> Option<String> {
+    let h = c.strip_prefix('#').unwrap_or(c);
+    (h.len() == 6 && h.chars().all(|c| c.is_ascii_hexdigit())).then(|| h.to_ascii_uppercase())
+}
+
+/// A CSS length (`6.3mm`, `12pt`, `1cm`, `0.5in`, `20px`) in twips.
+fn twips(len: &str) -> Option<u32> {
+    let len = len.trim();
+    let split = len
+        .find(|c: char| c.is_ascii_alphabetic())
+        .unwrap_or(len.len());
+    let (num, unit) = len.split_at(split);
+    let v: f64 = num.trim().parse().ok()?;
+    let per = match unit {
+        "mm" => 1440.0 / 25.4,
+        "cm" => 1440.0 / 2.54,
+        "in" => 1440.0,
+        "pt" | "" => 20.0,
+        "px" => 15.0,
+        _ => return None,
+    };
+    let t = v * per;
+    (0.0..31_680.0).contains(&t).then_some(t.round() as u32)
+}
+
+/// A font size (`9.75pt`) in half-points.
+fn half_points(size: &str) -> Option<u32> {
+    twips(size).map(|t| (t / 10).clamp(2, 3276))
+}
+
+impl Writer<'_> {
+    pub(crate) fn write_table(
+        &mut self,
+        out: &mut String,
+        t: &Table,
+        number: &BlockNumber,
+        avail: u32,
+    ) {
+        let caption = t
+            .caption
+            .as_deref()
+            .filter(|c| !c.is_empty() && self.settings.table_caption);
+        if let Some(text) = caption {
+            self.write_caption(
+                out,
+                CaptionKind::Table,
+                number.caption.is_some(),
+                text,
+                t.id.as_deref(),
+                true,
+            );
+        } else if t.caption.as_deref().is_some_and(|c| !c.is_empty()) {
+            self.hidden_captions.1 += 1;
+        }
+        // Without a caption the bookmark surrounds the table (allowed at body level).
+        let id_bookmark = match (caption, &t.id) {
+            (None, Some(id)) => {
+                let name = self.bookmark_for_id(id);
+                let bid = self.bookmark_start(out, &name);
+                self.targets.insert(
+                    id.clone(),
+                    Target {
+                        bookmark: name,
+                        number: None,
+                        text: String::new(),
+                        caption: false,
+                    },
+                );
+                Some(bid)
+            }
+            _ => None,
+        };
+        let positions = grid_positions(t);
+        // The grid holds every span even when the widths given are fewer (LibreOffice refuses
+        // a gridSpan past the grid).
+        let spans = positions
+            .iter()
+            .flat_map(|row| row.iter().map(|&(col, span)| col + span))
+            .max()
+            .unwrap_or(0);
+        let grid = t.grid_width().max(spans).max(1);
+        let pct = t
+            .width_percent
+            .filter(|p| p.is_finite() && *p > 0.0)
+            .unwrap_or(100.0)
+            .min(100.0);
+        let total = (f64::from(avail) * f64::from(pct) / 100.0) as u32;
+        let widths = column_widths(&t.columns, grid, total);
+        out.push_str("<w:tbl><w:tblPr>");
+        out.push_str(r#"<w:tblStyle w:val=""#);
+        escape_attr(&self.tpl.table_style, out);
+        let _ = write!(
+            out,
+            r#""/><w:tblW w:w="{}" w:type="pct"/>"#,
+            (pct * 50.0).round() as u32
+        );
+        match t.align {
+            Align::Center => out.push_str(r#"<w:jc w:val="center"/>"#),
+            Align::Right => out.push_str(r#"<w:jc w:val="right"/>"#),
+            _ => {}
+        }
+        if t.indent > 0 {
+            let _ = write!(
+                out,
+                r#"<w:tblInd w:w="{}" w:type="dxa"/>"#,
+                u32::from(t.indent) * INDENT_STEP_TWIPS
+            );
+        }
+        if let Some(color) = t.border_color.as_deref() {
+            match hex_color(color) {
+                Some(c) => {
+                    out.push_str("<w:tblBorders>");
+                    for side in ["top", "left", "bottom", "right", "insideH", "insideV"] {
+                        let _ = write!(
+                            out,
+                            r#"<w:{side} w:val="single" w:sz="4" w:space="0" w:color="{c}"/>"#
+                        );
+                    }
+                    out.push_str("</w:tblBorders>");
+                }
+                None => self.warn(
+                    WarningKind::InvalidValue,
+                    "table",
+                    format!("border colour {color:?} is not #rrggbb; the style's is used"),
+                ),
+            }
+        }
+        let header_first = t.rows.first().is_some_and(|r| r.header);
+        let _ = write!(
+            out,
+            r#"<w:tblLayout w:type="fixed"/><w:tblLook w:val="{}" w:firstRow="{}" w:lastRow="0" w:firstColumn="0" w:lastColumn="0" w:noHBand="1" w:noVBand="1"/></w:tblPr><w:tblGrid>"#,
+            if header_first { "0620" } else { "0600" },
+            u8::from(header_first)
+        );
+        for w in &widths {
+            let _ = write!(out, r#"<w:gridCol w:w="{w}"/>"#);
+        }
+        out.push_str("</w:tblGrid>");
+        // Row spans still open: start column → (span, rows left).
+        let mut open: Vec<(usize, usize, u32)> = Vec::new();
+        for (row, cols) in t.rows.iter().zip(&positions) {
+            out.push_str("<w:tr>");
+            let mut trpr = String::new();
+            if let Some(h) = row.min_height.as_deref() {
+                match twips(h) {
+                    Some(v) => {
+                        let _ = write!(trpr, r#"<w:trHeight w:val="{v}" w:hRule="atLeast"/>"#);
+                    }
+                    None => self.warn(
+                        WarningKind::InvalidValue,
+                        "tr",
+                        format!("row height {h:?} is not a length; left out"),
+                    ),
+                }
+            }
+            if row.header {
+                trpr.push_str("<w:tblHeader/>");
+            }
+            if !trpr.is_empty() {
+                let _ = write!(out, "<w:trPr>{trpr}</w:trPr>");
+            }
+            // Cells of this row and continuation cells of spans from above, in column order.
+            let mut items: Vec<(usize, usize, Option<&Cell>)> = open
+                .iter()
+                .map(|&(col, span, _)| (col, span, None))
+                .collect();
+            for (cell, &(col, span)) in row.cells.iter().zip(cols) {
+                items.push((col, span, Some(cell)));
+            }
+            items.sort_by_key(|&(col, _, _)| col);
+            for s in &mut open {
+                s.2 -= 1;
+            }
+            open.retain(|s| s.2 > 0);
+            for (col, span, cell) in items {
+                let width: u32 = widths.iter().skip(col).take(span).sum();
+                out.push_str("<w:tc><w:tcPr>");
+                let _ = write!(out, r#"<w:tcW w:w="{width}" w:type="dxa"/>"#);
+                if span > 1 {
+                    let _ = write!(out, r#"<w:gridSpan w:val="{span}"/>"#);
+                }
+                let Some(cell) = cell else {
+                    out.push_str("<w:vMerge/></w:tcPr><w:p/></w:tc>");
+                    continue;
+                };
+                if cell.rowspan > 1 {
+                    out.push_str(r#"<w:vMerge w:val="restart"/>"#);
+                    open.push((col, span, cell.rowspan - 1));
+                }
+                self.cell_properties(out, cell);
+                out.push_str("</w:tcPr>");
+                let format = CellFormat {
+                    align: cell.align,
+                    size: cell.font_size.as_deref().and_then(half_points),
+                };
+                let inner = width.saturating_sub(CELL_MARGINS).max(720);
+                self.write_blocks(out, &cell.blocks, inner, Some(format), false);
+                // A cell ends with a paragraph (ECMA-376 17.4.66).
+                if !matches!(
+                    cell.blocks.last(),
+                    Some(
+                        Block::Paragraph(_)
+                            | Block::Image(_)
+                            | Block::PageBreak
+                            | Block::Directory {
+                                kind: DirectoryKind::Content
+                                    | DirectoryKind::Images
+                                    | DirectoryKind::Tables
+                            }
+                    )
+                ) {
+                    out.push_str("<w:p/>");
+                }
+                out.push_str("</w:tc>");
+            }
+            out.push_str("</w:tr>");
+        }
+        out.push_str("</w:tbl>");
+        if let Some(bid) = id_bookmark {
+            let _ = write!(out, r#"<w:bookmarkEnd w:id="{bid}"/>"#);
+        }
+    }
+
+    fn cell_properties(&mut self, out: &mut String, cell: &Cell) {
+        let b = cell.borders;
+        if [b.top, b.left, b.bottom, b.right]
+            .iter()
+            .any(Option::is_some)
+        {
+            out.push_str("<w:tcBorders>");
+            for (side, v) in [
+                ("top", b.top),
+                ("left", b.left),
+                ("bottom", b.bottom),
+                ("right", b.right),
+            ] {
+                match v {
+                    Some(true) => {
+                        let _ = write!(
+                            out,
+                            r#"<w:{side} w:val="single" w:sz="4" w:space="0" w:color="auto"/>"#
+                        );
+                    }
+                    Some(false) => {
+                        let _ = write!(out, r#"<w:{side} w:val="nil"/>"#);
+                    }
+                    None => {}
+                }
+            }
+            out.push_str("</w:tcBorders>");
+        }
+        if let Some(bg) = cell.background.as_deref() {
+            match hex_color(bg) {
+                Some(c) => {
+                    let _ = write!(out, r#"<w:shd w:val="clear" w:color="auto" w:fill="{c}"/>"#);
+                }
+                None => self.warn(
+                    WarningKind::InvalidValue,
+                    "td",
+                    format!("background {bg:?} is not #rrggbb; left out"),
+                ),
+            }
+        }
+        if let Some(v) = cell.valign {
+            let v = match v {
+                VAlign::Top => "top",
+                VAlign::Middle => "center",
+                VAlign::Bottom => "bottom",
+            };
+            let _ = write!(out, r#"<w:vAlign w:val="{v}"/>"#);
+        }
+    }
+}
+
+/// Column widths in twips summing to `total`: the relative widths given, else equal.
+fn column_widths(columns: &[f32], grid: usize, total: u32) -> Vec<u32> {
+    let given: Vec<f64> = columns
+        .iter()
+        .map(|&c| {
+            if c.is_finite() && c > 0.0 {
+                f64::from(c)
+            } else {
+                0.0
+            }
+        })
+        .collect();
+    let sum: f64 = given.iter().sum();
+    let rel: Vec<f64> = if given.len() == grid && sum > 0.0 {
+        given
+            .iter()
+            .map(|c| if *c > 0.0 { *c } else { sum / grid as f64 })
+            .collect()
+    } else {
+        vec![1.0; grid]
+    };
+    let sum: f64 = rel.iter().sum();
+    let mut out: Vec<u32> = rel
+        .iter()
+        .map(|r| ((f64::from(total) * r / sum) as u32).max(1))
+        .collect();
+    // Put the rounding rest in the last column so the grid adds up exactly.
+    let used: u32 = out.iter().sum();
+    if let Some(last) = out.last_mut() {
+        *last = last.saturating_add(total.saturating_sub(used));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lengths_and_widths() {
+        assert_eq!(twips("6.3mm"), Some(357));
+        assert_eq!(twips("12pt"), Some(240));
+        assert_eq!(twips("x"), None);
+        assert_eq!(half_points("9.75pt"), Some(19));
+        assert_eq!(column_widths(&[25.0, 75.0], 2, 1000), vec![250, 750]);
+        assert_eq!(column_widths(&[], 3, 1000), vec![333, 333, 334]);
+        assert_eq!(hex_color("#a1b2c3").as_deref(), Some("A1B2C3"));
+        assert_eq!(hex_color("red"), None);
+    }
+}
