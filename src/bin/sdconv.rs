@@ -82,6 +82,18 @@ enum Command {
         /// Cleanup routines to apply after reading, comma-separated, in order.
         #[arg(long, value_name = "KEYS", value_delimiter = ',')]
         routines: Vec<String>,
+        #[command(flatten)]
+        word: convert::WordArgs,
+    },
+    /// Print a template catalog: `word` (`GET /partner/templates/word`) or `sdox`
+    /// (`GET /partner/templates/sdox`).
+    Templates {
+        /// Which catalog.
+        #[arg(value_enum)]
+        kind: TemplateKind,
+        /// Print the API's JSON instead of a list.
+        #[arg(long)]
+        json: bool,
     },
     /// Print the magic style sets (`GET /partner/imports/word/mapping`).
     StyleSets {
@@ -107,6 +119,15 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+}
+
+/// The two template catalogs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum TemplateKind {
+    /// Word export templates.
+    Word,
+    /// sdox templates (documents to start from).
+    Sdox,
 }
 
 /// How `convert` prints warnings.
@@ -137,8 +158,15 @@ fn catalog(json: &str, raw: bool) -> Result<(), Failure> {
     let entries: Vec<serde_json::Value> =
         serde_json::from_str(json).map_err(|e| Failure::convert("catalog", e))?;
     for entry in entries {
-        let key = entry["key"].as_str().unwrap_or_default();
-        let name = entry["name"]["en_EN"].as_str().unwrap_or_default();
+        // Style sets and routines have `key` and localised names; templates `id` and a name.
+        let key = entry["key"]
+            .as_str()
+            .or(entry["id"].as_str())
+            .unwrap_or_default();
+        let name = entry["name"]["en_EN"]
+            .as_str()
+            .or(entry["name"].as_str())
+            .unwrap_or_default();
         println!("{key:<24} {name}");
     }
     Ok(())
@@ -180,9 +208,11 @@ fn main() -> ExitCode {
             language,
             magic,
             routines,
+            word,
         } => (
             "convert",
             convert::run(&convert::Args {
+                word,
                 input,
                 output,
                 from,
@@ -196,6 +226,13 @@ fn main() -> ExitCode {
         ),
         Command::StyleSets { json } => {
             ("style-sets", catalog(&sdconv::magic::catalog_json(), json))
+        }
+        Command::Templates { kind, json } => {
+            let catalog_json = match kind {
+                TemplateKind::Word => sdconv::export::word::WordTemplates::builtin().catalog_json(),
+                TemplateKind::Sdox => sdconv::export::word::sdox_catalog_json(),
+            };
+            ("templates", catalog(&catalog_json, json))
         }
         Command::Routines { json } => ("routines", catalog(&sdconv::cleanup::catalog_json(), json)),
         Command::Inspect { input, from, json } => ("inspect", inspect::run(&input, from, json)),

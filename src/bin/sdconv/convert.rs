@@ -16,9 +16,43 @@ use sdconv::{Document, ExportOptions, Format, ImportOptions, Warning};
 use crate::detect::{input_format, output_format, read_input};
 use crate::{Failure, WarningStyle};
 
+/// Word export: the API's `templateId` and `settings`, or single flags as shorthand.
+#[derive(Debug, clap::Args)]
+pub struct WordArgs {
+    /// Word export template id (`sdconv templates word`).
+    #[arg(long, value_name = "ID")]
+    pub template: Option<String>,
+    /// A folder of custom Word templates (sub-folders with a template.json) added to the built-in
+    /// ones.
+    #[arg(long, value_name = "DIR")]
+    pub template_dir: Option<PathBuf>,
+    /// The API's Word export settings object, as JSON.
+    #[arg(long, value_name = "FILE")]
+    pub settings: Option<PathBuf>,
+    /// Image captions (`imageCaption`).
+    #[arg(long)]
+    pub image_caption: bool,
+    /// Table captions (`tableCaption`).
+    #[arg(long)]
+    pub table_caption: bool,
+    /// Table of contents (`textToc`).
+    #[arg(long)]
+    pub text_toc: bool,
+    /// List of figures (`imageToc`; needs --image-caption).
+    #[arg(long)]
+    pub image_toc: bool,
+    /// List of tables (`tableToc`; needs --table-caption).
+    #[arg(long)]
+    pub table_toc: bool,
+    /// Downscale and recompress images (`compressedImages`).
+    #[arg(long)]
+    pub compressed_images: bool,
+}
+
 /// What `sdconv convert` was asked to do.
 #[derive(Debug)]
 pub struct Args {
+    pub word: WordArgs,
     pub input: PathBuf,
     pub output: Option<PathBuf>,
     pub from: Option<Format>,
@@ -79,7 +113,8 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let mut warnings = imported.warnings;
     let doc = imported.value;
 
-    let files = match export(&doc, to, output, args.language) {
+    let word = word_options(&args.word, args.language)?;
+    let files = match export(&doc, to, output, args.language, word) {
         Ok(out) => {
             warnings.extend(out.warnings);
             out.value
@@ -101,11 +136,55 @@ pub fn run(args: &Args) -> Result<(), Failure> {
 /// (its name is the output path itself, written as `""`).
 type Files = Vec<(String, bytes::Bytes)>;
 
+/// The Word writer's options from the flags: `--settings` first, single flags switch on top.
+fn word_options(
+    args: &WordArgs,
+    language: Option<Language>,
+) -> Result<sdconv::export::word::WordOptions, Failure> {
+    use sdconv::export::word::{WordOptions, WordSettings, WordTemplates};
+    let mut settings = match &args.settings {
+        Some(path) => {
+            let name = path.display().to_string();
+            let json = std::fs::read_to_string(path)
+                .map_err(|e| Failure::convert(&name, format!("cannot read: {e}")))?;
+            WordSettings::from_json(&json).map_err(|e| Failure::convert(&name, e))?
+        }
+        None => WordSettings::new(language.unwrap_or_default()),
+    };
+    if let (Some(language), Some(_)) = (language, &args.settings) {
+        settings.language = language;
+    }
+    settings = settings
+        .with_image_caption(settings.image_caption || args.image_caption)
+        .with_table_caption(settings.table_caption || args.table_caption)
+        .with_text_toc(settings.text_toc || args.text_toc)
+        .with_image_toc(settings.image_toc || args.image_toc)
+        .with_table_toc(settings.table_toc || args.table_toc)
+        .with_compressed_images(settings.compressed_images || args.compressed_images);
+    settings
+        .validate()
+        .map_err(|e| Failure::convert("settings", e))?;
+    let mut options = WordOptions::default();
+    if let Some(id) = &args.template {
+        options.template_id = id.clone();
+    }
+    if let Some(dir) = &args.template_dir {
+        let mut templates = WordTemplates::builtin().clone();
+        templates
+            .load_dir(dir)
+            .map_err(|e| Failure::convert(dir.display().to_string(), e))?;
+        options.templates = Some(std::sync::Arc::new(templates));
+    }
+    options.settings = settings;
+    Ok(options)
+}
+
 fn export(
     doc: &Document,
     to: Format,
     output: Option<&Path>,
     language: Option<Language>,
+    word: sdconv::export::word::WordOptions,
 ) -> sdconv::Result<sdconv::Converted<Files>> {
     let is_zip = output.is_none_or(|p| has_extension(p, "zip"));
     match to {
@@ -139,6 +218,7 @@ fn export(
         _ => {
             let mut opts = ExportOptions::default();
             opts.html.language = language;
+            opts.word = word;
             sdconv::export(doc, to, &opts)
                 .map(|out| out.map(|bytes| vec![(String::new(), bytes::Bytes::from(bytes))]))
         }
