@@ -155,7 +155,7 @@ fn metadata_from_core_properties_and_footer_under_the_callers() {
     assert_eq!(m.subtitle.as_deref(), Some("The subject"));
     assert_eq!(m.description.as_deref(), Some("About"));
     assert_eq!(m.creator.as_deref(), Some("Ann"));
-    assert_eq!(m.language.as_deref(), Some("de-DE"));
+    assert_eq!(m.language.as_deref(), Some("de_DE"));
     assert_eq!(m.tags, ["alpha", "beta"]);
     assert_eq!(m.footer.as_deref(), Some("ACME Corp. Page"));
 

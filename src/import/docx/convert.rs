@@ -335,6 +335,16 @@ impl<'a> Converter<'a> {
     }
 
     fn assign_id(&mut self, bookmarks: &mut Vec<String>) -> Option<String> {
+        // A name not starting with `_` is the tree's id (the writer's contract); Word's own
+        // `_Toc…`/`_Ref…` bookmarks on the same block become aliases of it, so references to
+        // them resolve to that id.
+        if let Some(i) = bookmarks
+            .iter()
+            .position(|b| !b.starts_with('_') && !self.ids.contains(b))
+        {
+            let named = bookmarks.remove(i);
+            bookmarks.insert(0, named);
+        }
         let mut id: Option<String> = None;
         for b in bookmarks.drain(..) {
             if self.ids.contains(&b) {

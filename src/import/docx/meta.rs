@@ -4,8 +4,10 @@
 //! the document is shortened with a warning (the caller cannot be blamed for it).
 
 use super::core_props::CoreProps;
-use crate::ast::Meta;
+use crate::ast::inline::plain_text;
+use crate::ast::{Block, Meta};
 use crate::error::{Error, Result};
+use crate::lang::Language;
 use crate::report::{Location, Report, WarningKind};
 
 /// (field, limit in characters) from the API's limits table.
@@ -77,12 +79,57 @@ pub fn merge(core: CoreProps, footer: Option<String>, given: &Meta, report: &mut
         clip(core.description, "description", report),
     );
     or(&mut meta.creator, core.creator);
-    or(&mut meta.language, core.language);
+    // The API's code where the document's tag names one of its four languages (`en` → `en_EN`).
+    let language = core
+        .language
+        .map(|l| Language::parse(&l).map_or(l, |lang| lang.code().to_string()));
+    or(&mut meta.language, language);
     or(&mut meta.footer, footer);
     if meta.tags.is_empty() {
         meta.tags = core.keywords;
     }
     meta
+}
+
+/// Whether `text` is a directory title our writer puts above a TOC field (any of the four
+/// languages). Other headings (a document's own wording) are kept as text, never dropped.
+fn is_writer_title(text: &str) -> bool {
+    Language::ALL
+        .into_iter()
+        .any(|l| [l.contents(), l.list_of_figures(), l.list_of_tables()].contains(&text))
+}
+
+/// The writer's contract: leading `Title` / `Subtitle` paragraphs are `meta.title` /
+/// `meta.subtitle` (taken when the field is empty or already holds the same text), and a
+/// `TOC Heading` paragraph holding the writer's title directly before a table of contents is
+/// the directory's own heading.
+pub fn take_title_blocks(meta: &mut Meta, blocks: &mut Vec<Block>) {
+    let mut lead = 0;
+    while let Some(Block::Paragraph(p)) = blocks.get(lead) {
+        let field = match p.style.as_deref() {
+            Some("Title") => &mut meta.title,
+            Some("Subtitle") => &mut meta.subtitle,
+            _ => break,
+        };
+        let text = plain_text(&p.content);
+        if field.as_deref().is_some_and(|f| !f.is_empty() && f != text) {
+            break;
+        }
+        *field = Some(text);
+        lead += 1;
+    }
+    blocks.drain(..lead);
+    let mut i = 0;
+    while i + 1 < blocks.len() {
+        let toc_heading = matches!(blocks.get(i), Some(Block::Paragraph(p))
+            if p.style.as_deref() == Some("TOC Heading") && is_writer_title(&plain_text(&p.content)));
+        let before_toc = matches!(blocks.get(i + 1), Some(Block::Directory { .. }));
+        if toc_heading && before_toc {
+            blocks.remove(i);
+        } else {
+            i += 1;
+        }
+    }
 }
 
 #[cfg(test)]

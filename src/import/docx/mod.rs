@@ -273,6 +273,7 @@ pub fn read(bytes: &[u8], options: &DocxImportOptions) -> Result<Converted<Docum
             drop_images(&mut doc, &missing);
         }
         doc.meta = meta::merge(core, doc.meta.footer.take(), &options.meta, &mut report);
+        meta::take_title_blocks(&mut doc.meta, &mut doc.blocks);
         Ok(report.finish(doc))
     })
 }
