@@ -851,7 +851,21 @@ impl<'a> Converter<'a> {
         if toggle(|r| r.italic) {
             marks.push(Mark::Style(TextStyle::Italic));
         }
-        if plain(|r| r.underline) {
+        // The `Hyperlink` character style's underline is how Word shows a link, not an
+        // underline of the text (our writer styles every link run so).
+        let hyperlink_style = char_style.is_some_and(|s| {
+            s.id.eq_ignore_ascii_case("Hyperlink")
+                || s.name
+                    .as_deref()
+                    .is_some_and(|n| n.eq_ignore_ascii_case("Hyperlink"))
+        });
+        let underline = rp
+            .underline
+            .or_else(|| c.filter(|_| !hyperlink_style).and_then(|r| r.underline))
+            .or_else(|| p.and_then(|r| r.underline))
+            .or(d.underline)
+            .unwrap_or(false);
+        if underline {
             marks.push(Mark::Style(TextStyle::Underline));
         }
         if toggle(|r| r.strike) || toggle(|r| r.dstrike) {
