@@ -837,13 +837,6 @@ impl<'a> Converter<'a> {
                 f(d).unwrap_or(false)
             }
         };
-        let plain = |f: fn(&RunProps) -> Option<bool>| -> bool {
-            f(rp)
-                .or_else(|| c.and_then(f))
-                .or_else(|| p.and_then(f))
-                .or_else(|| f(d))
-                .unwrap_or(false)
-        };
         let mut marks = Vec::new();
         if toggle(|r| r.bold) {
             marks.push(Mark::Style(TextStyle::Bold));
