@@ -1,7 +1,10 @@
 //! The Word round trip: `import(export_word(tree))` against `tree`, on the parts of the
-//! writer's contract (`src/export/word/mod.rs`) that the reader now honours.
+//! writer's contract (`src/export/word/mod.rs`) that the reader now honours, for
+//! `sample::small_document()`, small hand-built trees and the three real sd.xml samples of
+//! `../shared/corpus/sdxml` (skipped with a printed reason when absent).
 //!
-//! Compared exactly: the metadata (title, subtitle, description, footer, tags, creator,
+//! Compared exactly: the metadata (see `comparable_meta` for the three fields a .docx cannot
+//! hold; title, subtitle, description, footer, tags, creator,
 //! language as the API's code), the front matter (leading `Title`/`Subtitle` paragraphs become
 //! `meta.title`/`meta.subtitle`, a `TOC Heading` with the writer's title before a TOC field is
 //! dropped so only the `directory` block remains), and block ids (a heading's tree id, not the
@@ -14,7 +17,13 @@
 //! (`heading 1`, `List Paragraph`), list ids/number formats, media names, image extents and
 //! captions, headings without a tree id (they get the `_Toc…` bookmark as id).
 
+mod common;
+
+use std::path::Path;
+
 use sdconv::ast::{Block, Inline};
+use sdconv::import::sdxml::{SdxmlImportOptions, read};
+use sdconv::package::{Compression, ZipWriter};
 use sdconv::{Document, ExportOptions, Format, ImportOptions};
 
 fn round_trip(doc: &Document) -> Document {
@@ -52,14 +61,25 @@ fn cross_ref_targets(doc: &Document) -> Vec<String> {
     out
 }
 
+/// The metadata a .docx can carry: everything but
+/// - `filename`: no standard docx property holds the API's file name;
+/// - `id`, `generator`: the service's provenance of an sd.xml export, which Word has no place for.
+///
+/// Language: the writer writes the BCP 47 tag of one of the API's four languages and the reader
+/// maps it back to the API's code, so an API code comes back exactly.
+fn comparable_meta(meta: &sdconv::ast::Meta) -> sdconv::ast::Meta {
+    let mut m = meta.clone();
+    m.filename = None;
+    m.id = None;
+    m.generator = None;
+    m
+}
+
 #[test]
 fn metadata_travels_exactly_but_the_filename() {
     let doc = sdconv::sample::small_document();
     let back = round_trip(&doc);
-    let mut expected = doc.meta.clone();
-    // No standard docx property holds the API's filename (documented in the module docs).
-    expected.filename = None;
-    assert_eq!(back.meta, expected);
+    assert_eq!(back.meta, comparable_meta(&doc.meta));
     assert_eq!(back.meta.language.as_deref(), Some("en_EN"));
 }
 
@@ -149,4 +169,62 @@ fn links_come_back_without_the_hyperlink_styles_underline() {
         first_paragraph_content(&back),
         first_paragraph_content(&doc)
     );
+}
+
+/// Zips an unpacked sd.xml export folder (`sd.xml` + `images/`) the way the service ships it.
+fn zip_folder(dir: &Path) -> Vec<u8> {
+    let mut w = ZipWriter::new();
+    w.add(
+        "sd.xml",
+        &std::fs::read(dir.join("sd.xml")).unwrap(),
+        Compression::Deflate,
+    )
+    .unwrap();
+    let mut images: Vec<_> = std::fs::read_dir(dir.join("images"))
+        .map(|d| d.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    images.sort();
+    for path in images {
+        let name = format!("images/{}", path.file_name().unwrap().to_string_lossy());
+        w.add(&name, &std::fs::read(&path).unwrap(), Compression::Store)
+            .unwrap();
+    }
+    w.finish().unwrap()
+}
+
+#[test]
+fn real_sd_xml_samples_keep_meta_and_heading_ids() {
+    let Some(shared) = common::shared_dir() else {
+        return;
+    };
+    let dir = shared.join("corpus/sdxml");
+    let samples = [
+        (
+            "export-2018-minimal",
+            std::fs::read(dir.join("export-2018-minimal.zip")).unwrap(),
+        ),
+        (
+            "export-2017-table-image",
+            std::fs::read(dir.join("export-2017-table-image.zip")).unwrap(),
+        ),
+        (
+            "export-2017-footnotes",
+            zip_folder(&dir.join("export-2017-footnotes")),
+        ),
+    ];
+    for (name, zip) in samples {
+        let doc = read(&zip, &SdxmlImportOptions::default()).unwrap().value;
+        let back = round_trip(&doc);
+        let expected = comparable_meta(&doc.meta);
+        let before = heading_ids(&doc);
+        let after = heading_ids(&back);
+        assert_eq!(back.meta, expected, "{name}");
+        assert_eq!(before.len(), after.len(), "{name}: {after:?}");
+        for ((text, id), (text2, id2)) in before.iter().zip(&after) {
+            assert_eq!(text, text2, "{name}");
+            if id.is_some() {
+                assert_eq!(id, id2, "{name}: {text}");
+            }
+        }
+    }
 }

@@ -432,7 +432,14 @@ fn core_xml(doc: &Document, settings: &WordSettings) -> String {
     let tags = m.tags.join(", ");
     el("cp:keywords", Some(&tags));
     el("dc:description", m.description.as_deref());
-    el("dc:language", Some(settings.language.bcp47()));
+    // The document's own language (`meta.language`, one of the API's four) so a reader gets it
+    // back; the caption language of the settings when the document names none.
+    let language = m
+        .language
+        .as_deref()
+        .and_then(crate::lang::Language::parse)
+        .unwrap_or(settings.language);
+    el("dc:language", Some(language.bcp47()));
     x.push_str("</cp:coreProperties>");
     x
 }

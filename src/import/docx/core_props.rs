@@ -34,7 +34,8 @@ pub fn parse(text: &str, part: &str, limits: &Limits) -> Result<CoreProps> {
             Event::Start(e) if r.depth() == 2 => {
                 let name = e.local_name().as_ref().to_string();
                 let text = element_text(&mut r)?;
-                let value = Some(text.trim().to_string()).filter(|t| !t.is_empty());
+                // Kept as written (our writer's values come back exactly); blank means absent.
+                let value = Some(text.clone()).filter(|t| !t.trim().is_empty());
                 match name.as_str() {
                     "title" => p.title = value,
                     "subject" => p.subject = value,
