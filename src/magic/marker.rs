@@ -167,33 +167,10 @@ pub fn roman_value(s: &str) -> Option<u32> {
     }
     let total = u32::try_from(total).ok()?;
     // Only the canonical spelling: `iiii` or `ic` are words, not numbers.
-    (total > 0 && total < 4000 && to_roman(total) == s).then_some(total)
-}
-
-fn to_roman(mut n: u32) -> String {
-    const TABLE: [(u32, &str); 13] = [
-        (1000, "m"),
-        (900, "cm"),
-        (500, "d"),
-        (400, "cd"),
-        (100, "c"),
-        (90, "xc"),
-        (50, "l"),
-        (40, "xl"),
-        (10, "x"),
-        (9, "ix"),
-        (5, "v"),
-        (4, "iv"),
-        (1, "i"),
-    ];
-    let mut s = String::new();
-    for (v, r) in TABLE {
-        while n >= v {
-            s.push_str(r);
-            n -= v;
-        }
-    }
-    s
+    (total > 0
+        && total < 4000
+        && crate::ast::numbering::format_number(total, crate::ast::NumberFormat::LowerRoman) == s)
+        .then_some(total)
 }
 
 /// The text at the start of `content`, up to the first thing that is not text (a note, an image,
