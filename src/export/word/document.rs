@@ -480,9 +480,15 @@ impl<'a> Writer<'a> {
         } else {
             None
         };
+        // A paragraph holding cross-references gets an empty bookmark: wrapped, a REF to it
+        // would contain REFs, and a cycle of them makes LibreOffice loop while loading.
+        let holds_refs = contains_cross_ref(&p.content);
         let id_bookmark = p.id.as_deref().map(|id| {
             let name = self.bookmark_for_id(id);
             let bid = self.bookmark_start(out, &name);
+            if holds_refs {
+                let _ = write!(out, r#"<w:bookmarkEnd w:id="{bid}"/>"#);
+            }
             (name, bid)
         });
         let ctx = super::runs::RunContext {
@@ -490,7 +496,7 @@ impl<'a> Writer<'a> {
             avail_emu: u64::from(avail) * EMU_PER_TWIP,
         };
         self.write_inlines(out, Part::Document, &p.content, &ctx);
-        if let Some((_, bid)) = &id_bookmark {
+        if let Some((_, bid)) = id_bookmark.as_ref().filter(|_| !holds_refs) {
             let _ = write!(out, r#"<w:bookmarkEnd w:id="{bid}"/>"#);
         }
         if let Some((_, tid)) = &toc {
@@ -672,6 +678,14 @@ impl<'a> Writer<'a> {
         }
         out
     }
+}
+
+/// Whether inline content holds a cross-reference (outside notes, which are other stories).
+fn contains_cross_ref(inlines: &[crate::ast::Inline]) -> bool {
+    inlines.iter().any(|i| match i {
+        crate::ast::Inline::CrossRef { .. } => true,
+        other => other.children().is_some_and(contains_cross_ref),
+    })
 }
 
 /// Ids of comments whose end anchor is in paragraph text outside notes.

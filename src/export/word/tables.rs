@@ -70,11 +70,14 @@ impl Writer<'_> {
         } else if t.caption.as_deref().is_some_and(|c| !c.is_empty()) {
             self.hidden_captions.1 += 1;
         }
-        // Without a caption the bookmark surrounds the table (allowed at body level).
-        let id_bookmark = match (caption, &t.id) {
+        // Without a caption the table's bookmark is an empty one just before it (allowed at
+        // body level): a bookmark around the whole table would hold any cross-reference to the
+        // table made inside it, and LibreOffice loops evaluating such a REF.
+        let id_bookmark: Option<u32> = match (caption, &t.id) {
             (None, Some(id)) => {
                 let name = self.bookmark_for_id(id);
                 let bid = self.bookmark_start(out, &name);
+                let _ = write!(out, r#"<w:bookmarkEnd w:id="{bid}"/>"#);
                 self.targets.insert(
                     id.clone(),
                     Target {
@@ -84,7 +87,7 @@ impl Writer<'_> {
                         caption: false,
                     },
                 );
-                Some(bid)
+                None
             }
             _ => None,
         };
