@@ -280,6 +280,23 @@ impl<'a> Writer<'a> {
         self.rels.entry(part).or_default().link(href)
     }
 
+    /// The left indentation of `steps` in twips, at most half of `avail` so text keeps room (a
+    /// narrow table cell cannot take the 5,400 twips of indent 15; LibreOffice loops laying out
+    /// paragraphs whose indentation exceeds their cell).
+    pub fn indent(&mut self, steps: u8, avail: u32) -> u32 {
+        let want = u32::from(steps) * INDENT_STEP_TWIPS;
+        let max = avail / 2;
+        if want > max {
+            self.warn(
+                WarningKind::Lossy,
+                "w:ind",
+                format!("indent {steps} ({want} twips) reduced to {max} twips to fit the width"),
+            );
+            return max;
+        }
+        want
+    }
+
     /// Writes `<w:bookmarkStart>`; returns the id for the end.
     pub fn bookmark_start(&mut self, out: &mut String, name: &str) -> u32 {
         let id = self.annotation_id();
@@ -445,11 +462,8 @@ impl<'a> Writer<'a> {
             );
         }
         if p.indent > 0 && !p.kind.is_list() {
-            let _ = write!(
-                ppr,
-                r#"<w:ind w:left="{}"/>"#,
-                u32::from(p.indent) * INDENT_STEP_TWIPS
-            );
+            let ind = self.indent(p.indent, avail);
+            let _ = write!(ppr, r#"<w:ind w:left="{ind}"/>"#);
         }
         let align = match (p.align, cell.and_then(|c| c.align)) {
             (Align::Left, Some(a)) => a,
@@ -466,9 +480,15 @@ impl<'a> Writer<'a> {
         } else {
             None
         };
+        // A paragraph holding cross-references gets an empty bookmark: wrapped, a REF to it
+        // would contain REFs, and a cycle of them makes LibreOffice loop while loading.
+        let holds_refs = contains_cross_ref(&p.content);
         let id_bookmark = p.id.as_deref().map(|id| {
             let name = self.bookmark_for_id(id);
             let bid = self.bookmark_start(out, &name);
+            if holds_refs {
+                let _ = write!(out, r#"<w:bookmarkEnd w:id="{bid}"/>"#);
+            }
             (name, bid)
         });
         let ctx = super::runs::RunContext {
@@ -476,7 +496,7 @@ impl<'a> Writer<'a> {
             avail_emu: u64::from(avail) * EMU_PER_TWIP,
         };
         self.write_inlines(out, Part::Document, &p.content, &ctx);
-        if let Some((_, bid)) = &id_bookmark {
+        if let Some((_, bid)) = id_bookmark.as_ref().filter(|_| !holds_refs) {
             let _ = write!(out, r#"<w:bookmarkEnd w:id="{bid}"/>"#);
         }
         if let Some((_, tid)) = &toc {
@@ -525,11 +545,8 @@ impl<'a> Writer<'a> {
             ppr.push_str("<w:keepNext/>");
         }
         if img.indent > 0 {
-            let _ = write!(
-                ppr,
-                r#"<w:ind w:left="{}"/>"#,
-                u32::from(img.indent) * INDENT_STEP_TWIPS
-            );
+            let ind = self.indent(img.indent, avail);
+            let _ = write!(ppr, r#"<w:ind w:left="{ind}"/>"#);
         }
         push_jc(&mut ppr, img.align);
         if !ppr.is_empty() {
@@ -661,6 +678,14 @@ impl<'a> Writer<'a> {
         }
         out
     }
+}
+
+/// Whether inline content holds a cross-reference (outside notes, which are other stories).
+fn contains_cross_ref(inlines: &[crate::ast::Inline]) -> bool {
+    inlines.iter().any(|i| match i {
+        crate::ast::Inline::CrossRef { .. } => true,
+        other => other.children().is_some_and(contains_cross_ref),
+    })
 }
 
 /// Ids of comments whose end anchor is in paragraph text outside notes.

@@ -10,7 +10,7 @@ use crate::report::WarningKind;
 use crate::xml::escape_attr;
 
 use super::captions::CaptionKind;
-use super::document::{CellFormat, INDENT_STEP_TWIPS, Target, Writer};
+use super::document::{CellFormat, Target, Writer};
 
 /// Left plus right cell margin of the table styles, twips.
 const CELL_MARGINS: u32 = 216;
@@ -70,11 +70,14 @@ impl Writer<'_> {
         } else if t.caption.as_deref().is_some_and(|c| !c.is_empty()) {
             self.hidden_captions.1 += 1;
         }
-        // Without a caption the bookmark surrounds the table (allowed at body level).
-        let id_bookmark = match (caption, &t.id) {
+        // Without a caption the table's bookmark is an empty one just before it (allowed at
+        // body level): a bookmark around the whole table would hold any cross-reference to the
+        // table made inside it, and LibreOffice loops evaluating such a REF.
+        let id_bookmark: Option<u32> = match (caption, &t.id) {
             (None, Some(id)) => {
                 let name = self.bookmark_for_id(id);
                 let bid = self.bookmark_start(out, &name);
+                let _ = write!(out, r#"<w:bookmarkEnd w:id="{bid}"/>"#);
                 self.targets.insert(
                     id.clone(),
                     Target {
@@ -84,10 +87,22 @@ impl Writer<'_> {
                         caption: false,
                     },
                 );
-                Some(bid)
+                None
             }
             _ => None,
         };
+        if t.rows.is_empty() {
+            // A w:tbl needs a row; an empty table has nothing to show.
+            self.warn(
+                WarningKind::Dropped,
+                "table",
+                "a table without rows is left out",
+            );
+            if let Some(bid) = id_bookmark {
+                let _ = write!(out, r#"<w:bookmarkEnd w:id="{bid}"/>"#);
+            }
+            return;
+        }
         let positions = grid_positions(t);
         // The grid holds every span even when the widths given are fewer (LibreOffice refuses
         // a gridSpan past the grid).
@@ -118,11 +133,8 @@ impl Writer<'_> {
             _ => {}
         }
         if t.indent > 0 {
-            let _ = write!(
-                out,
-                r#"<w:tblInd w:w="{}" w:type="dxa"/>"#,
-                u32::from(t.indent) * INDENT_STEP_TWIPS
-            );
+            let ind = self.indent(t.indent, avail);
+            let _ = write!(out, r#"<w:tblInd w:w="{ind}" w:type="dxa"/>"#);
         }
         if let Some(color) = t.border_color.as_deref() {
             match hex_color(color) {
@@ -154,6 +166,7 @@ impl Writer<'_> {
             let _ = write!(out, r#"<w:gridCol w:w="{w}"/>"#);
         }
         out.push_str("</w:tblGrid>");
+        let mut repaired = false;
         // Row spans still open: start column → (span, rows left).
         let mut open: Vec<(usize, usize, u32)> = Vec::new();
         for (row, cols) in t.rows.iter().zip(&positions) {
@@ -190,7 +203,40 @@ impl Writer<'_> {
                 s.2 -= 1;
             }
             open.retain(|s| s.2 > 0);
+            let empty_row = items.is_empty();
+            if empty_row {
+                // A row needs a cell (Word reports rows without one as damage).
+                items.push((0, grid, None));
+            }
+            let mut next_col = 0;
             for (col, span, cell) in items {
+                // Overlapping spans (a hostile tree): a continuation under a cell ends its merge;
+                // a cell moves right past what is already taken.
+                let (col, span) = if col < next_col {
+                    repaired = true;
+                    match cell {
+                        None => {
+                            open.retain(|&(c, _, _)| c != col);
+                            continue;
+                        }
+                        Some(_) => (next_col, span.saturating_sub(next_col - col).max(1)),
+                    }
+                } else {
+                    (col, span)
+                };
+                // Word places cells one after another: a gap before a cell (a row with fewer
+                // cells than the columns a lower row span needs) would shift it and break the
+                // vertical merge, so the gap gets an empty cell.
+                if col > next_col {
+                    let gap = col - next_col;
+                    let width: u32 = widths.iter().skip(next_col).take(gap).sum();
+                    let _ = write!(out, r#"<w:tc><w:tcPr><w:tcW w:w="{width}" w:type="dxa"/>"#);
+                    if gap > 1 {
+                        let _ = write!(out, r#"<w:gridSpan w:val="{gap}"/>"#);
+                    }
+                    out.push_str("</w:tcPr><w:p/></w:tc>");
+                }
+                next_col = col + span;
                 let width: u32 = widths.iter().skip(col).take(span).sum();
                 out.push_str("<w:tc><w:tcPr>");
                 let _ = write!(out, r#"<w:tcW w:w="{width}" w:type="dxa"/>"#);
@@ -198,7 +244,11 @@ impl Writer<'_> {
                     let _ = write!(out, r#"<w:gridSpan w:val="{span}"/>"#);
                 }
                 let Some(cell) = cell else {
-                    out.push_str("<w:vMerge/></w:tcPr><w:p/></w:tc>");
+                    if empty_row {
+                        out.push_str("</w:tcPr><w:p/></w:tc>");
+                    } else {
+                        out.push_str("<w:vMerge/></w:tcPr><w:p/></w:tc>");
+                    }
                     continue;
                 };
                 if cell.rowspan > 1 {
@@ -234,6 +284,13 @@ impl Writer<'_> {
             out.push_str("</w:tr>");
         }
         out.push_str("</w:tbl>");
+        if repaired {
+            self.warn(
+                WarningKind::Repaired,
+                "table",
+                "cells whose spans overlap were moved so each grid column is covered once",
+            );
+        }
         if let Some(bid) = id_bookmark {
             let _ = write!(out, r#"<w:bookmarkEnd w:id="{bid}"/>"#);
         }
