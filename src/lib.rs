@@ -109,15 +109,18 @@ pub fn import(
     } else {
         read(format, bytes, options)?
     };
-    let Converted {
-        value: mut doc,
-        warnings,
-    } = read;
+    let (
+        Converted {
+            value: mut doc,
+            warnings,
+        },
+        looks,
+    ) = read;
     for w in warnings {
         report.push(w);
     }
     if let Some(key) = magic {
-        magic::apply(&mut doc, key, &mut report)?;
+        magic::apply_with_looks(&mut doc, key, &looks, &mut report)?;
     }
     if !options.routines.is_empty() {
         cleanup::apply(&mut doc, &options.routines, &mut report)?;
@@ -125,8 +128,18 @@ pub fn import(
     Ok(report.finish(doc))
 }
 
-fn read(format: Format, bytes: &[u8], options: &ImportOptions) -> Result<Converted<Document>> {
-    match format {
+/// Reads `bytes`; for Word input also how Word draws its numbers (what magic import reads).
+fn read(
+    format: Format,
+    bytes: &[u8],
+    options: &ImportOptions,
+) -> Result<(Converted<Document>, import::docx::NumberLooks)> {
+    if format == Format::Word {
+        let mut docx = options.docx.clone();
+        docx.limits = options.limits.clone();
+        return import::docx::read_with_looks(bytes, &docx);
+    }
+    let doc = match format {
         Format::Json => import::json::read(bytes),
         // The library never touches the file system: images stay unresolved here (the CLI
         // resolves files next to the input).
@@ -141,13 +154,9 @@ fn read(format: Format, bytes: &[u8], options: &ImportOptions) -> Result<Convert
                 limits: options.limits.clone(),
             },
         ),
-        Format::Word => {
-            let mut docx = options.docx.clone();
-            docx.limits = options.limits.clone();
-            import::docx::read(bytes, &docx)
-        }
         other => Err(Error::Unavailable(format!("{other} (import)"))),
-    }
+    }?;
+    Ok((doc, import::docx::NumberLooks::default()))
 }
 
 /// Writes `doc` in `format`.

@@ -379,9 +379,7 @@ const NUMBERING: &str = r#"
 "#;
 
 fn item(ilvl: u8, text: &str) -> String {
-    format!(
-        r#"<w:p><w:pPr><w:numPr><w:ilvl w:val="{ilvl}"/><w:numId w:val="1"/></w:numPr></w:pPr><w:r><w:t>{text}</w:t></w:r></w:p>"#
-    )
+    numbered(1, ilvl, text)
 }
 
 #[test]
@@ -533,9 +531,7 @@ mod automatic {
     }
 
     fn item(num: u8, ilvl: u8, text: &str) -> String {
-        format!(
-            r#"<w:p><w:pPr><w:numPr><w:ilvl w:val="{ilvl}"/><w:numId w:val="{num}"/></w:numPr></w:pPr><w:r><w:t>{text}</w:t></w:r></w:p>"#
-        )
+        numbered(u32::from(num), ilvl, text)
     }
 
     fn import(body: &str, key: &str) -> Vec<(TextType, u8, String)> {
@@ -610,6 +606,198 @@ mod automatic {
         assert_eq!(got[0], row(Heading, 0, "Intro"));
         assert_eq!(got[1], row(HeadingOl, 1, "Background"));
         assert_eq!(got[2], row(HeadingOl, 3, "Typed third level"));
+    }
+}
+
+/// Word's level texts (`w:lvlText`) decide, as typed markers do: the same document typed and
+/// numbered by Word gives the same tree.
+mod level_text {
+    use super::*;
+
+    /// Five lists: 1-a-i (`(a)`, `(i)`), 1-a-a (`a)`, `aa)`), 1-1-1 shifted one Word level down
+    /// (level 0 unused, level 1 draws `1.`, level 2 `1.1`), a single-letter level 2, and a
+    /// list whose level 0 starts at 3.
+    const NUMBERING: &str = r#"
+<w:abstractNum w:abstractNumId="1">
+  <w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/></w:lvl>
+  <w:lvl w:ilvl="1"><w:start w:val="1"/><w:numFmt w:val="lowerLetter"/><w:lvlText w:val="(%2)"/></w:lvl>
+  <w:lvl w:ilvl="2"><w:start w:val="1"/><w:numFmt w:val="lowerRoman"/><w:lvlText w:val="(%3)"/></w:lvl>
+</w:abstractNum>
+<w:abstractNum w:abstractNumId="2">
+  <w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/></w:lvl>
+  <w:lvl w:ilvl="1"><w:start w:val="1"/><w:numFmt w:val="lowerLetter"/><w:lvlText w:val="%2)"/></w:lvl>
+  <w:lvl w:ilvl="2"><w:start w:val="1"/><w:numFmt w:val="lowerLetter"/><w:lvlText w:val="%3%3)"/></w:lvl>
+</w:abstractNum>
+<w:abstractNum w:abstractNumId="3">
+  <w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="upperLetter"/><w:lvlText w:val="Part %1"/></w:lvl>
+  <w:lvl w:ilvl="1"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%2."/></w:lvl>
+  <w:lvl w:ilvl="2"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%2.%3"/></w:lvl>
+  <w:lvl w:ilvl="3"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%2.%3.%4"/></w:lvl>
+</w:abstractNum>
+<w:abstractNum w:abstractNumId="4">
+  <w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/></w:lvl>
+  <w:lvl w:ilvl="1"><w:start w:val="1"/><w:numFmt w:val="lowerLetter"/><w:lvlText w:val="%2)"/></w:lvl>
+  <w:lvl w:ilvl="2"><w:start w:val="1"/><w:numFmt w:val="lowerLetter"/><w:lvlText w:val="%3)"/></w:lvl>
+</w:abstractNum>
+<w:abstractNum w:abstractNumId="5">
+  <w:lvl w:ilvl="0"><w:start w:val="3"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/></w:lvl>
+</w:abstractNum>
+<w:num w:numId="1"><w:abstractNumId w:val="1"/></w:num>
+<w:num w:numId="2"><w:abstractNumId w:val="2"/></w:num>
+<w:num w:numId="3"><w:abstractNumId w:val="3"/></w:num>
+<w:num w:numId="4"><w:abstractNumId w:val="4"/></w:num>
+<w:num w:numId="5"><w:abstractNumId w:val="5"/></w:num>
+"#;
+
+    fn item(num: u8, ilvl: u8, text: &str) -> String {
+        numbered(u32::from(num), ilvl, text)
+    }
+
+    fn import(body: &str, key: &str) -> (Document, Vec<sdconv::Warning>) {
+        let bytes = docx(body).numbering(NUMBERING).build();
+        let mut options = ImportOptions::default();
+        options.magic = Some(key.into());
+        let c = sdconv::import(Format::Word, &bytes, &options).unwrap();
+        c.value.validate().unwrap();
+        (c.value, c.warnings)
+    }
+
+    /// The same paragraphs typed and numbered by Word (list `num`), through the whole import.
+    fn both(key: &str, num: u8, items: &[Item]) -> (Document, Document) {
+        let typed: String = items
+            .iter()
+            .map(|(_, number, text)| p(&format!("{number} {text}")))
+            .collect();
+        let word: String = items
+            .iter()
+            .map(|(ilvl, _, text)| item(num, *ilvl, text))
+            .collect();
+        (import(&typed, key).0, import(&word, key).0)
+    }
+
+    /// (Word level, typed number, text) of one paragraph.
+    type Item<'a> = (u8, &'a str, &'a str);
+
+    #[test]
+    fn typed_and_automatic_give_the_same_tree() {
+        let cases: [(&str, u8, Vec<Item>); 3] = [
+            (
+                "contract_1-a-i",
+                1,
+                vec![
+                    (0, "1.", "Parties"),
+                    (1, "(a)", "the buyer"),
+                    (2, "(i)", "its name"),
+                    (2, "(ii)", "its seat"),
+                    (1, "(b)", "the seller"),
+                    (0, "2.", "Price"),
+                ],
+            ),
+            (
+                "contract_1-a-a",
+                2,
+                vec![
+                    (0, "1.", "Parties"),
+                    (1, "a)", "the buyer"),
+                    (2, "aa)", "its name"),
+                    (2, "bb)", "its seat"),
+                ],
+            ),
+            (
+                "contract_1-1-1",
+                3,
+                vec![
+                    (1, "1.", "Scope"),
+                    (2, "1.1", "General"),
+                    (3, "1.1.1", "Detail"),
+                    (1, "2.", "Fees"),
+                ],
+            ),
+        ];
+        for (key, num, items) in cases {
+            let (typed, word) = both(key, num, &items);
+            assert_eq!(typed, word, "{key}");
+            // And both are what the set says, not just equal.
+            let kinds: Vec<(TextType, u8)> = typed
+                .blocks
+                .iter()
+                .map(|b| match b {
+                    Block::Paragraph(p) => (p.kind, p.level),
+                    other => panic!("{other:?}"),
+                })
+                .collect();
+            let expected: Vec<(TextType, u8)> = items
+                .iter()
+                .map(
+                    |(_, number, _)| match number.chars().filter(|c| *c == '.').count() {
+                        _ if !number.starts_with(|c: char| c.is_ascii_digit()) => {
+                            let level = if matches!(*number, "(i)" | "(ii)" | "aa)" | "bb)") {
+                                2
+                            } else {
+                                1
+                            };
+                            (ParagraphOl, level)
+                        }
+                        1 if number.ends_with('.') => (HeadingOl, 0),
+                        dots => (ParagraphOl, dots as u8),
+                    },
+                )
+                .collect();
+            assert_eq!(kinds, expected, "{key}");
+        }
+    }
+
+    #[test]
+    fn a_word_level_maps_by_what_it_draws_not_by_its_depth() {
+        // Level 2 of list 4 draws a single letter `a)`: under 1-a-a that is the letter level
+        // (as a typed `a)` would be), not the doubled-letter level 2.
+        let body = [item(4, 0, "Parties"), item(4, 2, "the buyer")].concat();
+        let (doc, _) = import(&body, "contract_1-a-a");
+        assert_eq!(
+            shape(&doc),
+            vec![
+                row(HeadingOl, 0, "Parties"),
+                row(ParagraphOl, 1, "the buyer")
+            ]
+        );
+        // Without a level text only the format is known: the Word level decides.
+        let mut tree = Document::new();
+        for (level, format, text) in [
+            (0, NumberFormat::Decimal, "Parties"),
+            (2, NumberFormat::LowerLetter, "the buyer"),
+        ] {
+            let mut para = Paragraph::new(ParagraphOl, vec![Inline::text(text)]);
+            para.level = level;
+            para.number_format = Some(format);
+            para.list_id = Some("4".into());
+            tree.blocks.push(Block::Paragraph(para));
+        }
+        let (got, _) = run("contract_1-a-a", tree);
+        assert_eq!(got[1], row(ParagraphOl, 2, "the buyer"));
+    }
+
+    #[test]
+    fn word_numbers_that_do_not_start_at_one_map_with_a_warning() {
+        let body = [item(5, 0, "Third"), item(5, 0, "Fourth")].concat();
+        let (doc, warnings) = import(&body, "contract_1-1-1");
+        assert_eq!(
+            shape(&doc),
+            vec![row(HeadingOl, 0, "Third"), row(HeadingOl, 0, "Fourth")]
+        );
+        let skips: Vec<&str> = warnings
+            .iter()
+            .map(|w| w.message.as_str())
+            .filter(|m| m.contains("skips"))
+            .collect();
+        assert_eq!(skips.len(), 1, "{warnings:?}");
+        assert!(skips[0].contains("found 3, expected 1"), "{skips:?}");
+        for b in &doc.blocks {
+            let Block::Paragraph(p) = b else { continue };
+            assert_eq!(
+                (p.list_id.as_deref(), p.start, p.restart),
+                (None, None, false)
+            );
+        }
     }
 }
 

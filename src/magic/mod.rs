@@ -5,8 +5,11 @@
 //! text type and level a paragraph numbered that way becomes. [`apply`] runs after the Word
 //! reader as a pass over the top-level blocks:
 //! - a paragraph Word numbered itself (a `list-ol`, `paragraph-ol` or `heading-ol` the reader
-//!   made, with its `level` and `number_format`) takes the rule of its Word level, when the
-//!   format fits;
+//!   made) takes the rule its drawn number fits, read from the level's `w:lvlText` and
+//!   `w:numFmt` ([`shape`]: `%1.%2` is a two-part decimal, `(%2)` a letter, `%3%3)` a doubled
+//!   letter), the rule of its own Word level first — so a document typed and the same document
+//!   numbered by Word give the same tree; without a level text, the rule of its Word level when
+//!   the number format fits;
 //! - a paragraph whose text starts with a typed number (`1.`, `1.1`, `§ 2`, `a)`, `(iv)`, …)
 //!   takes the rule the marker matches, and loses the typed number (the service numbers
 //!   itself). `i)`, `v)`, `x)` are read as letters when they continue a letter sequence at the
@@ -18,12 +21,14 @@
 //! combine sets with `|`; the first set that matches a paragraph wins.
 
 pub mod marker;
+pub mod shape;
 
 use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::ast::{Block, Document, NumberFormat, Paragraph, TextType};
 use crate::error::{Error, Result};
+use crate::import::docx::NumberLooks;
 use crate::report::{Location, Report, WarningKind};
 use marker::{Form, Marker};
 
@@ -196,6 +201,19 @@ pub fn resolve(key: &str) -> Result<Vec<StyleSet>> {
 /// unnumbered top heading a [`WarningKind::Lossy`] one. An unknown key is
 /// [`Error::Parameter`] (412) and leaves `doc` untouched.
 pub fn apply(doc: &mut Document, key: &str, report: &mut Report) -> Result<()> {
+    apply_with_looks(doc, key, &NumberLooks::default(), report)
+}
+
+/// [`apply`] knowing how Word draws each list level ([`crate::import::docx::read_with_looks`]):
+/// a Word-numbered paragraph then takes the rule its drawn number fits (`%1.%2` two decimal
+/// parts, `(%2)` a letter, `%3%3)` a doubled letter) as a typed number would, rather than the
+/// rule of its Word level, so typed and automatic numbering give the same tree.
+pub fn apply_with_looks(
+    doc: &mut Document,
+    key: &str,
+    looks: &NumberLooks,
+    report: &mut Report,
+) -> Result<()> {
     let sets = resolve(key)?;
     let mut states: Vec<State> = sets.iter().map(|s| State::new(s.levels.len())).collect();
     // Markers are parsed once, up front, so a paragraph can look at the next one's.
@@ -212,7 +230,13 @@ pub fn apply(doc: &mut Document, key: &str, report: &mut Report) -> Result<()> {
         let next = markers.get(i + 1).and_then(Option::as_ref);
         for (set, state) in sets.iter().zip(&mut states) {
             let at = markers.get(i).and_then(Option::as_ref);
-            if apply_one(set, state, p, at, next, i, report) {
+            let ctx = Ctx {
+                typed: at,
+                next,
+                looks,
+                index: i,
+            };
+            if apply_one(set, state, p, &ctx, report) {
                 break;
             }
         }
@@ -332,14 +356,23 @@ fn is_top_heading(p: &Paragraph) -> bool {
     p.kind.is_heading() && p.level == 0
 }
 
+/// What a set looks at besides the paragraph itself.
+struct Ctx<'a> {
+    /// The paragraph's typed marker.
+    typed: Option<&'a Marker>,
+    /// The next paragraph's typed marker.
+    next: Option<&'a Marker>,
+    looks: &'a NumberLooks,
+    /// The paragraph's block index.
+    index: usize,
+}
+
 /// Applies one set to one paragraph; `true` when the set took it.
 fn apply_one(
     set: &StyleSet,
     state: &mut State,
     p: &mut Paragraph,
-    typed: Option<&Marker>,
-    next: Option<&Marker>,
-    index: usize,
+    ctx: &Ctx<'_>,
     report: &mut Report,
 ) -> bool {
     let in_scope = match set.scope {
@@ -349,7 +382,7 @@ fn apply_one(
     if !in_scope {
         return false;
     }
-    let at = Location::default().block(index);
+    let at = Location::default().block(ctx.index);
     if set.top_heading.is_some() && is_top_heading(p) {
         // The top level stays an unnumbered heading; a number Word drew is dropped with it.
         if p.kind == TextType::HeadingOl {
@@ -372,47 +405,124 @@ fn apply_one(
         p.number_format,
         Some(NumberFormat::Bullet | NumberFormat::None)
     );
-    if word_numbered && typed.is_none() {
+    if word_numbered && ctx.typed.is_none() {
         if set.scope == Scope::Headings {
-            // Word already numbers this heading: nothing to recognise.
+            // Word already numbers this heading, at the heading's own level: the service
+            // numbers it again from the tree, so only Word's list identity goes.
+            p.list_id = None;
             return true;
         }
-        let level = usize::from(p.level);
-        let Some(rule) = set.levels.get(level) else {
+        let Some(index) = word_rule(set, p, ctx.looks) else {
             return false;
         };
-        if !format_fits(rule.marker, p.number_format) {
+        let Some(rule) = set.levels.get(index) else {
             return false;
-        }
-        let value = state.expected(level);
-        state.record(level, value);
+        };
+        let expected = state.expected(index);
+        // Word's own number where it differs from a plain count (start values, restarts).
+        let value = match (p.restart, p.start) {
+            (_, Some(v)) => v,
+            (true, None) => 1,
+            (false, None) => expected,
+        };
+        warn_unexpected(set, rule, value, expected, at, report);
+        state.record(index, value);
         set_kind(p, rule);
+        clear_list(p);
         return true;
     }
-    let Some(m) = typed else { return false };
-    let Some((level, value)) = choose(set, state, m, next) else {
+    let Some(m) = ctx.typed else { return false };
+    let Some((level, value)) = choose(set, state, m, ctx.next) else {
         return false;
     };
     let Some(rule) = set.levels.get(level) else {
         return false;
     };
     let expected = state.expected(level);
-    if value != expected {
-        let what = if value == 1 { "restarts" } else { "skips" };
-        report.warn(
-            WarningKind::Repaired,
-            format!(
-                "style set {}: numbering {what} at level {} (found {value}, expected {expected}); mapped anyway",
-                set.key, rule.level
-            ),
-            at,
-        );
-    }
+    warn_unexpected(set, rule, value, expected, at, report);
     state.record(level, value);
     p.content = marker::strip_leading(&p.content, m.len);
     set_kind(p, rule);
-    p.list_id = None;
+    clear_list(p);
     true
+}
+
+/// The rule (index into the set's levels) a Word-numbered paragraph takes: the one its drawn
+/// number fits, the rule of its own Word level first; without a level text, the rule of its
+/// Word level when the number format fits.
+fn word_rule(set: &StyleSet, p: &Paragraph, looks: &NumberLooks) -> Option<usize> {
+    let level = usize::from(p.level);
+    let drawn = p
+        .list_id
+        .as_deref()
+        .and_then(|id| looks.get(id, p.level))
+        .and_then(shape::of);
+    match drawn {
+        Some(shape) => {
+            let fits = |i: &usize| set.levels.get(*i).is_some_and(|r| shape_fits(r, &shape));
+            Some(level)
+                .filter(fits)
+                .or_else(|| (0..set.levels.len()).find(fits))
+        }
+        None => set
+            .levels
+            .get(level)
+            .filter(|rule| format_fits(rule.marker, p.number_format))
+            .map(|_| level),
+    }
+}
+
+/// Whether a drawn number is one `rule` takes, by the same measure as a typed one.
+fn shape_fits(rule: &LevelRule, shape: &shape::Shape) -> bool {
+    let letters = matches!(
+        shape.format,
+        NumberFormat::LowerLetter | NumberFormat::UpperLetter
+    );
+    match rule.marker {
+        MarkerKind::Decimal => {
+            shape.format == NumberFormat::Decimal && !shape.doubled && shape.parts == rule.depth
+        }
+        MarkerKind::Letter => letters && !shape.doubled && shape.parts == 1,
+        MarkerKind::DoubleLetter => letters && shape.doubled && shape.parts == 1,
+        MarkerKind::Roman => {
+            matches!(
+                shape.format,
+                NumberFormat::LowerRoman | NumberFormat::UpperRoman
+            ) && !shape.doubled
+                && shape.parts == 1
+        }
+    }
+}
+
+/// Numbers that skip or restart still map; the service renumbers, so the caller hears of it.
+fn warn_unexpected(
+    set: &StyleSet,
+    rule: &LevelRule,
+    value: u32,
+    expected: u32,
+    at: Location,
+    report: &mut Report,
+) {
+    if value == expected {
+        return;
+    }
+    let what = if value == 1 { "restarts" } else { "skips" };
+    report.warn(
+        WarningKind::Repaired,
+        format!(
+            "style set {}: numbering {what} at level {} (found {value}, expected {expected}); mapped anyway",
+            set.key, rule.level
+        ),
+        at,
+    );
+}
+
+/// A mapped paragraph is numbered by the service from the tree: Word's list identity and
+/// number overrides no longer apply (typed and automatic numbers end up alike).
+fn clear_list(p: &mut Paragraph) {
+    p.list_id = None;
+    p.start = None;
+    p.restart = false;
 }
 
 fn set_kind(p: &mut Paragraph, rule: &LevelRule) {

@@ -296,6 +296,13 @@ pub fn ps(style: &str, text: &str) -> String {
     )
 }
 
+/// A paragraph numbered by Word: list `num_id`, level `ilvl`, no style.
+pub fn numbered(num_id: u32, ilvl: u8, text: &str) -> String {
+    format!(
+        r#"<w:p><w:pPr><w:numPr><w:ilvl w:val="{ilvl}"/><w:numId w:val="{num_id}"/></w:numPr></w:pPr><w:r><w:t>{text}</w:t></w:r></w:p>"#
+    )
+}
+
 /// A paragraph style definition.
 pub fn pstyle(id: &str, name: &str, extra: &str) -> String {
     format!(

@@ -16,6 +16,7 @@ use std::rc::Rc;
 use super::body::Facts;
 use super::fields::{self, FieldKind};
 use super::lists::{ListCounters, ListNumber};
+use super::looks::{NumberLook, NumberLooks};
 use super::mapping::{self, Basis, NumberingFacts, ParagraphFacts, StyleInfo, StyleMapping};
 use super::media::MediaNames;
 use super::model::{self, BreakKind, ImageTarget, Item, RunItem};
@@ -179,6 +180,8 @@ pub(super) struct Converter<'a> {
     note_depth: u32,
     footer_mode: bool,
     block_no: usize,
+    /// How Word draws the numbers of the numbered paragraphs made so far.
+    pub looks: NumberLooks,
 }
 
 impl<'a> Converter<'a> {
@@ -198,6 +201,7 @@ impl<'a> Converter<'a> {
             note_depth: 0,
             footer_mode: false,
             block_no: 0,
+            looks: NumberLooks::default(),
         }
     }
 
@@ -508,6 +512,16 @@ impl<'a> Converter<'a> {
                 TextType::ListOl | TextType::ListUl | TextType::HeadingOl | TextType::ParagraphOl
             )
         });
+        if let (Some(l), Some((_, lvl))) = (&list, &info.num) {
+            self.looks.record(
+                &l.list_id,
+                level,
+                NumberLook {
+                    format: l.format,
+                    text: lvl.level.text.clone(),
+                },
+            );
+        }
         let caption = (kind == TextType::Caption).then(|| CaptionInfo {
             label: st.seq.as_ref().map(|s| s.label.clone()),
             numbered: st.seq.is_some(),

@@ -41,6 +41,7 @@ mod drawing;
 mod fields;
 mod grid;
 mod lists;
+pub mod looks;
 pub mod mapping;
 mod media;
 mod meta;
@@ -66,6 +67,8 @@ use crate::package::ZipReader;
 use crate::report::{Converted, Location, Report, WarningKind};
 
 pub use mapping::{MappingEntry, StyleMapping};
+
+pub use looks::{NumberLook, NumberLooks};
 
 use body::{BodyParser, Facts};
 use convert::{Converter, Sources};
@@ -121,6 +124,15 @@ impl DocxImportOptions {
 /// assert_eq!(err.to_string(), "not a docx file: a PDF");
 /// ```
 pub fn read(bytes: &[u8], options: &DocxImportOptions) -> Result<Converted<Document>> {
+    read_with_looks(bytes, options).map(|(doc, _)| doc)
+}
+
+/// [`read`], also returning how Word draws the numbers of the document's numbered paragraphs
+/// (what magic import matches its rules against, see [`looks`]).
+pub fn read_with_looks(
+    bytes: &[u8],
+    options: &DocxImportOptions,
+) -> Result<(Converted<Document>, NumberLooks)> {
     meta::check_given(&options.meta)?;
     let limits = &options.limits;
     let mut report = Report::new();
@@ -166,6 +178,7 @@ pub fn read(bytes: &[u8], options: &DocxImportOptions) -> Result<Converted<Docum
             mut report,
             core,
             mut more_images,
+            looks,
         } = side;
         let mine = job.work();
         let theirs = match worker {
@@ -274,7 +287,7 @@ pub fn read(bytes: &[u8], options: &DocxImportOptions) -> Result<Converted<Docum
         }
         doc.meta = meta::merge(core, doc.meta.footer.take(), &options.meta, &mut report);
         meta::take_title_blocks(&mut doc.meta, &mut doc.blocks);
-        Ok(report.finish(doc))
+        Ok((report.finish(doc), looks))
     })
 }
 
@@ -286,6 +299,7 @@ struct TextSide {
     report: Report,
     core: core_props::CoreProps,
     more_images: Vec<String>,
+    looks: NumberLooks,
 }
 
 /// Reads the text parts (main, styles, numbering, notes, comments, core properties) and
@@ -350,7 +364,7 @@ fn text_side(
     )?
     .unwrap_or_default();
     let core = read_core(pkg, &mut report)?;
-    let (doc, wanted, report) = convert_text(
+    let (doc, wanted, report, looks) = convert_text(
         pkg,
         Texts {
             text,
@@ -371,6 +385,7 @@ fn text_side(
         report,
         core,
         more_images,
+        looks,
     })
 }
 
@@ -388,7 +403,7 @@ struct Texts<'t> {
 
 /// The tree without media, the (part, media name) pairs it refers to, and the report. The
 /// footer's text travels in `meta.footer` until the metadata are merged.
-type TextResult = Result<(Document, Vec<(String, String)>, Report)>;
+type TextResult = Result<(Document, Vec<(String, String)>, Report, NumberLooks)>;
 
 /// Parses the main part and converts everything but the pictures' bytes.
 fn convert_text(
@@ -451,6 +466,7 @@ fn convert_text(
     let footer = conv.footer_text(footer_blocks);
     let alias = std::mem::take(&mut conv.alias);
     let wanted = std::mem::take(&mut conv.media.wanted);
+    let looks = std::mem::take(&mut conv.looks);
     let report = conv.report;
     let mut doc = Document::new();
     doc.blocks = blocks;
@@ -459,7 +475,7 @@ fn convert_text(
     if !alias.is_empty() {
         rewrite_targets(&mut doc, &alias);
     }
-    Ok((doc, wanted, report))
+    Ok((doc, wanted, report, looks))
 }
 
 /// Picture parts to inflate, shared by the threads that work on them.
