@@ -448,8 +448,13 @@ fn rotate_landscape_pictures_once_even_when_shown_twice() {
 }
 
 #[test]
-fn downscale_large_pictures_png_and_jpeg() {
-    for format in [image::ImageFormat::Png, image::ImageFormat::Jpeg] {
+fn downscale_large_pictures_of_every_processed_format() {
+    for format in [
+        image::ImageFormat::Png,
+        image::ImageFormat::Jpeg,
+        image::ImageFormat::Gif,
+        image::ImageFormat::Bmp,
+    ] {
         let (d, _) = apply("downscale-large-images", picture_doc(3000, 30, format, 1));
         let item = d.media.get("p").unwrap();
         assert_eq!(item.width, Some(2000), "{format:?}");
@@ -476,6 +481,46 @@ fn downscale_large_pictures_png_and_jpeg() {
     );
     assert_eq!(d.media.get("p").unwrap().width, Some(100));
     assert!(r.warnings().is_empty());
+}
+
+#[test]
+fn still_gif_and_bmp_pictures_rotate_and_keep_their_format() {
+    for (format, kind) in [
+        (image::ImageFormat::Gif, sdconv::ast::MediaKind::Gif),
+        (image::ImageFormat::Bmp, sdconv::ast::MediaKind::Bmp),
+    ] {
+        let (d, r) = apply("rotate-landscape-images", picture_doc(40, 20, format, 1));
+        let item = d.media.get("p").unwrap();
+        assert_eq!(
+            (item.kind, item.width, item.height),
+            (kind, Some(20), Some(40)),
+            "{format:?}"
+        );
+        assert_eq!(count(&r), "routine rotate-landscape-images: 1 change(s)");
+    }
+}
+
+#[test]
+fn animated_gifs_are_kept_with_a_warning() {
+    use image::codecs::gif::GifEncoder;
+    let mut bytes = Vec::new();
+    {
+        let mut enc = GifEncoder::new(&mut bytes);
+        for shade in [10u8, 200] {
+            let frame = image::RgbaImage::from_pixel(40, 20, image::Rgba([shade, 0, 0, 255]));
+            enc.encode_frame(image::Frame::new(frame)).unwrap();
+        }
+    }
+    let mut d = picture_doc(40, 20, image::ImageFormat::Png, 1);
+    d.media.add("p", bytes.clone());
+    let mut r = Report::new();
+    cleanup::apply(&mut d, &["rotate-landscape-images".to_string()], &mut r).unwrap();
+    assert_eq!(&d.media.get("p").unwrap().bytes[..], &bytes[..]);
+    let w = r.warnings();
+    assert!(
+        w.iter().any(|w| w.message.contains("animated GIF")),
+        "{w:?}"
+    );
 }
 
 #[test]

@@ -1,4 +1,5 @@
-//! Image processors: rotate and downscale picture bytes (PNG and JPEG), one picture per thread.
+//! Image processors: rotate and downscale picture bytes (PNG, JPEG, still GIF, BMP), one picture
+//! per thread.
 //!
 //! A picture is stored once however many blocks show it, so these work on media names: the
 //! names of the images the filters select are collected first, each picture is processed once,
@@ -55,12 +56,18 @@ fn process_one(item: &MediaItem, op: ImageOp) -> Result<Option<MediaItem>, Strin
     let format = match item.kind {
         MediaKind::Png => ImageFormat::Png,
         MediaKind::Jpeg => ImageFormat::Jpeg,
+        MediaKind::Gif => ImageFormat::Gif,
+        MediaKind::Bmp => ImageFormat::Bmp,
         other => {
             return Err(format!(
-                "{other:?} pictures are not processed (PNG and JPEG are)"
+                "{other:?} pictures are not processed (PNG, JPEG, GIF and BMP are)"
             ));
         }
     };
+    if format == ImageFormat::Gif && is_animated(&item.bytes) {
+        // Only the first frame would survive a decode and encode.
+        return Err("animated GIF pictures are kept as they are".into());
+    }
     if let ImageOp::Downscale(max) = op {
         // The header's size decides without decoding anything.
         if let (Some(w), Some(h)) = (item.width, item.height) {
@@ -87,14 +94,23 @@ fn process_one(item: &MediaItem, op: ImageOp) -> Result<Option<MediaItem>, Strin
             img.resize(max, max, FilterType::Triangle)
         }
     };
-    // JPEG holds no alpha channel.
-    let out = if format == ImageFormat::Jpeg {
-        DynamicImage::ImageRgb8(out.to_rgb8())
-    } else {
-        out
+    let out = match format {
+        // JPEG holds no alpha channel.
+        ImageFormat::Jpeg => DynamicImage::ImageRgb8(out.to_rgb8()),
+        // The GIF encoder takes 8-bit RGBA only (and quantises it back to a palette).
+        ImageFormat::Gif => DynamicImage::ImageRgba8(out.to_rgba8()),
+        _ => out,
     };
     let mut bytes = Vec::new();
     out.write_to(&mut Cursor::new(&mut bytes), format)
         .map_err(|e| e.to_string())?;
     Ok(Some(MediaItem::new(item.name.clone(), bytes)))
+}
+
+/// Whether a GIF holds more than one frame. A file that cannot be read as a GIF at all is left
+/// for the decoder to report.
+fn is_animated(bytes: &[u8]) -> bool {
+    use image::AnimationDecoder;
+    use image::codecs::gif::GifDecoder;
+    GifDecoder::new(Cursor::new(bytes)).is_ok_and(|d| d.into_frames().take(2).count() > 1)
 }
