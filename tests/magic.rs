@@ -369,25 +369,66 @@ fn catalog_matches_the_spec() {
     }
 }
 
+/// Word lists the tests number paragraphs with (`numbered(numId, ilvl, text)`):
+/// 1 = 1-1-1 (`%1.`, `%1.%2`, `%1.%2.%3`); 2 = 1-1-a (`(%3)`); 3 = 1-a-i (`%2)`, `(%3)` roman);
+/// 4 = 1-a-a (`(%2)`, `%3%3)`); 5 = numbered headings (`%1`, `%1.%2`, tied to Heading 1/2);
+/// 6 = 1-1-1 one Word level down (`Part %1` unused, `%2.`, `%2.%3`, `%2.%3.%4`);
+/// 7 = a single letter `%3)` at level 2; 8 = level 0 starting at 3.
 const NUMBERING: &str = r#"
-<w:abstractNum w:abstractNumId="10">
+<w:abstractNum w:abstractNumId="1">
   <w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/></w:lvl>
   <w:lvl w:ilvl="1"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1.%2"/></w:lvl>
+  <w:lvl w:ilvl="2"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1.%2.%3"/></w:lvl>
+</w:abstractNum>
+<w:abstractNum w:abstractNumId="2">
+  <w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/></w:lvl>
+  <w:lvl w:ilvl="1"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1.%2"/></w:lvl>
+  <w:lvl w:ilvl="2"><w:start w:val="1"/><w:numFmt w:val="lowerLetter"/><w:lvlText w:val="(%3)"/></w:lvl>
+</w:abstractNum>
+<w:abstractNum w:abstractNumId="3">
+  <w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/></w:lvl>
+  <w:lvl w:ilvl="1"><w:start w:val="1"/><w:numFmt w:val="lowerLetter"/><w:lvlText w:val="%2)"/></w:lvl>
+  <w:lvl w:ilvl="2"><w:start w:val="1"/><w:numFmt w:val="lowerRoman"/><w:lvlText w:val="(%3)"/></w:lvl>
+</w:abstractNum>
+<w:abstractNum w:abstractNumId="4">
+  <w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/></w:lvl>
+  <w:lvl w:ilvl="1"><w:start w:val="1"/><w:numFmt w:val="lowerLetter"/><w:lvlText w:val="(%2)"/></w:lvl>
+  <w:lvl w:ilvl="2"><w:start w:val="1"/><w:numFmt w:val="lowerLetter"/><w:lvlText w:val="%3%3)"/></w:lvl>
+</w:abstractNum>
+<w:abstractNum w:abstractNumId="5">
+  <w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1"/><w:pStyle w:val="Heading1"/></w:lvl>
+  <w:lvl w:ilvl="1"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1.%2"/><w:pStyle w:val="Heading2"/></w:lvl>
+</w:abstractNum>
+<w:abstractNum w:abstractNumId="6">
+  <w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="upperLetter"/><w:lvlText w:val="Part %1"/></w:lvl>
+  <w:lvl w:ilvl="1"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%2."/></w:lvl>
+  <w:lvl w:ilvl="2"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%2.%3"/></w:lvl>
+  <w:lvl w:ilvl="3"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%2.%3.%4"/></w:lvl>
+</w:abstractNum>
+<w:abstractNum w:abstractNumId="7">
+  <w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/></w:lvl>
+  <w:lvl w:ilvl="1"><w:start w:val="1"/><w:numFmt w:val="lowerLetter"/><w:lvlText w:val="%2)"/></w:lvl>
   <w:lvl w:ilvl="2"><w:start w:val="1"/><w:numFmt w:val="lowerLetter"/><w:lvlText w:val="%3)"/></w:lvl>
 </w:abstractNum>
-<w:num w:numId="1"><w:abstractNumId w:val="10"/></w:num>
+<w:abstractNum w:abstractNumId="8">
+  <w:lvl w:ilvl="0"><w:start w:val="3"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/></w:lvl>
+</w:abstractNum>
+<w:num w:numId="1"><w:abstractNumId w:val="1"/></w:num>
+<w:num w:numId="2"><w:abstractNumId w:val="2"/></w:num>
+<w:num w:numId="3"><w:abstractNumId w:val="3"/></w:num>
+<w:num w:numId="4"><w:abstractNumId w:val="4"/></w:num>
+<w:num w:numId="5"><w:abstractNumId w:val="5"/></w:num>
+<w:num w:numId="6"><w:abstractNumId w:val="6"/></w:num>
+<w:num w:numId="7"><w:abstractNumId w:val="7"/></w:num>
+<w:num w:numId="8"><w:abstractNumId w:val="8"/></w:num>
 "#;
-
-fn item(ilvl: u8, text: &str) -> String {
-    numbered(1, ilvl, text)
-}
 
 #[test]
 fn word_import_end_to_end_with_style_mapping_ignored() {
     let body = [
-        item(0, "Scope"),
-        item(1, "General"),
-        item(2, "detail"),
+        numbered(2, 0, "Scope"),
+        numbered(2, 1, "General"),
+        numbered(2, 2, "detail"),
         p("2. Typed heading"),
     ]
     .concat();
@@ -492,38 +533,18 @@ fn corpus_docx_with_every_set_and_routine() {
 mod automatic {
     use super::*;
 
-    const NUMBERING: &str = r#"
-<w:abstractNum w:abstractNumId="1">
-  <w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/></w:lvl>
-  <w:lvl w:ilvl="1"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1.%2"/></w:lvl>
-  <w:lvl w:ilvl="2"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1.%2.%3"/></w:lvl>
-</w:abstractNum>
-<w:abstractNum w:abstractNumId="2">
-  <w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/></w:lvl>
-  <w:lvl w:ilvl="1"><w:start w:val="1"/><w:numFmt w:val="lowerLetter"/><w:lvlText w:val="(%2)"/></w:lvl>
-  <w:lvl w:ilvl="2"><w:start w:val="1"/><w:numFmt w:val="lowerLetter"/><w:lvlText w:val="%3%3)"/></w:lvl>
-</w:abstractNum>
-<w:abstractNum w:abstractNumId="3">
-  <w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1"/><w:pStyle w:val="Heading1"/></w:lvl>
-  <w:lvl w:ilvl="1"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1.%2"/><w:pStyle w:val="Heading2"/></w:lvl>
-</w:abstractNum>
-<w:num w:numId="1"><w:abstractNumId w:val="1"/></w:num>
-<w:num w:numId="2"><w:abstractNumId w:val="2"/></w:num>
-<w:num w:numId="3"><w:abstractNumId w:val="3"/></w:num>
-"#;
-
     fn styles() -> String {
         [
             NORMAL.to_string(),
             pstyle(
                 "Heading1",
                 "heading 1",
-                r#"<w:pPr><w:numPr><w:numId w:val="3"/></w:numPr><w:outlineLvl w:val="0"/></w:pPr>"#,
+                r#"<w:pPr><w:numPr><w:numId w:val="5"/></w:numPr><w:outlineLvl w:val="0"/></w:pPr>"#,
             ),
             pstyle(
                 "Heading2",
                 "heading 2",
-                r#"<w:pPr><w:numPr><w:ilvl w:val="1"/><w:numId w:val="3"/></w:numPr><w:outlineLvl w:val="1"/></w:pPr>"#,
+                r#"<w:pPr><w:numPr><w:ilvl w:val="1"/><w:numId w:val="5"/></w:numPr><w:outlineLvl w:val="1"/></w:pPr>"#,
             ),
             pstyle("Heading3", "heading 3", r#"<w:pPr><w:outlineLvl w:val="2"/></w:pPr>"#),
         ]
@@ -566,9 +587,9 @@ mod automatic {
     #[test]
     fn contract_1_a_a_and_a_decimal_list_that_does_not_fit() {
         let body = [
-            item(2, 0, "Parties"),
-            item(2, 1, "buyer"),
-            item(2, 2, "name"),
+            item(4, 0, "Parties"),
+            item(4, 1, "buyer"),
+            item(4, 2, "name"),
             item(1, 1, "decimal 1.1"),
         ]
         .concat();
@@ -614,41 +635,6 @@ mod automatic {
 mod level_text {
     use super::*;
 
-    /// Five lists: 1-a-i (`(a)`, `(i)`), 1-a-a (`a)`, `aa)`), 1-1-1 shifted one Word level down
-    /// (level 0 unused, level 1 draws `1.`, level 2 `1.1`), a single-letter level 2, and a
-    /// list whose level 0 starts at 3.
-    const NUMBERING: &str = r#"
-<w:abstractNum w:abstractNumId="1">
-  <w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/></w:lvl>
-  <w:lvl w:ilvl="1"><w:start w:val="1"/><w:numFmt w:val="lowerLetter"/><w:lvlText w:val="(%2)"/></w:lvl>
-  <w:lvl w:ilvl="2"><w:start w:val="1"/><w:numFmt w:val="lowerRoman"/><w:lvlText w:val="(%3)"/></w:lvl>
-</w:abstractNum>
-<w:abstractNum w:abstractNumId="2">
-  <w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/></w:lvl>
-  <w:lvl w:ilvl="1"><w:start w:val="1"/><w:numFmt w:val="lowerLetter"/><w:lvlText w:val="%2)"/></w:lvl>
-  <w:lvl w:ilvl="2"><w:start w:val="1"/><w:numFmt w:val="lowerLetter"/><w:lvlText w:val="%3%3)"/></w:lvl>
-</w:abstractNum>
-<w:abstractNum w:abstractNumId="3">
-  <w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="upperLetter"/><w:lvlText w:val="Part %1"/></w:lvl>
-  <w:lvl w:ilvl="1"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%2."/></w:lvl>
-  <w:lvl w:ilvl="2"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%2.%3"/></w:lvl>
-  <w:lvl w:ilvl="3"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%2.%3.%4"/></w:lvl>
-</w:abstractNum>
-<w:abstractNum w:abstractNumId="4">
-  <w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/></w:lvl>
-  <w:lvl w:ilvl="1"><w:start w:val="1"/><w:numFmt w:val="lowerLetter"/><w:lvlText w:val="%2)"/></w:lvl>
-  <w:lvl w:ilvl="2"><w:start w:val="1"/><w:numFmt w:val="lowerLetter"/><w:lvlText w:val="%3)"/></w:lvl>
-</w:abstractNum>
-<w:abstractNum w:abstractNumId="5">
-  <w:lvl w:ilvl="0"><w:start w:val="3"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/></w:lvl>
-</w:abstractNum>
-<w:num w:numId="1"><w:abstractNumId w:val="1"/></w:num>
-<w:num w:numId="2"><w:abstractNumId w:val="2"/></w:num>
-<w:num w:numId="3"><w:abstractNumId w:val="3"/></w:num>
-<w:num w:numId="4"><w:abstractNumId w:val="4"/></w:num>
-<w:num w:numId="5"><w:abstractNumId w:val="5"/></w:num>
-"#;
-
     fn item(num: u8, ilvl: u8, text: &str) -> String {
         numbered(u32::from(num), ilvl, text)
     }
@@ -683,7 +669,7 @@ mod level_text {
         let cases: [(&str, u8, Vec<Item>); 3] = [
             (
                 "contract_1-a-i",
-                1,
+                3,
                 vec![
                     (0, "1.", "Parties"),
                     (1, "(a)", "the buyer"),
@@ -695,7 +681,7 @@ mod level_text {
             ),
             (
                 "contract_1-a-a",
-                2,
+                4,
                 vec![
                     (0, "1.", "Parties"),
                     (1, "a)", "the buyer"),
@@ -705,7 +691,7 @@ mod level_text {
             ),
             (
                 "contract_1-1-1",
-                3,
+                6,
                 vec![
                     (1, "1.", "Scope"),
                     (2, "1.1", "General"),
@@ -749,9 +735,9 @@ mod level_text {
 
     #[test]
     fn a_word_level_maps_by_what_it_draws_not_by_its_depth() {
-        // Level 2 of list 4 draws a single letter `a)`: under 1-a-a that is the letter level
+        // Level 2 of list 7 draws a single letter `a)`: under 1-a-a that is the letter level
         // (as a typed `a)` would be), not the doubled-letter level 2.
-        let body = [item(4, 0, "Parties"), item(4, 2, "the buyer")].concat();
+        let body = [item(7, 0, "Parties"), item(7, 2, "the buyer")].concat();
         let (doc, _) = import(&body, "contract_1-a-a");
         assert_eq!(
             shape(&doc),
@@ -778,7 +764,7 @@ mod level_text {
 
     #[test]
     fn word_numbers_that_do_not_start_at_one_map_with_a_warning() {
-        let body = [item(5, 0, "Third"), item(5, 0, "Fourth")].concat();
+        let body = [item(8, 0, "Third"), item(8, 0, "Fourth")].concat();
         let (doc, warnings) = import(&body, "contract_1-1-1");
         assert_eq!(
             shape(&doc),
@@ -798,6 +784,192 @@ mod level_text {
                 (None, None, false)
             );
         }
+    }
+}
+
+/// One Word fixture per style set, typed numbers (every variant, the roman/letter ambiguity, a
+/// gap) next to the same structure numbered by Word, read through the whole import; the trees
+/// and warnings are reviewed goldens in `tests/golden/magic/`.
+mod goldens {
+    use super::*;
+
+    fn styles() -> String {
+        [
+            NORMAL.to_string(),
+            pstyle(
+                "Heading1",
+                "heading 1",
+                r#"<w:pPr><w:outlineLvl w:val="0"/></w:pPr>"#,
+            ),
+            pstyle(
+                "Heading2",
+                "heading 2",
+                r#"<w:pPr><w:outlineLvl w:val="1"/></w:pPr>"#,
+            ),
+            pstyle(
+                "Heading3",
+                "heading 3",
+                r#"<w:pPr><w:outlineLvl w:val="2"/></w:pPr>"#,
+            ),
+        ]
+        .concat()
+    }
+
+    /// A heading numbered by Word through list 5.
+    fn word_heading(ilvl: u8, text: &str) -> String {
+        format!(
+            r#"<w:p><w:pPr><w:pStyle w:val="Heading{}"/><w:numPr><w:ilvl w:val="{ilvl}"/><w:numId w:val="5"/></w:numPr></w:pPr><w:r><w:t>{text}</w:t></w:r></w:p>"#,
+            ilvl + 1
+        )
+    }
+
+    fn check(key: &str, typed: &[&str], word: &[(u32, u8, &str)]) {
+        let mut body: String = typed.iter().map(|t| p(t)).collect();
+        body.extend(word.iter().map(|(num, ilvl, t)| numbered(*num, *ilvl, t)));
+        let bytes = docx(&body).styles(&styles()).numbering(NUMBERING).build();
+        let mut options = ImportOptions::default();
+        options.magic = Some(key.into());
+        let c = sdconv::import(Format::Word, &bytes, &options).unwrap();
+        valid(&c);
+        golden_in("magic", key, &c);
+    }
+
+    #[test]
+    fn contract_1_1_1() {
+        check(
+            "contract_1-1-1",
+            &[
+                "1. Definitions",
+                "1.1 Terms have the meaning below.",
+                "1.1.1 A sub-clause.",
+                "1.1.2. Another sub-clause.",
+                "1.2 Second clause.",
+                "§ 2 Term",
+                "4. Gap: the third clause is missing.",
+                "Plain text stays.",
+                "7 days' notice is required.",
+            ],
+            &[
+                (1, 0, "Word clause"),
+                (1, 1, "Word sub-clause"),
+                (1, 2, "Word detail"),
+            ],
+        );
+    }
+
+    #[test]
+    fn contract_1_1_a() {
+        check(
+            "contract_1-1-a",
+            &[
+                "1. Scope",
+                "1.1 General.",
+                "a) first",
+                "(b) second",
+                "c. third",
+                "e) gap",
+            ],
+            &[
+                (2, 0, "Word clause"),
+                (2, 1, "Word sub-clause"),
+                (2, 2, "Word letter"),
+            ],
+        );
+    }
+
+    #[test]
+    fn contract_1_a_i() {
+        check(
+            "contract_1-a-i",
+            &[
+                "1. Duties",
+                "a) alpha",
+                "(i) roman one",
+                "(ii) roman two",
+                "b) b",
+                "c) c",
+                "d) d",
+                "e) e",
+                "f) f",
+                "g) g",
+                "h) hotel",
+                "i) india, a letter after h)",
+                "j) juliet",
+                "i) roman again under j)",
+                "ii) second",
+            ],
+            &[
+                (3, 0, "Word clause"),
+                (3, 1, "Word letter"),
+                (3, 2, "Word roman"),
+            ],
+        );
+    }
+
+    #[test]
+    fn contract_1_a_a() {
+        check(
+            "contract_1-a-a",
+            &[
+                "1. Parties",
+                "a) buyer",
+                "aa) name",
+                "(bb) address",
+                "b) seller",
+            ],
+            &[
+                (4, 0, "Word clause"),
+                (4, 1, "Word letter"),
+                (4, 2, "Word double letter"),
+            ],
+        );
+    }
+
+    fn headings(key: &str, body: &[String]) {
+        let bytes = docx(&body.concat())
+            .styles(&styles())
+            .numbering(NUMBERING)
+            .build();
+        let mut options = ImportOptions::default();
+        options.magic = Some(key.into());
+        let c = sdconv::import(Format::Word, &bytes, &options).unwrap();
+        valid(&c);
+        golden_in("magic", key, &c);
+    }
+
+    #[test]
+    fn numbered_headers() {
+        headings(
+            "numbered-headers",
+            &[
+                ps("Heading1", "1 Introduction"),
+                ps("Heading2", "1.1 Background"),
+                ps("Heading3", "1.1.1 Details"),
+                p("1. Body text stays numbered text"),
+                word_heading(0, "Word-numbered chapter"),
+                word_heading(1, "Word-numbered section"),
+                ps("Heading2", "2.3 Gap"),
+            ],
+        );
+    }
+
+    /// Chapters on top, numbers from the level below: `1` under a chapter is level 1.
+    #[test]
+    fn numbered_headers_2() {
+        headings(
+            "numbered-headers-2",
+            &[
+                ps("Heading1", "Annual report"),
+                ps("Heading2", "1 Introduction"),
+                ps("Heading3", "1.1 Background"),
+                p("1. Body text stays numbered text"),
+                word_heading(0, "Word-numbered chapter"),
+                word_heading(1, "Word-numbered section"),
+                // Heading numbers run on across unnumbered chapters (the service counts only
+                // numbered headings): 3 follows the Word-numbered 2, no gap.
+                ps("Heading2", "3 Continues"),
+            ],
+        );
     }
 }
 

@@ -408,7 +408,12 @@ fn apply_one(
     if word_numbered && ctx.typed.is_none() {
         if set.scope == Scope::Headings {
             // Word already numbers this heading, at the heading's own level: the service
-            // numbers it again from the tree, so only Word's list identity goes.
+            // numbers it again from the tree, so only Word's list identity goes. It still
+            // counts, so typed numbers after it are checked against it.
+            if let Some(index) = set.levels.iter().position(|r| r.level == p.level) {
+                let value = state.expected(index);
+                state.record(index, value);
+            }
             p.list_id = None;
             return true;
         }

@@ -337,6 +337,11 @@ pub fn field(instr: &str, result: &str) -> String {
 /// Compares the tree and warnings with `tests/golden/docx/<name>.json`; `UPDATE_GOLDEN=1`
 /// rewrites the file. The file is meant to be read when it changes.
 pub fn golden(name: &str, c: &Converted<Document>) {
+    golden_in("docx", name, c)
+}
+
+/// [`golden`] for `tests/golden/<dir>/<name>.json`.
+pub fn golden_in(dir: &str, name: &str, c: &Converted<Document>) {
     let warnings: Vec<String> = c
         .warnings
         .iter()
@@ -353,7 +358,8 @@ pub fn golden(name: &str, c: &Converted<Document>) {
     };
     let text = serde_json::to_string_pretty(&value).unwrap() + "\n";
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/golden/docx")
+        .join("tests/golden")
+        .join(dir)
         .join(format!("{name}.json"));
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
         std::fs::write(&path, &text).unwrap();
