@@ -31,6 +31,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use bytes::Bytes;
 
+use super::marks::{self, Loss, MarkPolicy};
 use crate::ast::inline::{Leaf, Run, from_runs, plain_text, to_runs};
 use crate::ast::numbering::{BlockNumber, number_blocks};
 use crate::ast::{
@@ -690,54 +691,10 @@ impl<'d> Writer<'d> {
     /// Reduces inline content to what Markdown holds, warning about the rest.
     fn prepare(&mut self, content: &[Inline], ctx: Ctx) -> Vec<Run> {
         let mut out = Vec::new();
-        'runs: for run in to_runs(content) {
-            let mut marks = Vec::with_capacity(run.marks.len());
-            let mut linked = false;
-            for mark in run.marks {
-                match mark {
-                    Mark::Tracked(key) => {
-                        self.warn_once(
-                            "tracked",
-                            WarningKind::Lossy,
-                            "tracked changes are accepted: inserted text kept, deleted text dropped",
-                        );
-                        if !key.insert {
-                            continue 'runs;
-                        }
-                    }
-                    Mark::Span(_) => self.warn_once(
-                        "span",
-                        WarningKind::Lossy,
-                        "character styles are not written",
-                    ),
-                    Mark::Link(href) => {
-                        if linked {
-                            self.warn_once(
-                                "nested-link",
-                                WarningKind::Lossy,
-                                "a link inside a link keeps only the outer one",
-                            );
-                        } else {
-                            linked = true;
-                            marks.push(Mark::Link(href));
-                        }
-                    }
-                    Mark::Style(
-                        s @ (TextStyle::Underline
-                        | TextStyle::SmallCaps
-                        | TextStyle::Subscript
-                        | TextStyle::Superscript),
-                    ) => {
-                        let name = format!("{s:?}").to_lowercase();
-                        self.warn_once(
-                            &format!("style-{name}"),
-                            WarningKind::Lossy,
-                            &format!("{name} has no Markdown syntax; written as plain text"),
-                        );
-                    }
-                    Mark::Style(_) => marks.push(mark),
-                }
-            }
+        for run in to_runs(content) {
+            let Some(marks) = marks::reduce(run.marks, self) else {
+                continue;
+            };
             let leaf = match run.leaf {
                 Leaf::LineBreak if ctx != Ctx::Para => {
                     self.warn_once(
@@ -1217,6 +1174,51 @@ fn is_punct(c: char) -> bool {
 
 /// Builds one block's inline Markdown, remembering where emphasis delimiters and hard breaks
 /// are so [`Render::finish`] can make the parser see them as written.
+/// Markdown writes bold, italic, strikethrough and code, and every link.
+impl MarkPolicy for Writer<'_> {
+    fn keeps_style(&self, style: TextStyle) -> bool {
+        !matches!(
+            style,
+            TextStyle::Underline
+                | TextStyle::SmallCaps
+                | TextStyle::Subscript
+                | TextStyle::Superscript
+        )
+    }
+
+    fn keeps_link(&mut self, _href: &str) -> bool {
+        true
+    }
+
+    fn lost(&mut self, loss: Loss) {
+        match loss {
+            Loss::Tracked => self.warn_once(
+                "tracked",
+                WarningKind::Lossy,
+                "tracked changes are accepted: inserted text kept, deleted text dropped",
+            ),
+            Loss::Span => self.warn_once(
+                "span",
+                WarningKind::Lossy,
+                "character styles are not written",
+            ),
+            Loss::NestedLink => self.warn_once(
+                "nested-link",
+                WarningKind::Lossy,
+                "a link inside a link keeps only the outer one",
+            ),
+            Loss::Style(s) => {
+                let name = format!("{s:?}").to_lowercase();
+                self.warn_once(
+                    &format!("style-{name}"),
+                    WarningKind::Lossy,
+                    &format!("{name} has no Markdown syntax; written as plain text"),
+                );
+            }
+        }
+    }
+}
+
 struct Render {
     ctx: Ctx,
     buf: String,

@@ -2,6 +2,7 @@
 
 pub mod html;
 pub mod markdown;
+mod marks;
 pub mod parsx;
 pub mod sdxml;
 pub mod word;

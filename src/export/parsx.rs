@@ -42,6 +42,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use bytes::Bytes;
 
+use super::marks::{self, Loss, MarkPolicy};
 use crate::ast::inline::{Leaf, Run, from_runs, to_runs};
 use crate::ast::numbering::{BlockNumber, number_blocks};
 use crate::ast::{
@@ -259,6 +260,46 @@ fn unique_name(name: &str, taken: &mut HashSet<String>, before_ext: bool) -> Str
         n += 1;
     }
     candidate
+}
+
+/// parsX writes every text style; internal links only to targets it has.
+impl MarkPolicy for Writer<'_> {
+    fn keeps_style(&self, _style: TextStyle) -> bool {
+        true
+    }
+
+    fn keeps_link(&mut self, href: &str) -> bool {
+        match href.strip_prefix('#') {
+            Some(target) if self.targets.contains_key(target) => true,
+            Some(target) => {
+                self.warn_target(target, "link");
+                false
+            }
+            None => !href.is_empty(),
+        }
+    }
+
+    fn lost(&mut self, loss: Loss) {
+        match loss {
+            Loss::Tracked => self.warn_once(
+                "tracked",
+                WarningKind::Lossy,
+                "tracked changes are accepted: inserted text kept, deleted text dropped",
+            ),
+            Loss::Span => self.warn_once(
+                "span",
+                WarningKind::Lossy,
+                "character styles are not written to parsX",
+            ),
+            Loss::NestedLink => self.warn_once(
+                "nested-link",
+                WarningKind::Lossy,
+                "a link inside a link keeps only the outer one",
+            ),
+            // Every style has a parsX element.
+            Loss::Style(_) => {}
+        }
+    }
 }
 
 impl<'d> Writer<'d> {
@@ -992,48 +1033,10 @@ impl<'d> Writer<'d> {
     /// (each warned once), the rest is re-nested canonically per line.
     fn prepare(&mut self, content: &[Inline]) -> Vec<Vec<Inline>> {
         let mut lines: Vec<Vec<Run>> = vec![Vec::new()];
-        'runs: for run in to_runs(content) {
-            let mut marks = Vec::with_capacity(run.marks.len());
-            let mut linked = false;
-            for mark in run.marks {
-                match mark {
-                    Mark::Tracked(key) => {
-                        self.warn_once(
-                            "tracked",
-                            WarningKind::Lossy,
-                            "tracked changes are accepted: inserted text kept, deleted text dropped",
-                        );
-                        if !key.insert {
-                            continue 'runs;
-                        }
-                    }
-                    Mark::Span(_) => self.warn_once(
-                        "span",
-                        WarningKind::Lossy,
-                        "character styles are not written to parsX",
-                    ),
-                    Mark::Link(href) => {
-                        if linked {
-                            self.warn_once(
-                                "nested-link",
-                                WarningKind::Lossy,
-                                "a link inside a link keeps only the outer one",
-                            );
-                        } else if let Some(target) = href.strip_prefix('#') {
-                            if self.targets.contains_key(target) {
-                                linked = true;
-                                marks.push(Mark::Link(href));
-                            } else {
-                                self.warn_target(target, "link");
-                            }
-                        } else if !href.is_empty() {
-                            linked = true;
-                            marks.push(Mark::Link(href));
-                        }
-                    }
-                    Mark::Style(_) => marks.push(mark),
-                }
-            }
+        for run in to_runs(content) {
+            let Some(marks) = marks::reduce(run.marks, self) else {
+                continue;
+            };
             let leaf = match run.leaf {
                 Leaf::LineBreak => {
                     lines.push(Vec::new());

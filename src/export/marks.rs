@@ -1,0 +1,131 @@
+//! Reducing a run's marks to what a plainer format holds (Markdown, parsX): tracked changes
+//! accepted (insertions kept, deletions dropped), character styles and unsupported text styles
+//! dropped, one link per run. Each writer decides which styles and links it keeps and how a
+//! loss is worded; the rules themselves live here once.
+
+use crate::ast::TextStyle;
+use crate::ast::inline::Mark;
+
+/// What a writer loses when a mark is reduced away.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Loss {
+    /// A tracked change was accepted.
+    Tracked,
+    /// A character style (span) was dropped.
+    Span,
+    /// A link inside a link: only the outer one stays.
+    NestedLink,
+    /// A text style the format has no syntax for.
+    Style(TextStyle),
+}
+
+/// A writer's choices while marks are reduced.
+pub(crate) trait MarkPolicy {
+    /// Whether the format writes this text style.
+    fn keeps_style(&self, style: TextStyle) -> bool;
+    /// Whether this link is written. A writer dropping one says why itself.
+    fn keeps_link(&mut self, href: &str) -> bool;
+    /// Told of every loss (writers usually warn once per kind).
+    fn lost(&mut self, loss: Loss);
+}
+
+/// Reduces one run's marks (outermost first) under `policy`; `None` when the run is deleted
+/// text, which an accepted change drops.
+pub(crate) fn reduce(marks: Vec<Mark>, policy: &mut impl MarkPolicy) -> Option<Vec<Mark>> {
+    let mut kept = Vec::with_capacity(marks.len());
+    let mut linked = false;
+    for mark in marks {
+        match mark {
+            Mark::Tracked(key) => {
+                policy.lost(Loss::Tracked);
+                if !key.insert {
+                    return None;
+                }
+            }
+            Mark::Span(_) => policy.lost(Loss::Span),
+            Mark::Link(href) => {
+                if linked {
+                    policy.lost(Loss::NestedLink);
+                } else if policy.keeps_link(&href) {
+                    linked = true;
+                    kept.push(Mark::Link(href));
+                }
+            }
+            Mark::Style(s) => {
+                if policy.keeps_style(s) {
+                    kept.push(mark);
+                } else {
+                    policy.lost(Loss::Style(s));
+                }
+            }
+        }
+    }
+    Some(kept)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ast::inline::ChangeKey;
+
+    #[derive(Default)]
+    struct Plain {
+        losses: Vec<Loss>,
+    }
+
+    impl MarkPolicy for Plain {
+        fn keeps_style(&self, style: TextStyle) -> bool {
+            style == TextStyle::Bold
+        }
+        fn keeps_link(&mut self, href: &str) -> bool {
+            !href.is_empty()
+        }
+        fn lost(&mut self, loss: Loss) {
+            self.losses.push(loss);
+        }
+    }
+
+    fn change(insert: bool) -> Mark {
+        Mark::Tracked(ChangeKey {
+            insert,
+            author: None,
+            date: None,
+        })
+    }
+
+    #[test]
+    fn deletions_drop_the_run_insertions_keep_it() {
+        let mut p = Plain::default();
+        assert_eq!(reduce(vec![change(false)], &mut p), None);
+        assert_eq!(
+            reduce(vec![change(true), Mark::Style(TextStyle::Bold)], &mut p),
+            Some(vec![Mark::Style(TextStyle::Bold)])
+        );
+        assert_eq!(p.losses, vec![Loss::Tracked, Loss::Tracked]);
+    }
+
+    #[test]
+    fn one_link_styles_by_policy_spans_go() {
+        let mut p = Plain::default();
+        let got = reduce(
+            vec![
+                Mark::Link(String::new()),
+                Mark::Link("a".into()),
+                Mark::Span("Quote".into()),
+                Mark::Link("b".into()),
+                Mark::Style(TextStyle::Italic),
+                Mark::Style(TextStyle::Bold),
+            ],
+            &mut p,
+        );
+        // The empty link is refused, so `a` is the outer one and `b` nested.
+        assert_eq!(
+            got,
+            Some(vec![Mark::Link("a".into()), Mark::Style(TextStyle::Bold)])
+        );
+        assert_eq!(
+            p.losses,
+            vec![Loss::Span, Loss::NestedLink, Loss::Style(TextStyle::Italic)]
+        );
+    }
+}
