@@ -1191,31 +1191,8 @@ impl MarkPolicy for Writer<'_> {
     }
 
     fn lost(&mut self, loss: Loss) {
-        match loss {
-            Loss::Tracked => self.warn_once(
-                "tracked",
-                WarningKind::Lossy,
-                "tracked changes are accepted: inserted text kept, deleted text dropped",
-            ),
-            Loss::Span => self.warn_once(
-                "span",
-                WarningKind::Lossy,
-                "character styles are not written",
-            ),
-            Loss::NestedLink => self.warn_once(
-                "nested-link",
-                WarningKind::Lossy,
-                "a link inside a link keeps only the outer one",
-            ),
-            Loss::Style(s) => {
-                let name = format!("{s:?}").to_lowercase();
-                self.warn_once(
-                    &format!("style-{name}"),
-                    WarningKind::Lossy,
-                    &format!("{name} has no Markdown syntax; written as plain text"),
-                );
-            }
-        }
+        let (key, kind, message) = loss.warning("Markdown");
+        self.warn_once(&key, kind, &message);
     }
 }
 

@@ -5,6 +5,7 @@
 
 use crate::ast::TextStyle;
 use crate::ast::inline::Mark;
+use crate::report::WarningKind;
 
 /// What a writer loses when a mark is reduced away.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -17,6 +18,37 @@ pub(crate) enum Loss {
     NestedLink,
     /// A text style the format has no syntax for.
     Style(TextStyle),
+}
+
+impl Loss {
+    /// The warning a writer for `format` gives (once per key): `(key, kind, message)`.
+    pub(crate) fn warning(self, format: &str) -> (String, WarningKind, String) {
+        match self {
+            Loss::Tracked => (
+                "tracked".into(),
+                WarningKind::Lossy,
+                "tracked changes are accepted: inserted text kept, deleted text dropped".into(),
+            ),
+            Loss::Span => (
+                "span".into(),
+                WarningKind::Lossy,
+                format!("character styles are not written to {format}"),
+            ),
+            Loss::NestedLink => (
+                "nested-link".into(),
+                WarningKind::Lossy,
+                "a link inside a link keeps only the outer one".into(),
+            ),
+            Loss::Style(s) => {
+                let name = format!("{s:?}").to_lowercase();
+                (
+                    format!("style-{name}"),
+                    WarningKind::Lossy,
+                    format!("{name} has no {format} syntax; written as plain text"),
+                )
+            }
+        }
+    }
 }
 
 /// A writer's choices while marks are reduced.

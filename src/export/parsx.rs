@@ -161,7 +161,7 @@ struct Writer<'d> {
     out: String,
     depth: usize,
     report: Report,
-    warned: HashSet<&'static str>,
+    warned: HashSet<String>,
     /// The id written for a block, by its path (top index, then row/cell/block triples).
     block_ids: HashMap<Vec<usize>, String>,
     /// Cross-reference targets by the tree's id.
@@ -280,25 +280,8 @@ impl MarkPolicy for Writer<'_> {
     }
 
     fn lost(&mut self, loss: Loss) {
-        match loss {
-            Loss::Tracked => self.warn_once(
-                "tracked",
-                WarningKind::Lossy,
-                "tracked changes are accepted: inserted text kept, deleted text dropped",
-            ),
-            Loss::Span => self.warn_once(
-                "span",
-                WarningKind::Lossy,
-                "character styles are not written to parsX",
-            ),
-            Loss::NestedLink => self.warn_once(
-                "nested-link",
-                WarningKind::Lossy,
-                "a link inside a link keeps only the outer one",
-            ),
-            // Every style has a parsX element.
-            Loss::Style(_) => {}
-        }
+        let (key, kind, message) = loss.warning("parsX");
+        self.warn_once(&key, kind, &message);
     }
 }
 
@@ -315,8 +298,8 @@ impl<'d> Writer<'d> {
     }
 
     /// Warns once per `key` for the whole document.
-    fn warn_once(&mut self, key: &'static str, kind: WarningKind, message: &str) {
-        if self.warned.insert(key) {
+    fn warn_once(&mut self, key: &str, kind: WarningKind, message: &str) {
+        if self.warned.insert(key.to_string()) {
             self.warn(kind, message);
         }
     }
