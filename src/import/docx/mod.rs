@@ -166,6 +166,7 @@ pub fn read(bytes: &[u8], options: &DocxImportOptions) -> Result<Converted<Docum
             mut report,
             core,
             mut more_images,
+            wide,
         } = side;
         let mine = job.work();
         let theirs = match worker {
@@ -272,6 +273,7 @@ pub fn read(bytes: &[u8], options: &DocxImportOptions) -> Result<Converted<Docum
         if !missing.is_empty() {
             drop_images(&mut doc, &missing);
         }
+        drop_implied_extents(&mut doc, &wide);
         doc.meta = meta::merge(core, doc.meta.footer.take(), &options.meta, &mut report);
         meta::take_title_blocks(&mut doc.meta, &mut doc.blocks);
         Ok(report.finish(doc))
@@ -286,6 +288,7 @@ struct TextSide {
     report: Report,
     core: core_props::CoreProps,
     more_images: Vec<String>,
+    wide: HashSet<(String, u64, u64)>,
 }
 
 /// Reads the text parts (main, styles, numbering, notes, comments, core properties) and
@@ -350,7 +353,7 @@ fn text_side(
     )?
     .unwrap_or_default();
     let core = read_core(pkg, &mut report)?;
-    let (doc, wanted, report) = convert_text(
+    let (doc, wanted, report, wide) = convert_text(
         pkg,
         Texts {
             text,
@@ -371,6 +374,7 @@ fn text_side(
         report,
         core,
         more_images,
+        wide,
     })
 }
 
@@ -388,7 +392,13 @@ struct Texts<'t> {
 
 /// The tree without media, the (part, media name) pairs it refers to, and the report. The
 /// footer's text travels in `meta.footer` until the metadata are merged.
-type TextResult = Result<(Document, Vec<(String, String)>, Report)>;
+/// Also the image blocks wider than their text (see `drop_implied_extents`).
+type TextResult = Result<(
+    Document,
+    Vec<(String, String)>,
+    Report,
+    HashSet<(String, u64, u64)>,
+)>;
 
 /// Parses the main part and converts everything but the pictures' bytes.
 fn convert_text(
@@ -450,6 +460,7 @@ fn convert_text(
     let comments = conv.comments(t.raw_comments);
     let footer = conv.footer_text(footer_blocks);
     let alias = std::mem::take(&mut conv.alias);
+    let wide = std::mem::take(&mut conv.wide_images);
     let wanted = std::mem::take(&mut conv.media.wanted);
     let report = conv.report;
     let mut doc = Document::new();
@@ -459,7 +470,17 @@ fn convert_text(
     if !alias.is_empty() {
         rewrite_targets(&mut doc, &alias);
     }
-    Ok((doc, wanted, report))
+    doc.walk_inline_lists_mut(&mut join_number_and_text_refs);
+    lists::canonicalise(&mut doc.blocks);
+    doc.walk_blocks_mut(&mut |_, block| {
+        if let Block::Table(t) = block {
+            for cell in t.rows.iter_mut().flat_map(|r| r.cells.iter_mut()) {
+                lists::canonicalise(&mut cell.blocks);
+            }
+        }
+    });
+    drop_unreferenced_hidden_ids(&mut doc);
+    Ok((doc, wanted, report, wide))
 }
 
 /// Picture parts to inflate, shared by the threads that work on them.
@@ -643,6 +664,124 @@ fn drop_images(doc: &mut Document, missing: &HashSet<String>) {
         if let Block::Paragraph(p) = b {
             p.content = crate::ast::inline::normalize(&p.content);
         }
+    });
+}
+
+/// Joins `REF x \r`, one space, `REF x` into one cross-reference showing number and text.
+/// Word has no field showing a heading's number and its text together; that pair is how Word
+/// users (and our writer) write "see 2.1 Scope".
+fn join_number_and_text_refs(list: &mut Vec<Inline>) {
+    let mut i = 0;
+    while i + 2 < list.len() {
+        let joined = match (&list[i], &list[i + 1], &list[i + 2]) {
+            (
+                Inline::CrossRef {
+                    target: a,
+                    number: true,
+                    text: false,
+                },
+                Inline::Text { text: space },
+                Inline::CrossRef {
+                    target: b,
+                    number: false,
+                    text: true,
+                },
+            ) if a == b && space == " " => Some(a.clone()),
+            _ => None,
+        };
+        if let Some(target) = joined {
+            list.splice(
+                i..i + 3,
+                [Inline::CrossRef {
+                    target,
+                    number: true,
+                    text: true,
+                }],
+            );
+        }
+        i += 1;
+    }
+}
+
+/// Drops an image block's extent when its `width_percent` and the picture's pixels already
+/// say it: the picture is no wider than the text (so `width_percent` is its width) and shown
+/// undistorted (the height follows from the pixels' aspect ratio, within rounding). Kept: the
+/// extent of a picture wider than its text (`wide`), a distorted one, or one whose pixel size
+/// is unknown (a metafile).
+fn drop_implied_extents(doc: &mut Document, wide: &HashSet<(String, u64, u64)>) {
+    let media = &doc.media;
+    let mut implied = |img: &mut crate::ast::Image| {
+        let Some(e) = img.extent else { return };
+        if img.width_percent.is_none() || wide.contains(&(img.media.clone(), e.width, e.height)) {
+            return;
+        }
+        let Some((w, h)) = media
+            .get(&img.media)
+            .and_then(|m| m.width.zip(m.height))
+            .filter(|(w, h)| *w > 0 && *h > 0)
+        else {
+            return;
+        };
+        let want = e.width as f64 * f64::from(h) / f64::from(w);
+        if (e.height as f64 - want).abs() <= (want * 0.002).max(1.0) {
+            img.extent = None;
+        }
+    };
+    let mut blocks = std::mem::take(&mut doc.blocks);
+    for b in &mut blocks {
+        visit_images(b, &mut implied);
+    }
+    doc.blocks = blocks;
+}
+
+fn visit_images(block: &mut Block, f: &mut impl FnMut(&mut crate::ast::Image)) {
+    match block {
+        Block::Image(img) => f(img),
+        Block::Table(t) => {
+            for b in t
+                .rows
+                .iter_mut()
+                .flat_map(|r| r.cells.iter_mut())
+                .flat_map(|c| c.blocks.iter_mut())
+            {
+                visit_images(b, f);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Takes away block ids that are hidden bookmarks (`_Toc…`, `_Ref…`, `_GoBack`: Word makes
+/// them for its own tables of contents and references, ECMA-376 §17.13.6.2) unless a
+/// cross-reference or internal link of the document points at them. A TOC's entries are
+/// replaced by a directory block, so its `_Toc` bookmarks are no one's target; an id nobody can
+/// name is not part of what the document says.
+fn drop_unreferenced_hidden_ids(doc: &mut Document) {
+    let mut referenced: HashSet<String> = HashSet::new();
+    doc.walk_inlines(&mut |inline| match inline {
+        Inline::CrossRef { target, .. } => {
+            referenced.insert(target.clone());
+        }
+        Inline::Link { href, .. } => {
+            if let Some(anchor) = href.strip_prefix('#') {
+                referenced.insert(anchor.to_string());
+            }
+        }
+        _ => {}
+    });
+    let hidden = |id: &mut Option<String>| {
+        if id
+            .as_deref()
+            .is_some_and(|i| i.starts_with('_') && !referenced.contains(i))
+        {
+            *id = None;
+        }
+    };
+    doc.walk_blocks_mut(&mut |_, block| match block {
+        Block::Paragraph(p) => hidden(&mut p.id),
+        Block::Image(img) => hidden(&mut img.id),
+        Block::Table(t) => hidden(&mut t.id),
+        Block::PageBreak | Block::Directory { .. } => {}
     });
 }
 
