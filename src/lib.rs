@@ -97,30 +97,28 @@ pub fn import(
             Location::default(),
         );
     }
-    let read = if let Some(key) = magic.filter(|_| !options.docx.style_mapping.is_empty()) {
-        report.warn(
-            WarningKind::InvalidValue,
-            format!("styleMapping ignored: magic import with style set {key:?}"),
-            Location::default(),
-        );
+    let read = if let Some(key) = magic {
+        if !options.docx.style_mapping.is_empty() {
+            report.warn(
+                WarningKind::InvalidValue,
+                format!("styleMapping ignored: magic import with style set {key:?}"),
+                Location::default(),
+            );
+        }
+        // The Word reader applies the sets while Word's list definitions are at hand.
         let mut options = options.clone();
         options.docx.style_mapping = import::docx::StyleMapping::new();
+        options.docx.magic = Some(key.clone());
         read(format, bytes, &options)?
     } else {
         read(format, bytes, options)?
     };
-    let (
-        Converted {
-            value: mut doc,
-            warnings,
-        },
-        looks,
-    ) = read;
+    let Converted {
+        value: mut doc,
+        warnings,
+    } = read;
     for w in warnings {
         report.push(w);
-    }
-    if let Some(key) = magic {
-        magic::apply_with_looks(&mut doc, key, &looks, &mut report)?;
     }
     if !options.routines.is_empty() {
         cleanup::apply(&mut doc, &options.routines, &mut report)?;
@@ -128,18 +126,8 @@ pub fn import(
     Ok(report.finish(doc))
 }
 
-/// Reads `bytes`; for Word input also how Word draws its numbers (what magic import reads).
-fn read(
-    format: Format,
-    bytes: &[u8],
-    options: &ImportOptions,
-) -> Result<(Converted<Document>, import::docx::NumberLooks)> {
-    if format == Format::Word {
-        let mut docx = options.docx.clone();
-        docx.limits = options.limits.clone();
-        return import::docx::read_with_looks(bytes, &docx);
-    }
-    let doc = match format {
+fn read(format: Format, bytes: &[u8], options: &ImportOptions) -> Result<Converted<Document>> {
+    match format {
         Format::Json => import::json::read(bytes),
         // The library never touches the file system: images stay unresolved here (the CLI
         // resolves files next to the input).
@@ -154,9 +142,13 @@ fn read(
                 limits: options.limits.clone(),
             },
         ),
+        Format::Word => {
+            let mut docx = options.docx.clone();
+            docx.limits = options.limits.clone();
+            import::docx::read(bytes, &docx)
+        }
         other => Err(Error::Unavailable(format!("{other} (import)"))),
-    }?;
-    Ok((doc, import::docx::NumberLooks::default()))
+    }
 }
 
 /// Writes `doc` in `format`.

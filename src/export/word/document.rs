@@ -576,6 +576,7 @@ impl<'a> Writer<'a> {
             Part::Document,
             &img.media,
             img.alt.as_deref(),
+            None,
             img.width_percent,
             img.extent,
             avail_emu,
@@ -609,6 +610,7 @@ impl<'a> Writer<'a> {
         part: Part,
         name: &str,
         alt: Option<&str>,
+        title: Option<&str>,
         width_percent: Option<f32>,
         extent: Option<crate::ast::Extent>,
         avail_emu: u64,
@@ -645,7 +647,14 @@ impl<'a> Writer<'a> {
         let rel = self.media_rel(part, name, cx);
         let id = self.next_doc_pr;
         self.next_doc_pr += 1;
-        super::images::drawing(out, &rel, id, (cx, cy), alt.unwrap_or(""));
+        super::images::drawing(
+            out,
+            &rel,
+            id,
+            (cx, cy),
+            alt.unwrap_or(""),
+            title.unwrap_or(""),
+        );
     }
 
     /// Replaces markers left in `text` with tables of contents and cross-reference fields.

@@ -75,6 +75,7 @@ pub(crate) fn drawing(
     doc_pr_id: u32,
     (cx, cy): (u64, u64),
     descr: &str,
+    title: &str,
 ) {
     use std::fmt::Write;
     let _ = write!(
@@ -84,6 +85,11 @@ pub(crate) fn drawing(
     if !descr.is_empty() {
         out.push_str(" descr=\"");
         escape_attr(descr, out);
+        out.push('"');
+    }
+    if !title.is_empty() {
+        out.push_str(" title=\"");
+        escape_attr(title, out);
         out.push('"');
     }
     let _ = write!(

@@ -25,12 +25,20 @@
 //! | `Normal` with `w:numPr` on `sdconv outline` | `paragraph-ol` |
 //! | `List Paragraph` with `w:numPr` (`sdconv bullets` / `sdconv ordered`, or `numFmt`) | `list-ul` / `list-ol`; a `w:num` with `startOverride` is a restart with that start; one `w:num` per list |
 //! | `Caption` after an image paragraph / before a table | its caption; `<label> SEQ …` + `": "` is the number (`numbered`), not text |
-//! | bookmarks whose name does not start with `_` | block ids (the id is the name) |
+//! | bookmarks whose name does not start with `_` | block ids (the id is the name); a `_Toc…`/`_Ref…` bookmark is an id only when something refers to it |
+//! | `REF id \r`, one space, `REF id` | one cross-reference showing number and text; `REF id \r` the number, `REF id` the text |
+//! | `word/media/<name>` | the media name (the tree's, made safe for a part name and unique) |
+//! | `wp:extent` of a picture on its own line | `width_percent` of the text width; the extent itself only when the pixels' aspect ratio does not give it |
+//! | `wp:docPr@descr` / `@title` of a picture in the text | its `alt` / `caption` |
+//! | `w:tblGrid` twips | `columns`, each the shortest decimal within a twip |
 //! | `TOC` fields | `directory` blocks (the settings' lists are placed by directory blocks or on top) |
 //! | `w:ind/@w:left` ÷ [`document::INDENT_STEP_TWIPS`] | `indent` |
 //!
+//! Not read back yet (see `tests/word_roundtrip_tree.rs`): table width and border colour, cell
+//! alignment, borders and font size, row heights, `th` cells outside header rows.
+//!
 //! Partly: sidenotes become footnotes; index marks become `XE` fields (the index tree is not
-//! written); inline image captions are dropped — each reported as a warning.
+//! written) — each reported as a warning.
 
 pub mod captions;
 pub mod document;

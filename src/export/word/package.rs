@@ -88,10 +88,11 @@ pub(crate) fn write_package(
         };
         (prepared, stats)
     };
+    let mut taken = std::collections::HashSet::new();
     let media_names: Vec<String> = images
         .iter()
-        .enumerate()
-        .map(|(i, p)| format!("media/image{}.{}", i + 1, extension(p.kind)))
+        .zip(&w.media_order)
+        .map(|(p, (name, _))| format!("media/{}", media_file_name(name, p.kind, &mut taken)))
         .collect();
 
     let has_header = tpl.header.is_some();
@@ -119,8 +120,8 @@ pub(crate) fn write_package(
 
     let mut zip = ZipWriter::new();
     let mut defaults: BTreeSet<&str> = BTreeSet::new();
-    for p in &images {
-        defaults.insert(extension(p.kind));
+    for name in &media_names {
+        defaults.insert(name.rsplit_once('.').map_or("bin", |(_, ext)| ext));
     }
     zip.add(
         "[Content_Types].xml",
@@ -274,6 +275,50 @@ pub(crate) fn write_package(
     Ok(w.report.finish(WordOutput { bytes, stats }))
 }
 
+/// The file name under `word/media/` of the tree's media `name` written as `kind`: the tree's
+/// name, so a reader (ours names media after their part) gets it back, made safe for a part
+/// name (ASCII letters, digits, `-`, `_`, `.`; others become `_`), with an extension that says
+/// `kind` (the tree's own when it does, so `photo.jpg` stays) and unique regardless of case.
+fn media_file_name(
+    name: &str,
+    kind: MediaKind,
+    taken: &mut std::collections::HashSet<String>,
+) -> String {
+    let (stem, ext) = match name.rsplit_once('.') {
+        Some((stem, ext)) => (stem, Some(ext.to_ascii_lowercase())),
+        None => (name, None),
+    };
+    let fits = |e: &str| match kind {
+        MediaKind::Jpeg => matches!(e, "jpeg" | "jpg"),
+        MediaKind::Tiff => matches!(e, "tif" | "tiff"),
+        other => e == extension(other),
+    };
+    let ext = ext
+        .filter(|e| fits(e))
+        .unwrap_or_else(|| extension(kind).to_string());
+    let mut stem: String = stem
+        .chars()
+        .take(100)
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if stem.is_empty() || stem.starts_with('.') {
+        stem.insert_str(0, "image");
+    }
+    let mut file = format!("{stem}.{ext}");
+    let mut n = 2;
+    while !taken.insert(file.to_ascii_lowercase()) {
+        file = format!("{stem}-{n}.{ext}");
+        n += 1;
+    }
+    file
+}
+
 fn extension(kind: MediaKind) -> &'static str {
     match kind {
         MediaKind::Jpeg => "jpeg",
@@ -342,11 +387,11 @@ fn content_types(
     x.push_str(r#"<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>"#);
     for ext in images {
         let mime = match *ext {
-            "jpeg" => "image/jpeg",
+            "jpeg" | "jpg" => "image/jpeg",
             "png" => "image/png",
             "gif" => "image/gif",
             "bmp" => "image/bmp",
-            "tif" => "image/tiff",
+            "tif" | "tiff" => "image/tiff",
             "emf" => "image/x-emf",
             "wmf" => "image/x-wmf",
             _ => "application/octet-stream",

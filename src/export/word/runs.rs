@@ -346,15 +346,21 @@ impl Writer<'_> {
                 caption,
                 alt,
             } => {
-                if caption.as_deref().is_some_and(|c| !c.is_empty()) {
-                    self.warn(
-                        WarningKind::Lossy,
-                        "img",
-                        format!("the caption of inline image {media} has no place in a Word run; left out"),
-                    );
-                }
+                // A picture in the text has no caption paragraph: its caption is the alt-text
+                // title (`wp:docPr@title`), which Word shows with the description.
                 let avail = ctx.avail_emu;
-                self.picture(out, part, media, alt.as_deref(), None, None, avail, "img");
+                let title = caption.as_deref().filter(|c| !c.is_empty());
+                self.picture(
+                    out,
+                    part,
+                    media,
+                    alt.as_deref(),
+                    title,
+                    None,
+                    None,
+                    avail,
+                    "img",
+                );
             }
             Inline::IndexMark { id } => match find_index(&self.doc.indexes, id) {
                 Some(node) => {

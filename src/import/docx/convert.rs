@@ -168,6 +168,9 @@ pub(super) struct Converter<'a> {
     pub report: Report,
     /// Media names handed out.
     pub media: MediaNames,
+    /// (media, width, height) of image blocks wider than their text: their width is not what
+    /// `width_percent` (at most 100) says, so they keep their extent.
+    pub wide_images: HashSet<(String, u64, u64)>,
     lists: ListCounters,
     ids: HashSet<String>,
     /// Bookmark names that point at another block's id.
@@ -190,6 +193,7 @@ impl<'a> Converter<'a> {
             src,
             report,
             media: MediaNames::default(),
+            wide_images: HashSet::new(),
             lists: ListCounters::default(),
             ids: HashSet::new(),
             alias: HashMap::new(),
@@ -207,6 +211,11 @@ impl<'a> Converter<'a> {
 
     fn loc(&self) -> Location {
         Location::part(self.src.main_part).block(self.block_no)
+    }
+
+    /// The document's styles.
+    pub(super) fn src_styles(&self) -> &'a Styles {
+        self.src.styles
     }
 
     /// A style's display name.
@@ -439,7 +448,16 @@ impl<'a> Converter<'a> {
             .filter(|l| *l <= 8);
         let align = props.align.or_else(|| resolved.and_then(|r| r.ppr.align));
         ParaInfo {
-            prpr: resolved.map(|r| &r.rpr),
+            // The look of a built-in heading or caption style (Word's Caption is italic, older
+            // headings bold) is how that kind of paragraph is drawn, not the author's emphasis:
+            // the text type says it, so its run properties are no marks.
+            prpr: resolved
+                .filter(|_| {
+                    chain
+                        .first()
+                        .is_none_or(|s| mapping::builtin_kind(s).is_none())
+                })
+                .map(|r| &r.rpr),
             explicit,
             chain,
             num,
@@ -468,6 +486,7 @@ impl<'a> Converter<'a> {
             ilvl: lvl.ilvl,
             format: lvl.level.number_format(),
             compound: lvl.level.is_compound(),
+            outline: lvl.outline,
         });
         let undefined;
         let chain: &[StyleInfo<'_>] = if info.chain.is_empty() {
@@ -532,6 +551,7 @@ impl<'a> Converter<'a> {
         let style_name = info
             .explicit
             .as_deref()
+            .filter(|_| !mapping::style_is_implied(&facts, &mapped))
             .map(|id| self.src.styles.name_of(id).to_string());
 
         if info.page_break_before {
@@ -590,6 +610,11 @@ impl<'a> Converter<'a> {
                         let mut para = Paragraph {
                             kind: piece_kind,
                             level,
+                            indent: if piece_kind.is_list() {
+                                0
+                            } else {
+                                indent_steps(props.indent_left)
+                            },
                             align: info.align.unwrap_or_default(),
                             style: style_name.clone(),
                             id,
@@ -629,7 +654,7 @@ impl<'a> Converter<'a> {
     }
 
     fn image_block(
-        &self,
+        &mut self,
         media: String,
         alt: Option<String>,
         extent: Option<(u64, u64)>,
@@ -640,6 +665,9 @@ impl<'a> Converter<'a> {
             let pct = cx as f64 / self.text_width.max(1) as f64 * 100.0;
             (pct.is_finite() && pct > 0.0).then(|| (pct.min(100.0) * 100.0).round() as f32 / 100.0)
         });
+        if let Some((cx, cy)) = extent.filter(|(cx, _)| *cx > self.text_width) {
+            self.wide_images.insert((media.clone(), cx, cy));
+        }
         ast::Image {
             media,
             alt,
@@ -824,7 +852,7 @@ impl<'a> Converter<'a> {
         Some((
             Inline::Image {
                 media,
-                caption: None,
+                caption: img.title,
                 alt: img.alt,
             },
             img.extent,
@@ -1216,9 +1244,14 @@ fn image_only(runs: &[IRun]) -> Option<Vec<(String, Option<String>)>> {
     let mut images = Vec::new();
     for r in runs {
         match &r.leaf {
-            Leaf::Atom(Inline::Image { media, alt, .. }) => {
-                images.push((media.clone(), alt.clone()))
-            }
+            // A picture on its own line takes its caption from a caption paragraph; its
+            // alt-text title stands in for a missing description.
+            Leaf::Atom(Inline::Image {
+                media,
+                alt,
+                caption,
+                ..
+            }) => images.push((media.clone(), alt.clone().or_else(|| caption.clone()))),
             Leaf::Atom(Inline::CommentStart { .. } | Inline::CommentEnd { .. }) => {}
             Leaf::Text(t) if t.trim().is_empty() => {}
             _ => return None,
@@ -1263,32 +1296,35 @@ fn strip_caption_label(st: &mut ParaState) {
     *runs = kept;
 }
 
-/// Trims whitespace at the start and end of note content (after the note number Word keeps a
-/// space).
+/// Trims note and comment content: empty lines at the start and end, and the one space Word
+/// puts between the note number and the text. Other whitespace is the author's text.
 fn trim_runs(runs: &mut Vec<IRun>) {
-    let blank = |r: &IRun| match &r.leaf {
-        Leaf::Text(t) => t.trim().is_empty(),
+    let empty = |r: &IRun| match &r.leaf {
+        Leaf::Text(t) => t.is_empty(),
         Leaf::LineBreak => true,
         Leaf::Atom(_) => false,
     };
-    let lead = runs.iter().take_while(|r| blank(r)).count();
+    let lead = runs.iter().take_while(|r| empty(r)).count();
     runs.drain(..lead);
-    let keep = runs.len() - runs.iter().rev().take_while(|r| blank(r)).count();
-    runs.truncate(keep);
     if let Some(IRun {
         leaf: Leaf::Text(t),
         ..
     }) = runs.first_mut()
     {
-        *t = t.trim_start().to_string();
+        if t.starts_with(' ') {
+            t.remove(0);
+        }
     }
-    if let Some(IRun {
-        leaf: Leaf::Text(t),
-        ..
-    }) = runs.last_mut()
-    {
-        t.truncate(t.trim_end().len());
-    }
+    let keep = runs.len() - runs.iter().rev().take_while(|r| empty(r)).count();
+    runs.truncate(keep);
+}
+
+/// A paragraph's own left indentation in the tree's steps (the writer's contract:
+/// `w:ind/@w:left` ÷ [`crate::export::word::document::INDENT_STEP_TWIPS`], 0..=15).
+fn indent_steps(left: Option<i64>) -> u8 {
+    let step = i64::from(crate::export::word::document::INDENT_STEP_TWIPS);
+    let steps = (left.unwrap_or(0).max(0) + step / 2) / step;
+    steps.min(i64::from(ast::MAX_INDENT)) as u8
 }
 
 /// Whether a font is monospaced (by family name).

@@ -21,6 +21,8 @@ pub(super) struct DrawingState {
     anchored: bool,
     extent: Option<(u64, u64)>,
     alt: Option<String>,
+    /// `wp:docPr@title`.
+    title: Option<String>,
     /// DrawingML pictures: (`r:embed`, `r:link`).
     blips: Vec<(Option<String>, Option<String>)>,
     /// VML pictures: (relationship id, size of the enclosing shape, title).
@@ -102,6 +104,7 @@ impl BodyParser<'_, '_> {
                     // A group's outer size is not any one picture's size.
                     extent: if count == 1 { st.extent } else { None },
                     alt: st.alt.clone(),
+                    title: st.title.clone(),
                     anchored: st.anchored,
                 })));
                 added += 1;
@@ -113,6 +116,7 @@ impl BodyParser<'_, '_> {
                     target,
                     extent: *extent,
                     alt: title.clone().or_else(|| st.alt.clone()),
+                    title: None,
                     anchored: false,
                 })));
                 added += 1;
@@ -185,9 +189,8 @@ fn drawing_attrs(e: &BytesStart<'_>, st: &mut DrawingState) {
             st.extent = cx.zip(cy);
         }
         "docPr" => {
-            st.alt = attr_string(e, "descr")
-                .filter(|d| !d.trim().is_empty())
-                .or_else(|| attr_string(e, "title").filter(|t| !t.trim().is_empty()));
+            st.alt = attr_string(e, "descr").filter(|d| !d.trim().is_empty());
+            st.title = attr_string(e, "title").filter(|t| !t.trim().is_empty());
         }
         "blip" => st
             .blips

@@ -176,7 +176,11 @@ impl Converter<'_> {
             columns: column_widths(&t.grid, width),
             rows: out_rows,
             align: t.align.unwrap_or_default(),
-            style: t.style.as_deref().map(|s| self.style_name(s)),
+            style: t
+                .style
+                .as_deref()
+                .filter(|s| !self.src_styles().is_plain_table(s))
+                .map(|s| self.style_name(s)),
             id,
             ..Table::default()
         };
@@ -227,9 +231,24 @@ fn column_widths(grid: &[u64], width: usize) -> Vec<f32> {
         twips = vec![1.0; width];
     }
     let sum: f64 = twips.iter().sum();
+    // A width in twips is exact to a twip at best (writers round), so each percentage is the
+    // shortest decimal (0, 1 or 2 places) within one twip of it: 3,610 of 9,026 twips is 40%,
+    // not 39.99%, while 1,000 of 6,000 stays 16.67%.
+    let twip = if known_sum == 0 { 0.0 } else { 100.0 / sum };
     let mut out: Vec<f32> = twips
         .iter()
-        .map(|w| ((w / sum * 100.0) * 100.0).round() as f32 / 100.0)
+        .map(|w| {
+            let pct = w / sum * 100.0;
+            let mut v = (pct * 100.0).round() / 100.0;
+            for scale in [1.0, 10.0] {
+                let short = (pct * scale).round() / scale;
+                if (short - pct).abs() <= twip {
+                    v = short;
+                    break;
+                }
+            }
+            v as f32
+        })
         .collect();
     let rest: f32 = out.iter().take(width - 1).sum();
     if let Some(last) = out.last_mut() {

@@ -9,7 +9,8 @@ use std::collections::HashMap;
 
 use super::numbering::{Numbering, ResolvedLevel};
 use super::styles::Styles;
-use crate::ast::NumberFormat;
+use crate::ast::numbering::number_blocks;
+use crate::ast::{Block, NumberFormat, Paragraph, TextType};
 
 const LEVELS: usize = 9;
 
@@ -96,6 +97,145 @@ impl ListCounters {
             start,
             restart,
         }
+    }
+}
+
+/// The format a writer draws when a paragraph names none (see [`crate::ast::numbering`]): the
+/// outline's decimal, bullets, and decimal / lower letter / lower roman by list level.
+fn default_format(kind: TextType, level: u8) -> Option<NumberFormat> {
+    match kind {
+        TextType::HeadingOl | TextType::ParagraphOl => Some(NumberFormat::Decimal),
+        TextType::ListUl => Some(NumberFormat::Bullet),
+        TextType::ListOl => Some(match level % 3 {
+            0 => NumberFormat::Decimal,
+            1 => NumberFormat::LowerLetter,
+            _ => NumberFormat::LowerRoman,
+        }),
+        _ => None,
+    }
+}
+
+/// Says Word's numbering in the fewest fields, for one block list (the body or one cell), so
+/// that a document meaning the same numbers reads back as the same tree:
+/// - a number format equal to what every writer draws without one becomes `None`;
+/// - numbered headings and paragraphs all on one `numId` lose it: the tree has one outline
+///   sequence per block list, which is what that id said;
+/// - a run of adjacent list items loses its `numId`s when none of them is used outside the
+///   run and the numbers [`number_blocks`] draws stay the same without them (items without
+///   a list id form one list until the next block that is not a list item). Lists that are
+///   interrupted and resumed keep their ids, and so does a run holding two ordered lists
+///   numbered apart unless `restart`/`start` on the item where the second begins says the
+///   same (Word's way of restarting a list is often a new `numId` with a start override).
+pub fn canonicalise(blocks: &mut [Block]) {
+    let mut outline_ids: Vec<Option<String>> = Vec::new();
+    for b in blocks.iter_mut() {
+        if let Block::Paragraph(p) = b {
+            if p.number_format.is_some() && p.number_format == default_format(p.kind, p.level) {
+                p.number_format = None;
+            }
+            if matches!(p.kind, TextType::HeadingOl | TextType::ParagraphOl)
+                && !outline_ids.contains(&p.list_id)
+            {
+                outline_ids.push(p.list_id.clone());
+            }
+        }
+    }
+    if outline_ids.len() == 1 {
+        for b in blocks.iter_mut() {
+            if let Block::Paragraph(p) = b {
+                if matches!(p.kind, TextType::HeadingOl | TextType::ParagraphOl) {
+                    p.list_id = None;
+                }
+            }
+        }
+    }
+    let is_item = |b: &Block| matches!(b, Block::Paragraph(p) if p.kind.is_list());
+    // How many list items use each id in this block list.
+    let mut uses: HashMap<String, usize> = HashMap::new();
+    for b in blocks.iter() {
+        if let Block::Paragraph(p) = b {
+            if let (true, Some(id)) = (p.kind.is_list(), &p.list_id) {
+                *uses.entry(id.clone()).or_default() += 1;
+            }
+        }
+    }
+    let mut start = 0;
+    while start < blocks.len() {
+        if !is_item(&blocks[start]) {
+            start += 1;
+            continue;
+        }
+        let end = blocks[start..]
+            .iter()
+            .position(|b| !is_item(b))
+            .map_or(blocks.len(), |n| start + n);
+        let run = &mut blocks[start..end];
+        let mut in_run: HashMap<&str, usize> = HashMap::new();
+        for b in run.iter() {
+            if let Block::Paragraph(Paragraph {
+                list_id: Some(id), ..
+            }) = b
+            {
+                *in_run.entry(id.as_str()).or_default() += 1;
+            }
+        }
+        let local = in_run
+            .iter()
+            .all(|(id, n)| uses.get(*id).copied().unwrap_or(0) == *n);
+        if local && !in_run.is_empty() {
+            // Only what numbering reads, without the text.
+            let skeleton = |keep_ids: bool| -> Vec<Block> {
+                run.iter()
+                    .map(|b| match b {
+                        Block::Paragraph(p) => Block::Paragraph(Paragraph {
+                            kind: p.kind,
+                            level: p.level,
+                            restart: p.restart,
+                            start: p.start,
+                            list_id: if keep_ids { p.list_id.clone() } else { None },
+                            number_format: p.number_format,
+                            ..Paragraph::default()
+                        }),
+                        _ => Block::PageBreak,
+                    })
+                    .collect()
+            };
+            let truth = number_blocks(&skeleton(true));
+            // One list for the run: where its count would differ from Word's number (a new
+            // `numId` starting again), the item says so with `restart`/`start`.
+            let mut anonymous = skeleton(false);
+            let mut counters = [0u32; 6];
+            for (b, n) in anonymous.iter_mut().zip(&truth) {
+                let Block::Paragraph(p) = b else { continue };
+                let level = usize::from(p.level.min(5));
+                if p.kind == TextType::ListOl {
+                    let want = n.value.unwrap_or(1);
+                    let counted = if p.restart || counters[level] == 0 {
+                        p.start.unwrap_or(1)
+                    } else {
+                        counters[level].saturating_add(1)
+                    };
+                    if counted != want {
+                        p.restart = true;
+                        p.start = (want != 1).then_some(want);
+                    }
+                    counters[level] = want;
+                }
+                for c in &mut counters[level + 1..] {
+                    *c = 0;
+                }
+            }
+            if number_blocks(&anonymous) == truth {
+                for (b, a) in run.iter_mut().zip(anonymous) {
+                    if let (Block::Paragraph(p), Block::Paragraph(a)) = (b, a) {
+                        p.list_id = None;
+                        p.restart = a.restart;
+                        p.start = a.start;
+                    }
+                }
+            }
+        }
+        start = end;
     }
 }
 

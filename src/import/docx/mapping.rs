@@ -198,6 +198,8 @@ pub struct NumberingFacts {
     pub format: NumberFormat,
     /// The level text shows several levels' numbers (`%1.%2.`).
     pub compound: bool,
+    /// The definition numbers the outline (its levels are tied to heading styles).
+    pub outline: bool,
 }
 
 /// What stage two knows about a paragraph when it decides its type.
@@ -277,16 +279,7 @@ pub fn map_paragraph(mapping: &StyleMapping, facts: &ParagraphFacts<'_>) -> Mapp
             basis: Basis::BuiltIn,
         };
     }
-    let builtin = facts.styles.iter().find_map(|s| {
-        if is_caption(s.id, s.name) {
-            return Some((TextType::Caption, 0));
-        }
-        let n = s
-            .name
-            .and_then(heading_number_from_name)
-            .or_else(|| heading_number_from_id(s.id))?;
-        Some((TextType::Heading, (n - 1).min(MAX_LEVEL)))
-    });
+    let builtin = facts.styles.iter().find_map(builtin_kind);
     let (kind, level, basis) = match builtin {
         Some((kind, level)) => (kind, level, Basis::BuiltIn),
         None => match facts.outline_level.filter(|l| *l <= 8) {
@@ -305,10 +298,44 @@ pub fn map_paragraph(mapping: &StyleMapping, facts: &ParagraphFacts<'_>) -> Mapp
     }
 }
 
+/// The text type and level a built-in style names by itself (`heading N`, `caption`, also
+/// recognised by localised ids), if it is one.
+pub fn builtin_kind(s: &StyleInfo<'_>) -> Option<(TextType, u8)> {
+    if is_caption(s.id, s.name) {
+        return Some((TextType::Caption, 0));
+    }
+    let n = s
+        .name
+        .and_then(heading_number_from_name)
+        .or_else(|| heading_number_from_id(s.id))?;
+    Some((TextType::Heading, (n - 1).min(MAX_LEVEL)))
+}
+
+/// Whether a paragraph's own style says nothing its text type does not already say, so the
+/// tree need not record it: the built-in style the mapping read the type from (`heading 2` of a
+/// heading, `caption` of a caption), or Word's `List Paragraph` on a list item (Word gives it
+/// to every item it numbers). A custom style stays, even one based on a built-in.
+pub fn style_is_implied(facts: &ParagraphFacts<'_>, mapped: &Mapped) -> bool {
+    let Some(own) = facts.styles.first() else {
+        return false;
+    };
+    match mapped.basis {
+        Basis::BuiltIn => builtin_kind(own).is_some(),
+        Basis::Numbering => {
+            mapped.kind.is_list()
+                && (own
+                    .name
+                    .is_some_and(|n| n.eq_ignore_ascii_case("list paragraph"))
+                    || (own.name.is_none() && own.id.eq_ignore_ascii_case("listparagraph")))
+        }
+        _ => false,
+    }
+}
+
 fn by_numbering(n: &NumberingFacts) -> Mapped {
     let kind = if n.format == NumberFormat::Bullet {
         TextType::ListUl
-    } else if n.compound {
+    } else if n.compound || n.outline {
         TextType::ParagraphOl
     } else {
         TextType::ListOl
@@ -397,6 +424,7 @@ mod tests {
             ilvl: 1,
             format: NumberFormat::Decimal,
             compound: false,
+            outline: false,
         };
         assert_eq!(
             map_paragraph(&m, &facts(&h, Some(&num))).kind,

@@ -89,9 +89,21 @@ pub struct DocxImportOptions {
     /// enforced (HTTP 412): title 200, description 400, subtitle 300, filename 200,
     /// supplemental 400 characters.
     pub meta: Meta,
+    /// The API's `styleSetKey` for a magic import (see [`crate::magic`]): applied while
+    /// reading, where Word's list definitions (each level's `w:lvlText`) are at hand and before
+    /// the tree drops list ids Word only implied. The style mapping should then be empty (the
+    /// API ignores a `styleMapping` with magic import; [`crate::import`] does that, with a
+    /// warning).
+    pub magic: Option<String>,
 }
 
 impl DocxImportOptions {
+    /// Sets the magic style set key (one key or several joined by `|`).
+    pub fn with_magic(mut self, key: impl Into<String>) -> Self {
+        self.magic = Some(key.into());
+        self
+    }
+
     /// Sets the limits.
     pub fn with_limits(mut self, limits: Limits) -> Self {
         self.limits = limits;
@@ -124,15 +136,6 @@ impl DocxImportOptions {
 /// assert_eq!(err.to_string(), "not a docx file: a PDF");
 /// ```
 pub fn read(bytes: &[u8], options: &DocxImportOptions) -> Result<Converted<Document>> {
-    read_with_looks(bytes, options).map(|(doc, _)| doc)
-}
-
-/// [`read`], also returning how Word draws the numbers of the document's numbered paragraphs
-/// (what magic import matches its rules against, see [`looks`]).
-pub fn read_with_looks(
-    bytes: &[u8],
-    options: &DocxImportOptions,
-) -> Result<(Converted<Document>, NumberLooks)> {
     meta::check_given(&options.meta)?;
     let limits = &options.limits;
     let mut report = Report::new();
@@ -178,7 +181,7 @@ pub fn read_with_looks(
             mut report,
             core,
             mut more_images,
-            looks,
+            wide,
         } = side;
         let mine = job.work();
         let theirs = match worker {
@@ -285,9 +288,10 @@ pub fn read_with_looks(
         if !missing.is_empty() {
             drop_images(&mut doc, &missing);
         }
+        drop_implied_extents(&mut doc, &wide);
         doc.meta = meta::merge(core, doc.meta.footer.take(), &options.meta, &mut report);
         meta::take_title_blocks(&mut doc.meta, &mut doc.blocks);
-        Ok((report.finish(doc), looks))
+        Ok(report.finish(doc))
     })
 }
 
@@ -299,7 +303,7 @@ struct TextSide {
     report: Report,
     core: core_props::CoreProps,
     more_images: Vec<String>,
-    looks: NumberLooks,
+    wide: HashSet<(String, u64, u64)>,
 }
 
 /// Reads the text parts (main, styles, numbering, notes, comments, core properties) and
@@ -364,7 +368,7 @@ fn text_side(
     )?
     .unwrap_or_default();
     let core = read_core(pkg, &mut report)?;
-    let (doc, wanted, report, looks) = convert_text(
+    let (doc, wanted, report, wide) = convert_text(
         pkg,
         Texts {
             text,
@@ -385,7 +389,7 @@ fn text_side(
         report,
         core,
         more_images,
-        looks,
+        wide,
     })
 }
 
@@ -403,7 +407,13 @@ struct Texts<'t> {
 
 /// The tree without media, the (part, media name) pairs it refers to, and the report. The
 /// footer's text travels in `meta.footer` until the metadata are merged.
-type TextResult = Result<(Document, Vec<(String, String)>, Report, NumberLooks)>;
+/// Also the image blocks wider than their text (see `drop_implied_extents`).
+type TextResult = Result<(
+    Document,
+    Vec<(String, String)>,
+    Report,
+    HashSet<(String, u64, u64)>,
+)>;
 
 /// Parses the main part and converts everything but the pictures' bytes.
 fn convert_text(
@@ -465,9 +475,10 @@ fn convert_text(
     let comments = conv.comments(t.raw_comments);
     let footer = conv.footer_text(footer_blocks);
     let alias = std::mem::take(&mut conv.alias);
+    let wide = std::mem::take(&mut conv.wide_images);
     let wanted = std::mem::take(&mut conv.media.wanted);
     let looks = std::mem::take(&mut conv.looks);
-    let report = conv.report;
+    let mut report = conv.report;
     let mut doc = Document::new();
     doc.blocks = blocks;
     doc.comments = comments;
@@ -475,7 +486,21 @@ fn convert_text(
     if !alias.is_empty() {
         rewrite_targets(&mut doc, &alias);
     }
-    Ok((doc, wanted, report, looks))
+    doc.walk_inline_lists_mut(&mut join_number_and_text_refs);
+    if let Some(key) = &options.magic {
+        // Before the list ids go: they lead to how Word draws each number.
+        crate::magic::apply_with_looks(&mut doc, key, &looks, &mut report)?;
+    }
+    lists::canonicalise(&mut doc.blocks);
+    doc.walk_blocks_mut(&mut |_, block| {
+        if let Block::Table(t) = block {
+            for cell in t.rows.iter_mut().flat_map(|r| r.cells.iter_mut()) {
+                lists::canonicalise(&mut cell.blocks);
+            }
+        }
+    });
+    drop_unreferenced_hidden_ids(&mut doc);
+    Ok((doc, wanted, report, wide))
 }
 
 /// Picture parts to inflate, shared by the threads that work on them.
@@ -659,6 +684,124 @@ fn drop_images(doc: &mut Document, missing: &HashSet<String>) {
         if let Block::Paragraph(p) = b {
             p.content = crate::ast::inline::normalize(&p.content);
         }
+    });
+}
+
+/// Joins `REF x \r`, one space, `REF x` into one cross-reference showing number and text.
+/// Word has no field showing a heading's number and its text together; that pair is how Word
+/// users (and our writer) write "see 2.1 Scope".
+fn join_number_and_text_refs(list: &mut Vec<Inline>) {
+    let mut i = 0;
+    while i + 2 < list.len() {
+        let joined = match (&list[i], &list[i + 1], &list[i + 2]) {
+            (
+                Inline::CrossRef {
+                    target: a,
+                    number: true,
+                    text: false,
+                },
+                Inline::Text { text: space },
+                Inline::CrossRef {
+                    target: b,
+                    number: false,
+                    text: true,
+                },
+            ) if a == b && space == " " => Some(a.clone()),
+            _ => None,
+        };
+        if let Some(target) = joined {
+            list.splice(
+                i..i + 3,
+                [Inline::CrossRef {
+                    target,
+                    number: true,
+                    text: true,
+                }],
+            );
+        }
+        i += 1;
+    }
+}
+
+/// Drops an image block's extent when its `width_percent` and the picture's pixels already
+/// say it: the picture is no wider than the text (so `width_percent` is its width) and shown
+/// undistorted (the height follows from the pixels' aspect ratio, within rounding). Kept: the
+/// extent of a picture wider than its text (`wide`), a distorted one, or one whose pixel size
+/// is unknown (a metafile).
+fn drop_implied_extents(doc: &mut Document, wide: &HashSet<(String, u64, u64)>) {
+    let media = &doc.media;
+    let mut implied = |img: &mut crate::ast::Image| {
+        let Some(e) = img.extent else { return };
+        if img.width_percent.is_none() || wide.contains(&(img.media.clone(), e.width, e.height)) {
+            return;
+        }
+        let Some((w, h)) = media
+            .get(&img.media)
+            .and_then(|m| m.width.zip(m.height))
+            .filter(|(w, h)| *w > 0 && *h > 0)
+        else {
+            return;
+        };
+        let want = e.width as f64 * f64::from(h) / f64::from(w);
+        if (e.height as f64 - want).abs() <= (want * 0.002).max(1.0) {
+            img.extent = None;
+        }
+    };
+    let mut blocks = std::mem::take(&mut doc.blocks);
+    for b in &mut blocks {
+        visit_images(b, &mut implied);
+    }
+    doc.blocks = blocks;
+}
+
+fn visit_images(block: &mut Block, f: &mut impl FnMut(&mut crate::ast::Image)) {
+    match block {
+        Block::Image(img) => f(img),
+        Block::Table(t) => {
+            for b in t
+                .rows
+                .iter_mut()
+                .flat_map(|r| r.cells.iter_mut())
+                .flat_map(|c| c.blocks.iter_mut())
+            {
+                visit_images(b, f);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Takes away block ids that are hidden bookmarks (`_Toc…`, `_Ref…`, `_GoBack`: Word makes
+/// them for its own tables of contents and references, ECMA-376 §17.13.6.2) unless a
+/// cross-reference or internal link of the document points at them. A TOC's entries are
+/// replaced by a directory block, so its `_Toc` bookmarks are no one's target; an id nobody can
+/// name is not part of what the document says.
+fn drop_unreferenced_hidden_ids(doc: &mut Document) {
+    let mut referenced: HashSet<String> = HashSet::new();
+    doc.walk_inlines(&mut |inline| match inline {
+        Inline::CrossRef { target, .. } => {
+            referenced.insert(target.clone());
+        }
+        Inline::Link { href, .. } => {
+            if let Some(anchor) = href.strip_prefix('#') {
+                referenced.insert(anchor.to_string());
+            }
+        }
+        _ => {}
+    });
+    let hidden = |id: &mut Option<String>| {
+        if id
+            .as_deref()
+            .is_some_and(|i| i.starts_with('_') && !referenced.contains(i))
+        {
+            *id = None;
+        }
+    };
+    doc.walk_blocks_mut(&mut |_, block| match block {
+        Block::Paragraph(p) => hidden(&mut p.id),
+        Block::Image(img) => hidden(&mut img.id),
+        Block::Table(t) => hidden(&mut t.id),
+        Block::PageBreak | Block::Directory { .. } => {}
     });
 }
 

@@ -113,8 +113,11 @@ pub struct ImageRef {
     pub target: ImageTarget,
     /// Displayed size in EMU.
     pub extent: Option<(u64, u64)>,
-    /// `wp:docPr@descr` (or `@title`, VML `o:title`).
+    /// `wp:docPr@descr` (VML: `o:title`).
     pub alt: Option<String>,
+    /// `wp:docPr@title`: Word's alt-text title, the caption of a picture in the text (an image
+    /// block's caption is a caption paragraph; there it stands in for a missing description).
+    pub title: Option<String>,
     /// Floating (`wp:anchor`) rather than inline.
     pub anchored: bool,
 }

@@ -79,6 +79,23 @@ pub struct AbstractNum {
     pub levels: HashMap<u8, Level>,
     /// `w:numStyleLink`: the real definition is the one of this numbering style.
     pub num_style_link: Option<String>,
+    /// `w:name`.
+    pub name: Option<String>,
+}
+
+impl AbstractNum {
+    /// Whether this definition numbers the outline (headings and the paragraphs numbered in
+    /// their sequence): a level is tied to a heading style (how Word links heading numbering,
+    /// ECMA-376 §17.9.23), or it is named `sdconv outline` (our writer's outline, whose headings
+    /// carry their numbering directly).
+    pub fn is_outline(&self) -> bool {
+        self.name.as_deref() == Some("sdconv outline")
+            || self.levels.values().any(|l| {
+                l.pstyle
+                    .as_deref()
+                    .is_some_and(|s| super::styles::heading_number_from_id(s).is_some())
+            })
+    }
 }
 
 /// `w:lvlOverride`.
@@ -112,6 +129,8 @@ pub struct ResolvedLevel {
     pub start_override: Option<u32>,
     /// The level number 0..=8.
     pub ilvl: u8,
+    /// The definition numbers the outline ([`AbstractNum::is_outline`]).
+    pub outline: bool,
 }
 
 /// All numbering definitions.
@@ -185,6 +204,7 @@ impl Numbering {
             level,
             start_override: ov.and_then(|o| o.start),
             ilvl,
+            outline: abs.is_outline(),
         })
     }
 
@@ -251,6 +271,9 @@ fn parse_abstract(r: &mut XmlReader<'_>) -> Result<AbstractNum> {
             },
             Event::Empty(e) if e.local_name().as_ref() == "numStyleLink" => {
                 a.num_style_link = val(&e);
+            }
+            Event::Empty(e) if e.local_name().as_ref() == "name" => {
+                a.name = val(&e);
             }
             Event::Eof => return Err(r.invalid("the part ends inside w:abstractNum")),
             _ => {}

@@ -96,6 +96,8 @@ pub struct ParaProps {
     pub align: Option<Align>,
     /// `w:pageBreakBefore`.
     pub page_break_before: Option<bool>,
+    /// `w:ind@w:left` (or `@w:start`) in twips, when the paragraph itself sets it.
+    pub indent_left: Option<i64>,
     /// A section ends with this paragraph (`w:sectPr` inside `w:pPr`).
     pub section: Option<Section>,
 }
@@ -215,6 +217,13 @@ fn apply_ppr_child(e: &BytesStart<'_>, p: &mut ParaProps) {
             }
         }
         "pageBreakBefore" => p.page_break_before = Some(on_off(e)),
+        "ind" => {
+            p.indent_left = attr(e, "left")
+                .or_else(|| attr(e, "start"))
+                .and_then(|v| v.trim().parse::<f64>().ok())
+                .filter(|v| v.is_finite())
+                .map(|v| v.round().clamp(-31_680.0, 31_680.0) as i64);
+        }
         _ => {}
     }
 }

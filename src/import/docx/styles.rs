@@ -201,6 +201,23 @@ impl Styles {
             })
     }
 
+    /// Whether table style `id` is the plain grid Word gives a table when nobody chose a style:
+    /// the document's default table style (`Normal Table`), or the built-in `Table Grid` that
+    /// Word's Insert Table applies. Such a style is no choice the tree needs to keep.
+    pub fn is_plain_table(&self, id: &str) -> bool {
+        let style = self.get(id);
+        let name = style.and_then(|s| s.name.as_deref()).unwrap_or(id);
+        let plain = |n: &str| {
+            let n: String = n.chars().filter(|c| !c.is_whitespace()).collect();
+            ["tablegrid", "normaltable", "tablenormal"]
+                .iter()
+                .any(|p| n.eq_ignore_ascii_case(p))
+        };
+        plain(name)
+            || plain(id)
+            || style.is_some_and(|s| s.kind == StyleKind::Table && s.is_default && !s.custom)
+    }
+
     /// The display name of style `id` (its `w:name`, else the id).
     pub fn name_of<'s>(&'s self, id: &'s str) -> &'s str {
         self.get(id).and_then(|s| s.name.as_deref()).unwrap_or(id)

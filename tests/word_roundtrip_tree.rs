@@ -1,0 +1,472 @@
+//! The Word round trip on whole trees: `import(export_word(tree)) == tree`, the whole
+//! `Document` compared with `PartialEq` (media bytes included), for single-feature trees,
+//! `sample::small_document()` and the real sd.xml samples of `../shared/corpus/sdxml`
+//! (skipped with a printed reason when absent).
+//!
+//! The writer runs with image and table captions on: with them off it leaves captions out
+//! because the caller asked it to (reported as a warning), which is no property of the format.
+//!
+//! Normalised before comparing, each because a .docx genuinely cannot carry it
+//! ([`comparable`]):
+//! - `meta.filename`: no standard docx property holds the API's file name;
+//! - `meta.id`, `meta.generator`: the service's provenance of an sd.xml export (its document
+//!   id and program version); the .docx's own properties describe the .docx, not its source;
+//! - `origin_ids` of blocks: the service's bookkeeping of where a block was copied from, kept
+//!   for sd.xml round trips; like `meta.id` it is the service's provenance, which no Word
+//!   construct means;
+//! - comment ids and list ids are compared up to a consistent renaming: Word's are numbers
+//!   (`w:comment@w:id`, ECMA-376 §17.13.4.2; `w:num@w:numId`, §17.9.15), the tree's any
+//!   string, so the writer numbers them and the reader keeps Word's numbers. Which anchors
+//!   belong to which comment and which items to which list is compared exactly.
+//!
+//! Everything else must come back exactly; `tests/word_roundtrip.rs` keeps the older
+//! part-by-part checks.
+
+mod common;
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use sdconv::ast::{Block, Inline};
+use sdconv::import::sdxml::{SdxmlImportOptions, read};
+use sdconv::package::{Compression, ZipWriter};
+use sdconv::{Document, ExportOptions, Format, ImportOptions};
+
+fn export_options() -> ExportOptions {
+    let mut options = ExportOptions::default();
+    options.word.settings = options
+        .word
+        .settings
+        .with_image_caption(true)
+        .with_table_caption(true);
+    options
+}
+
+fn round_trip(doc: &Document) -> Document {
+    let bytes = sdconv::export(doc, Format::Word, &export_options())
+        .unwrap()
+        .value;
+    sdconv::import(Format::Word, &bytes, &ImportOptions::default())
+        .unwrap()
+        .value
+}
+
+/// Renames ids in order of first appearance: `prefix` + 1, 2, …
+struct Renamer {
+    prefix: &'static str,
+    names: HashMap<String, String>,
+}
+
+impl Renamer {
+    fn new(prefix: &'static str) -> Self {
+        Renamer {
+            prefix,
+            names: HashMap::new(),
+        }
+    }
+
+    fn rename(&mut self, id: &mut String) {
+        let n = self.names.len() + 1;
+        let prefix = self.prefix;
+        *id = self
+            .names
+            .entry(id.clone())
+            .or_insert_with(|| format!("{prefix}{n}"))
+            .clone();
+    }
+}
+
+fn rename_list_ids(blocks: &mut [Block]) {
+    // Each block list numbers its own lists (a cell's list is not the body's).
+    let mut lists = Renamer::new("list-");
+    for b in blocks.iter_mut() {
+        match b {
+            Block::Paragraph(p) => {
+                if let Some(id) = &mut p.list_id {
+                    lists.rename(id);
+                }
+            }
+            Block::Table(t) => {
+                for cell in t.rows.iter_mut().flat_map(|r| r.cells.iter_mut()) {
+                    rename_list_ids(&mut cell.blocks);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// `doc` with what a .docx cannot carry normalised (see the module documentation).
+fn comparable(doc: &Document) -> Document {
+    let mut d = doc.clone();
+    d.meta.filename = None;
+    d.meta.id = None;
+    d.meta.generator = None;
+    let mut comments = Renamer::new("comment-");
+    for c in &mut d.comments {
+        comments.rename(&mut c.id);
+    }
+    d.walk_inline_lists_mut(&mut |list| {
+        for i in list.iter_mut() {
+            if let Inline::CommentStart { id } | Inline::CommentEnd { id } = i {
+                comments.rename(id);
+            }
+        }
+    });
+    rename_list_ids(&mut d.blocks);
+    d.walk_blocks_mut(&mut |_, b| match b {
+        Block::Paragraph(p) => p.origin_ids = None,
+        Block::Image(img) => img.origin_ids = None,
+        Block::Table(t) => t.origin_ids = None,
+        _ => {}
+    });
+    d
+}
+
+/// Asserts the round trip gives `doc` back; on failure shows the first differing lines of the
+/// two JSON dumps.
+fn assert_round_trip(name: &str, doc: &Document) {
+    assert!(doc.validate().is_ok(), "{name}: the fixture is not valid");
+    let want = comparable(doc);
+    let got = comparable(&round_trip(doc));
+    if want == got {
+        return;
+    }
+    let (a, b) = (want.to_json(), got.to_json());
+    if let Ok(dir) = std::env::var("RT_DUMP") {
+        let _ = std::fs::write(format!("{dir}/{name}.a.json"), &a);
+        let _ = std::fs::write(format!("{dir}/{name}.b.json"), &b);
+    }
+    let (a, b): (Vec<&str>, Vec<&str>) = (a.lines().collect(), b.lines().collect());
+    let first = a.iter().zip(&b).position(|(x, y)| x != y).unwrap_or(0);
+    let from = first.saturating_sub(12);
+    panic!(
+        "{name}: the round trip changed the tree (JSON from line {from}):\n--- tree\n{}\n--- read back\n{}",
+        a[from..(first + 12).min(a.len())].join("\n"),
+        b[from..(first + 12).min(b.len())].join("\n"),
+    );
+}
+
+fn fixture(blocks: &str) -> Document {
+    Document::from_json(&format!(
+        r#"{{"format_version":1,"meta":{{"title":"Fixture","language":"en_EN"}},"blocks":{blocks}}}"#
+    ))
+    .unwrap()
+}
+
+fn with_media(mut doc: Document, names: &[(&str, u32, u32)]) -> Document {
+    for (i, (name, w, h)) in names.iter().enumerate() {
+        doc.media
+            .add(*name, sdconv::sample::png(*w, *h, i as u64 + 1));
+    }
+    doc
+}
+
+#[test]
+fn headings_plain_and_numbered() {
+    assert_round_trip(
+        "headings",
+        &fixture(
+            r#"[
+            {"type":"paragraph","kind":"heading","id":"intro","content":[{"type":"text","text":"Introduction"}]},
+            {"type":"paragraph","kind":"paragraph","content":[{"type":"text","text":"Body."}]},
+            {"type":"paragraph","kind":"heading","level":1,"content":[{"type":"text","text":"Background"}]},
+            {"type":"paragraph","kind":"heading","level":2,"content":[{"type":"text","text":"History"}]},
+            {"type":"paragraph","kind":"heading-ol","content":[{"type":"text","text":"Scope"}]},
+            {"type":"paragraph","kind":"heading-ol","level":1,"id":"limits","content":[{"type":"text","text":"Limits"}]},
+            {"type":"paragraph","kind":"heading-ol","level":1,"content":[{"type":"text","text":"Terms"}]},
+            {"type":"paragraph","kind":"heading-ol","content":[{"type":"text","text":"Method"}]}
+        ]"#,
+        ),
+    );
+}
+
+#[test]
+fn numbered_paragraphs_alone_and_under_numbered_headings() {
+    assert_round_trip(
+        "paragraph-ol alone",
+        &fixture(
+            r#"[
+            {"type":"paragraph","kind":"paragraph-ol","content":[{"type":"text","text":"First clause."}]},
+            {"type":"paragraph","kind":"paragraph-ol","content":[{"type":"text","text":"Second clause."}]},
+            {"type":"paragraph","kind":"paragraph-ol","level":1,"content":[{"type":"text","text":"A sub-clause."}]}
+        ]"#,
+        ),
+    );
+    assert_round_trip(
+        "paragraph-ol under headings",
+        &fixture(
+            r#"[
+            {"type":"paragraph","kind":"heading-ol","content":[{"type":"text","text":"Terms"}]},
+            {"type":"paragraph","kind":"paragraph-ol","level":1,"content":[{"type":"text","text":"Clause one."}]},
+            {"type":"paragraph","kind":"paragraph","content":[{"type":"text","text":"Plain."}]},
+            {"type":"paragraph","kind":"paragraph-ol","level":1,"content":[{"type":"text","text":"Clause two."}]}
+        ]"#,
+        ),
+    );
+}
+
+#[test]
+fn lists_nested_with_starts_restarts_and_resumption() {
+    assert_round_trip(
+        "lists",
+        &fixture(
+            r#"[
+            {"type":"paragraph","kind":"list-ul","content":[{"type":"text","text":"Bullet"}]},
+            {"type":"paragraph","kind":"list-ul","level":1,"content":[{"type":"text","text":"Nested"}]},
+            {"type":"paragraph","kind":"list-ul","level":2,"content":[{"type":"text","text":"Deeper"}]},
+            {"type":"paragraph","kind":"list-ul","content":[{"type":"text","text":"Bullet again"}]},
+            {"type":"paragraph","kind":"paragraph","content":[{"type":"text","text":"Between."}]},
+            {"type":"paragraph","kind":"list-ol","content":[{"type":"text","text":"One"}]},
+            {"type":"paragraph","kind":"list-ol","level":1,"content":[{"type":"text","text":"One a"}]},
+            {"type":"paragraph","kind":"list-ol","level":1,"content":[{"type":"text","text":"One b"}]},
+            {"type":"paragraph","kind":"list-ol","content":[{"type":"text","text":"Two"}]},
+            {"type":"paragraph","kind":"paragraph","content":[{"type":"text","text":"Between."}]},
+            {"type":"paragraph","kind":"list-ol","start":5,"content":[{"type":"text","text":"Five"}]},
+            {"type":"paragraph","kind":"list-ol","content":[{"type":"text","text":"Six"}]},
+            {"type":"paragraph","kind":"list-ol","restart":true,"content":[{"type":"text","text":"One again"}]},
+            {"type":"paragraph","kind":"list-ol","restart":true,"start":3,"content":[{"type":"text","text":"Three"}]},
+            {"type":"paragraph","kind":"paragraph","content":[{"type":"text","text":"Between."}]},
+            {"type":"paragraph","kind":"list-ol","list_id":"steps","number_format":"upper_roman","content":[{"type":"text","text":"Step I"}]},
+            {"type":"paragraph","kind":"list-ol","list_id":"steps","number_format":"upper_roman","content":[{"type":"text","text":"Step II"}]},
+            {"type":"paragraph","kind":"paragraph","content":[{"type":"text","text":"An interruption."}]},
+            {"type":"paragraph","kind":"list-ol","list_id":"steps","number_format":"upper_roman","content":[{"type":"text","text":"Step III"}]}
+        ]"#,
+        ),
+    );
+}
+
+#[test]
+fn tables_with_spans_header_rows_and_widths() {
+    assert_round_trip(
+        "table",
+        &fixture(
+            r#"[
+            {"type":"table","columns":[40.0,35.5,24.5],"caption":"Results","id":"results","rows":[
+                {"header":true,"cells":[
+                    {"header":true,"blocks":[{"type":"paragraph","kind":"paragraph","content":[{"type":"text","text":"Name"}]}]},
+                    {"header":true,"colspan":2,"blocks":[{"type":"paragraph","kind":"paragraph","content":[{"type":"text","text":"Values"}]}]}]},
+                {"cells":[
+                    {"rowspan":2,"blocks":[{"type":"paragraph","kind":"paragraph","content":[{"type":"text","text":"Alpha"}]}]},
+                    {"blocks":[{"type":"paragraph","kind":"paragraph","content":[{"type":"text","text":"1"}]}]},
+                    {"blocks":[{"type":"paragraph","kind":"paragraph","content":[{"type":"text","text":"2"}]}]}]},
+                {"cells":[
+                    {"colspan":2,"blocks":[{"type":"paragraph","kind":"list-ul","content":[{"type":"text","text":"in a cell"}]}]}]}
+            ]},
+            {"type":"table","columns":[50.0,50.0],"numbered":false,"caption":"Unnumbered","align":"center","rows":[
+                {"cells":[
+                    {"blocks":[{"type":"paragraph","kind":"paragraph","content":[{"type":"text","text":"a"}]}]},
+                    {"blocks":[{"type":"paragraph","kind":"paragraph","content":[{"type":"text","text":"b"}]}]}]}
+            ]}
+        ]"#,
+        ),
+    );
+}
+
+#[test]
+fn images_with_width_alt_caption_and_inline_images() {
+    let doc = with_media(
+        fixture(
+            r#"[
+            {"type":"image","media":"cat.png","caption":"A cat","alt":"A grey cat","width_percent":50.0,"id":"cat"},
+            {"type":"image","media":"dog.png","caption":"No number","numbered":false,"width_percent":100.0,"align":"center"},
+            {"type":"image","media":"cat.png","width_percent":25.5,"align":"right"},
+            {"type":"paragraph","kind":"paragraph","content":[
+                {"type":"text","text":"Inline "},
+                {"type":"image","media":"dot.png","caption":"A dot","alt":"A red dot"},
+                {"type":"text","text":" and "},
+                {"type":"image","media":"dog.png"},
+                {"type":"text","text":" in the text."}]}
+        ]"#,
+        ),
+        &[("cat.png", 40, 30), ("dog.png", 20, 50), ("dot.png", 8, 8)],
+    );
+    assert_round_trip("images", &doc);
+}
+
+#[test]
+fn footnotes_endnotes_links_and_marks() {
+    assert_round_trip(
+        "notes, links, marks",
+        &fixture(
+            r##"[
+            {"type":"paragraph","kind":"heading","id":"top","content":[{"type":"text","text":"Top"}]},
+            {"type":"paragraph","kind":"paragraph","content":[
+                {"type":"text","text":"Text"},
+                {"type":"note","kind":"footnote","content":[{"type":"text","text":"A footnote with "},{"type":"styled","style":"bold","children":[{"type":"text","text":"bold"}]}]},
+                {"type":"text","text":" and more"},
+                {"type":"note","kind":"endnote","content":[{"type":"text","text":"An endnote."}]},
+                {"type":"text","text":". "},
+                {"type":"link","href":"https://example.org/a?b=c","children":[{"type":"text","text":"external"}]},
+                {"type":"text","text":", "},
+                {"type":"link","href":"#top","children":[{"type":"text","text":"internal"}]},
+                {"type":"text","text":"."}]},
+            {"type":"paragraph","kind":"paragraph","content":[
+                {"type":"styled","style":"code","children":[{"type":"text","text":"code"}]},
+                {"type":"text","text":" "},
+                {"type":"styled","style":"small_caps","children":[{"type":"text","text":"caps"}]},
+                {"type":"text","text":" "},
+                {"type":"styled","style":"bold","children":[{"type":"styled","style":"italic","children":[{"type":"text","text":"both"}]},{"type":"text","text":" bold"}]},
+                {"type":"text","text":" "},
+                {"type":"styled","style":"underline","children":[{"type":"text","text":"under"}]},
+                {"type":"text","text":" "},
+                {"type":"styled","style":"strike","children":[{"type":"text","text":"struck"}]},
+                {"type":"text","text":" x"},
+                {"type":"styled","style":"subscript","children":[{"type":"text","text":"i"}]},
+                {"type":"text","text":" y"},
+                {"type":"styled","style":"superscript","children":[{"type":"text","text":"2"}]},
+                {"type":"text","text":" "},
+                {"type":"span","style":"Key Term","children":[{"type":"text","text":"term"}]},
+                {"type":"line_break"},
+                {"type":"text","text":"after a break"}]}
+        ]"##,
+        ),
+    );
+}
+
+#[test]
+fn cross_references_to_headings_in_every_form() {
+    assert_round_trip(
+        "cross-references",
+        &fixture(
+            r#"[
+            {"type":"paragraph","kind":"heading","id":"plain","content":[{"type":"text","text":"Plain heading"}]},
+            {"type":"paragraph","kind":"heading-ol","id":"numbered","content":[{"type":"text","text":"Numbered heading"}]},
+            {"type":"paragraph","kind":"paragraph","content":[
+                {"type":"text","text":"See "},
+                {"type":"cross_ref","target":"plain","number":false,"text":true},
+                {"type":"text","text":", "},
+                {"type":"cross_ref","target":"numbered","number":true,"text":false},
+                {"type":"text","text":", "},
+                {"type":"cross_ref","target":"numbered","number":false,"text":true},
+                {"type":"text","text":" and "},
+                {"type":"cross_ref","target":"numbered","number":true,"text":true},
+                {"type":"text","text":"."}]}
+        ]"#,
+        ),
+    );
+}
+
+#[test]
+fn tracked_changes_comments_page_breaks_and_directories() {
+    let mut doc = fixture(
+        r#"[
+        {"type":"directory","kind":"content"},
+        {"type":"paragraph","kind":"heading","content":[{"type":"text","text":"Changes"}]},
+        {"type":"paragraph","kind":"paragraph","content":[
+            {"type":"text","text":"Kept "},
+            {"type":"tracked","change":{"kind":"insert","author":"Ann","date":"2024-05-06T07:08:09Z"},"children":[{"type":"text","text":"added "}]},
+            {"type":"tracked","change":{"kind":"delete","author":"Bob","date":"2024-05-07T07:08:09Z"},"children":[{"type":"text","text":"removed "}]},
+            {"type":"comment_start","id":"note-1"},
+            {"type":"text","text":"commented"},
+            {"type":"comment_end","id":"note-1"},
+            {"type":"text","text":"."}]},
+        {"type":"page_break"},
+        {"type":"directory","kind":"images"},
+        {"type":"directory","kind":"tables"},
+        {"type":"paragraph","kind":"paragraph","content":[{"type":"text","text":"After the lists."}]}
+    ]"#,
+    );
+    doc.comments.push(sdconv::ast::Comment {
+        id: "note-1".into(),
+        author: Some("Ann".into()),
+        initials: Some("A".into()),
+        date: Some("2024-05-06T07:08:09Z".into()),
+        content: vec![Inline::text("Why?")],
+    });
+    assert_round_trip("changes, comments, breaks, directories", &doc);
+}
+
+#[test]
+fn the_small_sample_document() {
+    assert_round_trip("small_document", &sdconv::sample::small_document());
+}
+
+/// Zips an unpacked sd.xml export folder (`sd.xml` + `images/`) the way the service ships it.
+fn zip_folder(dir: &Path) -> Vec<u8> {
+    let mut w = ZipWriter::new();
+    w.add(
+        "sd.xml",
+        &std::fs::read(dir.join("sd.xml")).unwrap(),
+        Compression::Deflate,
+    )
+    .unwrap();
+    let mut images: Vec<_> = std::fs::read_dir(dir.join("images"))
+        .map(|d| d.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    images.sort();
+    for path in images {
+        let name = format!("images/{}", path.file_name().unwrap().to_string_lossy());
+        w.add(&name, &std::fs::read(&path).unwrap(), Compression::Store)
+            .unwrap();
+    }
+    w.finish().unwrap()
+}
+
+fn sdxml_sample(name: &str) -> Option<Document> {
+    let dir = common::shared_dir()?.join("corpus/sdxml");
+    let zip = if dir.join(name).is_dir() {
+        zip_folder(&dir.join(name))
+    } else {
+        std::fs::read(dir.join(format!("{name}.zip"))).unwrap()
+    };
+    Some(read(&zip, &SdxmlImportOptions::default()).unwrap().value)
+}
+
+#[test]
+fn real_sd_xml_sample_minimal() {
+    if let Some(doc) = sdxml_sample("export-2018-minimal") {
+        assert_round_trip("export-2018-minimal", &doc);
+    }
+}
+
+#[test]
+fn real_sd_xml_sample_footnotes() {
+    if let Some(doc) = sdxml_sample("export-2017-footnotes") {
+        assert_round_trip("export-2017-footnotes", &doc);
+    }
+}
+
+/// Table formatting the reader does not read back yet. This is NOT a principled normalisation
+/// but the list of what still differs, so the rest of the sample is held exact meanwhile:
+/// - `Table::width_percent` (written as `w:tblW` in fiftieths of a percent),
+///   `Table::border_color` (`w:tblBorders` colour);
+/// - `Cell::align` (written as the cell paragraphs' `w:jc`), `Cell::borders` (`w:tcBorders`),
+///   `Cell::header` of `th` cells outside header rows (Word has no header cell, only header
+///   rows: this one may stay a real loss);
+/// - `Cell::font_size` and `Row::min_height`, which are strings as the source wrote them
+///   (`9.750243756093903pt`, `6.348758718967975mm`) while Word stores half-points and twips:
+///   they can come back only as the same length, rounded to Word's unit.
+fn without_pending_table_formatting(doc: &Document) -> Document {
+    let mut d = doc.clone();
+    d.walk_blocks_mut(&mut |_, b| {
+        if let Block::Table(t) = b {
+            t.width_percent = None;
+            t.border_color = None;
+            for row in &mut t.rows {
+                row.min_height = None;
+                for cell in &mut row.cells {
+                    cell.align = None;
+                    cell.borders = Default::default();
+                    cell.font_size = None;
+                    cell.header = row.header;
+                }
+            }
+        }
+    });
+    d
+}
+
+#[test]
+fn real_sd_xml_sample_table_image() {
+    if let Some(doc) = sdxml_sample("export-2017-table-image") {
+        let back = round_trip(&doc);
+        assert_eq!(
+            comparable(&without_pending_table_formatting(&back)),
+            comparable(&without_pending_table_formatting(&doc)),
+            "export-2017-table-image: differs beyond the pending table formatting"
+        );
+        // The pending fields are really there, so this test says what is still missing.
+        assert_ne!(comparable(&back), comparable(&doc));
+    }
+}
