@@ -212,3 +212,69 @@ fn a_caption_before_a_table_becomes_its_caption() {
     );
     golden("table_caption", &c);
 }
+
+/// Table formatting as other producers write it: `w:tblW` as `NN%` (later editions of
+/// ECMA-376), `start`/`end` cell borders, a row height without `w:hRule` (Word treats it as
+/// "at least"), a cell whose paragraphs share `w:jc` and a size on every run and mark, shading;
+/// odd values are warned about and left out, never an error.
+#[test]
+fn table_width_borders_heights_and_cell_formatting_from_other_producers() {
+    let sized = |text: &str| {
+        format!(
+            r#"<w:p><w:pPr><w:jc w:val="center"/><w:rPr><w:sz w:val="21"/></w:rPr></w:pPr><w:r><w:rPr><w:sz w:val="21"/></w:rPr><w:t>{text}</w:t></w:r></w:p>"#
+        )
+    };
+    let formatted = format!(
+        r#"<w:tc><w:tcPr><w:tcBorders><w:start w:val="single" w:sz="4"/><w:end w:val="none"/><w:insideH w:val="single"/></w:tcBorders><w:shd w:val="clear" w:fill="a1B2c3"/></w:tcPr>{}{}</w:tc>"#,
+        sized("one"),
+        sized("two")
+    );
+    let mixed = r#"<w:tc><w:p><w:pPr><w:jc w:val="center"/><w:rPr><w:sz w:val="21"/></w:rPr></w:pPr><w:r><w:t>default size</w:t></w:r></w:p></w:tc>"#;
+    let xml = format!(
+        r#"<w:tbl><w:tblPr><w:tblW w:w="80%" w:type="pct"/><w:tblBorders><w:top w:val="single" w:color="FF0000"/><w:insideV w:val="single" w:color="FF0000"/><w:bottom w:val="nil"/></w:tblBorders></w:tblPr><w:tblGrid><w:gridCol w:w="2000"/><w:gridCol w:w="2000"/></w:tblGrid><w:tr><w:trPr><w:trHeight w:val="397"/></w:trPr>{formatted}{mixed}</w:tr><w:tr><w:trPr><w:trHeight w:val="300" w:hRule="auto"/></w:trPr>{}{}</w:tr></w:tbl>{}"#,
+        tc("", "a"),
+        tc("", "b"),
+        // Odd values: a width that is no number, a colour that is no RRGGBB, a height with no unit
+        // Word knows.
+        r#"<w:tbl><w:tblPr><w:tblW w:w="wide" w:type="pct"/><w:tblBorders><w:top w:val="single" w:color="red"/></w:tblBorders></w:tblPr><w:tblGrid><w:gridCol w:w="2000"/></w:tblGrid><w:tr><w:trPr><w:trHeight w:val="3em"/></w:trPr><w:tc><w:p/></w:tc></w:tr></w:tbl>"#
+    );
+    let c = docx(&xml).read();
+    let t = table(&c, 0);
+    assert_eq!(t.width_percent, Some(80.0));
+    assert_eq!(t.border_color.as_deref(), Some("#FF0000"));
+    assert_eq!(t.rows[0].min_height.as_deref(), Some("19.85pt"));
+    assert_eq!(t.rows[1].min_height, None);
+    let cell = &t.rows[0].cells[0];
+    assert_eq!(cell.align, Some(sdconv::ast::Align::Center));
+    assert_eq!(cell.font_size.as_deref(), Some("10.5pt"));
+    assert_eq!(cell.borders.left, Some(true));
+    assert_eq!(cell.borders.right, Some(false));
+    assert_eq!((cell.borders.top, cell.borders.bottom), (None, None));
+    assert_eq!(cell.background.as_deref(), Some("#a1B2c3"));
+    for b in &cell.blocks {
+        match b {
+            Block::Paragraph(p) => assert_eq!(p.align, sdconv::ast::Align::Left),
+            other => panic!("{other:?}"),
+        }
+    }
+    // The marks say 10.5 pt but the text is in the style's size: no cell size.
+    let other = &t.rows[0].cells[1];
+    assert_eq!(other.font_size, None);
+    assert_eq!(other.align, Some(sdconv::ast::Align::Center));
+    let odd = table(&c, 1);
+    assert_eq!(
+        (
+            odd.width_percent,
+            &odd.border_color,
+            &odd.rows[0].min_height
+        ),
+        (None, &None, &None)
+    );
+    let invalid: Vec<&str> = c
+        .warnings
+        .iter()
+        .filter(|w| w.kind == WarningKind::InvalidValue)
+        .map(|w| w.message.as_str())
+        .collect();
+    assert_eq!(invalid.len(), 3, "{invalid:?}");
+}

@@ -10,6 +10,7 @@
 
 pub mod block;
 pub mod inline;
+pub mod length;
 pub mod media;
 pub mod numbering;
 mod validate;

@@ -134,6 +134,39 @@ pub(crate) struct CellFormat {
     pub size: Option<u32>,
 }
 
+impl CellFormat {
+    /// The `w:pPr` children saying this format for a paragraph of its own alignment: `w:jc`
+    /// (explicit, `left` included) and the paragraph mark's size, so even an empty cell
+    /// carries both.
+    pub fn push_paragraph_props(&self, ppr: &mut String) {
+        if let Some(a) = self.align {
+            push_explicit_jc(ppr, a);
+        }
+        self.push_mark_size(ppr);
+    }
+
+    /// The paragraph mark's `w:rPr` with the size (the last child of `w:pPr`).
+    pub fn push_mark_size(&self, ppr: &mut String) {
+        if let Some(size) = self.size {
+            let _ = write!(
+                ppr,
+                r#"<w:rPr><w:sz w:val="{size}"/><w:szCs w:val="{size}"/></w:rPr>"#
+            );
+        }
+    }
+
+    /// An empty paragraph in this format (an empty cell's, or the one a cell must end with).
+    pub fn empty_paragraph(&self) -> String {
+        let mut ppr = String::new();
+        self.push_paragraph_props(&mut ppr);
+        if ppr.is_empty() {
+            "<w:p/>".to_string()
+        } else {
+            format!("<w:p><w:pPr>{ppr}</w:pPr></w:p>")
+        }
+    }
+}
+
 /// The state of one export.
 pub(crate) struct Writer<'a> {
     pub doc: &'a Document,
@@ -465,11 +498,17 @@ impl<'a> Writer<'a> {
             let ind = self.indent(p.indent, avail);
             let _ = write!(ppr, r#"<w:ind w:left="{ind}"/>"#);
         }
-        let align = match (p.align, cell.and_then(|c| c.align)) {
-            (Align::Left, Some(a)) => a,
-            (a, _) => a,
-        };
-        push_jc(&mut ppr, align);
+        match (p.align, cell) {
+            // The cell's alignment and size go on each of its paragraphs, the alignment
+            // explicit even when left: Word has no cell-level `w:jc`, and a reader takes the
+            // alignment and mark size all of a cell's paragraphs share for the cell's.
+            (Align::Left, Some(format)) => format.push_paragraph_props(&mut ppr),
+            (a, Some(format)) => {
+                push_jc(&mut ppr, a);
+                format.push_mark_size(&mut ppr);
+            }
+            (a, None) => push_jc(&mut ppr, a),
+        }
         if !ppr.is_empty() {
             let _ = write!(out, "<w:pPr>{ppr}</w:pPr>");
         }
@@ -738,8 +777,15 @@ pub fn bookmark_name(id: &str) -> String {
 }
 
 pub(crate) fn push_jc(ppr: &mut String, align: Align) {
+    if align != Align::Left {
+        push_explicit_jc(ppr, align);
+    }
+}
+
+/// `w:jc` for `align`, written even for left (the default).
+fn push_explicit_jc(ppr: &mut String, align: Align) {
     let v = match align {
-        Align::Left => return,
+        Align::Left => "left",
         Align::Center => "center",
         Align::Right => "right",
         Align::Justify => "both",

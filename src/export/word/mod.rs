@@ -33,9 +33,17 @@
 //! | `w:tblGrid` twips | `columns`, each the shortest decimal within a twip |
 //! | `TOC` fields | `directory` blocks (the settings' lists are placed by directory blocks or on top) |
 //! | `w:ind/@w:left` ÷ [`document::INDENT_STEP_TWIPS`] | `indent` |
+//! | `w:tblW` of type `pct` (fiftieths of a percent); `auto` when the tree gives none | table `width_percent` |
+//! | `w:tblBorders`, every side drawn in one colour (case kept) | table `border_color` |
+//! | `w:trHeight` (twips, `atLeast`) | row `min_height`, read in points |
+//! | `w:jc` all of a cell's paragraphs share (written even for left) | cell `align` |
+//! | `w:sz` of all of a cell's paragraph marks, every text run the same | cell `font_size`, read in points |
+//! | `w:tcBorders` sides, `nil` for none | cell `borders` |
+//! | `w:shd@w:fill` | cell `background` |
 //!
-//! Not read back yet (see `tests/word_roundtrip_tree.rs`): table width and border colour, cell
-//! alignment, borders and font size, row heights, `th` cells outside header rows.
+//! Lengths come back rounded to Word's units (twips, half-points); `th` cells outside header
+//! rows have no Word form (Word marks header rows only), nor does a cell alignment that none of
+//! its paragraphs takes (see `tests/word_roundtrip_tree.rs`).
 //!
 //! Partly: sidenotes become footnotes; index marks become `XE` fields (the index tree is not
 //! written) — each reported as a warning.

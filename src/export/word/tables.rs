@@ -5,7 +5,7 @@
 use std::fmt::Write;
 
 use crate::ast::numbering::BlockNumber;
-use crate::ast::{Align, Block, Cell, DirectoryKind, Table, VAlign, grid_positions};
+use crate::ast::{Align, Block, Cell, DirectoryKind, Table, VAlign, grid_positions, length};
 use crate::report::WarningKind;
 use crate::xml::escape_attr;
 
@@ -15,35 +15,26 @@ use super::document::{CellFormat, Target, Writer};
 /// Left plus right cell margin of the table styles, twips.
 const CELL_MARGINS: u32 = 216;
 
-/// A `#rrggbb` colour as Word's `RRGGBB`, if it is one.
+/// A `#rrggbb` colour as Word's `RRGGBB` (ST_HexColorRGB, xsd:hexBinary: either case), if it is
+/// one. The case is kept so a reader gets the tree's string back.
 fn hex_color(c: &str) -> Option<String> {
     let h = c.strip_prefix('#').unwrap_or(c);
-    (h.len() == 6 && h.chars().all(|c| c.is_ascii_hexdigit())).then(|| h.to_ascii_uppercase())
+    (h.len() == 6 && h.chars().all(|c| c.is_ascii_hexdigit())).then(|| h.to_string())
 }
 
-/// A CSS length (`6.3mm`, `12pt`, `1cm`, `0.5in`, `20px`) in twips.
+/// A CSS length (`6.3mm`, `12pt`, `1cm`, `0.5in`, `20px`) in whole twips, the unit of
+/// `w:trHeight` (rounded, so a reader gets [`length::rounded_points`] of it back).
 fn twips(len: &str) -> Option<u32> {
-    let len = len.trim();
-    let split = len
-        .find(|c: char| c.is_ascii_alphabetic())
-        .unwrap_or(len.len());
-    let (num, unit) = len.split_at(split);
-    let v: f64 = num.trim().parse().ok()?;
-    let per = match unit {
-        "mm" => 1440.0 / 25.4,
-        "cm" => 1440.0 / 2.54,
-        "in" => 1440.0,
-        "pt" | "" => 20.0,
-        "px" => 15.0,
-        _ => return None,
-    };
-    let t = v * per;
-    (0.0..31_680.0).contains(&t).then_some(t.round() as u32)
+    let t = length::twips(len)?.round();
+    (0.0..31_680.0).contains(&t).then_some(t as u32)
 }
 
-/// A font size (`9.75pt`) in half-points.
+/// A font size (`9.75pt`) in half-points, the unit of `w:sz` (rounded to the nearest, as
+/// [`length::rounded_points`] with a step of 10 twips).
 fn half_points(size: &str) -> Option<u32> {
-    twips(size).map(|t| (t / 10).clamp(2, 3276))
+    let h = (length::twips(size)? / 10.0).round();
+    // Word's range is 1-1638 pt (ST_HpsMeasure); a positive size beyond it is clamped.
+    (h > 0.0).then(|| h.clamp(2.0, 3276.0) as u32)
 }
 
 impl Writer<'_> {
@@ -122,11 +113,18 @@ impl Writer<'_> {
         out.push_str("<w:tbl><w:tblPr>");
         out.push_str(r#"<w:tblStyle w:val=""#);
         escape_attr(&self.tpl.table_style, out);
-        let _ = write!(
-            out,
-            r#""/><w:tblW w:w="{}" w:type="pct"/>"#,
-            (pct * 50.0).round() as u32
-        );
+        out.push_str(r#""/>"#);
+        // The width the tree gives, in fiftieths of a percent (§17.18.90); none given is
+        // Word's `auto`, which the fixed grid (the full text width) decides.
+        if t.width_percent.is_some() {
+            let _ = write!(
+                out,
+                r#"<w:tblW w:w="{}" w:type="pct"/>"#,
+                (pct * 50.0).round() as u32
+            );
+        } else {
+            out.push_str(r#"<w:tblW w:w="0" w:type="auto"/>"#);
+        }
         match t.align {
             Align::Center => out.push_str(r#"<w:jc w:val="center"/>"#),
             Align::Right => out.push_str(r#"<w:jc w:val="right"/>"#),
@@ -136,6 +134,7 @@ impl Writer<'_> {
             let ind = self.indent(t.indent, avail);
             let _ = write!(out, r#"<w:tblInd w:w="{ind}" w:type="dxa"/>"#);
         }
+        let border_color = t.border_color.as_deref().and_then(hex_color);
         if let Some(color) = t.border_color.as_deref() {
             match hex_color(color) {
                 Some(c) => {
@@ -255,7 +254,7 @@ impl Writer<'_> {
                     out.push_str(r#"<w:vMerge w:val="restart"/>"#);
                     open.push((col, span, cell.rowspan - 1));
                 }
-                self.cell_properties(out, cell);
+                self.cell_properties(out, cell, border_color.as_deref());
                 out.push_str("</w:tcPr>");
                 let format = CellFormat {
                     align: cell.align,
@@ -277,7 +276,7 @@ impl Writer<'_> {
                             }
                     )
                 ) {
-                    out.push_str("<w:p/>");
+                    out.push_str(&format.empty_paragraph());
                 }
                 out.push_str("</w:tc>");
             }
@@ -296,7 +295,9 @@ impl Writer<'_> {
         }
     }
 
-    fn cell_properties(&mut self, out: &mut String, cell: &Cell) {
+    /// `w:tcBorders` (drawn in the table's border colour, else `auto`), shading, `w:vAlign`.
+    fn cell_properties(&mut self, out: &mut String, cell: &Cell, border_color: Option<&str>) {
+        let color = border_color.unwrap_or("auto");
         let b = cell.borders;
         if [b.top, b.left, b.bottom, b.right]
             .iter()
@@ -313,7 +314,7 @@ impl Writer<'_> {
                     Some(true) => {
                         let _ = write!(
                             out,
-                            r#"<w:{side} w:val="single" w:sz="4" w:space="0" w:color="auto"/>"#
+                            r#"<w:{side} w:val="single" w:sz="4" w:space="0" w:color="{color}"/>"#
                         );
                     }
                     Some(false) => {
@@ -390,10 +391,12 @@ mod tests {
         assert_eq!(twips("6.3mm"), Some(357));
         assert_eq!(twips("12pt"), Some(240));
         assert_eq!(twips("x"), None);
-        assert_eq!(half_points("9.75pt"), Some(19));
+        assert_eq!(half_points("9.75pt"), Some(20));
+        assert_eq!(half_points("9.750243756093903pt"), Some(20));
+        assert_eq!(half_points("9.5pt"), Some(19));
         assert_eq!(column_widths(&[25.0, 75.0], 2, 1000), vec![250, 750]);
         assert_eq!(column_widths(&[], 3, 1000), vec![333, 333, 334]);
-        assert_eq!(hex_color("#a1b2c3").as_deref(), Some("A1B2C3"));
+        assert_eq!(hex_color("#a1b2c3").as_deref(), Some("a1b2c3"));
         assert_eq!(hex_color("red"), None);
     }
 }

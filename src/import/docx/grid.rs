@@ -10,8 +10,9 @@
 use std::collections::HashMap;
 
 use super::convert::{Converter, Out};
-use super::model::{self, Merge};
-use crate::ast::{self, Cell, Row, Table};
+use super::model::{self, Item, Merge, RunItem};
+use super::xmlutil::twips;
+use crate::ast::{self, Align, Borders, Cell, Row, Table, length};
 use crate::limits::MAX_TABLE_COLUMNS;
 use crate::report::WarningKind;
 
@@ -37,6 +38,13 @@ impl Converter<'_> {
         let mut owner: HashMap<usize, (usize, usize)> = HashMap::new();
         let mut merge_repaired = false;
         let headers: Vec<bool> = t.rows.iter().map(|r| r.header).collect();
+        let row_heights: Vec<Option<String>> = t
+            .rows
+            .iter()
+            .map(|r| self.row_height(r.height.as_ref()))
+            .collect();
+        let width_percent = self.width_percent(t.width.as_ref());
+        let border_color = self.table_border_color(&t.borders);
         let grid_len = t.grid.len();
         for (r, row) in t.rows.into_iter().enumerate() {
             let mut placed: Vec<Placed> = Vec::new();
@@ -79,7 +87,23 @@ impl Converter<'_> {
                     }
                     merge_repaired = true;
                 }
-                let blocks = self.block_list(cell.blocks, None);
+                let (align, size) = shared_format(&cell.blocks);
+                let borders = cell_borders(&cell.borders);
+                let background = self.hex_color(cell.fill.as_deref(), "w:shd");
+                let mut blocks = self.block_list(cell.blocks, None);
+                // The alignment all paragraphs share is the cell's (Word has no cell `w:jc`);
+                // a picture's alignment is its own, so a cell holding one keeps them apart.
+                let align =
+                    align.filter(|_| blocks.iter().all(|b| matches!(b, ast::Block::Paragraph(_))));
+                if let Some(a) = align {
+                    for b in &mut blocks {
+                        if let ast::Block::Paragraph(p) = b {
+                            if p.align == a {
+                                p.align = Align::Left;
+                            }
+                        }
+                    }
+                }
                 new_owner.insert(col, (r, placed.len()));
                 placed.push(Placed {
                     col,
@@ -87,6 +111,11 @@ impl Converter<'_> {
                     rowspan: 1,
                     cell: Cell {
                         valign: cell.valign,
+                        align,
+                        borders,
+                        // Half-points are tenths of twips: exact in points.
+                        font_size: size.map(|h| length::points(i64::from(h) * 10)),
+                        background,
                         blocks,
                         ..Cell::default()
                     },
@@ -143,6 +172,7 @@ impl Converter<'_> {
             placed.sort_by_key(|p| p.col);
             let header = headers.get(r).copied().unwrap_or(false)
                 && out_rows.iter().all(|row: &Row| row.header);
+            let min_height = row_heights.get(r).cloned().flatten();
             let rows_left = (total_rows - r) as u32;
             for a in &mut active {
                 a.2 -= 1;
@@ -165,6 +195,7 @@ impl Converter<'_> {
                 .collect();
             out_rows.push(Row {
                 header,
+                min_height,
                 cells,
                 ..Row::default()
             });
@@ -182,6 +213,8 @@ impl Converter<'_> {
                 .filter(|s| !self.src_styles().is_plain_table(s))
                 .map(|s| self.style_name(s)),
             id,
+            width_percent,
+            border_color,
             ..Table::default()
         };
         out.blocks.push(ast::Block::Table(table));
@@ -190,6 +223,139 @@ impl Converter<'_> {
     fn warn_table(&mut self, message: &str) {
         self.warn(WarningKind::Repaired, message, "w:tbl");
     }
+
+    /// `w:tblW` of type `pct` as a percentage of the text width: fiftieths of a percent
+    /// (§17.18.90), or a number with `%` (later editions). Other types (`dxa`, `auto`, `nil`)
+    /// give none: the grid says the width.
+    fn width_percent(&mut self, width: Option<&(Option<String>, String)>) -> Option<f32> {
+        let (ty, w) = width?;
+        if ty.as_deref() != Some("pct") {
+            return None;
+        }
+        let w = w.trim();
+        let pct = match w.strip_suffix('%') {
+            Some(p) => p.trim().parse::<f64>().ok(),
+            None => w.parse::<f64>().ok().map(|f| f / 50.0),
+        };
+        match pct {
+            Some(p) if p.is_finite() && p > 0.0 && p <= 1000.0 => Some(p as f32),
+            // Zero is how some writers say "automatic".
+            Some(0.0) => None,
+            _ => {
+                self.warn(
+                    WarningKind::InvalidValue,
+                    format!("table width {w:?} is no percentage; the grid's width is kept"),
+                    "w:tblW",
+                );
+                None
+            }
+        }
+    }
+
+    /// The colour of `w:tblBorders` when every side drawn has the same `RRGGBB` one.
+    fn table_border_color(&mut self, sides: &[model::BorderSide]) -> Option<String> {
+        let mut colors = sides
+            .iter()
+            .filter(|s| s.drawn())
+            .map(|s| s.color.as_deref().unwrap_or("auto"));
+        let first = colors.next()?;
+        if colors.any(|c| c != first) {
+            return None;
+        }
+        self.hex_color(Some(first), "w:tblBorders")
+    }
+
+    /// A Word colour (`RRGGBB`, ST_HexColor) as the tree's `#rrggbb`, the case kept as written;
+    /// `auto` (the default colour) is none, anything else none with a warning.
+    fn hex_color(&mut self, color: Option<&str>, element: &str) -> Option<String> {
+        let c = color?.trim();
+        if c.len() == 6 && c.chars().all(|c| c.is_ascii_hexdigit()) {
+            return Some(format!("#{c}"));
+        }
+        if !c.eq_ignore_ascii_case("auto") {
+            self.warn(
+                WarningKind::InvalidValue,
+                format!("colour {c:?} is no RRGGBB value; left out"),
+                element,
+            );
+        }
+        None
+    }
+
+    /// `w:trHeight` as the tree's minimum height, in points (exact: twips are twentieths of a
+    /// point). `atLeast` (and no rule, which Word treats so) is a minimum; an `exact` height is
+    /// kept as the minimum too, the nearest the tree has; `auto` says nothing.
+    fn row_height(&mut self, height: Option<&(String, Option<String>)>) -> Option<String> {
+        let (v, rule) = height?;
+        if rule.as_deref() == Some("auto") {
+            return None;
+        }
+        match twips(v) {
+            Some(t) if t > 0 => Some(length::points(t.min(31_680))),
+            Some(_) => None,
+            None => {
+                self.warn(
+                    WarningKind::InvalidValue,
+                    format!("row height {v:?} is no length; left out"),
+                    "w:trHeight",
+                );
+                None
+            }
+        }
+    }
+}
+
+/// What all of a cell's paragraphs say alike, directly: the `w:jc` each sets, and the paragraph
+/// mark size each sets when every run of text has that size too (a size on the marks alone
+/// would be no size of the text).
+fn shared_format(blocks: &[model::Block]) -> (Option<Align>, Option<u32>) {
+    let paras: Vec<&model::Para> = blocks
+        .iter()
+        .filter_map(|b| match b {
+            model::Block::Para(p) => Some(p),
+            _ => None,
+        })
+        .collect();
+    let Some(first) = paras.first() else {
+        return (None, None);
+    };
+    let align = first
+        .props
+        .align
+        .filter(|a| paras.iter().all(|p| p.props.align == Some(*a)));
+    let size = first.props.mark_size.filter(|s| {
+        paras.iter().all(|p| {
+            p.props.mark_size == Some(*s)
+                && p.items.iter().all(|i| match i {
+                    Item::Run(r) if has_run_text(r) => r.props.size == Some(*s),
+                    _ => true,
+                })
+        })
+    });
+    (align, size)
+}
+
+fn has_run_text(r: &model::Run) -> bool {
+    r.content
+        .iter()
+        .any(|c| matches!(c, RunItem::Text(t) if !t.is_empty()))
+}
+
+/// `w:tcBorders` as the tree's borders: a side drawn or not (`nil`/`none`), as said; `start`
+/// and `end` are the left and right of a left-to-right table.
+fn cell_borders(sides: &[model::BorderSide]) -> Borders {
+    let mut b = Borders::default();
+    for s in sides {
+        let slot = match s.side.as_str() {
+            "top" => &mut b.top,
+            "bottom" => &mut b.bottom,
+            "left" | "start" => &mut b.left,
+            "right" | "end" => &mut b.right,
+            _ => continue,
+        };
+        *slot = Some(s.drawn());
+    }
+    b
 }
 
 fn filler(col: usize, span: usize) -> Placed {

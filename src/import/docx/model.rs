@@ -131,8 +131,31 @@ pub struct Table {
     pub grid: Vec<u64>,
     /// `w:tblPr/w:jc`.
     pub align: Option<crate::ast::Align>,
+    /// `w:tblW` as written: (`w:type`, `w:w`).
+    pub width: Option<(Option<String>, String)>,
+    /// `w:tblBorders`: the sides as written.
+    pub borders: Vec<BorderSide>,
     /// Rows.
     pub rows: Vec<Row>,
+}
+
+/// One side of `w:tblBorders` / `w:tcBorders` (ECMA-376 §17.4.38, §17.4.66) as written.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct BorderSide {
+    /// The element's local name: `top`, `left`/`start`, `bottom`, `right`/`end`, `insideH`,
+    /// `insideV`, diagonals.
+    pub side: String,
+    /// `w:val`: the line style; `nil`/`none` draw nothing.
+    pub val: Option<String>,
+    /// `w:color`.
+    pub color: Option<String>,
+}
+
+impl BorderSide {
+    /// Whether the side draws a line.
+    pub fn drawn(&self) -> bool {
+        !matches!(self.val.as_deref(), Some("nil" | "none") | None)
+    }
 }
 
 /// A table row.
@@ -144,6 +167,8 @@ pub struct Row {
     pub grid_before: u32,
     /// `w:gridAfter`.
     pub grid_after: u32,
+    /// `w:trHeight` as written: (`w:val`, `w:hRule`).
+    pub height: Option<(String, Option<String>)>,
     /// Cells.
     pub cells: Vec<Cell>,
 }
@@ -159,6 +184,10 @@ pub struct Cell {
     pub hmerge: Option<Merge>,
     /// `w:vAlign`.
     pub valign: Option<VAlign>,
+    /// `w:tcBorders`: the sides as written.
+    pub borders: Vec<BorderSide>,
+    /// `w:shd@w:fill` as written.
+    pub fill: Option<String>,
     /// Content.
     pub blocks: Vec<Block>,
 }
@@ -170,6 +199,8 @@ impl Default for Cell {
             vmerge: None,
             hmerge: None,
             valign: None,
+            borders: Vec::new(),
+            fill: None,
             blocks: Vec::new(),
         }
     }

@@ -41,6 +41,8 @@ pub struct RunProps {
     pub vert_align: Option<VertAlign>,
     /// `w:rFonts@ascii` (or `hAnsi`).
     pub font: Option<String>,
+    /// `w:sz` in half-points.
+    pub size: Option<u32>,
 }
 
 impl RunProps {
@@ -60,6 +62,7 @@ impl RunProps {
         o(&mut self.small_caps, &other.small_caps);
         o(&mut self.vert_align, &other.vert_align);
         o(&mut self.font, &other.font);
+        o(&mut self.size, &other.size);
     }
 }
 
@@ -100,6 +103,8 @@ pub struct ParaProps {
     pub indent_left: Option<i64>,
     /// A section ends with this paragraph (`w:sectPr` inside `w:pPr`).
     pub section: Option<Section>,
+    /// The paragraph mark's `w:sz` in half-points (`w:pPr/w:rPr`); direct formatting only.
+    pub mark_size: Option<u32>,
 }
 
 impl ParaProps {
@@ -165,6 +170,7 @@ fn apply_rpr_child(e: &BytesStart<'_>, p: &mut RunProps) {
                 None => None,
             }
         }
+        "sz" => p.size = attr(e, "val").and_then(|v| half_points(&v)),
         "rFonts" => {
             if let Some(f) = attr_string(e, "ascii").or_else(|| attr_string(e, "hAnsi")) {
                 p.font = Some(f);
@@ -172,6 +178,17 @@ fn apply_rpr_child(e: &BytesStart<'_>, p: &mut RunProps) {
         }
         _ => {}
     }
+}
+
+/// An ST_HpsMeasure: whole half-points, or a length with a unit (ISO Strict's `9.5pt`). `None`
+/// when unreadable or not positive (the size then comes from the styles).
+fn half_points(v: &str) -> Option<u32> {
+    let v = v.trim();
+    let h = match v.parse::<u32>() {
+        Ok(h) => h,
+        Err(_) => (twips(v)? as f64 / 10.0).round().clamp(0.0, 3276.0) as u32,
+    };
+    (h > 0).then_some(h.min(3276))
 }
 
 /// Parses the `w:pPr` whose `Start` was just read, up to its end.
@@ -183,6 +200,7 @@ pub fn parse_ppr(r: &mut XmlReader<'_>) -> Result<ParaProps> {
             Event::Start(e) => match e.local_name().as_ref() {
                 "numPr" => p.num = Some(parse_numpr(r)?),
                 "sectPr" => p.section = Some(parse_sectpr(r)?),
+                "rPr" => p.mark_size = parse_rpr(r)?.size,
                 _ => {
                     apply_ppr_child(&e, &mut p);
                     r.skip_element()?;

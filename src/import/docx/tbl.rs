@@ -1,14 +1,16 @@
-//! Stage one for tables (`w:tbl`, ECMA-376 §17.4): grid, rows with `w:tblHeader`,
-//! `w:gridBefore`/`w:gridAfter`, cells with `w:gridSpan`, `w:vMerge`, legacy `w:hMerge` and
-//! `w:vAlign`. Rows and cells wrapped in content controls or custom XML are read through.
+//! Stage one for tables (`w:tbl`, ECMA-376 §17.4): grid, `w:tblW`, `w:tblBorders`, rows with
+//! `w:tblHeader`, `w:trHeight`, `w:gridBefore`/`w:gridAfter`, cells with `w:gridSpan`,
+//! `w:vMerge`, legacy `w:hMerge`, `w:vAlign`, `w:tcBorders` and `w:shd`; values are kept as
+//! written and judged in stage two (`grid.rs`), which warns about odd ones. Rows and cells wrapped in content controls or custom XML are read through.
 
 use quick_xml::events::{BytesStart, Event};
 
 use super::body::BodyParser;
-use super::model::{Cell, Merge, Row, Table};
-use super::xmlutil::{attr, on_off, twips, val};
+use super::model::{BorderSide, Cell, Merge, Row, Table};
+use super::xmlutil::{attr, attr_string, on_off, twips, val};
 use crate::ast::{Align, VAlign};
 use crate::error::Result;
+use crate::xml::XmlReader;
 
 fn merge_of(e: &BytesStart<'_>) -> Merge {
     // `<w:vMerge/>` without a value continues the merge (§17.4.85).
@@ -16,6 +18,35 @@ fn merge_of(e: &BytesStart<'_>) -> Merge {
         Some("restart") => Merge::Restart,
         _ => Merge::Continue,
     }
+}
+
+/// The sides of the `w:tblBorders` / `w:tcBorders` whose `Start` was just read, up to its end.
+fn border_sides(r: &mut XmlReader<'_>) -> Result<Vec<BorderSide>> {
+    let mut sides = Vec::new();
+    let target = r.depth().saturating_sub(1);
+    while r.depth() > target {
+        let event = r.next_event()?;
+        // Direct children only: an empty one leaves the depth as it was, a `Start` one adds one
+        // (its own children, deeper, are no sides).
+        let direct = match &event {
+            Event::Empty(_) => r.depth() == target + 1,
+            Event::Start(_) => r.depth() == target + 2,
+            _ => false,
+        };
+        match event {
+            // A handful of sides exist; a hostile file's thousands are not kept.
+            Event::Start(e) | Event::Empty(e) if direct && sides.len() < 16 => {
+                sides.push(BorderSide {
+                    side: e.local_name().as_ref().to_owned(),
+                    val: val(&e),
+                    color: attr_string(&e, "color"),
+                });
+            }
+            Event::Eof => return Err(r.invalid("the part ends inside a borders element")),
+            _ => {}
+        }
+    }
+    Ok(sides)
 }
 
 fn count(e: &BytesStart<'_>) -> u32 {
@@ -60,7 +91,9 @@ impl BodyParser<'_, '_> {
     fn table_props(&mut self, t: &mut Table) -> Result<()> {
         let target = self.r.depth().saturating_sub(1);
         while self.r.depth() > target {
-            match self.r.next_event()? {
+            let event = self.r.next_event()?;
+            let empty = matches!(event, Event::Empty(_));
+            match event {
                 Event::Start(e) | Event::Empty(e) => {
                     // Only direct children of tblPr (not w:tblPrChange's old values).
                     if self.r.depth() > target + 2 {
@@ -68,6 +101,10 @@ impl BodyParser<'_, '_> {
                     }
                     match e.local_name().as_ref() {
                         "tblStyle" => t.style = val(&e),
+                        "tblW" => {
+                            t.width = attr_string(&e, "w").map(|w| (attr_string(&e, "type"), w))
+                        }
+                        "tblBorders" if !empty => t.borders = border_sides(&mut self.r)?,
                         "jc" => {
                             t.align = match val(&e).as_deref() {
                                 Some("center") => Some(Align::Center),
@@ -144,6 +181,10 @@ impl BodyParser<'_, '_> {
                         "tblHeader" => row.header = on_off(&e),
                         "gridBefore" => row.grid_before = count(&e),
                         "gridAfter" => row.grid_after = count(&e),
+                        "trHeight" => {
+                            row.height =
+                                attr_string(&e, "val").map(|v| (v, attr_string(&e, "hRule")))
+                        }
                         _ => {}
                     }
                 }
@@ -176,7 +217,9 @@ impl BodyParser<'_, '_> {
     fn cell_props(&mut self, cell: &mut Cell) -> Result<()> {
         let target = self.r.depth().saturating_sub(1);
         while self.r.depth() > target {
-            match self.r.next_event()? {
+            let event = self.r.next_event()?;
+            let empty = matches!(event, Event::Empty(_));
+            match event {
                 Event::Start(e) | Event::Empty(e) => {
                     if self.r.depth() > target + 2 {
                         continue;
@@ -185,6 +228,8 @@ impl BodyParser<'_, '_> {
                         "gridSpan" => cell.span = count(&e).max(1),
                         "vMerge" => cell.vmerge = Some(merge_of(&e)),
                         "hMerge" => cell.hmerge = Some(merge_of(&e)),
+                        "tcBorders" if !empty => cell.borders = border_sides(&mut self.r)?,
+                        "shd" => cell.fill = attr_string(&e, "fill"),
                         "vAlign" => {
                             cell.valign = match val(&e).as_deref() {
                                 Some("center") => Some(VAlign::Middle),
