@@ -400,6 +400,33 @@ fn cross_references_to_headings_in_every_form() {
     );
 }
 
+/// A cross-reference showing the number of a captioned picture or table ("see Figure 1"): the
+/// writer's `REF` points at the bookmark around the caption's label and number, and the reader
+/// knows a bookmark ending right after a `SEQ` field for a number.
+#[test]
+fn cross_references_to_caption_numbers() {
+    let doc = with_media(
+        fixture(
+            r#"[
+            {"type":"paragraph","kind":"paragraph","content":[
+                {"type":"text","text":"See "},
+                {"type":"cross_ref","target":"cat","number":true,"text":false},
+                {"type":"text","text":" and "},
+                {"type":"cross_ref","target":"results","number":true,"text":false},
+                {"type":"text","text":"."}]},
+            {"type":"image","media":"cat.png","caption":"A cat","width_percent":50.0,"id":"cat"},
+            {"type":"table","columns":[100.0],"caption":"Results","id":"results","rows":[
+                {"cells":[{"blocks":[{"type":"paragraph","kind":"paragraph","content":[
+                    {"type":"text","text":"As "},
+                    {"type":"cross_ref","target":"cat","number":true,"text":false},
+                    {"type":"text","text":" shows."}]}]}]}]}
+        ]"#,
+        ),
+        &[("cat.png", 40, 30)],
+    );
+    assert_round_trip("cross-references to captions", &doc);
+}
+
 #[test]
 fn tracked_changes_comments_page_breaks_and_directories() {
     let mut doc = fixture(

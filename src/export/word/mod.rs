@@ -27,6 +27,7 @@
 //! | `Caption` after an image paragraph / before a table | its caption; `<label> SEQ …` + `": "` is the number (`numbered`), not text |
 //! | bookmarks whose name does not start with `_` | block ids (the id is the name); a `_Toc…`/`_Ref…` bookmark is an id only when something refers to it |
 //! | `REF id \r`, one space, `REF id` | one cross-reference showing number and text; `REF id \r` the number, `REF id` the text |
+//! | `REF id` to a bookmark ending right after a `SEQ` field (a caption's label and number) | a cross-reference showing the number; a caption's text has no bookmark, so one showing it comes back showing the number |
 //! | `word/media/<name>` | the media name (the tree's, made safe for a part name and unique) |
 //! | `wp:extent` of a picture on its own line | `width_percent` of the text width; the extent itself only when the pixels' aspect ratio does not give it |
 //! | `wp:docPr@descr` / `@title` of a picture in the text | its `alt` / `caption` |

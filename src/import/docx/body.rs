@@ -6,7 +6,7 @@
 //! tag; containers the reader does not know are read through (their text kept) with one
 //! warning per element name, and `mc:AlternateContent` contributes exactly one branch.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use quick_xml::events::{BytesStart, Event};
 
@@ -31,6 +31,10 @@ pub struct Facts {
     pub field_depth: i64,
     /// A field end came without an open field.
     pub field_underflow: bool,
+    /// Bookmarks ending right after a `SEQ` field: a caption's label and number, what Word's
+    /// "Only label and number" cross-references (and our writer's) point at, so a plain
+    /// `REF` to one shows a number.
+    pub number_bookmarks: HashSet<String>,
 }
 
 /// A container element of a notes or comments part with its attributes and content.
@@ -69,6 +73,16 @@ pub struct BodyParser<'a, 'c> {
     pub(super) facts: &'c mut Facts,
     warned: HashSet<String>,
     final_section: Option<Section>,
+    /// Instructions of the complex fields open here, innermost last.
+    field_instrs: Vec<String>,
+    /// Nothing but anchors came since a `SEQ` field ended.
+    after_seq: bool,
+    /// Open bookmarks: `w:id` → name.
+    open_bookmarks: HashMap<String, String>,
+}
+
+fn is_seq(instr: &str) -> bool {
+    instr.split_whitespace().next() == Some("SEQ")
 }
 
 /// Elements skipped without a word: bookkeeping that carries no content.
@@ -142,6 +156,9 @@ impl<'a, 'c> BodyParser<'a, 'c> {
             facts,
             warned: HashSet::new(),
             final_section: None,
+            field_instrs: Vec::new(),
+            after_seq: false,
+            open_bookmarks: HashMap::new(),
         }
     }
 
@@ -321,6 +338,11 @@ impl<'a, 'c> BodyParser<'a, 'c> {
                     return None;
                 }
                 self.facts.bookmarks.insert(name.clone());
+                if let Some(id) = attr_string(e, "id") {
+                    if self.open_bookmarks.len() < 10_000 {
+                        self.open_bookmarks.insert(id, name.clone());
+                    }
+                }
                 Some(Item::Bookmark(name))
             }
             "commentRangeStart" => {
@@ -423,9 +445,11 @@ impl<'a, 'c> BodyParser<'a, 'c> {
             }
             "fldSimple" => {
                 let instr = attr_string(e, "instr").unwrap_or_default();
+                let seq = is_seq(&instr);
                 p.items.push(Item::SimpleFieldStart(instr));
                 self.inline_until_end(p)?;
                 p.items.push(Item::SimpleFieldEnd);
+                self.after_seq = seq;
             }
             "ins" | "moveTo" | "del" | "moveFrom" => {
                 p.items.push(Item::ChangeStart(change_of(e)));
@@ -463,6 +487,12 @@ impl<'a, 'c> BodyParser<'a, 'c> {
 
     fn inline_empty(&mut self, e: &BytesStart<'_>, p: &mut Para) {
         match e.local_name().as_ref() {
+            "bookmarkEnd" => {
+                let name = attr(e, "id").and_then(|id| self.open_bookmarks.remove(id.as_ref()));
+                if let Some(name) = name.filter(|_| self.after_seq) {
+                    self.facts.number_bookmarks.insert(name);
+                }
+            }
             "bookmarkStart" | "commentRangeStart" | "commentRangeEnd" => {
                 if let Some(item) = self.anchor_item(e) {
                     p.items.push(item);
@@ -523,10 +553,18 @@ impl<'a, 'c> BodyParser<'a, 'c> {
             "rPr" => run.props = parse_rpr(&mut self.r)?,
             "t" | "delText" => {
                 let text = element_text(&mut self.r)?;
+                if !text.is_empty() && self.field_instrs.is_empty() {
+                    self.after_seq = false;
+                }
                 push_owned_text(run, text);
             }
             "instrText" | "delInstrText" => {
                 let text = element_text(&mut self.r)?;
+                if let Some(instr) = self.field_instrs.last_mut() {
+                    if instr.len() < 1024 {
+                        instr.push_str(&text);
+                    }
+                }
                 run.content.push(RunItem::Instr(text));
             }
             "drawing" => self.drawing(run, p)?,
@@ -582,10 +620,14 @@ impl<'a, 'c> BodyParser<'a, 'c> {
             "fldChar" => match attr(e, "fldCharType").as_deref() {
                 Some("begin") => {
                     self.facts.field_depth += 1;
+                    if self.field_instrs.len() < 64 {
+                        self.field_instrs.push(String::new());
+                    }
                     run.content.push(RunItem::FieldBegin);
                 }
                 Some("separate") => run.content.push(RunItem::FieldSeparate),
                 Some("end") => {
+                    self.after_seq = self.field_instrs.pop().is_some_and(|i| is_seq(&i));
                     self.facts.field_depth -= 1;
                     if self.facts.field_depth < 0 {
                         self.facts.field_underflow = true;

@@ -1018,6 +1018,14 @@ impl<'a> Converter<'a> {
                 text,
             } => {
                 if self.src.facts.bookmarks.contains(&target) {
+                    // A plain REF shows what its bookmark holds: a caption's label and number
+                    // is the target's number, not its text.
+                    let (number, text) =
+                        if text && !number && self.src.facts.number_bookmarks.contains(&target) {
+                            (true, false)
+                        } else {
+                            (number, text)
+                        };
                     self.leaf(
                         st,
                         &[],
