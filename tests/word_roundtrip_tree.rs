@@ -324,6 +324,7 @@ fn images_with_width_alt_caption_and_inline_images() {
             {"type":"image","media":"cat.png","caption":"A cat","alt":"A grey cat","width_percent":50.0,"id":"cat"},
             {"type":"image","media":"dog.png","caption":"No number","numbered":false,"width_percent":100.0,"align":"center"},
             {"type":"image","media":"cat.png","width_percent":25.5,"align":"right"},
+            {"type":"image","media":"dog.png","caption":"Natural size: no width given"},
             {"type":"paragraph","kind":"paragraph","content":[
                 {"type":"text","text":"Inline "},
                 {"type":"image","media":"dot.png","caption":"A dot","alt":"A red dot"},

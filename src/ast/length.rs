@@ -3,6 +3,10 @@
 //! half-points. Shared by the writers, the readers and the round-trip tests so all three round
 //! the same way.
 
+/// English Metric Units (DrawingML's unit) per pixel at 96 per inch: a picture with no size of
+/// its own is shown at this scale.
+pub const EMU_PER_PX: u64 = 9_525;
+
 /// A CSS-like length (`6.3mm`, `12pt`, `1cm`, `0.5in`, `1pc`, `20px`; a bare number is points)
 /// in twips, not rounded. `None` when it is no finite length in a known unit.
 pub fn twips(len: &str) -> Option<f64> {

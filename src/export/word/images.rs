@@ -14,7 +14,7 @@ pub(crate) const EMU_PER_TWIP: u64 = 635;
 /// EMU per inch.
 pub(crate) const EMU_PER_INCH: u64 = 914_400;
 /// EMU per pixel at 96 dpi, the size Word gives an image without other information.
-const EMU_PER_PX: u64 = 9_525;
+use crate::ast::length::EMU_PER_PX;
 /// Target resolution of `compressedImages`.
 pub const COMPRESSED_DPI: u64 = 150;
 /// JPEG quality of `compressedImages`.

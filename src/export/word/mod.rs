@@ -29,7 +29,7 @@
 //! | `REF id \r`, one space, `REF id` | one cross-reference showing number and text; `REF id \r` the number, `REF id` the text |
 //! | `REF id` to a bookmark ending right after a `SEQ` field (a caption's label and number) | a cross-reference showing the number; a caption's text has no bookmark, so one showing it comes back showing the number |
 //! | `word/media/<name>` | the media name (the tree's, made safe for a part name and unique) |
-//! | `wp:extent` of a picture on its own line | `width_percent` of the text width; the extent itself only when the pixels' aspect ratio does not give it |
+//! | `wp:extent` of a picture on its own line | `width_percent` of the text width; the extent itself only when the pixels' aspect ratio does not give it; neither when it is exactly the picture's natural size (1 px = 1/96 in, what a tree with no size is shown at) |
 //! | `wp:docPr@descr` / `@title` of a picture in the text | its `alt` / `caption` |
 //! | `w:tblGrid` twips | `columns`, each the shortest decimal within a twip |
 //! | `TOC` fields | `directory` blocks (the settings' lists are placed by directory blocks or on top) |

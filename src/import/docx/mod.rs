@@ -728,13 +728,14 @@ fn join_number_and_text_refs(list: &mut Vec<Inline>) {
 /// undistorted (the height follows from the pixels' aspect ratio, within rounding). Kept: the
 /// extent of a picture wider than its text (`wide`), a distorted one, or one whose pixel size
 /// is unknown (a metafile).
+///
+/// A picture shown at exactly its natural size (one pixel per 1/96 inch, how Word inserts a
+/// picture and how every writer shows one with no size) loses both: no size means that size.
 fn drop_implied_extents(doc: &mut Document, wide: &HashSet<(String, u64, u64)>) {
+    use crate::ast::length::EMU_PER_PX;
     let media = &doc.media;
     let mut implied = |img: &mut crate::ast::Image| {
         let Some(e) = img.extent else { return };
-        if img.width_percent.is_none() || wide.contains(&(img.media.clone(), e.width, e.height)) {
-            return;
-        }
         let Some((w, h)) = media
             .get(&img.media)
             .and_then(|m| m.width.zip(m.height))
@@ -742,6 +743,19 @@ fn drop_implied_extents(doc: &mut Document, wide: &HashSet<(String, u64, u64)>) 
         else {
             return;
         };
+        let natural = (
+            u64::from(w).saturating_mul(EMU_PER_PX),
+            u64::from(h).saturating_mul(EMU_PER_PX),
+        );
+        if (e.width, e.height) == natural && !wide.contains(&(img.media.clone(), e.width, e.height))
+        {
+            img.extent = None;
+            img.width_percent = None;
+            return;
+        }
+        if img.width_percent.is_none() || wide.contains(&(img.media.clone(), e.width, e.height)) {
+            return;
+        }
         let want = e.width as f64 * f64::from(h) / f64::from(w);
         if (e.height as f64 - want).abs() <= (want * 0.002).max(1.0) {
             img.extent = None;
