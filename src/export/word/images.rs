@@ -5,6 +5,8 @@ use bytes::Bytes;
 use image::{DynamicImage, GenericImageView, ImageFormat};
 use rayon::prelude::*;
 
+// EMU per pixel at 96 dpi: the size Word gives an image without other information.
+use crate::ast::length::EMU_PER_PX;
 use crate::ast::{Extent, MediaItem, MediaKind};
 use crate::report::{Location, Warning, WarningKind};
 use crate::xml::escape_attr;
@@ -13,8 +15,6 @@ use crate::xml::escape_attr;
 pub(crate) const EMU_PER_TWIP: u64 = 635;
 /// EMU per inch.
 pub(crate) const EMU_PER_INCH: u64 = 914_400;
-/// EMU per pixel at 96 dpi, the size Word gives an image without other information.
-use crate::ast::length::EMU_PER_PX;
 /// Target resolution of `compressedImages`.
 pub const COMPRESSED_DPI: u64 = 150;
 /// JPEG quality of `compressedImages`.
