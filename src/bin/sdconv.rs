@@ -6,6 +6,16 @@
 
 // A crate root resolves `mod x;` beside itself (src/bin/x.rs), where Cargo would take the file
 // for another binary: the modules live in src/bin/sdconv/ and are named by path.
+#[path = "sdconv/batch.rs"]
+mod batch;
+#[path = "sdconv/batch_inputs.rs"]
+mod batch_inputs;
+#[path = "sdconv/batch_progress.rs"]
+mod batch_progress;
+#[path = "sdconv/batch_report.rs"]
+mod batch_report;
+#[path = "sdconv/batch_run.rs"]
+mod batch_run;
 #[path = "sdconv/convert.rs"]
 mod convert;
 #[path = "sdconv/detect.rs"]
@@ -77,6 +87,70 @@ enum Command {
         language: Option<sdconv::lang::Language>,
         /// Word import: magic style set key(s), pipe-combinable (`contract_1-1-1|numbered-headers`);
         /// a --style-mapping is then ignored.
+        #[arg(long, value_name = "KEY")]
+        magic: Option<String>,
+        /// Cleanup routines to apply after reading, comma-separated, in order.
+        #[arg(long, value_name = "KEYS", value_delimiter = ',')]
+        routines: Vec<String>,
+        #[command(flatten)]
+        word: convert::WordArgs,
+    },
+    /// Convert many files in one process, in parallel, into an output folder.
+    ///
+    /// The output tree mirrors the input: a folder's files keep their place below it, a file
+    /// named directly goes to the top; each output is `<stem>.<ext>` (`html` and `markdown`: a
+    /// folder per document). Exit codes: 0 every file converted (or kept), 1 some failed,
+    /// 2 usage error.
+    #[command(after_help = FORMATS_HELP)]
+    Batch {
+        /// Files and folders to convert (folders are recursed); `-` reads a list of paths from
+        /// standard input, one a line.
+        #[arg(required = true, value_name = "INPUT")]
+        inputs: Vec<PathBuf>,
+        /// Output format.
+        #[arg(long, value_name = "FMT", value_parser = parse_format)]
+        to: Format,
+        /// The folder the outputs go to (created when missing).
+        #[arg(long, value_name = "DIR")]
+        out_dir: PathBuf,
+        /// Input format (default: each file's extension or content).
+        #[arg(long, value_name = "FMT", value_parser = parse_format)]
+        from: Option<Format>,
+        /// Take only files found in folders that match (repeatable; a glob without `/` matches
+        /// the file name, one with `/` the path below the folder; default: the formats sdconv
+        /// reads).
+        #[arg(long, value_name = "GLOB")]
+        include: Vec<String>,
+        /// Leave out files found in folders that match (repeatable; as --include).
+        #[arg(long, value_name = "GLOB")]
+        exclude: Vec<String>,
+        /// Files converted at once (default: all cores); a document's own picture work runs
+        /// on the same threads.
+        #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+        jobs: Option<u32>,
+        /// Give up on a file after this many seconds (it is reported as failed).
+        #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+        timeout: Option<std::time::Duration>,
+        /// Replace outputs that exist (default: keep them and skip the input).
+        #[arg(long, conflicts_with = "resume")]
+        force: bool,
+        /// Convert again inputs newer than their output; skip the rest.
+        #[arg(long)]
+        resume: bool,
+        /// No progress display and no summary (failures are still printed).
+        #[arg(short, long)]
+        quiet: bool,
+        /// Write a report: FILE.json (per file and totals) or FILE.html (one page to read);
+        /// repeatable.
+        #[arg(long, value_name = "FILE")]
+        report: Vec<PathBuf>,
+        /// Word import: the API's styleMapping JSON object.
+        #[arg(long, value_name = "FILE")]
+        style_mapping: Option<PathBuf>,
+        /// Language of generated words: de_DE, en_EN, ru_RU or fr_CA.
+        #[arg(long, value_name = "LANG", value_parser = parse_language)]
+        language: Option<sdconv::lang::Language>,
+        /// Word import: magic style set key(s), pipe-combinable.
         #[arg(long, value_name = "KEY")]
         magic: Option<String>,
         /// Cleanup routines to apply after reading, comma-separated, in order.
@@ -172,6 +246,13 @@ fn catalog(json: &str, raw: bool) -> Result<(), Failure> {
     Ok(())
 }
 
+fn parse_seconds(text: &str) -> Result<std::time::Duration, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s.is_finite() && s < 1e9 => Ok(std::time::Duration::from_secs_f64(s)),
+        _ => Err(format!("{text:?} is not a positive number of seconds")),
+    }
+}
+
 fn parse_language(code: &str) -> Result<sdconv::lang::Language, String> {
     sdconv::lang::Language::parse_api(code)
         .ok_or_else(|| format!("unknown language {code:?} (known: de_DE, en_EN, ru_RU, fr_CA)"))
@@ -224,6 +305,56 @@ fn main() -> ExitCode {
                 routines,
             }),
         ),
+        Command::Batch {
+            inputs,
+            to,
+            out_dir,
+            from,
+            include,
+            exclude,
+            jobs,
+            timeout,
+            force,
+            resume,
+            quiet,
+            report,
+            style_mapping,
+            language,
+            magic,
+            routines,
+            word,
+        } => {
+            let result = convert::Options::from_args(&convert::OptionArgs {
+                style_mapping: style_mapping.as_deref(),
+                language,
+                magic: magic.as_deref(),
+                routines: &routines,
+                word: &word,
+            })
+            .and_then(|options| {
+                batch::run(batch::Args {
+                    inputs,
+                    to,
+                    out_dir,
+                    from,
+                    include,
+                    exclude,
+                    jobs: jobs.map(|n| n as usize),
+                    timeout,
+                    force,
+                    resume,
+                    quiet,
+                    reports: report,
+                    options,
+                })
+            });
+            match result {
+                Ok(true) => ("batch", Ok(())),
+                // Each failed file has had its line; the exit code says some failed.
+                Ok(false) => return ExitCode::from(1),
+                Err(failure) => ("batch", Err(failure)),
+            }
+        }
         Command::StyleSets { json } => {
             ("style-sets", catalog(&sdconv::magic::catalog_json(), json))
         }

@@ -13,7 +13,7 @@ use sdconv::import::docx::StyleMapping;
 use sdconv::lang::Language;
 use sdconv::{Document, ExportOptions, Format, ImportOptions, Warning};
 
-use crate::detect::{input_format, output_format, read_input};
+use crate::detect::{Input, input_format, output_format, read_input};
 use crate::{Failure, WarningStyle};
 
 /// Word export: the API's `templateId` and `settings`, or single flags as shorthand.
@@ -69,26 +69,108 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     // Settle the command line before touching any file.
     let output = args.output.as_deref().filter(|p| *p != Path::new("-"));
     let to = output_format(args.to, args.output.as_deref())?;
+    let options = Options::from_args(&OptionArgs {
+        style_mapping: args.style_mapping.as_deref(),
+        language: args.language,
+        magic: args.magic.as_deref(),
+        routines: &args.routines,
+        word: &args.word,
+    })?;
     let input = read_input(&args.input)?;
-    let from = input_format(&input, args.from, &args.input)?;
-
-    let mut import_options = ImportOptions::default();
-    if let Some(path) = &args.style_mapping {
-        let json = std::fs::read_to_string(path).map_err(|e| {
-            Failure::convert(path.display().to_string(), format!("cannot read: {e}"))
-        })?;
-        let mapping = StyleMapping::from_json(&json)
-            .map_err(|e| Failure::convert(path.display().to_string(), e))?;
-        import_options.docx = import_options.docx.with_style_mapping(mapping);
+    let converted = match convert(&input, &args.input, args.from, to, output, &options) {
+        Ok(converted) => converted,
+        Err(failed) => {
+            // Warnings gathered so far are worth seeing even when the conversion then fails.
+            print_warnings(&failed.warnings, args.warnings);
+            return Err(failed.failure);
+        }
+    };
+    print_warnings(&converted.warnings, args.warnings);
+    let files = converted.value;
+    match output {
+        Some(path) => write_files(path, &files),
+        None => write_stdout(files.first().map(|(_, b)| b.as_ref()).unwrap_or_default()),
     }
-    import_options.magic = args.magic.clone();
-    import_options.routines = args.routines.clone();
+}
+
+/// The conversion options every command that converts takes (`convert` and `batch`), as given
+/// on the command line.
+pub struct OptionArgs<'a> {
+    /// `--style-mapping FILE`.
+    pub style_mapping: Option<&'a Path>,
+    /// `--language`.
+    pub language: Option<Language>,
+    /// `--magic KEY[|KEY…]`.
+    pub magic: Option<&'a str>,
+    /// `--routines KEY,KEY…`.
+    pub routines: &'a [String],
+    /// The Word export flags.
+    pub word: &'a WordArgs,
+}
+
+/// The conversion options, built once (files named by options read, settings checked) and then
+/// used for any number of documents, from any number of threads.
+pub struct Options {
+    import: ImportOptions,
+    word: sdconv::export::word::WordOptions,
+    language: Option<Language>,
+}
+
+impl Options {
+    /// Reads the files the options name and checks the combination.
+    pub fn from_args(args: &OptionArgs<'_>) -> Result<Self, Failure> {
+        let mut import = ImportOptions::default();
+        if let Some(path) = args.style_mapping {
+            let json = std::fs::read_to_string(path).map_err(|e| {
+                Failure::convert(path.display().to_string(), format!("cannot read: {e}"))
+            })?;
+            let mapping = StyleMapping::from_json(&json)
+                .map_err(|e| Failure::convert(path.display().to_string(), e))?;
+            import.docx = import.docx.with_style_mapping(mapping);
+        }
+        import.magic = args.magic.map(str::to_owned);
+        import.routines = args.routines.to_vec();
+        Ok(Options {
+            import,
+            word: word_options(args.word, args.language)?,
+            language: args.language,
+        })
+    }
+}
+
+/// A conversion that failed, with the warnings gathered before it did.
+pub struct Failed {
+    /// What failed.
+    pub failure: Failure,
+    /// The warnings so far.
+    pub warnings: Vec<Warning>,
+}
+
+impl From<Failure> for Failed {
+    fn from(failure: Failure) -> Self {
+        Failed {
+            failure,
+            warnings: Vec::new(),
+        }
+    }
+}
+
+/// Converts one input read whole (`path` is where it came from: its extension and, for
+/// Markdown, the folder its images are read from) to `to`. `output` is where the result will be
+/// written (`None`: standard output), which decides between the multi-file and the zip form of
+/// `html` and `markdown`. Nothing is written here.
+pub fn convert(
+    input: &Input,
+    path: &Path,
+    from: Option<Format>,
+    to: Format,
+    output: Option<&Path>,
+    options: &Options,
+) -> Result<sdconv::Converted<Files>, Failed> {
+    let from = input_format(input, from, path)?;
+    let import_options = &options.import;
     let imported = if from == Format::Markdown {
-        let base = args
-            .input
-            .parent()
-            .map(Path::to_path_buf)
-            .unwrap_or_default();
+        let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
         sdconv::import::markdown::read(
             &input.bytes,
             &sdconv::import::markdown::MarkdownImportOptions::default()
@@ -107,34 +189,30 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             Ok(report.finish(doc))
         })
     } else {
-        sdconv::import(from, &input.bytes, &import_options)
+        sdconv::import(from, &input.bytes, import_options)
     }
     .map_err(|e| Failure::convert(&input.name, e))?;
     let mut warnings = imported.warnings;
     let doc = imported.value;
 
-    let word = word_options(&args.word, args.language)?;
-    let files = match export(&doc, to, output, args.language, word) {
+    match export(&doc, to, output, options.language, options.word.clone()) {
         Ok(out) => {
             warnings.extend(out.warnings);
-            out.value
+            Ok(sdconv::Converted {
+                value: out.value,
+                warnings,
+            })
         }
-        Err(e) => {
-            // Warnings gathered so far are worth seeing even when the export then fails.
-            print_warnings(&warnings, args.warnings);
-            return Err(Failure::convert(&input.name, e));
-        }
-    };
-    print_warnings(&warnings, args.warnings);
-    match output {
-        Some(path) => write_files(path, &files),
-        None => write_stdout(files.first().map(|(_, b)| b.as_ref()).unwrap_or_default()),
+        Err(e) => Err(Failed {
+            failure: Failure::convert(&input.name, e),
+            warnings,
+        }),
     }
 }
 
 /// The output as files: `(path relative to the output's folder, bytes)`, the main one first
 /// (its name is the output path itself, written as `""`).
-type Files = Vec<(String, bytes::Bytes)>;
+pub type Files = Vec<(String, bytes::Bytes)>;
 
 /// The Word writer's options from the flags: `--settings` first, single flags switch on top.
 fn word_options(
@@ -264,7 +342,7 @@ pub fn print_warnings(warnings: &[Warning], style: WarningStyle) {
 /// Writes the main file at `path` and the others beside it (their names were checked by the
 /// writers: relative, no `..`). Everything exists in memory before this runs, so a failed
 /// conversion never truncates an existing file.
-fn write_files(path: &Path, files: &Files) -> Result<(), Failure> {
+pub fn write_files(path: &Path, files: &Files) -> Result<(), Failure> {
     let folder = path.parent().unwrap_or(Path::new(""));
     for (name, bytes) in files {
         let target = if name.is_empty() {
