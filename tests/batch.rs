@@ -98,8 +98,12 @@ fn output_tree_mirrors_input_tree() {
     // Each output is the conversion of its own input.
     let a = std::fs::read(dir.path().join("out/a.json")).expect("a.json");
     let tree = sdconv::import(Format::Json, &a, &ImportOptions::default()).expect("json reads");
-    let direct = sdconv::import(Format::Word, &export(Format::Word), &ImportOptions::default())
-        .expect("docx reads");
+    let direct = sdconv::import(
+        Format::Word,
+        &export(Format::Word),
+        &ImportOptions::default(),
+    )
+    .expect("docx reads");
     assert_eq!(tree.value.blocks, direct.value.blocks);
     let d = std::fs::read_to_string(dir.path().join("out/sub/deep/d.json")).expect("d.json");
     assert!(d.contains("Title"), "{d}");
