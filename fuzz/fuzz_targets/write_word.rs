@@ -1,0 +1,15 @@
+//! Fuzzes the word writer: an arbitrary valid tree (see `tree.rs`) must be written without a
+//! panic, in a form its consumers take (see `writers.rs`).
+
+#![no_main]
+
+mod tree;
+mod writers;
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    if let Some(doc) = tree::tree(data) {
+        writers::check_word(&doc);
+    }
+});
