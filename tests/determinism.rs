@@ -33,7 +33,6 @@ fn rich_options() -> ExportOptions {
     options.word.settings = options
         .word
         .settings
-        .clone()
         .with_image_caption(true)
         .with_table_caption(true)
         .with_text_toc(true)
