@@ -169,7 +169,9 @@ impl<'a, 'c> BodyParser<'a, 'c> {
         loop {
             match self.r.next_event()? {
                 Event::Start(e) => match e.local_name().as_ref() {
-                    "body" if !seen_body => {
+                    // Some writers split the document into several `w:body` elements: each is
+                    // read, in order; the last one's `w:sectPr` is the final section.
+                    "body" => {
                         seen_body = true;
                         self.blocks_until_end(&mut blocks)?;
                     }
@@ -261,12 +263,32 @@ impl<'a, 'c> BodyParser<'a, 'c> {
     // ---- block level -------------------------------------------------------------------
 
     /// Reads block content up to the end of the element whose start was just read.
+    ///
+    /// Paragraph content met where blocks belong (runs inside an unknown or future block
+    /// element such as `<w:p2>`, or loose in the body) is gathered into one paragraph per
+    /// stretch, so the text an "unknown element … read through" warning promises is kept.
     pub(super) fn blocks_until_end(&mut self, out: &mut Vec<Block>) -> Result<()> {
+        let mut loose: Option<Para> = None;
         loop {
             match self.r.next_event()? {
-                Event::Start(e) => self.block_start(&e, out)?,
-                Event::Empty(e) => self.block_empty(&e, out),
-                Event::End(_) => return Ok(()),
+                Event::Start(e) => {
+                    if inline_level(e.local_name().as_ref()) {
+                        self.inline_start(&e, loose.get_or_insert_with(Para::default))?;
+                    } else {
+                        flush_loose(&mut loose, out);
+                        self.block_start(&e, out)?;
+                    }
+                }
+                Event::Empty(e) => match loose.as_mut() {
+                    Some(p) if inline_level(e.local_name().as_ref()) || is_anchor(&e) => {
+                        self.inline_empty(&e, p)
+                    }
+                    _ => self.block_empty(&e, out),
+                },
+                Event::End(_) => {
+                    flush_loose(&mut loose, out);
+                    return Ok(());
+                }
                 Event::Eof => return Err(self.eof()),
                 _ => {}
             }
@@ -428,6 +450,11 @@ impl<'a, 'c> BodyParser<'a, 'c> {
         let local = e.local_name();
         match local.as_ref() {
             "pPr" => p.props = parse_ppr(&mut self.r)?,
+            // Text without its run (broken producers): the text is what matters.
+            "t" => {
+                let text = element_text(&mut self.r)?;
+                p.items.push(text_run(text));
+            }
             "r" => {
                 let mut run = Run::default();
                 self.run_until_end(&mut run, p)?;
@@ -696,6 +723,25 @@ impl<'a, 'c> BodyParser<'a, 'c> {
                 _ => {}
             }
         }
+    }
+}
+
+/// Paragraph-level elements that carry text (`w:t` itself for producers that drop the run).
+fn inline_level(name: &str) -> bool {
+    matches!(name, "r" | "t" | "hyperlink" | "fldSimple")
+}
+
+fn is_anchor(e: &BytesStart<'_>) -> bool {
+    matches!(
+        e.local_name().as_ref(),
+        "bookmarkStart" | "bookmarkEnd" | "commentRangeStart" | "commentRangeEnd"
+    )
+}
+
+/// Ends a stretch of paragraph content met at block level: it becomes a paragraph.
+fn flush_loose(loose: &mut Option<Para>, out: &mut Vec<Block>) {
+    if let Some(p) = loose.take() {
+        out.push(Block::Para(p));
     }
 }
 
