@@ -129,3 +129,113 @@ fn every_body_is_read_in_order() {
     assert_eq!(texts(&c), ["first", "second", "third", "fourth"]);
     assert!(c.warnings.is_empty(), "{:?}", messages(&c));
 }
+
+// ---- item 3: grouped drawings and canvases ------------------------------------------------
+
+const WPG: &str = "http://schemas.microsoft.com/office/word/2010/wordprocessingGroup";
+const WPC: &str = "http://schemas.microsoft.com/office/word/2010/wordprocessingCanvas";
+
+/// A text box shape at (`x`, `y`) EMU holding one paragraph.
+fn text_shape(x: u64, y: u64, text: &str) -> String {
+    format!(
+        r#"<wps:wsp><wps:cNvSpPr txBox="1"/><wps:spPr><a:xfrm><a:off x="{x}" y="{y}"/><a:ext cx="100000" cy="100000"/></a:xfrm></wps:spPr><wps:txbx><w:txbxContent>{}</w:txbxContent></wps:txbx><wps:bodyPr/></wps:wsp>"#,
+        p(text)
+    )
+}
+
+/// A shape with neither text nor picture (a rectangle, a connector).
+const BARE_RECT: &str = r#"<wps:wsp><wps:cNvSpPr/><wps:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="10" cy="10"/></a:xfrm><a:prstGeom prst="rect"/></wps:spPr><wps:bodyPr/></wps:wsp>"#;
+
+/// A picture inside a group.
+const GROUP_PIC: &str = r#"<pic:pic><pic:nvPicPr><pic:cNvPr id="3" name="p"/><pic:cNvPicPr/></pic:nvPicPr><pic:blipFill><a:blip r:embed="rIdImg"/></pic:blipFill><pic:spPr><a:xfrm><a:off x="0" y="900000"/><a:ext cx="10" cy="10"/></a:xfrm></pic:spPr></pic:pic>"#;
+
+/// A floating drawing (inside `mc:AlternateContent` as Word writes it) whose graphic is
+/// `inner` of kind `uri`.
+fn anchored_graphic(requires: &str, uri: &str, inner: &str) -> String {
+    format!(
+        r#"<w:p><w:r><w:t>anchor</w:t></w:r><w:r><mc:AlternateContent><mc:Choice Requires="{requires}"><w:drawing><wp:anchor><wp:extent cx="2000000" cy="2000000"/><wp:docPr id="1" name="Group 1"/><a:graphic><a:graphicData uri="{uri}">{inner}</a:graphicData></a:graphic></wp:anchor></w:drawing></mc:Choice><mc:Fallback><w:pict><v:rect><v:textbox><w:txbxContent>{}</w:txbxContent></v:textbox></v:rect></w:pict></mc:Fallback></mc:AlternateContent></w:r></w:p>"#,
+        p("fallback must not show")
+    )
+}
+
+#[test]
+fn a_group_keeps_text_boxes_in_reading_order_and_pictures() {
+    // Drawing order: the lower box first, then a picture, a bare rectangle, the upper box.
+    let group = format!(
+        r#"<wpg:wgp xmlns:wpg="{WPG}"><wpg:cNvGrpSpPr/><wpg:grpSpPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="2000000" cy="2000000"/><a:chOff x="0" y="0"/><a:chExt cx="2000000" cy="2000000"/></a:xfrm></wpg:grpSpPr>{}{GROUP_PIC}{BARE_RECT}{}</wpg:wgp>"#,
+        text_shape(0, 1_000_000, "lower box"),
+        text_shape(0, 10, "upper box"),
+    );
+    let body = anchored_graphic("wpg", WPG, &group) + &p("after");
+    let c = docx(&body).image("rIdImg", "g.png", png(4, 3)).read();
+    valid(&c);
+    let t = texts(&c);
+    assert_eq!(t, ["anchor", "upper box", "lower box", "after"], "{t:?}");
+    // The picture is kept as an image.
+    let images = c
+        .value
+        .blocks
+        .iter()
+        .filter(|b| matches!(b, Block::Image(_)))
+        .count()
+        + c.value
+            .blocks
+            .iter()
+            .filter_map(|b| match b {
+                Block::Paragraph(p) => Some(&p.content),
+                _ => None,
+            })
+            .flatten()
+            .filter(|i| matches!(i, sdconv::ast::Inline::Image { .. }))
+            .count();
+    assert_eq!(images, 1);
+    assert!(c.value.media.get("g.png").is_some());
+    let m = messages(&c);
+    assert!(
+        m.contains(&"a shape without picture or text in a group or canvas dropped; its text and pictures are kept".to_string()),
+        "{m:?}"
+    );
+    assert!(
+        !m.iter()
+            .any(|w| w.contains("a drawing without picture or text")),
+        "{m:?}"
+    );
+}
+
+#[test]
+fn a_canvas_keeps_its_text_boxes() {
+    let canvas = format!(
+        r#"<wpc:wpc xmlns:wpc="{WPC}"><wpc:bg/><wpc:whole/>{}{BARE_RECT}{BARE_RECT}</wpc:wpc>"#,
+        text_shape(5, 5, "on the canvas")
+    );
+    let c = docx(&anchored_graphic("wpc", WPC, &canvas)).read();
+    valid(&c);
+    assert_eq!(texts(&c), ["anchor", "on the canvas"]);
+    let dropped: Vec<String> = c
+        .warnings
+        .iter()
+        .filter(|w| w.kind == WarningKind::Dropped)
+        .map(|w| w.message.clone())
+        .collect();
+    assert_eq!(
+        dropped,
+        [
+            "2 shapes without picture or text in a group or canvas dropped; its text and pictures are kept"
+        ]
+    );
+}
+
+#[test]
+fn a_group_of_bare_shapes_is_dropped_with_the_warning() {
+    let group = format!(r#"<wpg:wgp xmlns:wpg="{WPG}">{BARE_RECT}{BARE_RECT}</wpg:wgp>"#);
+    let c = docx(&anchored_graphic("wpg", WPG, &group)).read();
+    valid(&c);
+    assert_eq!(texts(&c), ["anchor"]);
+    assert!(
+        messages(&c)
+            .iter()
+            .any(|m| m == "a drawing without picture or text (a shape or line) is dropped"),
+        "{:?}",
+        messages(&c)
+    );
+}
