@@ -239,3 +239,200 @@ fn a_group_of_bare_shapes_is_dropped_with_the_warning() {
         messages(&c)
     );
 }
+
+// ---- item 4: captions that are only label and number --------------------------------------
+
+/// A caption paragraph (Word's Caption style) holding only `Table {SEQ Table}` inside the
+/// bookmark `_Ref71265628`, what "Insert Caption" leaves when no text is typed.
+fn bare_caption(label: &str) -> String {
+    format!(
+        r#"<w:p><w:pPr><w:pStyle w:val="Caption"/></w:pPr><w:bookmarkStart w:id="7" w:name="_Ref71265628"/><w:r><w:t xml:space="preserve">{label} </w:t></w:r>{}<w:bookmarkEnd w:id="7"/></w:p>"#,
+        field(&format!(r"SEQ {label} \* ARABIC"), "1")
+    )
+}
+
+fn one_cell_table(text: &str) -> String {
+    format!(
+        r#"<w:tbl><w:tblGrid><w:gridCol w:w="2000"/></w:tblGrid><w:tr><w:tc>{}</w:tc></w:tr></w:tbl>"#,
+        p(text)
+    )
+}
+
+fn ref_paragraph() -> String {
+    format!(
+        r#"<w:p><w:r><w:t xml:space="preserve">See </w:t></w:r>{}</w:p>"#,
+        field(r"REF _Ref71265628 \h", "Table 1")
+    )
+}
+
+#[test]
+fn a_caption_of_only_label_and_number_keeps_the_table_numbered() {
+    let body = [
+        bare_caption("Table"),
+        one_cell_table("cell"),
+        ref_paragraph(),
+    ]
+    .concat();
+    let c = docx(&body)
+        .styles(&[NORMAL.to_string(), pstyle("Caption", "caption", "")].concat())
+        .read();
+    valid(&c);
+    let t = match &c.value.blocks[0] {
+        Block::Table(t) => t,
+        other => panic!("{other:?}"),
+    };
+    assert!(t.numbered, "the table stays numbered");
+    assert_eq!(
+        t.caption.as_deref(),
+        Some(""),
+        "caption present, text empty"
+    );
+    let id =
+        t.id.clone()
+            .expect("the caption's bookmark is the table's id");
+    let Block::Paragraph(see) = &c.value.blocks[1] else {
+        panic!("{:?}", c.value.blocks[1]);
+    };
+    assert!(
+        see.content.iter().any(|i| matches!(
+            i,
+            sdconv::ast::Inline::CrossRef { target, number: true, .. } if *target == id
+        )),
+        "{:?}",
+        see.content
+    );
+    // Every writer that shows text shows "Table 1" for the reference (and the caption), never
+    // the bookmark name; Word's REF field result is "Table 1".
+    for (format, shown, _) in written(&c.value) {
+        match format {
+            "sdxml" => {}
+            "word" => assert!(shown.contains(">Table 1<"), "{format}: {shown}"),
+            _ => {
+                assert!(shown.contains("Table 1"), "{format}: {shown}");
+                assert!(
+                    !visible(&shown).contains("_Ref71265628"),
+                    "{format}: {shown}"
+                );
+            }
+        }
+    }
+    // The caption survives a Word round trip as label and number alone.
+    let docx = sdconv::export(&c.value, sdconv::Format::Word, &captions_on()).unwrap();
+    let back = sdconv::import::docx::read(&docx.value, &Default::default()).unwrap();
+    let Block::Table(t2) = &back.value.blocks[0] else {
+        panic!("{:?}", back.value.blocks[0]);
+    };
+    assert_eq!((t2.caption.as_deref(), t2.numbered), (Some(""), true));
+}
+
+#[test]
+fn a_reference_to_a_target_without_number_or_text_never_shows_the_id() {
+    use sdconv::ast::{Inline, Paragraph, TextType};
+    let xref = |target: &str| Inline::CrossRef {
+        target: target.into(),
+        number: false,
+        text: true,
+    };
+    let mut empty = Paragraph::new(TextType::Paragraph, Vec::new());
+    empty.id = Some("_Ref555".into());
+    let doc = Document {
+        blocks: vec![
+            Block::Paragraph(empty),
+            Block::Paragraph(Paragraph::new(
+                TextType::Paragraph,
+                vec![
+                    Inline::Text {
+                        text: "see ".into(),
+                    },
+                    xref("_Ref555"),
+                    Inline::Text {
+                        text: " and ".into(),
+                    },
+                    xref("_Ref999"),
+                ],
+            )),
+        ],
+        ..Document::default()
+    };
+    for (format, shown, warnings) in written(&doc) {
+        if format == "sdxml" {
+            continue;
+        }
+        let raw = ["_Ref555", "_Ref999"];
+        if format != "word" {
+            let seen = visible(&shown);
+            assert!(!raw.iter().any(|r| seen.contains(r)), "{format}: {seen}");
+        }
+        assert!(shown.contains('\u{2197}'), "{format}: {shown}");
+        assert!(
+            warnings
+                .iter()
+                .any(|w| w.contains("_Ref555") || w.contains("_Ref999")),
+            "{format}: {warnings:?}"
+        );
+    }
+}
+
+/// The document written in every text-bearing format, as text to search, with the warnings.
+fn written(doc: &Document) -> Vec<(&'static str, String, Vec<String>)> {
+    use sdconv::Format;
+    let mut out = Vec::new();
+    for format in [
+        Format::Html,
+        Format::HtmlAllInOne,
+        Format::Markdown,
+        Format::Parsx,
+        Format::Sdxml,
+        Format::Word,
+    ] {
+        let done = sdconv::export(doc, format, &captions_on())
+            .unwrap_or_else(|e| panic!("{format:?}: {e}"));
+        let warnings = done.warnings.iter().map(|w| w.message.clone()).collect();
+        out.push((format.name(), unzip_text(&done.value), warnings));
+    }
+    out
+}
+
+/// Export options with Word's table and figure captions switched on.
+fn captions_on() -> sdconv::ExportOptions {
+    let mut options = sdconv::ExportOptions::default();
+    options.word.settings = options
+        .word
+        .settings
+        .with_table_caption(true)
+        .with_image_caption(true);
+    options
+}
+
+/// Markup's text outside tags (ids and hrefs are not what a reader sees).
+fn visible(markup: &str) -> String {
+    let mut out = String::new();
+    let mut in_tag = false;
+    for c in markup.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            _ if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The bytes as text, or every entry of a zip as text, joined.
+fn unzip_text(bytes: &[u8]) -> String {
+    use std::io::Read;
+    let Ok(mut z) = zip::ZipArchive::new(std::io::Cursor::new(bytes)) else {
+        return String::from_utf8_lossy(bytes).into_owned();
+    };
+    let mut all = String::new();
+    for i in 0..z.len() {
+        let mut s = String::new();
+        if let Ok(mut f) = z.by_index(i) {
+            if f.read_to_string(&mut s).is_ok() {
+                all.push_str(&s);
+            }
+        }
+    }
+    all
+}

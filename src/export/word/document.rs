@@ -577,7 +577,7 @@ impl<'a> Writer<'a> {
         let caption = img
             .caption
             .as_deref()
-            .filter(|c| !c.is_empty() && self.settings.image_caption);
+            .filter(|c| (!c.is_empty() || number.caption.is_some()) && self.settings.image_caption);
         out.push_str("<w:p>");
         let mut ppr = String::new();
         if caption.is_some() {

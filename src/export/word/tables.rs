@@ -48,7 +48,7 @@ impl Writer<'_> {
         let caption = t
             .caption
             .as_deref()
-            .filter(|c| !c.is_empty() && self.settings.table_caption);
+            .filter(|c| (!c.is_empty() || number.caption.is_some()) && self.settings.table_caption);
         if let Some(text) = caption {
             self.write_caption(
                 out,
