@@ -436,3 +436,30 @@ fn unzip_text(bytes: &[u8]) -> String {
     }
     all
 }
+
+// ---- item 5: symbols ----------------------------------------------------------------------
+
+#[test]
+fn symbols_of_symbol_fonts_become_the_unicode_they_show() {
+    let sym = |font: &str, code: &str| format!(r#"<w:sym w:font="{font}" w:char="{code}"/>"#);
+    let body = format!(
+        "<w:p><w:r>{}{}{}{}{}{}{}{}</w:r></w:p>",
+        sym("Symbol", "F061"),    // alpha
+        sym("Symbol", "F0AE"),    // arrow right
+        sym("Symbol", "F0B7"),    // bullet
+        sym("Wingdings", "F0FC"), // check mark
+        sym("Wingdings", "F0D8"), // arrowhead bullet
+        sym("Webdings", "F061"),  // check mark
+        sym("Wingdings", "F0F9"), // no Unicode equivalent
+        sym("Wingdings", "F0F9"), // the same again: one warning
+    );
+    let c = docx(&body).read();
+    valid(&c);
+    assert_eq!(texts(&c), ["α→•✓➢✓\u{F0F9}\u{F0F9}"]);
+    assert_eq!(
+        messages(&c),
+        [
+            "symbol U+F0F9 of the font \"Wingdings\" has no Unicode equivalent; kept as that code, which shows only in that font"
+        ]
+    );
+}

@@ -13,6 +13,7 @@ use quick_xml::events::{BytesStart, Event};
 use super::model::{Block, Body, BreakKind, Item, Para, Run, RunItem};
 use super::props::{Section, parse_ppr, parse_rpr, parse_sectpr};
 use super::rels::Relationships;
+use super::symbols::Symbol;
 use super::xmlutil::{attr, attr_string, element_text};
 use crate::ast::{Change, ChangeKind, NoteKind};
 use crate::error::Result;
@@ -628,13 +629,30 @@ impl<'a, 'c> BodyParser<'a, 'c> {
             }
             "cr" => run.content.push(RunItem::Break(BreakKind::Line)),
             "sym" => {
-                let c = attr(e, "char")
+                let font = attr(e, "font");
+                let shown = attr(e, "char")
                     .and_then(|h| u32::from_str_radix(h.trim(), 16).ok())
-                    .and_then(char::from_u32);
-                match c {
-                    // Symbol/Wingdings code points (U+F0xx, private use) are kept as they are:
-                    // only the font gives them a meaning.
-                    Some(c) => push_text(run, c.encode_utf8(&mut [0; 4])),
+                    .and_then(|code| super::symbols::resolve(font.as_deref(), code));
+                match shown {
+                    Some(Symbol::Mapped(c) | Symbol::Plain(c)) => {
+                        push_text(run, c.encode_utf8(&mut [0; 4]))
+                    }
+                    Some(Symbol::Unknown(c)) => {
+                        // Kept as the private-use code: in its font it still shows the glyph.
+                        let font = font.as_deref().unwrap_or("no font");
+                        let key = format!("sym:{font}:{:X}", u32::from(c));
+                        if self.warned.insert(key) {
+                            self.warn(
+                                WarningKind::Lossy,
+                                format!(
+                                    "symbol U+{:04X} of the font {font:?} has no Unicode equivalent; kept as that code, which shows only in that font",
+                                    u32::from(c)
+                                ),
+                                "w:sym",
+                            );
+                        }
+                        push_text(run, c.encode_utf8(&mut [0; 4]));
+                    }
                     None => self.warn(
                         WarningKind::InvalidValue,
                         "a w:sym without a readable w:char is dropped",
