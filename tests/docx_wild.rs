@@ -463,3 +463,47 @@ fn symbols_of_symbol_fonts_become_the_unicode_they_show() {
         ]
     );
 }
+
+// ---- item 6: style-warning noise ----------------------------------------------------------
+
+#[test]
+fn body_text_styles_are_silent_and_structural_cues_are_named() {
+    let body_styles = [
+        ("BodyText", "Body Text"),
+        ("FirstParagraph", "First Paragraph"),
+        ("Compact", "Compact"),
+        ("TextBody", "Text Body"),
+        ("Default", "Default"),
+        ("Standard", "Standard"),
+        ("NormalWeb", "Normal (Web)"),
+    ];
+    let mut styles = NORMAL.to_string();
+    let mut body = String::new();
+    for (id, name) in body_styles {
+        styles.push_str(&pstyle(id, name, r#"<w:basedOn w:val="Normal"/>"#));
+        body.push_str(&ps(id, name));
+    }
+    // Cues: a heading-like name, a list-like name, numbering without a number.
+    styles.push_str(&pstyle("ChapterTitle", "Chapter Title", ""));
+    styles.push_str(&pstyle("StepList", "Step List", ""));
+    styles.push_str(&pstyle(
+        "Numbered",
+        "Numbered",
+        r#"<w:pPr><w:numPr><w:numId w:val="5"/></w:numPr></w:pPr>"#,
+    ));
+    body.push_str(&ps("ChapterTitle", "A chapter"));
+    body.push_str(&ps("StepList", "A step"));
+    body.push_str(&ps("Numbered", "Unnumbered"));
+    let numbering = r#"<w:abstractNum w:abstractNumId="1"><w:lvl w:ilvl="0"><w:numFmt w:val="none"/><w:lvlText w:val=""/></w:lvl></w:abstractNum><w:num w:numId="5"><w:abstractNumId w:val="1"/></w:num>"#;
+    let c = docx(&body).styles(&styles).numbering(numbering).read();
+    valid(&c);
+    assert_eq!(texts(&c).len(), 10);
+    assert_eq!(
+        messages(&c),
+        [
+            "Unrecognised paragraph style: Chapter Title (Style ID: ChapterTitle); its name looks like a heading, but it is kept as a plain paragraph",
+            "Unrecognised paragraph style: Step List (Style ID: StepList); its name looks like a list, but it is kept as a plain paragraph",
+            "Unrecognised paragraph style: Numbered (Style ID: Numbered); it has numbering (numId 5) without a number, but it is kept as a plain paragraph",
+        ]
+    );
+}
