@@ -195,6 +195,8 @@ pub(crate) struct Writer<'a> {
     pub comment_ended: Vec<bool>,
     pub targets: HashMap<String, Target>,
     pub refs: Vec<PendingRef>,
+    /// Tables being written, outermost first: more than one means a nested table.
+    pub table_depth: u32,
     pub headings: Vec<TocEntry>,
     pub figures: Vec<TocEntry>,
     pub tables: Vec<TocEntry>,
@@ -253,6 +255,7 @@ impl<'a> Writer<'a> {
             comment_ids,
             targets: HashMap::new(),
             refs: Vec::new(),
+            table_depth: 0,
             headings: Vec::new(),
             figures: Vec::new(),
             tables: Vec::new(),

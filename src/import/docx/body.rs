@@ -80,6 +80,8 @@ pub struct BodyParser<'a, 'c> {
     after_seq: bool,
     /// Open bookmarks: `w:id` → name.
     open_bookmarks: HashMap<String, String>,
+    /// Tables being read: more than one means a nested table.
+    pub(super) table_depth: usize,
 }
 
 fn is_seq(instr: &str) -> bool {
@@ -160,6 +162,7 @@ impl<'a, 'c> BodyParser<'a, 'c> {
             field_instrs: Vec::new(),
             after_seq: false,
             open_bookmarks: HashMap::new(),
+            table_depth: 0,
         }
     }
 
