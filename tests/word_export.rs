@@ -898,127 +898,127 @@ fn odd_input_is_reported_not_dropped() {
     parse(&xml);
 }
 
-/// A small deterministic generator of hostile trees: every output must parse and keep its
-/// invariants (unique bookmark ids, defined numIds), and nothing may panic.
-#[test]
-fn random_trees_give_valid_packages() {
-    struct Rng(u64);
-    impl Rng {
-        fn n(&mut self, n: u64) -> u64 {
-            self.0 = self
-                .0
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            (self.0 >> 33) % n.max(1)
-        }
+/// The deterministic generator of hostile trees the Word export tests share.
+struct Rng(u64);
+impl Rng {
+    fn n(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (self.0 >> 33) % n.max(1)
     }
-    fn inlines(r: &mut Rng, depth: u32) -> Vec<Inline> {
-        let styles = [
-            TextStyle::Bold,
-            TextStyle::Italic,
-            TextStyle::Code,
-            TextStyle::Superscript,
-            TextStyle::Subscript,
-            TextStyle::SmallCaps,
-        ];
-        (0..r.n(5))
-            .map(|_| match r.n(if depth > 2 { 3 } else { 11 }) {
-                0 => t("a\tb<&>\"'\u{1}"),
-                1 => Inline::LineBreak,
-                2 => t(""),
-                3 => Inline::styled(styles[r.n(6) as usize], inlines(r, depth + 1)),
-                4 => Inline::Link {
-                    href: ["#b1", "http://x.y", "javascript:x", "#"][r.n(4) as usize].into(),
-                    children: inlines(r, depth + 1),
-                },
-                5 => Inline::Note {
-                    kind: [NoteKind::Footnote, NoteKind::Endnote, NoteKind::Sidenote]
-                        [r.n(3) as usize],
-                    content: inlines(r, depth + 1),
-                },
-                6 => Inline::CrossRef {
-                    target: format!("b{}", r.n(6)),
-                    number: r.n(2) == 0,
-                    text: r.n(2) == 0,
-                },
-                7 => Inline::Tracked {
-                    change: Change {
-                        kind: if r.n(2) == 0 {
-                            ChangeKind::Insert
-                        } else {
-                            ChangeKind::Delete
-                        },
-                        author: None,
-                        date: None,
+}
+fn inlines(r: &mut Rng, depth: u32) -> Vec<Inline> {
+    let styles = [
+        TextStyle::Bold,
+        TextStyle::Italic,
+        TextStyle::Code,
+        TextStyle::Superscript,
+        TextStyle::Subscript,
+        TextStyle::SmallCaps,
+    ];
+    (0..r.n(5))
+        .map(|_| match r.n(if depth > 2 { 3 } else { 11 }) {
+            0 => t("a\tb<&>\"'\u{1}"),
+            1 => Inline::LineBreak,
+            2 => t(""),
+            3 => Inline::styled(styles[r.n(6) as usize], inlines(r, depth + 1)),
+            4 => Inline::Link {
+                href: ["#b1", "http://x.y", "javascript:x", "#"][r.n(4) as usize].into(),
+                children: inlines(r, depth + 1),
+            },
+            5 => Inline::Note {
+                kind: [NoteKind::Footnote, NoteKind::Endnote, NoteKind::Sidenote][r.n(3) as usize],
+                content: inlines(r, depth + 1),
+            },
+            6 => Inline::CrossRef {
+                target: format!("b{}", r.n(6)),
+                number: r.n(2) == 0,
+                text: r.n(2) == 0,
+            },
+            7 => Inline::Tracked {
+                change: Change {
+                    kind: if r.n(2) == 0 {
+                        ChangeKind::Insert
+                    } else {
+                        ChangeKind::Delete
                     },
-                    children: inlines(r, depth + 1),
+                    author: None,
+                    date: None,
                 },
-                8 => Inline::Image {
-                    media: "p.png".into(),
-                    caption: None,
-                    alt: None,
-                },
-                9 => Inline::Span {
-                    style: ["", "Ω", "Normal"][r.n(3) as usize].into(),
-                    children: inlines(r, depth + 1),
-                },
-                _ => [
-                    Inline::CommentStart { id: "c".into() },
-                    Inline::CommentEnd { id: "c".into() },
-                ][r.n(2) as usize]
-                    .clone(),
-            })
-            .collect()
-    }
-    fn blocks(r: &mut Rng, depth: u32) -> Vec<Block> {
-        (0..r.n(12))
-            .map(|i| match r.n(if depth > 1 { 2 } else { 6 }) {
-                0 | 1 => Block::Paragraph(Paragraph {
-                    level: r.n(8) as u8,
-                    indent: r.n(20) as u8,
-                    restart: r.n(4) == 0,
-                    start: (r.n(3) == 0).then(|| r.n(5) as u32),
-                    list_id: (r.n(2) == 0).then(|| format!("{}", r.n(3))),
-                    id: (r.n(3) == 0).then(|| format!("b{i}")),
-                    ..Paragraph::new(TextType::ALL[r.n(7) as usize], inlines(r, 0))
-                }),
-                2 => Block::Image(Image {
-                    media: ["p.png", "none.png"][r.n(2) as usize].into(),
-                    caption: (r.n(2) == 0).then(|| "cap".to_string()),
-                    width_percent: [None, Some(f32::NAN), Some(-5.0), Some(500.0), Some(30.0)]
-                        [r.n(5) as usize],
-                    id: (r.n(2) == 0).then(|| format!("b{i}")),
-                    ..Image::default()
-                }),
-                3 => Block::Table(Table {
-                    columns: (0..r.n(4)).map(|_| r.n(100) as f32 - 10.0).collect(),
-                    caption: (r.n(2) == 0).then(|| "tab".to_string()),
-                    rows: (0..r.n(5))
-                        .map(|_| Row {
-                            header: r.n(3) == 0,
-                            min_height: (r.n(3) == 0)
-                                .then(|| ["1cm", "zz", "-4pt"][r.n(3) as usize].to_string()),
-                            cells: (0..r.n(4))
-                                .map(|_| Cell {
-                                    colspan: r.n(4) as u32,
-                                    rowspan: r.n(4) as u32,
-                                    blocks: blocks(r, depth + 1),
-                                    ..Cell::default()
-                                })
-                                .collect(),
-                            ..Row::default()
-                        })
-                        .collect(),
-                    ..Table::default()
-                }),
-                4 => Block::PageBreak,
-                _ => Block::Directory {
-                    kind: DirectoryKind::ALL[r.n(7) as usize],
-                },
-            })
-            .collect()
-    }
+                children: inlines(r, depth + 1),
+            },
+            8 => Inline::Image {
+                media: "p.png".into(),
+                caption: None,
+                alt: None,
+            },
+            9 => Inline::Span {
+                style: ["", "Ω", "Normal"][r.n(3) as usize].into(),
+                children: inlines(r, depth + 1),
+            },
+            _ => [
+                Inline::CommentStart { id: "c".into() },
+                Inline::CommentEnd { id: "c".into() },
+            ][r.n(2) as usize]
+                .clone(),
+        })
+        .collect()
+}
+fn blocks(r: &mut Rng, depth: u32) -> Vec<Block> {
+    (0..r.n(12))
+        .map(|i| match r.n(if depth > 1 { 2 } else { 6 }) {
+            0 | 1 => Block::Paragraph(Paragraph {
+                level: r.n(8) as u8,
+                indent: r.n(20) as u8,
+                restart: r.n(4) == 0,
+                start: (r.n(3) == 0).then(|| r.n(5) as u32),
+                list_id: (r.n(2) == 0).then(|| format!("{}", r.n(3))),
+                id: (r.n(3) == 0).then(|| format!("b{i}")),
+                ..Paragraph::new(TextType::ALL[r.n(7) as usize], inlines(r, 0))
+            }),
+            2 => Block::Image(Image {
+                media: ["p.png", "none.png"][r.n(2) as usize].into(),
+                caption: (r.n(2) == 0).then(|| "cap".to_string()),
+                width_percent: [None, Some(f32::NAN), Some(-5.0), Some(500.0), Some(30.0)]
+                    [r.n(5) as usize],
+                id: (r.n(2) == 0).then(|| format!("b{i}")),
+                ..Image::default()
+            }),
+            3 => Block::Table(Table {
+                columns: (0..r.n(4)).map(|_| r.n(100) as f32 - 10.0).collect(),
+                caption: (r.n(2) == 0).then(|| "tab".to_string()),
+                rows: (0..r.n(5))
+                    .map(|_| Row {
+                        header: r.n(3) == 0,
+                        min_height: (r.n(3) == 0)
+                            .then(|| ["1cm", "zz", "-4pt"][r.n(3) as usize].to_string()),
+                        cells: (0..r.n(4))
+                            .map(|_| Cell {
+                                colspan: r.n(4) as u32,
+                                rowspan: r.n(4) as u32,
+                                blocks: blocks(r, depth + 1),
+                                ..Cell::default()
+                            })
+                            .collect(),
+                        ..Row::default()
+                    })
+                    .collect(),
+                ..Table::default()
+            }),
+            4 => Block::PageBreak,
+            _ => Block::Directory {
+                kind: DirectoryKind::ALL[r.n(7) as usize],
+            },
+        })
+        .collect()
+}
+
+/// 150 hostile trees, each written with its round's language, template and settings.
+fn random_packages() -> Vec<Vec<u8>> {
     let mut r = Rng(7);
+    let mut out = Vec::new();
     for round in 0..150 {
         let mut doc = Document::new();
         doc.media.add("p.png", png(8, 4, round % 2 == 0));
@@ -1036,9 +1036,20 @@ fn random_trees_give_valid_packages() {
             WordSettings::new(lang)
         };
         let template = if round % 2 == 0 { "report" } else { "contract" };
-        let out = word::write(&doc, &WordOptions::new(template, settings))
-            .unwrap()
-            .value;
+        out.push(
+            word::write(&doc, &WordOptions::new(template, settings))
+                .unwrap()
+                .value,
+        );
+    }
+    out
+}
+
+/// A small deterministic generator of hostile trees: every output must parse and keep its
+/// invariants (unique bookmark ids, defined numIds), and nothing may panic.
+#[test]
+fn random_trees_give_valid_packages() {
+    for (round, out) in random_packages().into_iter().enumerate() {
         // WORD_EXPORT_OUT keeps some for a manual LibreOffice run.
         if let Some(dir) = std::env::var_os("WORD_EXPORT_OUT").filter(|_| round < 12) {
             let path = std::path::Path::new(&dir).join(format!("random-{round}.docx"));
@@ -1072,4 +1083,152 @@ fn random_trees_give_valid_packages() {
             "round {round}"
         );
     }
+}
+
+/// A nested table whose header row holds a footnote reference: with `w:tblHeader` on that row
+/// LibreOffice 7.4 loops on load. Word does not repeat a nested table's header rows anyway.
+fn nested_header_with_note() -> Document {
+    let header_cell = |text: &str| Cell {
+        blocks: vec![para(
+            TextType::Paragraph,
+            0,
+            vec![
+                t(text),
+                Inline::Note {
+                    kind: NoteKind::Footnote,
+                    content: vec![t("a note in a repeated header")],
+                },
+            ],
+        )],
+        ..Cell::default()
+    };
+    let plain_cell = |text: &str| Cell {
+        blocks: vec![para(TextType::Paragraph, 0, vec![t(text)])],
+        ..Cell::default()
+    };
+    let inner = Table {
+        columns: vec![1.0, 1.0],
+        rows: vec![
+            Row {
+                header: true,
+                cells: vec![header_cell("inner head"), header_cell("second head")],
+                ..Row::default()
+            },
+            Row {
+                cells: vec![plain_cell("inner body"), plain_cell("more")],
+                ..Row::default()
+            },
+        ],
+        ..Table::default()
+    };
+    let outer = Table {
+        columns: vec![1.0],
+        rows: vec![
+            Row {
+                header: true,
+                cells: vec![plain_cell("outer head")],
+                ..Row::default()
+            },
+            Row {
+                cells: vec![Cell {
+                    blocks: vec![Block::Table(inner)],
+                    ..Cell::default()
+                }],
+                ..Row::default()
+            },
+        ],
+        ..Table::default()
+    };
+    let mut doc = Document::new();
+    doc.blocks = vec![Block::Table(outer)];
+    doc
+}
+
+#[test]
+fn nested_header_rows_are_marked_without_tbl_header_and_read_back() {
+    let doc = nested_header_with_note();
+    let (docx, _, _) = export(&doc, "report", WordSettings::new(Language::En));
+    let xml = part(&docx, "word/document.xml");
+    // The outer table repeats its header; the nested one carries the flag as cnfStyle only.
+    assert_eq!(xml.matches("<w:tblHeader/>").count(), 1, "{xml}");
+    assert_eq!(xml.matches("<w:cnfStyle ").count(), 1, "{xml}");
+    let back = sdconv::import::docx::read(&docx, &Default::default())
+        .unwrap()
+        .value;
+    let Block::Table(outer) = &back.blocks[0] else {
+        panic!("{:?}", back.blocks[0]);
+    };
+    let Block::Table(inner) = &outer.rows[1].cells[0].blocks[0] else {
+        panic!("{:?}", outer.rows[1].cells[0]);
+    };
+    let headers = |t: &Table| t.rows.iter().map(|r| r.header).collect::<Vec<_>>();
+    assert_eq!(headers(outer), [true, false]);
+    assert_eq!(headers(inner), [true, false]);
+}
+
+/// Every hostile tree of [`random_packages`], and the nested-header case LibreOffice 7.4 used
+/// to hang on, opens in LibreOffice within the time limit.
+#[test]
+fn libreoffice_opens_every_random_tree() {
+    if Command::new("soffice").arg("--version").output().is_err() {
+        eprintln!("skipping: soffice (LibreOffice) is not installed");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("in");
+    let outdir = tmp.path().join("out");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut inputs = Vec::new();
+    let (nested, _, _) = export(&nested_header_with_note(), "report", all_on(Language::En));
+    let mut packages = vec![nested];
+    packages.extend(random_packages());
+    for (i, docx) in packages.iter().enumerate() {
+        let path = dir.join(format!("tree-{i:03}.docx"));
+        std::fs::write(&path, docx).unwrap();
+        inputs.push(path);
+    }
+    let profile = tmp.path().join("profile");
+    let mut child = Command::new("soffice")
+        .arg(format!(
+            "-env:UserInstallation=file://{}",
+            profile.display()
+        ))
+        .args([
+            "--headless",
+            "--convert-to",
+            "txt:Text (encoded):UTF8",
+            "--outdir",
+        ])
+        .arg(&outdir)
+        .args(&inputs)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // A hang is the failure this guards against: LibreOffice gets a generous limit (the
+    // machine may be busy), then it is stopped and the files it did not finish are named.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(900);
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(500));
+    }
+    let missing: Vec<String> = inputs
+        .iter()
+        .filter(|p| {
+            let name = p.with_extension("txt");
+            let name = name.file_name().unwrap();
+            !outdir.join(name).exists()
+        })
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert!(missing.is_empty(), "LibreOffice did not open: {missing:?}");
+    let nested_text = std::fs::read_to_string(outdir.join("tree-000.txt")).unwrap();
+    assert!(nested_text.contains("inner head"), "{nested_text}");
 }

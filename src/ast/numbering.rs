@@ -12,7 +12,8 @@
 //!   interruptions (Word's continuation); items without one form a list that ends at the next
 //!   non-list block. The label is drawn in the item's `number_format`, else by level: decimal,
 //!   lower letter, lower roman, repeating.
-//! - Images and tables whose caption is numbered and not empty get the next figure or table number.
+//! - Images and tables whose caption is numbered get the next figure or table number, also when
+//!   the caption's text is empty (Word's "Table 1" caption with no words after the number).
 
 use super::{Block, NumberFormat, TextType};
 
@@ -88,14 +89,14 @@ pub fn number_blocks(blocks: &[Block]) -> Vec<BlockNumber> {
             }
             Block::Image(img) => {
                 anonymous = None;
-                if img.numbered && img.caption.as_deref().is_some_and(|c| !c.is_empty()) {
+                if img.numbered && img.caption.is_some() {
                     figures += 1;
                     n.caption = Some(figures);
                 }
             }
             Block::Table(t) => {
                 anonymous = None;
-                if t.numbered && t.caption.as_deref().is_some_and(|c| !c.is_empty()) {
+                if t.numbered && t.caption.is_some() {
                     tables += 1;
                     n.caption = Some(tables);
                 }
@@ -278,9 +279,10 @@ mod tests {
             img(None, true),
             img(Some("B"), false),
             img(Some("C"), true),
+            img(Some(""), true),
         ]);
         let c: Vec<_> = n.iter().map(|n| n.caption).collect();
-        assert_eq!(c, [Some(1), None, None, Some(2)]);
+        assert_eq!(c, [Some(1), None, None, Some(2), Some(3)]);
     }
 
     #[test]

@@ -724,7 +724,17 @@ impl<'d> Writer<'d> {
                     );
                     match self.targets.get(&target) {
                         Some(text) if !text.is_empty() => Leaf::Text(text.clone()),
-                        _ => {
+                        Some(_) => {
+                            self.warn(
+                                WarningKind::Lossy,
+                                format!(
+                                    "cross-reference to {target:?}, which has no number or text, written as \"{}\"",
+                                    crate::export::XREF_MARK
+                                ),
+                            );
+                            Leaf::Text(crate::export::XREF_MARK.into())
+                        }
+                        None => {
                             self.warn(
                                 WarningKind::Dropped,
                                 format!("cross-reference to unknown id {target:?} dropped"),

@@ -6,3 +6,7 @@ mod marks;
 pub mod parsx;
 pub mod sdxml;
 pub mod word;
+
+/// What a cross-reference shows when its target has neither a number nor text (or does not
+/// exist): a neutral arrow, never the raw bookmark name (`_Ref71265628`) nobody can read.
+pub(crate) const XREF_MARK: &str = "\u{2197}";

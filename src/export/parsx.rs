@@ -137,6 +137,7 @@ fn build(doc: &Document, opts: &ParsxOptions) -> Built {
 }
 
 /// What a cross-reference to an id shows and where it points.
+#[derive(Clone)]
 struct Target {
     /// The sanitised id written on the target.
     id: String,
@@ -1194,7 +1195,7 @@ impl<'d> Writer<'d> {
     }
 
     fn cross_ref(&mut self, target: &str, number: bool, text: bool) {
-        let Some(t) = self.targets.get(target) else {
+        let Some(t) = self.targets.get(target).cloned() else {
             self.warn_target(target, "cross-reference");
             return;
         };
@@ -1203,7 +1204,19 @@ impl<'d> Writer<'d> {
             (true, _, Some(label)) => label.clone(),
             (false, false, Some(label)) => label.clone(),
             _ if !t.text.is_empty() => t.text.clone(),
-            _ => t.label.clone().unwrap_or_else(|| target.to_string()),
+            _ => match t.label.clone() {
+                Some(label) => label,
+                None => {
+                    self.warn(
+                        WarningKind::Lossy,
+                        format!(
+                            "cross-reference to {target:?}, which has no number or text, written as \"{}\"",
+                            crate::export::XREF_MARK
+                        ),
+                    );
+                    crate::export::XREF_MARK.to_string()
+                }
+            },
         };
         let id = t.id.clone();
         self.start_tag("verweis", &[("verweis-intern", &id)], false);

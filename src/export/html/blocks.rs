@@ -297,7 +297,11 @@ impl<'a> Writer<'a> {
     }
 
     fn figure(&mut self, block: &'a Block, img: &'a Image, number: &BlockNumber, top: bool) {
-        let caption = img.caption.as_deref().filter(|c| !c.is_empty());
+        // An empty caption counts when it is numbered: "Figure 3" alone.
+        let caption = img
+            .caption
+            .as_deref()
+            .filter(|c| !c.is_empty() || number.caption.is_some());
         let figure_number = number.caption.filter(|_| top && caption.is_some());
         let id = match (self.block_id(block), figure_number) {
             (Some(id), _) => Some(id.to_owned()),
@@ -348,7 +352,7 @@ impl<'a> Writer<'a> {
         if let Some(caption) = caption {
             self.out.push_str("<figcaption>");
             let label = figure_number.map(|n| format!("{} {n}", self.lang.figure()));
-            self.caption_label(label.as_deref());
+            self.caption_label(label.as_deref(), caption.is_empty());
             self.text(caption);
             self.out.push_str("</figcaption>\n");
             if top && self.wants.figures {
@@ -363,16 +367,21 @@ impl<'a> Writer<'a> {
         self.out.push_str("</figure>\n");
     }
 
-    fn caption_label(&mut self, label: Option<&str>) {
+    /// `Table 2: ` before a caption's text; without the colon when no text follows.
+    fn caption_label(&mut self, label: Option<&str>, alone: bool) {
         if let Some(label) = label {
             self.out.push_str("<span class=\"caption-label\">");
             self.text(label);
-            self.out.push_str(":</span> ");
+            self.out
+                .push_str(if alone { "</span>" } else { ":</span> " });
         }
     }
 
     fn table(&mut self, block: &'a Block, t: &'a Table, number: &BlockNumber, top: bool) {
-        let caption = t.caption.as_deref().filter(|c| !c.is_empty());
+        let caption = t
+            .caption
+            .as_deref()
+            .filter(|c| !c.is_empty() || number.caption.is_some());
         let table_number = number.caption.filter(|_| top && caption.is_some());
         let id = match (self.block_id(block), table_number) {
             (Some(id), _) => Some(id.to_owned()),
@@ -412,7 +421,7 @@ impl<'a> Writer<'a> {
         if let Some(caption) = caption {
             self.out.push_str("<caption>");
             let label = table_number.map(|n| format!("{} {n}", self.lang.table()));
-            self.caption_label(label.as_deref());
+            self.caption_label(label.as_deref(), caption.is_empty());
             self.text(caption);
             self.out.push_str("</caption>\n");
             if top && self.wants.tables {

@@ -8,6 +8,7 @@ use super::url::{self, Target};
 use super::{ImageMode, Writer, excerpt};
 use crate::ast::numbering::format_number;
 use crate::ast::{Change, ChangeKind, Inline, MediaKind, NoteKind, NumberFormat, TextStyle};
+use crate::export::XREF_MARK;
 use crate::report::WarningKind;
 
 impl<'a> Writer<'a> {
@@ -285,14 +286,15 @@ impl<'a> Writer<'a> {
                 self.warn(
                     WarningKind::Lossy,
                     format!(
-                        "cross-reference to unknown id {:?} written as text",
+                        "cross-reference to unknown id {:?} written as \"{XREF_MARK}\"",
                         excerpt(target)
                     ),
                     "a.xref",
                 );
             }
+            // A bookmark name (`_Ref71265628`) means nothing to a reader: a neutral mark.
             self.out.push_str("<span class=\"xref-missing\">");
-            self.replaced += super::escape::text(target, &mut self.out);
+            self.out.push_str(XREF_MARK);
             self.out.push_str("</span>");
             return;
         };
@@ -321,7 +323,18 @@ impl<'a> Writer<'a> {
             wrote = true;
         }
         if !wrote {
-            self.replaced += super::escape::text(target, &mut self.out);
+            // The target has neither number nor text: a neutral link, never the raw id.
+            self.out.push_str(XREF_MARK);
+            if !self.plain {
+                self.warn(
+                    WarningKind::Lossy,
+                    format!(
+                        "cross-reference to {:?}, which has no number or text, written as \"{XREF_MARK}\"",
+                        excerpt(target)
+                    ),
+                    "a.xref",
+                );
+            }
         }
         if linked {
             self.out.push_str("</a>");

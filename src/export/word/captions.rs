@@ -75,7 +75,10 @@ impl Writer<'_> {
         } else {
             None
         };
-        let text_part = if number.is_some() {
+        let text_part = if number.is_some() && text.is_empty() {
+            // Label and number alone: no separator after them.
+            String::new()
+        } else if number.is_some() {
             format!("{CAPTION_SEPARATOR}{text}")
         } else {
             text.to_string()

@@ -195,6 +195,8 @@ pub(crate) struct Writer<'a> {
     pub comment_ended: Vec<bool>,
     pub targets: HashMap<String, Target>,
     pub refs: Vec<PendingRef>,
+    /// Tables being written, outermost first: more than one means a nested table.
+    pub table_depth: u32,
     pub headings: Vec<TocEntry>,
     pub figures: Vec<TocEntry>,
     pub tables: Vec<TocEntry>,
@@ -253,6 +255,7 @@ impl<'a> Writer<'a> {
             comment_ids,
             targets: HashMap::new(),
             refs: Vec::new(),
+            table_depth: 0,
             headings: Vec::new(),
             figures: Vec::new(),
             tables: Vec::new(),
@@ -577,7 +580,7 @@ impl<'a> Writer<'a> {
         let caption = img
             .caption
             .as_deref()
-            .filter(|c| !c.is_empty() && self.settings.image_caption);
+            .filter(|c| (!c.is_empty() || number.caption.is_some()) && self.settings.image_caption);
         out.push_str("<w:p>");
         let mut ppr = String::new();
         if caption.is_some() {

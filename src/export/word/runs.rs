@@ -433,13 +433,14 @@ impl Writer<'_> {
             self.report.warn(
                 WarningKind::InvalidValue,
                 format!(
-                    "cross-reference to unknown id {:?}; written as a REF field showing the id",
-                    r.target
+                    "cross-reference to unknown id {:?}; written as a REF field showing \"{}\"",
+                    r.target,
+                    crate::export::XREF_MARK
                 ),
                 loc,
             );
             let mut result = String::new();
-            text_run(&mut result, &r.target, "", r.deleted);
+            text_run(&mut result, crate::export::XREF_MARK, "", r.deleted);
             let name = super::document::bookmark_name(&r.target);
             field(out, &format!("REF {name} \\h"), &result, r.deleted);
             return;
@@ -463,6 +464,20 @@ impl Writer<'_> {
                 one(out, "", &t.text);
             }
             (Some(label), false) if r.number => one(out, " \\r", label),
+            _ if t.text.trim().is_empty() => {
+                let mut loc = crate::report::Location::part("word/document.xml").element("REF");
+                loc.block = r.block;
+                self.report.warn(
+                    WarningKind::Lossy,
+                    format!(
+                        "cross-reference to {:?}, which has no number or text, shows \"{}\"",
+                        r.target,
+                        crate::export::XREF_MARK
+                    ),
+                    loc,
+                );
+                one(out, "", crate::export::XREF_MARK)
+            }
             _ => one(out, "", &t.text),
         }
     }

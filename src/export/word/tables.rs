@@ -1,6 +1,6 @@
 //! Tables: `w:tbl` with the template's table style, column widths in `w:tblGrid`, `w:gridSpan`
 //! for column spans, `w:vMerge` (restart + continuation cells) for row spans, `w:tblHeader` on
-//! header rows, cell borders, shading, alignment; the caption (Caption style, `SEQ`) above.
+//! header rows (`w:cnfStyle` first-row in nested tables, which nobody repeats), cell borders, shading, alignment; the caption (Caption style, `SEQ`) above.
 
 use std::fmt::Write;
 
@@ -48,7 +48,7 @@ impl Writer<'_> {
         let caption = t
             .caption
             .as_deref()
-            .filter(|c| !c.is_empty() && self.settings.table_caption);
+            .filter(|c| (!c.is_empty() || number.caption.is_some()) && self.settings.table_caption);
         if let Some(text) = caption {
             self.write_caption(
                 out,
@@ -94,6 +94,8 @@ impl Writer<'_> {
             }
             return;
         }
+        self.table_depth += 1;
+        let nested = self.table_depth > 1;
         let positions = grid_positions(t);
         // The grid holds every span even when the widths given are fewer (LibreOffice refuses
         // a gridSpan past the grid).
@@ -183,7 +185,13 @@ impl Writer<'_> {
                     ),
                 }
             }
-            if row.header {
+            if row.header && nested {
+                // Word does not repeat the header rows of a nested table, and LibreOffice 7.4
+                // loops on load when repeated header rows of a nested table hold note
+                // references. The header flag travels as the first-row conditional formatting
+                // mark (ECMA-376 §17.3.1.8), which neither acts on and our reader reads back.
+                trpr.push_str(r#"<w:cnfStyle w:val="100000000000" w:firstRow="1"/>"#);
+            } else if row.header {
                 trpr.push_str("<w:tblHeader/>");
             }
             if !trpr.is_empty() {
@@ -283,6 +291,7 @@ impl Writer<'_> {
             out.push_str("</w:tr>");
         }
         out.push_str("</w:tbl>");
+        self.table_depth -= 1;
         if repaired {
             self.warn(
                 WarningKind::Repaired,

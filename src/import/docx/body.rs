@@ -13,6 +13,7 @@ use quick_xml::events::{BytesStart, Event};
 use super::model::{Block, Body, BreakKind, Item, Para, Run, RunItem};
 use super::props::{Section, parse_ppr, parse_rpr, parse_sectpr};
 use super::rels::Relationships;
+use super::symbols::Symbol;
 use super::xmlutil::{attr, attr_string, element_text};
 use crate::ast::{Change, ChangeKind, NoteKind};
 use crate::error::Result;
@@ -79,6 +80,8 @@ pub struct BodyParser<'a, 'c> {
     after_seq: bool,
     /// Open bookmarks: `w:id` → name.
     open_bookmarks: HashMap<String, String>,
+    /// Tables being read: more than one means a nested table.
+    pub(super) table_depth: usize,
 }
 
 fn is_seq(instr: &str) -> bool {
@@ -159,6 +162,7 @@ impl<'a, 'c> BodyParser<'a, 'c> {
             field_instrs: Vec::new(),
             after_seq: false,
             open_bookmarks: HashMap::new(),
+            table_depth: 0,
         }
     }
 
@@ -169,7 +173,9 @@ impl<'a, 'c> BodyParser<'a, 'c> {
         loop {
             match self.r.next_event()? {
                 Event::Start(e) => match e.local_name().as_ref() {
-                    "body" if !seen_body => {
+                    // Some writers split the document into several `w:body` elements: each is
+                    // read, in order; the last one's `w:sectPr` is the final section.
+                    "body" => {
                         seen_body = true;
                         self.blocks_until_end(&mut blocks)?;
                     }
@@ -261,12 +267,32 @@ impl<'a, 'c> BodyParser<'a, 'c> {
     // ---- block level -------------------------------------------------------------------
 
     /// Reads block content up to the end of the element whose start was just read.
+    ///
+    /// Paragraph content met where blocks belong (runs inside an unknown or future block
+    /// element such as `<w:p2>`, or loose in the body) is gathered into one paragraph per
+    /// stretch, so the text an "unknown element … read through" warning promises is kept.
     pub(super) fn blocks_until_end(&mut self, out: &mut Vec<Block>) -> Result<()> {
+        let mut loose: Option<Para> = None;
         loop {
             match self.r.next_event()? {
-                Event::Start(e) => self.block_start(&e, out)?,
-                Event::Empty(e) => self.block_empty(&e, out),
-                Event::End(_) => return Ok(()),
+                Event::Start(e) => {
+                    if inline_level(e.local_name().as_ref()) {
+                        self.inline_start(&e, loose.get_or_insert_with(Para::default))?;
+                    } else {
+                        flush_loose(&mut loose, out);
+                        self.block_start(&e, out)?;
+                    }
+                }
+                Event::Empty(e) => match loose.as_mut() {
+                    Some(p) if inline_level(e.local_name().as_ref()) || is_anchor(&e) => {
+                        self.inline_empty(&e, p)
+                    }
+                    _ => self.block_empty(&e, out),
+                },
+                Event::End(_) => {
+                    flush_loose(&mut loose, out);
+                    return Ok(());
+                }
                 Event::Eof => return Err(self.eof()),
                 _ => {}
             }
@@ -428,6 +454,11 @@ impl<'a, 'c> BodyParser<'a, 'c> {
         let local = e.local_name();
         match local.as_ref() {
             "pPr" => p.props = parse_ppr(&mut self.r)?,
+            // Text without its run (broken producers): the text is what matters.
+            "t" => {
+                let text = element_text(&mut self.r)?;
+                p.items.push(text_run(text));
+            }
             "r" => {
                 let mut run = Run::default();
                 self.run_until_end(&mut run, p)?;
@@ -601,13 +632,30 @@ impl<'a, 'c> BodyParser<'a, 'c> {
             }
             "cr" => run.content.push(RunItem::Break(BreakKind::Line)),
             "sym" => {
-                let c = attr(e, "char")
+                let font = attr(e, "font");
+                let shown = attr(e, "char")
                     .and_then(|h| u32::from_str_radix(h.trim(), 16).ok())
-                    .and_then(char::from_u32);
-                match c {
-                    // Symbol/Wingdings code points (U+F0xx, private use) are kept as they are:
-                    // only the font gives them a meaning.
-                    Some(c) => push_text(run, c.encode_utf8(&mut [0; 4])),
+                    .and_then(|code| super::symbols::resolve(font.as_deref(), code));
+                match shown {
+                    Some(Symbol::Mapped(c) | Symbol::Plain(c)) => {
+                        push_text(run, c.encode_utf8(&mut [0; 4]))
+                    }
+                    Some(Symbol::Unknown(c)) => {
+                        // Kept as the private-use code: in its font it still shows the glyph.
+                        let font = font.as_deref().unwrap_or("no font");
+                        let key = format!("sym:{font}:{:X}", u32::from(c));
+                        if self.warned.insert(key) {
+                            self.warn(
+                                WarningKind::Lossy,
+                                format!(
+                                    "symbol U+{:04X} of the font {font:?} has no Unicode equivalent; kept as that code, which shows only in that font",
+                                    u32::from(c)
+                                ),
+                                "w:sym",
+                            );
+                        }
+                        push_text(run, c.encode_utf8(&mut [0; 4]));
+                    }
                     None => self.warn(
                         WarningKind::InvalidValue,
                         "a w:sym without a readable w:char is dropped",
@@ -696,6 +744,25 @@ impl<'a, 'c> BodyParser<'a, 'c> {
                 _ => {}
             }
         }
+    }
+}
+
+/// Paragraph-level elements that carry text (`w:t` itself for producers that drop the run).
+fn inline_level(name: &str) -> bool {
+    matches!(name, "r" | "t" | "hyperlink" | "fldSimple")
+}
+
+fn is_anchor(e: &BytesStart<'_>) -> bool {
+    matches!(
+        e.local_name().as_ref(),
+        "bookmarkStart" | "bookmarkEnd" | "commentRangeStart" | "commentRangeEnd"
+    )
+}
+
+/// Ends a stretch of paragraph content met at block level: it becomes a paragraph.
+fn flush_loose(loose: &mut Option<Para>, out: &mut Vec<Block>) {
+    if let Some(p) = loose.take() {
+        out.push(Block::Para(p));
     }
 }
 

@@ -121,7 +121,9 @@ pub(super) fn attach(out: Out, report: &mut Report, part: &str) -> Vec<Block> {
         };
         let lossy = has_atoms(&p.content);
         let id = p.id.clone();
-        let caption = Some(text).filter(|t| !t.is_empty());
+        // Label and number alone ("Table 1") is still a caption: the block stays numbered and
+        // references to it show the number.
+        let caption = Some(text).filter(|t| !t.is_empty() || numbered);
         match blocks.get_mut(j) {
             Some(Block::Image(img)) => {
                 img.caption = caption;

@@ -376,19 +376,28 @@ impl<'a> Converter<'a> {
         id
     }
 
-    /// "Unrecognised paragraph style", once per style, never for the default style.
-    fn warn_unmapped(&mut self, explicit: Option<&str>) {
-        let Some(id) = explicit else {
+    /// "Unrecognised paragraph style", once per style, and only for a style with a structural
+    /// cue the mapping did not act on (numbering, an outline level, a heading- or list-like
+    /// name), naming the cue. Body-text styles of every writer ("Body Text", "First
+    /// Paragraph", "Compact", "Text Body", "Standard", "Normal (Web)", a quote…) are what a
+    /// plain paragraph is: warning about each of them only hid the warnings that matter.
+    fn warn_unmapped(&mut self, info: &ParaInfo<'_>) {
+        let Some(id) = info.explicit.as_deref() else {
             return;
         };
         if self.src.styles.is_default_paragraph(id) {
             return;
         }
         let name = self.src.styles.name_of(id).to_string();
+        let Some(cue) = structural_cue(&name, info) else {
+            return;
+        };
         self.warn_once(
             format!("style:{id}"),
             WarningKind::UnmappedStyle,
-            format!("Unrecognised paragraph style: {name} (Style ID: {id})"),
+            format!(
+                "Unrecognised paragraph style: {name} (Style ID: {id}); {cue}, but it is kept as a plain paragraph"
+            ),
             "w:pStyle",
         );
     }
@@ -632,7 +641,7 @@ impl<'a> Converter<'a> {
                             None => out.push(ast::Block::Paragraph(para)),
                         }
                         if unmapped {
-                            self.warn_unmapped(info.explicit.as_deref());
+                            self.warn_unmapped(&info);
                         }
                     }
                 }
@@ -1354,4 +1363,37 @@ fn is_monospace(font: &str) -> bool {
     ]
     .iter()
     .any(|k| f.contains(k))
+}
+
+/// What about a paragraph style suggests structure the mapping did not give it.
+fn structural_cue(name: &str, info: &ParaInfo<'_>) -> Option<String> {
+    if let Some((num_id, _)) = &info.num {
+        return Some(format!(
+            "it has numbering (numId {num_id}) without a number"
+        ));
+    }
+    if let Some(level) = info.outline {
+        return Some(format!("it has outline level {}", u32::from(level) + 1));
+    }
+    let lower = name.to_lowercase();
+    let has = |words: &[&str]| words.iter().any(|w| lower.contains(w));
+    if has(&[
+        "heading",
+        "title",
+        "chapter",
+        "section",
+        "überschrift",
+        "titel",
+        "kapitel",
+        "titre",
+        "título",
+        "titolo",
+        "заголовок",
+    ]) {
+        return Some("its name looks like a heading".into());
+    }
+    if has(&["list", "bullet", "liste", "aufzählung", "список"]) {
+        return Some("its name looks like a list".into());
+    }
+    None
 }

@@ -33,6 +33,33 @@ pub(super) struct DrawingState {
     ole: bool,
     /// WordArt text (`v:textpath@string`).
     text: String,
+    /// A group or canvas (`wpg:wgp`, `wpc:wpc`, VML `v:group`) was met.
+    group: bool,
+    /// Shapes being read: the depth of their start and whether text or a picture came.
+    shapes: Vec<(usize, bool)>,
+    /// Shapes inside a group that held neither text nor a picture.
+    bare_shapes: usize,
+    /// The offset (`a:off`, VML `left`/`top`) of the shape read last: where a text box sits.
+    offset: (i64, i64),
+    /// Text boxes with the offset of their shape, to be put in reading order.
+    boxes: Vec<((i64, i64), Vec<super::model::Block>)>,
+}
+
+impl DrawingState {
+    /// Text or a picture came: the shapes being read are not bare.
+    fn filled(&mut self) {
+        for s in &mut self.shapes {
+            s.1 = true;
+        }
+    }
+}
+
+/// Elements that are one shape of a group or canvas.
+fn is_shape(name: &str) -> bool {
+    matches!(
+        name,
+        "wsp" | "cxnSp" | "sp" | "shape" | "rect" | "roundrect" | "oval" | "line" | "polyline"
+    )
 }
 
 fn positive(v: Option<i64>) -> Option<u64> {
@@ -59,6 +86,14 @@ impl BodyParser<'_, '_> {
     pub(super) fn drawing(&mut self, run: &mut Run, p: &mut Para) -> Result<()> {
         let mut st = DrawingState::default();
         self.drawing_walk(&mut st, p)?;
+        // A group's children come in drawing (z) order; their text is read top to bottom,
+        // left to right, as the page shows it. The sort is stable: boxes at one spot keep
+        // their order.
+        let mut boxes = std::mem::take(&mut st.boxes);
+        if st.group {
+            boxes.sort_by_key(|(at, _)| (at.1, at.0));
+        }
+        p.textboxes.extend(boxes.into_iter().map(|(_, b)| b));
         self.finish_drawing(st, run);
         Ok(())
     }
@@ -78,14 +113,36 @@ impl BodyParser<'_, '_> {
                         let mut blocks = Vec::new();
                         self.blocks_until_end(&mut blocks)?;
                         st.textbox = true;
+                        st.filled();
                         if !blocks.is_empty() {
-                            p.textboxes.push(blocks);
+                            st.boxes.push((st.offset, blocks));
                         }
                     }
                     "AlternateContent" => self.alternate(&mut Ctx::Drawing(st, p))?,
-                    _ => drawing_attrs(&e, st),
+                    name => {
+                        if is_shape(name) {
+                            st.shapes.push((self.r.depth(), false));
+                            st.offset = (0, 0);
+                        }
+                        drawing_attrs(&e, st);
+                    }
                 },
-                Event::Empty(e) => drawing_attrs(&e, st),
+                Event::Empty(e) => {
+                    let bare = is_shape(e.local_name().as_ref()) && st.group;
+                    drawing_attrs(&e, st);
+                    if bare {
+                        st.bare_shapes += 1;
+                    }
+                }
+                Event::End(_) => {
+                    while st.shapes.last().is_some_and(|s| s.0 > self.r.depth()) {
+                        if let Some((_, false)) = st.shapes.pop() {
+                            if st.group {
+                                st.bare_shapes += 1;
+                            }
+                        }
+                    }
+                }
                 Event::Eof => return Err(self.r.invalid("the part ends inside a drawing")),
                 _ => {}
             }
@@ -132,7 +189,23 @@ impl BodyParser<'_, '_> {
                 "o:OLEObject",
             );
         }
-        if count == 0 && !st.textbox && st.text.is_empty() {
+        let kept = count > 0 || st.textbox || !st.text.is_empty();
+        if kept && st.bare_shapes > 0 {
+            let n = st.bare_shapes;
+            let what = if n == 1 {
+                "a shape".to_string()
+            } else {
+                format!("{n} shapes")
+            };
+            self.warn(
+                WarningKind::Dropped,
+                format!(
+                    "{what} without picture or text in a group or canvas dropped; its text and pictures are kept"
+                ),
+                "wpg:wgp",
+            );
+        }
+        if !kept {
             if st.chart {
                 self.warn(WarningKind::Dropped, "a chart is not imported", "c:chart");
             } else {
@@ -192,16 +265,30 @@ fn drawing_attrs(e: &BytesStart<'_>, st: &mut DrawingState) {
             st.alt = attr_string(e, "descr").filter(|d| !d.trim().is_empty());
             st.title = attr_string(e, "title").filter(|t| !t.trim().is_empty());
         }
-        "blip" => st
-            .blips
-            .push((attr_string(e, "embed"), attr_string(e, "link"))),
+        "blip" => {
+            st.filled();
+            st.blips
+                .push((attr_string(e, "embed"), attr_string(e, "link")))
+        }
+        "wgp" | "wpc" | "group" | "grpSp" => st.group = true,
+        "off" => {
+            let x = attr(e, "x")
+                .and_then(|v| v.trim().parse().ok())
+                .unwrap_or(0);
+            let y = attr(e, "y")
+                .and_then(|v| v.trim().parse().ok())
+                .unwrap_or(0);
+            st.offset = (x, y);
+        }
         "chart" => st.chart = true,
         "shape" | "rect" | "roundrect" | "oval" | "image" => {
             if let Some(style) = attr(e, "style") {
                 st.shape_extent = vml_style_extent(&style);
+                st.offset = vml_style_offset(&style);
             }
         }
         "imagedata" => {
+            st.filled();
             let id = attr_string(e, "id").or_else(|| attr_string(e, "relid"));
             if let Some(id) = id {
                 let title = attr_string(e, "title").filter(|t| !t.trim().is_empty());
@@ -216,6 +303,22 @@ fn drawing_attrs(e: &BytesStart<'_>, st: &mut DrawingState) {
         "OLEObject" => st.ole = true,
         _ => {}
     }
+}
+
+/// `left:10pt;top:20pt` (VML, inside a group: plain numbers in the group's units) → offset.
+fn vml_style_offset(style: &str) -> (i64, i64) {
+    let (mut x, mut y) = (0, 0);
+    for decl in style.split(';') {
+        if let Some((k, v)) = decl.split_once(':') {
+            let n = css_length_emu(v).or_else(|| v.trim().parse().ok());
+            match k.trim() {
+                "left" => x = n.unwrap_or(0),
+                "top" => y = n.unwrap_or(0),
+                _ => {}
+            }
+        }
+    }
+    (x, y)
 }
 
 #[cfg(test)]

@@ -52,6 +52,7 @@ mod package;
 mod props;
 mod rels;
 mod styles;
+mod symbols;
 mod tbl;
 mod xmlutil;
 

@@ -61,7 +61,10 @@ impl BodyParser<'_, '_> {
     /// Reads the `w:tbl` whose start was just read.
     pub(super) fn table(&mut self) -> Result<Table> {
         let mut t = Table::default();
-        self.table_children(&mut t)?;
+        self.table_depth += 1;
+        let read = self.table_children(&mut t);
+        self.table_depth -= 1;
+        read?;
         Ok(t)
     }
 
@@ -179,6 +182,18 @@ impl BodyParser<'_, '_> {
                     }
                     match e.local_name().as_ref() {
                         "tblHeader" => row.header = on_off(&e),
+                        // How our writer marks the header rows of a nested table (Word does not
+                        // repeat those, and `w:tblHeader` there makes LibreOffice loop): the
+                        // first-row conditional formatting mark, as an attribute or as the
+                        // first digit of the `w:val` bit string.
+                        "cnfStyle" if self.table_depth > 1 => {
+                            let first = attr(&e, "firstRow")
+                                .map(|v| matches!(v.as_ref(), "1" | "true" | "on"));
+                            let bits = attr(&e, "val").map(|v| v.starts_with('1'));
+                            if first.or(bits).unwrap_or(false) {
+                                row.header = true;
+                            }
+                        }
                         "gridBefore" => row.grid_before = count(&e),
                         "gridAfter" => row.grid_after = count(&e),
                         "trHeight" => {

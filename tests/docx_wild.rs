@@ -1,0 +1,509 @@
+//! Patterns met in Word files from the wild (issue 14): markup our reader used to lose without
+//! saying so. Each fixture is built from the pattern's description, not copied from a file.
+
+mod docx_support;
+
+use docx_support::*;
+use sdconv::ast::{Block, inline::plain_text};
+use sdconv::{Converted, Document, WarningKind};
+
+/// The paragraph texts of the tree, tables and text of captions included, in order.
+fn texts(c: &Converted<Document>) -> Vec<String> {
+    let mut out = Vec::new();
+    collect(&c.value.blocks, &mut out);
+    out
+}
+
+fn collect(blocks: &[Block], out: &mut Vec<String>) {
+    for b in blocks {
+        match b {
+            Block::Paragraph(p) => out.push(plain_text(&p.content)),
+            Block::Table(t) => {
+                out.extend(t.caption.clone());
+                for row in &t.rows {
+                    for cell in &row.cells {
+                        collect(&cell.blocks, out);
+                    }
+                }
+            }
+            Block::Image(i) => out.extend(i.caption.clone()),
+            _ => {}
+        }
+    }
+}
+
+/// Every word of the tree's text.
+fn words(c: &Converted<Document>) -> Vec<String> {
+    texts(c)
+        .iter()
+        .flat_map(|t| t.split_whitespace().map(str::to_string).collect::<Vec<_>>())
+        .collect()
+}
+
+// ---- item 1: unknown elements around runs --------------------------------------------------
+
+/// Each case: body markup, and the words inside its unknown element.
+const UNKNOWN_AROUND_RUNS: [(&str, &[&str]); 5] = [
+    // A misspelt or future paragraph element.
+    (
+        r#"<w:p2><w:pPr/><w:r><w:t>future paragraph</w:t></w:r><w:r><w:t xml:space="preserve"> text</w:t></w:r></w:p2>"#,
+        &["future", "paragraph", "text"],
+    ),
+    // An unknown wrapper of paragraphs and loose runs in one.
+    (
+        r#"<w:section><w:p><w:r><w:t>inside</w:t></w:r></w:p><w:r><w:t>loose run</w:t></w:r></w:section>"#,
+        &["inside", "loose", "run"],
+    ),
+    // Text without its run, inside an unknown element.
+    (r#"<w:x><w:t>bare</w:t></w:x>"#, &["bare"]),
+    // A hyperlink and a simple field straight in an unknown block.
+    (
+        r##"<w:wrapper><w:hyperlink w:anchor="a"><w:r><w:t>linked</w:t></w:r></w:hyperlink><w:fldSimple w:instr="DATE"><w:r><w:t xml:space="preserve"> today</w:t></w:r></w:fldSimple></w:wrapper>"##,
+        &["linked", "today"],
+    ),
+    // Unknown inside a paragraph (already kept before; the claim still holds).
+    (
+        r#"<w:p><w:r><w:t>a</w:t></w:r><w:foo><w:r><w:t xml:space="preserve"> b</w:t></w:r></w:foo></w:p>"#,
+        &["a", "b"],
+    ),
+];
+
+#[test]
+fn unknown_elements_around_runs_keep_their_text_as_claimed() {
+    for (body, expected) in UNKNOWN_AROUND_RUNS {
+        let c = docx(&format!("{}{}", p("before"), body)).read();
+        valid(&c);
+        let kept: Vec<&str> = c
+            .warnings
+            .iter()
+            .filter(|w| w.kind == WarningKind::UnknownElement)
+            .map(|w| w.message.as_str())
+            .collect();
+        assert!(
+            !kept.is_empty()
+                && kept
+                    .iter()
+                    .all(|m| m.ends_with("read through, its text kept")),
+            "{body}: {kept:?}"
+        );
+        // The claim: every word inside the unknown element is in the tree.
+        let have = words(&c);
+        for w in expected.iter() {
+            assert!(have.iter().any(|h| h == w), "{body}: {w:?} lost: {have:?}");
+        }
+        assert_eq!(texts(&c)[0], "before", "{body}");
+    }
+}
+
+#[test]
+fn an_unknown_paragraph_element_becomes_one_paragraph() {
+    let body = [
+        p("one"),
+        r#"<w:p2><w:r><w:t>two</w:t></w:r><w:r><w:t xml:space="preserve"> and more</w:t></w:r></w:p2>"#
+            .to_string(),
+        p("three"),
+    ]
+    .concat();
+    let c = docx(&body).read();
+    valid(&c);
+    assert_eq!(texts(&c), ["one", "two and more", "three"]);
+    assert_eq!(
+        messages(&c),
+        ["unknown element <w:p2> read through, its text kept"]
+    );
+}
+
+// ---- item 2: several w:body elements ------------------------------------------------------
+
+#[test]
+fn every_body_is_read_in_order() {
+    let doc = format!(
+        r#"<?xml version="1.0" encoding="UTF-8"?><w:document {NS}><w:body>{}{}</w:body><w:body>{}</w:body><w:body>{}<w:sectPr/></w:body></w:document>"#,
+        p("first"),
+        p("second"),
+        p("third"),
+        p("fourth")
+    );
+    let c = docx("").raw_document(&doc).read();
+    valid(&c);
+    assert_eq!(texts(&c), ["first", "second", "third", "fourth"]);
+    assert!(c.warnings.is_empty(), "{:?}", messages(&c));
+}
+
+// ---- item 3: grouped drawings and canvases ------------------------------------------------
+
+const WPG: &str = "http://schemas.microsoft.com/office/word/2010/wordprocessingGroup";
+const WPC: &str = "http://schemas.microsoft.com/office/word/2010/wordprocessingCanvas";
+
+/// A text box shape at (`x`, `y`) EMU holding one paragraph.
+fn text_shape(x: u64, y: u64, text: &str) -> String {
+    format!(
+        r#"<wps:wsp><wps:cNvSpPr txBox="1"/><wps:spPr><a:xfrm><a:off x="{x}" y="{y}"/><a:ext cx="100000" cy="100000"/></a:xfrm></wps:spPr><wps:txbx><w:txbxContent>{}</w:txbxContent></wps:txbx><wps:bodyPr/></wps:wsp>"#,
+        p(text)
+    )
+}
+
+/// A shape with neither text nor picture (a rectangle, a connector).
+const BARE_RECT: &str = r#"<wps:wsp><wps:cNvSpPr/><wps:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="10" cy="10"/></a:xfrm><a:prstGeom prst="rect"/></wps:spPr><wps:bodyPr/></wps:wsp>"#;
+
+/// A picture inside a group.
+const GROUP_PIC: &str = r#"<pic:pic><pic:nvPicPr><pic:cNvPr id="3" name="p"/><pic:cNvPicPr/></pic:nvPicPr><pic:blipFill><a:blip r:embed="rIdImg"/></pic:blipFill><pic:spPr><a:xfrm><a:off x="0" y="900000"/><a:ext cx="10" cy="10"/></a:xfrm></pic:spPr></pic:pic>"#;
+
+/// A floating drawing (inside `mc:AlternateContent` as Word writes it) whose graphic is
+/// `inner` of kind `uri`.
+fn anchored_graphic(requires: &str, uri: &str, inner: &str) -> String {
+    format!(
+        r#"<w:p><w:r><w:t>anchor</w:t></w:r><w:r><mc:AlternateContent><mc:Choice Requires="{requires}"><w:drawing><wp:anchor><wp:extent cx="2000000" cy="2000000"/><wp:docPr id="1" name="Group 1"/><a:graphic><a:graphicData uri="{uri}">{inner}</a:graphicData></a:graphic></wp:anchor></w:drawing></mc:Choice><mc:Fallback><w:pict><v:rect><v:textbox><w:txbxContent>{}</w:txbxContent></v:textbox></v:rect></w:pict></mc:Fallback></mc:AlternateContent></w:r></w:p>"#,
+        p("fallback must not show")
+    )
+}
+
+#[test]
+fn a_group_keeps_text_boxes_in_reading_order_and_pictures() {
+    // Drawing order: the lower box first, then a picture, a bare rectangle, the upper box.
+    let group = format!(
+        r#"<wpg:wgp xmlns:wpg="{WPG}"><wpg:cNvGrpSpPr/><wpg:grpSpPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="2000000" cy="2000000"/><a:chOff x="0" y="0"/><a:chExt cx="2000000" cy="2000000"/></a:xfrm></wpg:grpSpPr>{}{GROUP_PIC}{BARE_RECT}{}</wpg:wgp>"#,
+        text_shape(0, 1_000_000, "lower box"),
+        text_shape(0, 10, "upper box"),
+    );
+    let body = anchored_graphic("wpg", WPG, &group) + &p("after");
+    let c = docx(&body).image("rIdImg", "g.png", png(4, 3)).read();
+    valid(&c);
+    let t = texts(&c);
+    assert_eq!(t, ["anchor", "upper box", "lower box", "after"], "{t:?}");
+    // The picture is kept as an image.
+    let images = c
+        .value
+        .blocks
+        .iter()
+        .filter(|b| matches!(b, Block::Image(_)))
+        .count()
+        + c.value
+            .blocks
+            .iter()
+            .filter_map(|b| match b {
+                Block::Paragraph(p) => Some(&p.content),
+                _ => None,
+            })
+            .flatten()
+            .filter(|i| matches!(i, sdconv::ast::Inline::Image { .. }))
+            .count();
+    assert_eq!(images, 1);
+    assert!(c.value.media.get("g.png").is_some());
+    let m = messages(&c);
+    assert!(
+        m.contains(&"a shape without picture or text in a group or canvas dropped; its text and pictures are kept".to_string()),
+        "{m:?}"
+    );
+    assert!(
+        !m.iter()
+            .any(|w| w.contains("a drawing without picture or text")),
+        "{m:?}"
+    );
+}
+
+#[test]
+fn a_canvas_keeps_its_text_boxes() {
+    let canvas = format!(
+        r#"<wpc:wpc xmlns:wpc="{WPC}"><wpc:bg/><wpc:whole/>{}{BARE_RECT}{BARE_RECT}</wpc:wpc>"#,
+        text_shape(5, 5, "on the canvas")
+    );
+    let c = docx(&anchored_graphic("wpc", WPC, &canvas)).read();
+    valid(&c);
+    assert_eq!(texts(&c), ["anchor", "on the canvas"]);
+    let dropped: Vec<String> = c
+        .warnings
+        .iter()
+        .filter(|w| w.kind == WarningKind::Dropped)
+        .map(|w| w.message.clone())
+        .collect();
+    assert_eq!(
+        dropped,
+        [
+            "2 shapes without picture or text in a group or canvas dropped; its text and pictures are kept"
+        ]
+    );
+}
+
+#[test]
+fn a_group_of_bare_shapes_is_dropped_with_the_warning() {
+    let group = format!(r#"<wpg:wgp xmlns:wpg="{WPG}">{BARE_RECT}{BARE_RECT}</wpg:wgp>"#);
+    let c = docx(&anchored_graphic("wpg", WPG, &group)).read();
+    valid(&c);
+    assert_eq!(texts(&c), ["anchor"]);
+    assert!(
+        messages(&c)
+            .iter()
+            .any(|m| m == "a drawing without picture or text (a shape or line) is dropped"),
+        "{:?}",
+        messages(&c)
+    );
+}
+
+// ---- item 4: captions that are only label and number --------------------------------------
+
+/// A caption paragraph (Word's Caption style) holding only `Table {SEQ Table}` inside the
+/// bookmark `_Ref71265628`, what "Insert Caption" leaves when no text is typed.
+fn bare_caption(label: &str) -> String {
+    format!(
+        r#"<w:p><w:pPr><w:pStyle w:val="Caption"/></w:pPr><w:bookmarkStart w:id="7" w:name="_Ref71265628"/><w:r><w:t xml:space="preserve">{label} </w:t></w:r>{}<w:bookmarkEnd w:id="7"/></w:p>"#,
+        field(&format!(r"SEQ {label} \* ARABIC"), "1")
+    )
+}
+
+fn one_cell_table(text: &str) -> String {
+    format!(
+        r#"<w:tbl><w:tblGrid><w:gridCol w:w="2000"/></w:tblGrid><w:tr><w:tc>{}</w:tc></w:tr></w:tbl>"#,
+        p(text)
+    )
+}
+
+fn ref_paragraph() -> String {
+    format!(
+        r#"<w:p><w:r><w:t xml:space="preserve">See </w:t></w:r>{}</w:p>"#,
+        field(r"REF _Ref71265628 \h", "Table 1")
+    )
+}
+
+#[test]
+fn a_caption_of_only_label_and_number_keeps_the_table_numbered() {
+    let body = [
+        bare_caption("Table"),
+        one_cell_table("cell"),
+        ref_paragraph(),
+    ]
+    .concat();
+    let c = docx(&body)
+        .styles(&[NORMAL.to_string(), pstyle("Caption", "caption", "")].concat())
+        .read();
+    valid(&c);
+    let t = match &c.value.blocks[0] {
+        Block::Table(t) => t,
+        other => panic!("{other:?}"),
+    };
+    assert!(t.numbered, "the table stays numbered");
+    assert_eq!(
+        t.caption.as_deref(),
+        Some(""),
+        "caption present, text empty"
+    );
+    let id =
+        t.id.clone()
+            .expect("the caption's bookmark is the table's id");
+    let Block::Paragraph(see) = &c.value.blocks[1] else {
+        panic!("{:?}", c.value.blocks[1]);
+    };
+    assert!(
+        see.content.iter().any(|i| matches!(
+            i,
+            sdconv::ast::Inline::CrossRef { target, number: true, .. } if *target == id
+        )),
+        "{:?}",
+        see.content
+    );
+    // Every writer that shows text shows "Table 1" for the reference (and the caption), never
+    // the bookmark name; Word's REF field result is "Table 1".
+    for (format, shown, _) in written(&c.value) {
+        match format {
+            "sdxml" => {}
+            "word" => assert!(shown.contains(">Table 1<"), "{format}: {shown}"),
+            _ => {
+                assert!(shown.contains("Table 1"), "{format}: {shown}");
+                assert!(
+                    !visible(&shown).contains("_Ref71265628"),
+                    "{format}: {shown}"
+                );
+            }
+        }
+    }
+    // The caption survives a Word round trip as label and number alone.
+    let docx = sdconv::export(&c.value, sdconv::Format::Word, &captions_on()).unwrap();
+    let back = sdconv::import::docx::read(&docx.value, &Default::default()).unwrap();
+    let Block::Table(t2) = &back.value.blocks[0] else {
+        panic!("{:?}", back.value.blocks[0]);
+    };
+    assert_eq!((t2.caption.as_deref(), t2.numbered), (Some(""), true));
+}
+
+#[test]
+fn a_reference_to_a_target_without_number_or_text_never_shows_the_id() {
+    use sdconv::ast::{Inline, Paragraph, TextType};
+    let xref = |target: &str| Inline::CrossRef {
+        target: target.into(),
+        number: false,
+        text: true,
+    };
+    let mut empty = Paragraph::new(TextType::Paragraph, Vec::new());
+    empty.id = Some("_Ref555".into());
+    let doc = Document {
+        blocks: vec![
+            Block::Paragraph(empty),
+            Block::Paragraph(Paragraph::new(
+                TextType::Paragraph,
+                vec![
+                    Inline::Text {
+                        text: "see ".into(),
+                    },
+                    xref("_Ref555"),
+                    Inline::Text {
+                        text: " and ".into(),
+                    },
+                    xref("_Ref999"),
+                ],
+            )),
+        ],
+        ..Document::default()
+    };
+    for (format, shown, warnings) in written(&doc) {
+        if format == "sdxml" {
+            continue;
+        }
+        let raw = ["_Ref555", "_Ref999"];
+        if format != "word" {
+            let seen = visible(&shown);
+            assert!(!raw.iter().any(|r| seen.contains(r)), "{format}: {seen}");
+        }
+        assert!(shown.contains('\u{2197}'), "{format}: {shown}");
+        assert!(
+            warnings
+                .iter()
+                .any(|w| w.contains("_Ref555") || w.contains("_Ref999")),
+            "{format}: {warnings:?}"
+        );
+    }
+}
+
+/// The document written in every text-bearing format, as text to search, with the warnings.
+fn written(doc: &Document) -> Vec<(&'static str, String, Vec<String>)> {
+    use sdconv::Format;
+    let mut out = Vec::new();
+    for format in [
+        Format::Html,
+        Format::HtmlAllInOne,
+        Format::Markdown,
+        Format::Parsx,
+        Format::Sdxml,
+        Format::Word,
+    ] {
+        let done = sdconv::export(doc, format, &captions_on())
+            .unwrap_or_else(|e| panic!("{format:?}: {e}"));
+        let warnings = done.warnings.iter().map(|w| w.message.clone()).collect();
+        out.push((format.name(), unzip_text(&done.value), warnings));
+    }
+    out
+}
+
+/// Export options with Word's table and figure captions switched on.
+fn captions_on() -> sdconv::ExportOptions {
+    let mut options = sdconv::ExportOptions::default();
+    options.word.settings = options
+        .word
+        .settings
+        .with_table_caption(true)
+        .with_image_caption(true);
+    options
+}
+
+/// Markup's text outside tags (ids and hrefs are not what a reader sees).
+fn visible(markup: &str) -> String {
+    let mut out = String::new();
+    let mut in_tag = false;
+    for c in markup.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            _ if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The bytes as text, or every entry of a zip as text, joined.
+fn unzip_text(bytes: &[u8]) -> String {
+    use std::io::Read;
+    let Ok(mut z) = zip::ZipArchive::new(std::io::Cursor::new(bytes)) else {
+        return String::from_utf8_lossy(bytes).into_owned();
+    };
+    let mut all = String::new();
+    for i in 0..z.len() {
+        let mut s = String::new();
+        if let Ok(mut f) = z.by_index(i) {
+            if f.read_to_string(&mut s).is_ok() {
+                all.push_str(&s);
+            }
+        }
+    }
+    all
+}
+
+// ---- item 5: symbols ----------------------------------------------------------------------
+
+#[test]
+fn symbols_of_symbol_fonts_become_the_unicode_they_show() {
+    let sym = |font: &str, code: &str| format!(r#"<w:sym w:font="{font}" w:char="{code}"/>"#);
+    let body = format!(
+        "<w:p><w:r>{}{}{}{}{}{}{}{}</w:r></w:p>",
+        sym("Symbol", "F061"),    // alpha
+        sym("Symbol", "F0AE"),    // arrow right
+        sym("Symbol", "F0B7"),    // bullet
+        sym("Wingdings", "F0FC"), // check mark
+        sym("Wingdings", "F0D8"), // arrowhead bullet
+        sym("Webdings", "F061"),  // check mark
+        sym("Wingdings", "F0F9"), // no Unicode equivalent
+        sym("Wingdings", "F0F9"), // the same again: one warning
+    );
+    let c = docx(&body).read();
+    valid(&c);
+    assert_eq!(texts(&c), ["α→•✓➢✓\u{F0F9}\u{F0F9}"]);
+    assert_eq!(
+        messages(&c),
+        [
+            "symbol U+F0F9 of the font \"Wingdings\" has no Unicode equivalent; kept as that code, which shows only in that font"
+        ]
+    );
+}
+
+// ---- item 6: style-warning noise ----------------------------------------------------------
+
+#[test]
+fn body_text_styles_are_silent_and_structural_cues_are_named() {
+    let body_styles = [
+        ("BodyText", "Body Text"),
+        ("FirstParagraph", "First Paragraph"),
+        ("Compact", "Compact"),
+        ("TextBody", "Text Body"),
+        ("Default", "Default"),
+        ("Standard", "Standard"),
+        ("NormalWeb", "Normal (Web)"),
+    ];
+    let mut styles = NORMAL.to_string();
+    let mut body = String::new();
+    for (id, name) in body_styles {
+        styles.push_str(&pstyle(id, name, r#"<w:basedOn w:val="Normal"/>"#));
+        body.push_str(&ps(id, name));
+    }
+    // Cues: a heading-like name, a list-like name, numbering without a number.
+    styles.push_str(&pstyle("ChapterTitle", "Chapter Title", ""));
+    styles.push_str(&pstyle("StepList", "Step List", ""));
+    styles.push_str(&pstyle(
+        "Numbered",
+        "Numbered",
+        r#"<w:pPr><w:numPr><w:numId w:val="5"/></w:numPr></w:pPr>"#,
+    ));
+    body.push_str(&ps("ChapterTitle", "A chapter"));
+    body.push_str(&ps("StepList", "A step"));
+    body.push_str(&ps("Numbered", "Unnumbered"));
+    let numbering = r#"<w:abstractNum w:abstractNumId="1"><w:lvl w:ilvl="0"><w:numFmt w:val="none"/><w:lvlText w:val=""/></w:lvl></w:abstractNum><w:num w:numId="5"><w:abstractNumId w:val="1"/></w:num>"#;
+    let c = docx(&body).styles(&styles).numbering(numbering).read();
+    valid(&c);
+    assert_eq!(texts(&c).len(), 10);
+    assert_eq!(
+        messages(&c),
+        [
+            "Unrecognised paragraph style: Chapter Title (Style ID: ChapterTitle); its name looks like a heading, but it is kept as a plain paragraph",
+            "Unrecognised paragraph style: Step List (Style ID: StepList); its name looks like a list, but it is kept as a plain paragraph",
+            "Unrecognised paragraph style: Numbered (Style ID: Numbered); it has numbering (numId 5) without a number, but it is kept as a plain paragraph",
+        ]
+    );
+}
