@@ -654,3 +654,29 @@ fn timeout_gives_up_on_a_file_and_goes_on() {
         }
     }
 }
+
+#[test]
+fn an_output_folder_inside_the_input_is_not_converted_again() {
+    let dir = input_tree();
+    for _ in 0..2 {
+        let out = sdconv(
+            &[
+                "batch",
+                "in",
+                "--to",
+                "json",
+                "--out-dir",
+                "in/out",
+                "--report",
+                "r.json",
+                "-q",
+            ],
+            dir.path(),
+        );
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    }
+    // The second run saw the same four inputs (all kept), not the first run's outputs.
+    let r = report(&dir.path().join("r.json"));
+    assert_eq!(r["totals"]["files"], 4, "{r}");
+    assert_eq!(r["totals"]["skipped"], 4, "{r}");
+}
