@@ -182,6 +182,85 @@ impl<'a> ZipReader<'a> {
         self.inflated += got;
         Ok(out)
     }
+
+    /// Entry `name` as stored, still compressed, for a writer to copy into another zip without
+    /// inflating it ([`ZipWriter::add_raw`]); [`RawEntry::inflate`] gives the bytes when they are
+    /// needed after all. The declared size is checked against the limits as [`ZipReader::read`]
+    /// checks it (and counted against the total budget); the content, and so its checksum, is
+    /// checked only when inflated.
+    pub fn read_raw(&mut self, name: &str) -> Result<RawEntry> {
+        let stored = self
+            .find(name)
+            .ok_or_else(|| Error::MissingPart {
+                part: name.to_string(),
+            })?
+            .to_string();
+        let limits = &self.limits;
+        let budget = limits
+            .max_total_size
+            .saturating_sub(self.inflated)
+            .min(limits.max_entry_size);
+        let file = self
+            .archive
+            .by_name_raw(stored.as_bytes())
+            .map_err(|e| Error::NotZip(format!("{stored}: {e}")))?;
+        let (size, compressed) = (file.size(), file.compressed_size());
+        if size > budget {
+            return Err(Error::TooLarge {
+                what: "zip entry size",
+                detail: format!("{stored} declares {size} bytes, more than the {budget} left"),
+            });
+        }
+        if size > limits.ratio_floor && size / compressed.max(1) > limits.max_ratio {
+            return Err(Error::TooLarge {
+                what: "compression ratio",
+                detail: format!(
+                    "{stored} inflates {compressed} bytes to {size} (more than {}:1)",
+                    limits.max_ratio
+                ),
+            });
+        }
+        // A one-entry archive of the stored bytes, with the fixed timestamp and permissions every
+        // zip sdconv writes has: copying it on later keeps the output deterministic.
+        let mut one = RawWriter::new(Cursor::new(Vec::new()));
+        one.raw_copy_file_touch(file, DateTime::DEFAULT, Some(0o644))
+            .map_err(|e| write_error(&stored, e))?;
+        let archive = one
+            .finish()
+            .map_err(|e| write_error(&stored, e))?
+            .into_inner();
+        self.inflated += size;
+        Ok(RawEntry {
+            archive: bytes::Bytes::from(archive),
+            size,
+            compressed_size: compressed,
+        })
+    }
+}
+
+/// A zip entry as it was stored (usually deflated), kept to be copied into another zip as it is.
+/// Cloning shares the bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawEntry {
+    /// A one-entry zip holding the entry (fixed timestamp and permissions).
+    archive: bytes::Bytes,
+    /// The inflated size.
+    pub size: u64,
+    /// The stored (compressed) size.
+    pub compressed_size: u64,
+}
+
+impl RawEntry {
+    /// The entry's bytes, inflated, with the checksum checked and `limits` applied.
+    pub fn inflate(&self, limits: &Limits) -> Result<Vec<u8>> {
+        let mut reader = ZipReader::new(&self.archive, limits)?;
+        let name = reader
+            .names()
+            .first()
+            .cloned()
+            .ok_or_else(|| Error::NotZip("empty raw entry".into()))?;
+        reader.read(&name)
+    }
 }
 
 /// Whether `bytes` start like a zip (local file header or empty archive).
@@ -265,6 +344,22 @@ impl ZipWriter {
             .map_err(|e| write_error(name, e))
     }
 
+    /// Adds `entry` under `name` as it was stored: no inflating, no deflating.
+    pub fn add_raw(&mut self, name: &str, entry: &RawEntry) -> Result<()> {
+        check_entry_name(name).map_err(|reason| Error::UnsafeName {
+            name: name.to_string(),
+            reason,
+        })?;
+        let mut source = ZipArchive::new(Cursor::new(entry.archive.as_ref()))
+            .map_err(|e| Error::NotZip(format!("{name}: {e}")))?;
+        let file = source
+            .by_index_raw(0)
+            .map_err(|e| Error::NotZip(format!("{name}: {e}")))?;
+        self.inner
+            .raw_copy_file_rename(file, name)
+            .map_err(|e| write_error(name, e))
+    }
+
     /// Finishes the archive and returns its bytes.
     pub fn finish(self) -> Result<Vec<u8>> {
         self.inner
@@ -336,6 +431,64 @@ mod tests {
         let err = r.read("b").unwrap_err();
         assert!(matches!(err, Error::TooLarge { .. }), "{err}");
         assert_eq!(err.api_status(), 403);
+    }
+
+    #[test]
+    fn raw_entries_are_copied_without_inflating_and_deterministically() {
+        let png = crate::sample::png(64, 48, 3);
+        let mut text = Vec::new();
+        for i in 0..2000 {
+            text.extend_from_slice(format!("line {i}\n").as_bytes());
+        }
+        let source = zip_of(&[
+            ("word/media/image1.png", &png),
+            ("word/document.xml", &text),
+        ]);
+        let mut r = ZipReader::new(&source, &Limits::default()).unwrap();
+        let image = r.read_raw("word/media/image1.png").unwrap();
+        let doc = r.read_raw("word/document.xml").unwrap();
+        assert_eq!(doc.size, text.len() as u64);
+        assert!(doc.compressed_size < doc.size / 4, "stays deflated");
+        assert_eq!(image.inflate(&Limits::default()).unwrap(), png);
+
+        let copy = || {
+            let mut w = ZipWriter::new();
+            w.add_raw("images/a.png", &image).unwrap();
+            w.add_raw("text.txt", &doc).unwrap();
+            w.finish().unwrap()
+        };
+        let out = copy();
+        assert_eq!(out, copy(), "same bytes every time");
+        let mut back = ZipReader::new(&out, &Limits::default()).unwrap();
+        assert_eq!(back.names(), ["images/a.png", "text.txt"]);
+        assert_eq!(back.read("images/a.png").unwrap(), png);
+        assert_eq!(back.read("text.txt").unwrap(), text);
+        // The copy is as small as the source: nothing was inflated and stored.
+        assert!(
+            out.len() < png.len() + text.len() / 4,
+            "{} bytes",
+            out.len()
+        );
+
+        let mut w = ZipWriter::new();
+        assert!(matches!(
+            w.add_raw("../x", &image),
+            Err(Error::UnsafeName { .. })
+        ));
+    }
+
+    #[test]
+    fn raw_entries_obey_the_limits() {
+        let big = vec![b'x'; 100_000];
+        let z = zip_of(&[("a", &big)]);
+        let limits = Limits::default().with_max_total_size(50_000);
+        let mut r = ZipReader::new(&z, &limits).unwrap();
+        let err = r.read_raw("a").unwrap_err();
+        assert!(matches!(err, Error::TooLarge { .. }), "{err}");
+        let mut r = ZipReader::new(&z, &Limits::default()).unwrap();
+        let raw = r.read_raw("a").unwrap();
+        assert!(matches!(raw.inflate(&limits), Err(Error::TooLarge { .. })));
+        assert!(matches!(r.read_raw("b"), Err(Error::MissingPart { .. })));
     }
 
     #[test]

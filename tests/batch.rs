@@ -554,11 +554,10 @@ fn kill_midway_then_resume(signal: &str) {
     if signal == "KILL" {
         child.kill().expect("SIGKILL");
     } else {
-        let sent = Command::new("kill")
-            .args([&format!("-{signal}"), &child.id().to_string()])
-            .status()
-            .expect("run kill");
-        assert!(sent.success());
+        let pid = libc::pid_t::try_from(child.id()).expect("pid fits");
+        // SAFETY: kill(2) with our own child's pid and a valid signal number touches no memory.
+        let sent = unsafe { libc::kill(pid, libc::SIGTERM) };
+        assert_eq!(sent, 0, "SIGTERM not sent");
     }
     let status = child.wait().expect("wait");
     assert!(!status.success(), "killed midway, not finished");
@@ -654,4 +653,30 @@ fn timeout_gives_up_on_a_file_and_goes_on() {
             assert!(!output.exists(), "{}", output.display());
         }
     }
+}
+
+#[test]
+fn an_output_folder_inside_the_input_is_not_converted_again() {
+    let dir = input_tree();
+    for _ in 0..2 {
+        let out = sdconv(
+            &[
+                "batch",
+                "in",
+                "--to",
+                "json",
+                "--out-dir",
+                "in/out",
+                "--report",
+                "r.json",
+                "-q",
+            ],
+            dir.path(),
+        );
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    }
+    // The second run saw the same four inputs (all kept), not the first run's outputs.
+    let r = report(&dir.path().join("r.json"));
+    assert_eq!(r["totals"]["files"], 4, "{r}");
+    assert_eq!(r["totals"]["skipped"], 4, "{r}");
 }

@@ -50,12 +50,3 @@ fn well_formedness_check_can_fail() {
         assert!(caught.is_err(), "{bad} passed as well-formed");
     }
 }
-
-proptest! {
-    #![proptest_config(common::config(64))]
-
-    #[test]
-    fn markdown_settles(doc in common::arb::document()) {
-        writers::check_markdown_settles(&doc);
-    }
-}

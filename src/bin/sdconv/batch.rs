@@ -127,11 +127,16 @@ pub fn run(args: Args) -> Result<bool, Failure> {
         let (jobs, ctx) = (Arc::clone(&jobs), Arc::clone(&ctx));
         move |i: usize, guard: &Guard<'_>| process(&jobs[i], &ctx, guard)
     };
+    // How often the time limits are checked and the progress redrawn: often enough that a file
+    // overruns its limit by at most half of it.
+    let tick = args.timeout.map_or(Duration::from_millis(100), |t| {
+        (t / 2).clamp(Duration::from_millis(1), Duration::from_millis(100))
+    });
     run_all(
         &pool,
         jobs.len(),
         args.timeout,
-        Duration::from_millis(100),
+        tick,
         work,
         |i, ended, time| {
             let job = &jobs[i];
