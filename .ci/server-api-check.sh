@@ -16,7 +16,7 @@ fi
 cargo build -q -p sdconv-server
 data=$(mktemp -d)
 port=$((20000 + RANDOM % 20000))
-./target/debug/sdconv-server --data "$data" --listen "127.0.0.1:$port" --client ci=ci-secret \
+"${CARGO_TARGET_DIR:-target}/debug/sdconv-server" --data "$data" --listen "127.0.0.1:$port" --client ci=ci-secret \
     --legacy ci=ci-key,ci@example.com,ci-password > "$data/server.log" 2>&1 &
 server=$!
 trap 'kill "$server" 2>/dev/null || true; rm -rf "$data"' EXIT
@@ -38,4 +38,4 @@ done
     --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
     --max-examples "$examples" --seed 12 --phases examples,coverage,fuzzing \
     -H 'x-api-key: ci-key' -H "authorization: $token" \
-    --request-timeout 60 --max-time 600
+    --request-timeout 60 --max-time 180

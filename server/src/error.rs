@@ -11,6 +11,9 @@
 //! | `precondition_failed` | 412 | missing or wrong request parameters; the message names the field |
 //! | `bad_request` | 400 | DELETE of a review document (use the deletion process) |
 //! | `job_not_found` | 404 | unknown background job id |
+//! | `no_route` | 404 | no endpoint has the path |
+//! | `method_not_allowed` | 405 | the path exists, not with this method |
+//! | `timeout` | 503 | the request took longer than the configured timeout |
 //! | `internal` | 500 | a failure of the server itself |
 
 use axum::Json;

@@ -329,7 +329,11 @@ pub fn document(server: &str) -> Value {
             "/pages/{token}": {"get": public(json!({
                 "summary": "A rendered page (adds the trailing slash)",
                 "parameters": [path_param("token")],
-                "responses": {"308": {"description": "to the page"}}
+                "responses": {
+                    "308": {"description": "to the page"},
+                    "403": {"description": "not a page token", "content": {"text/html": {"schema": {"type": "string"}}}},
+                    "default": errors()
+                }
             }))},
             "/pages/{token}/": page("A rendered page", vec![path_param("token")]),
             "/pages/{token}/{path}": page("A file of a rendered page (style.css, images/…)", vec![path_param("token"), path_param("path")])

@@ -86,6 +86,46 @@ async fn upload_limit(State(state): State<AppState>, req: Request, next: Next) -
     next.run(req).await
 }
 
+/// The one error shape for every error, including those axum and tower-http answer themselves
+/// in plain text (rejected paths and queries, wrong methods, timeouts): their text becomes the
+/// message. A rejected request (400, 415, 422) is the spec's 412, a body over the limit (413)
+/// its 403.
+async fn json_errors(req: Request, next: Next) -> Response {
+    let resp = next.run(req).await;
+    let status = resp.status();
+    let is_ours = resp
+        .headers()
+        .get(axum::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|ct| ct.starts_with("application/json") || ct.starts_with("text/html"));
+    if !(status.is_client_error() || status.is_server_error()) || is_ours {
+        return resp;
+    }
+    let text = match axum::body::to_bytes(resp.into_body(), 64 * 1024).await {
+        Ok(b) => String::from_utf8_lossy(&b).into_owned(),
+        Err(_) => String::new(),
+    };
+    let text = if text.is_empty() {
+        status.canonical_reason().unwrap_or("error").to_string()
+    } else {
+        text
+    };
+    let (status, code) = match status.as_u16() {
+        400 | 415 | 422 => (StatusCode::PRECONDITION_FAILED, "precondition_failed"),
+        413 => (StatusCode::FORBIDDEN, "too_large"),
+        405 => (status, "method_not_allowed"),
+        408 | 503 => (status, "timeout"),
+        s if s >= 500 => (status, "internal"),
+        _ => (status, "error"),
+    };
+    ApiError {
+        status,
+        code,
+        message: text,
+    }
+    .into_response()
+}
+
 async fn fallback() -> ApiError {
     ApiError {
         status: StatusCode::NOT_FOUND,
@@ -160,6 +200,7 @@ pub fn router(state: AppState) -> Router {
             StatusCode::SERVICE_UNAVAILABLE,
             timeout,
         ))
+        .layer(middleware::from_fn(json_errors))
         .layer(TraceLayer::new_for_http())
         .with_state(state)
 }

@@ -137,9 +137,16 @@ async fn open(state: &AppState, token: &str) -> ApiResult<Option<String>> {
     render(state, &row.id, tree, lang, false).await.map(Some)
 }
 
-/// GET /pages/{token}: the page wants its trailing slash for its relative links.
-pub async fn page_root(Path(token): Path<String>) -> Redirect {
-    Redirect::permanent(&format!("{token}/"))
+/// GET /pages/{token}: the page wants its trailing slash for its relative links. Tokens are
+/// hex; anything else cannot name a page (and must not reach a `Location` header).
+pub async fn page_root(Path(token): Path<String>) -> Response {
+    if token.is_empty() || !token.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        return refusal(
+            "This page does not exist",
+            "The address does not name a page.",
+        );
+    }
+    Redirect::permanent(&format!("{token}/")).into_response()
 }
 
 /// GET /pages/{token}/

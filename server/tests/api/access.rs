@@ -80,6 +80,9 @@ async fn a_link_opens_the_page_once_and_records_the_open() {
         .await
         .unwrap();
     assert_eq!(bare.status(), StatusCode::PERMANENT_REDIRECT);
+    // A token that could not be one is refused, never echoed into a header.
+    let odd = h.http.get(h.url("/pages/%0Abad")).send().await.unwrap();
+    assert_eq!(odd.status(), StatusCode::FORBIDDEN);
 }
 
 #[tokio::test]

@@ -181,7 +181,28 @@ async fn wrong_or_missing_parameters_are_412() {
 
 #[tokio::test]
 async fn unknown_or_foreign_documents_are_403_not_found() {
-    let h = Harness::start().await;
+    let h = Harness::start_with(|c| {
+        c.clients.insert(
+            "other".into(),
+            sdconv_server::config::Client {
+                id: "other".into(),
+                secret: "other-secret".into(),
+            },
+        );
+    })
+    .await;
+    // Another client's document does not exist for this one.
+    let theirs = id_of(&h.create("u1", "g1", "review").await);
+    let r = h
+        .http
+        .get(h.url(&format!("/partner/documents/{theirs}")))
+        .header("x-client-id", "other")
+        .bearer_auth(h.jwt_with(
+            jsonwebtoken::Algorithm::HS512,
+            "other-secret",
+            h.clock_now(),
+        ));
+    assert_error(r, 403, "not_found", &theirs).await;
     assert_error(
         h.get("/partner/documents/000000000000000000000000"),
         403,

@@ -52,6 +52,19 @@ async fn every_listed_route_is_served() {
         (status, body["error"].as_str()),
         (StatusCode::NOT_FOUND, Some("no_route"))
     );
+    // What axum itself refuses comes in the same error shape.
+    let (status, body) = send_json(h.get("/partner/documents/list?groupId=a&groupId=b")).await;
+    assert_eq!(
+        (status.as_u16(), body["error"].as_str()),
+        (412, Some("precondition_failed")),
+        "{body}"
+    );
+    let (status, body) = send_json(h.req(Method::PUT, "/partner/documents/create")).await;
+    assert_eq!(
+        (status.as_u16(), body["error"].as_str()),
+        (405, Some("method_not_allowed")),
+        "{body}"
+    );
     let (status, body) = send_json(h.http.get(h.url("/health"))).await;
     assert_eq!(
         (status, body["status"].as_str()),
