@@ -126,6 +126,19 @@ pub async fn start(config: Config, clock: Arc<dyn Clock>) -> Result<Server, Star
             path: config.data.display().to_string(),
             message: e.to_string(),
         })?;
+    let interrupted = store
+        .fail_interrupted_jobs()
+        .await
+        .map_err(|e| StartError::Store {
+            path: config.data.display().to_string(),
+            message: e.to_string(),
+        })?;
+    if interrupted > 0 {
+        tracing::warn!(
+            interrupted,
+            "background imports of the previous run marked FAILURE"
+        );
+    }
     let legacy = LegacyKeys::from_config(&config.legacy)?;
     let public_url = config
         .public_url

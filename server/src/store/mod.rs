@@ -753,6 +753,18 @@ impl Store {
         Ok(())
     }
 
+    /// Marks jobs left pending by a previous run as failed (their work died with it); returns
+    /// how many.
+    pub async fn fail_interrupted_jobs(&self) -> Result<u64, sqlx::Error> {
+        let done = sqlx::query(
+            "UPDATE jobs SET state = 'FAILURE', message = 'interrupted by a server restart'
+             WHERE state = 'PENDING'",
+        )
+        .execute(&self.db)
+        .await?;
+        Ok(done.rows_affected())
+    }
+
     /// The job `id` of `client`.
     pub async fn job(&self, client: &str, id: &str) -> Result<Option<Job>, sqlx::Error> {
         let row: Option<(String, Option<String>, Option<String>)> = sqlx::query_as(
@@ -812,4 +824,31 @@ async fn upsert_member(
     .execute(conn)
     .await?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn pending_jobs_of_a_previous_run_fail_and_migrations_run_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).await.unwrap();
+        store.insert_job("j1", "c", 1).await.unwrap();
+        store.insert_job("j2", "c", 1).await.unwrap();
+        store.finish_job("j2", Ok(("d", "u"))).await.unwrap();
+        drop(store);
+        // Reopening applies no migration twice.
+        let store = Store::open(dir.path()).await.unwrap();
+        assert_eq!(store.fail_interrupted_jobs().await.unwrap(), 1);
+        assert_eq!(
+            store.job("c", "j1").await.unwrap().unwrap().state,
+            "FAILURE"
+        );
+        assert_eq!(
+            store.job("c", "j2").await.unwrap().unwrap().state,
+            "SUCCESS"
+        );
+        assert!(store.job("other", "j1").await.unwrap().is_none());
+    }
 }
