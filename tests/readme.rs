@@ -62,7 +62,7 @@ fn setup_block_is_two_commands_and_the_first_one_works() {
     let block = block.split("```").next().unwrap();
     let lines: Vec<&str> = block.lines().collect();
     assert_eq!(lines.len(), 2, "{block}");
-    assert_eq!(lines[1], "cargo test");
+    assert_eq!(lines[1], "cargo test --workspace");
     // Run the first command's conversion with the binary cargo built, as written, except that
     // the output goes to a temp folder.
     let args = lines[0]

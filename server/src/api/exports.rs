@@ -1,0 +1,182 @@
+//! Exports: every one a conversion of the stored sd.xml form.
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use sdconv::export::html::HtmlOptions;
+use sdconv::export::word::{WordOptions, WordSettings};
+use sdconv::lang::Language;
+use sdconv::{ExportOptions, Format};
+use serde_json::json;
+
+use crate::api::pages;
+use crate::auth::Caller;
+use crate::error::{ApiError, ApiResult};
+use crate::payload::{ExportUser, HtmlExport, JsonBody, WordExport};
+use crate::service;
+use crate::state::AppState;
+use crate::store::{DocumentRow, User};
+
+const ZIP: &str = "application/zip";
+const DOCX: &str = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
+
+/// The document and the exporting user, after the rights checks: the user exists, may see the
+/// document (drafts: only the creator) and has not been denied `documentExportDuplicate`.
+async fn exporter(
+    state: &AppState,
+    caller: &Caller,
+    id: &str,
+    user_id: &str,
+) -> ApiResult<(DocumentRow, User)> {
+    let row = service::document_or_403(state, &caller.client_id, id).await?;
+    if user_id.is_empty() {
+        return Err(ApiError::precondition("userId", "must not be empty"));
+    }
+    let user = service::user_or_403(state, &caller.client_id, "userId", user_id).await?;
+    service::check_visible(&row, &user)?;
+    let member = state.store.member(&row.id, &user.id).await?;
+    if member.and_then(|m| m.export_duplicate) == Some(false) {
+        return Err(ApiError::forbidden(
+            "the user lacks the documentExportDuplicate right",
+        ));
+    }
+    Ok((row, user))
+}
+
+fn file(content_type: &'static str, name: String, bytes: Vec<u8>) -> Response {
+    // The name is made of the document id and a fixed extension: nothing to escape.
+    (
+        [
+            (header::CONTENT_TYPE, content_type.to_string()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{name}\""),
+            ),
+        ],
+        bytes,
+    )
+        .into_response()
+}
+
+fn language(user: &User) -> Language {
+    Language::parse_api(&user.language).unwrap_or_default()
+}
+
+async fn convert(
+    state: &AppState,
+    tree: sdconv::Document,
+    format: Format,
+    options: ExportOptions,
+) -> ApiResult<Vec<u8>> {
+    let out = state
+        .convert(move || sdconv::export(&tree, format, &options))
+        .await?
+        .map_err(|e| ApiError::engine("export", &e))?;
+    for w in &out.warnings {
+        tracing::info!(%format, "export warning: {w}");
+    }
+    Ok(out.value)
+}
+
+/// POST /partner/documents/{id}/export/sdxml
+pub async fn sdxml(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    JsonBody(body): JsonBody<ExportUser>,
+) -> ApiResult<Response> {
+    let (row, user) = exporter(&state, &caller, &id, &body.user_id).await?;
+    let tree = service::load_tree(&state, &row, Some(&user.language)).await?;
+    let bytes = convert(&state, tree, Format::Sdxml, ExportOptions::default()).await?;
+    Ok(file(ZIP, format!("{}.sdxml.zip", row.id), bytes))
+}
+
+/// POST /partner/documents/{id}/export/parsx
+pub async fn parsx(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    JsonBody(body): JsonBody<ExportUser>,
+) -> ApiResult<Response> {
+    let (row, user) = exporter(&state, &caller, &id, &body.user_id).await?;
+    let tree = service::load_tree(&state, &row, Some(&user.language)).await?;
+    let bytes = convert(&state, tree, Format::Parsx, ExportOptions::default()).await?;
+    Ok(file(ZIP, format!("{}.parsx.zip", row.id), bytes))
+}
+
+/// POST /partner/documents/{id}/export/html
+pub async fn html(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    JsonBody(body): JsonBody<HtmlExport>,
+) -> ApiResult<Response> {
+    let all_in_one = match body.kind.as_str() {
+        "html" => false,
+        "html_all_in_one" => true,
+        other => {
+            return Err(ApiError::precondition(
+                "type",
+                format!("{other:?} is not html or html_all_in_one"),
+            ));
+        }
+    };
+    let (row, user) = exporter(&state, &caller, &id, &body.user_id).await?;
+    let lang = language(&user);
+    let tree = service::load_tree(&state, &row, Some(&user.language)).await?;
+    if !body.download {
+        let url = pages::render(&state, &row.id, tree, lang, all_in_one).await?;
+        return Ok(Json(json!({"url": url})).into_response());
+    }
+    let mut options = ExportOptions::default();
+    options.html = HtmlOptions::default().with_language(lang);
+    let bytes = if all_in_one {
+        // The download is always a zip "with an html page": here the one self-contained file.
+        let page = convert(&state, tree, Format::HtmlAllInOne, options).await?;
+        state
+            .convert(move || {
+                let mut zip = sdconv::package::ZipWriter::new();
+                zip.add("index.html", &page, sdconv::package::Compression::Deflate)?;
+                zip.finish()
+            })
+            .await?
+            .map_err(|e| ApiError::engine("export", &e))?
+    } else {
+        convert(&state, tree, Format::Html, options).await?
+    };
+    Ok(file(ZIP, format!("{}.html.zip", row.id), bytes))
+}
+
+/// POST /partner/documents/{id}/export/word: `settings.language` defaults to the user's.
+pub async fn word(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    JsonBody(body): JsonBody<WordExport>,
+) -> ApiResult<Response> {
+    let (row, user) = exporter(&state, &caller, &id, &body.user_id).await?;
+    let mut settings = body.settings;
+    let Some(object) = settings.as_object_mut() else {
+        return Err(ApiError::precondition("settings", "must be an object"));
+    };
+    object
+        .entry("language")
+        .or_insert_with(|| json!(language(&user).code()));
+    let settings = WordSettings::from_json(&settings.to_string())
+        .map_err(|e| ApiError::engine("settings", &e))?;
+    if sdconv::export::word::WordTemplates::builtin()
+        .get(&body.template_id)
+        .is_none()
+    {
+        return Err(ApiError::precondition(
+            "templateId",
+            format!("no word template has the id {:?}", body.template_id),
+        ));
+    }
+    let tree = service::load_tree(&state, &row, Some(&user.language)).await?;
+    let mut options = ExportOptions::default();
+    options.word = WordOptions::new(body.template_id, settings);
+    let bytes = convert(&state, tree, Format::Word, options).await?;
+    Ok(file(DOCX, format!("{}.docx", row.id), bytes))
+}

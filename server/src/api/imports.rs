@@ -1,0 +1,239 @@
+//! Imports: word upload (synchronous and in the background, with its job endpoint) and sdxml
+//! upload. Each is `multipart/form-data` with a `file` part and a `data` part (JSON of the
+//! creation payload).
+
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::multipart::MultipartRejection;
+use axum::extract::{Multipart, Path, State};
+use sdconv::import::docx::StyleMapping;
+use sdconv::{Format, ImportOptions};
+use serde_json::{Value, json};
+
+use crate::auth::Caller;
+use crate::error::{ApiError, ApiResult};
+use crate::payload::{Creation, WordImportData, parse_json};
+use crate::service;
+use crate::state::AppState;
+use crate::store::{DocumentRow, User};
+
+/// The two parts of an upload.
+struct Upload {
+    file_name: String,
+    file: Bytes,
+    data: Bytes,
+}
+
+async fn read_upload(multipart: Result<Multipart, MultipartRejection>) -> ApiResult<Upload> {
+    let mut multipart = multipart.map_err(|e| ApiError::precondition("body", e.body_text()))?;
+    let part_error = |e: axum::extract::multipart::MultipartError| {
+        if e.status().as_u16() == 413 {
+            ApiError::too_large(format!("upload exceeds the size limit: {}", e.body_text()))
+        } else {
+            ApiError::precondition("body", e.body_text())
+        }
+    };
+    let (mut file, mut data) = (None, None);
+    while let Some(field) = multipart.next_field().await.map_err(part_error)? {
+        match field.name() {
+            Some("file") => {
+                let name = field.file_name().unwrap_or("").to_string();
+                file = Some((name, field.bytes().await.map_err(part_error)?));
+            }
+            Some("data") => data = Some(field.bytes().await.map_err(part_error)?),
+            // Other parts are ignored, as unknown JSON fields are.
+            _ => {
+                field.bytes().await.map_err(part_error)?;
+            }
+        }
+    }
+    let (file_name, file) = file.ok_or_else(|| ApiError::precondition("file", "part missing"))?;
+    let data = data.ok_or_else(|| ApiError::precondition("data", "part missing"))?;
+    Ok(Upload {
+        file_name,
+        file,
+        data,
+    })
+}
+
+/// A checked word import request.
+struct WordRequest {
+    creation: Creation,
+    options: ImportOptions,
+    file: Bytes,
+}
+
+fn word_request(upload: Upload) -> ApiResult<WordRequest> {
+    let data: WordImportData = parse_json("data", &upload.data)?;
+    data.creation.check()?;
+    if !upload.file_name.to_ascii_lowercase().ends_with(".docx") {
+        return Err(ApiError::precondition(
+            "file",
+            format!(
+                "{:?} is not a .docx file; only .docx is accepted",
+                upload.file_name
+            ),
+        ));
+    }
+    let mut options = ImportOptions::default();
+    if data.is_magic_import == Some(true) {
+        let key = data
+            .style_set_key
+            .filter(|k| !k.is_empty())
+            .ok_or_else(|| ApiError::precondition("styleSetKey", "required with isMagicImport"))?;
+        sdconv::magic::resolve(&key).map_err(|e| ApiError::engine("styleSetKey", &e))?;
+        options.magic = Some(key);
+    } else if let Some(mapping) = &data.style_mapping {
+        options.docx.style_mapping =
+            StyleMapping::from_value(mapping).map_err(|e| ApiError::engine("styleMapping", &e))?;
+    }
+    if let Some(routines) = data.routines {
+        sdconv::cleanup::resolve(&routines).map_err(|e| ApiError::engine("routines", &e))?;
+        options.routines = routines;
+    }
+    Ok(WordRequest {
+        creation: data.creation,
+        options,
+        file: upload.file,
+    })
+}
+
+/// Converts and stores a checked request; returns the document and its creator.
+async fn import(
+    state: &AppState,
+    client: &str,
+    creation: &Creation,
+    format: Format,
+    options: ImportOptions,
+    file: Bytes,
+) -> ApiResult<(DocumentRow, User)> {
+    let read = state
+        .convert(move || sdconv::import(format, &file, &options))
+        .await?
+        .map_err(|e| ApiError::engine("file", &e))?;
+    let warnings = read.warnings.iter().map(ToString::to_string).collect();
+    let user = state
+        .store
+        .upsert_user(client, &creation.rights.user.input())
+        .await?;
+    let row = service::new_row(client, creation, &user, state.now());
+    let row = service::store_document(state, row, read.value, creation, warnings).await?;
+    Ok((row, user))
+}
+
+/// POST /partner/imports/word/upload
+pub async fn word_upload(
+    State(state): State<AppState>,
+    caller: Caller,
+    multipart: Result<Multipart, MultipartRejection>,
+) -> ApiResult<Json<Value>> {
+    let req = word_request(read_upload(multipart).await?)?;
+    service::check_quota(&state, &caller.client_id).await?;
+    let (row, user) = import(
+        &state,
+        &caller.client_id,
+        &req.creation,
+        Format::Word,
+        req.options,
+        req.file,
+    )
+    .await?;
+    Ok(Json(service::access_result(&state, &row.id, &user).await?))
+}
+
+/// POST /partner/imports/word/background-upload: checks the request now, converts later.
+pub async fn word_background(
+    State(state): State<AppState>,
+    caller: Caller,
+    multipart: Result<Multipart, MultipartRejection>,
+) -> ApiResult<Json<Value>> {
+    let req = word_request(read_upload(multipart).await?)?;
+    service::check_quota(&state, &caller.client_id).await?;
+    let job = crate::ids::new_id();
+    state
+        .store
+        .insert_job(&job, &caller.client_id, state.now())
+        .await?;
+    let (st, id, client) = (state.clone(), job.clone(), caller.client_id);
+    tokio::spawn(async move {
+        let result = import(
+            &st,
+            &client,
+            &req.creation,
+            Format::Word,
+            req.options,
+            req.file,
+        )
+        .await;
+        let finished = match &result {
+            Ok((row, user)) => st.store.finish_job(&id, Ok((&row.id, &user.id))).await,
+            Err(e) => {
+                tracing::warn!(job = %id, "background import failed: {e}");
+                st.store.finish_job(&id, Err(&e.message)).await
+            }
+        };
+        if let Err(e) = finished {
+            tracing::error!(job = %id, "recording the job result failed: {e}");
+        }
+    });
+    Ok(Json(json!({"jobId": job})))
+}
+
+/// GET /partner/documents/background-upload/{job id}. While the job runs its state is
+/// `PENDING` (an extension: the spec names only the two final states). Each read of a
+/// successful job carries a fresh one-time link.
+pub async fn job(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    let job = state
+        .store
+        .job(&caller.client_id, &id)
+        .await?
+        .ok_or_else(|| ApiError::job_not_found(&id))?;
+    if job.state != "SUCCESS" {
+        return Ok(Json(json!({"state": job.state})));
+    }
+    let (Some(doc), Some(user)) = (job.document_id, job.user_id) else {
+        return Ok(Json(json!({"state": "FAILURE"})));
+    };
+    // The document may have been deleted since.
+    if state
+        .store
+        .document(&caller.client_id, &doc)
+        .await?
+        .is_none()
+    {
+        return Ok(Json(json!({"state": "FAILURE"})));
+    }
+    let link = service::mint_link(&state, &doc, &user).await?;
+    Ok(Json(json!({
+        "state": "SUCCESS",
+        "documentId": doc,
+        "userIdSD": user,
+        "documentAccessLink": link,
+    })))
+}
+
+/// POST /partner/imports/sdxml/upload
+pub async fn sdxml_upload(
+    State(state): State<AppState>,
+    caller: Caller,
+    multipart: Result<Multipart, MultipartRejection>,
+) -> ApiResult<Json<Value>> {
+    let upload = read_upload(multipart).await?;
+    let creation: Creation = parse_json("data", &upload.data)?;
+    creation.check()?;
+    service::check_quota(&state, &caller.client_id).await?;
+    let (row, user) = import(
+        &state,
+        &caller.client_id,
+        &creation,
+        Format::Sdxml,
+        ImportOptions::default(),
+        upload.file,
+    )
+    .await?;
+    Ok(Json(service::access_result(&state, &row.id, &user).await?))
+}

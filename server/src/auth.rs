@@ -1,0 +1,247 @@
+//! Authentication, both modes of the spec.
+//!
+//! - JWT (current): `x-client-id` + `authorization: Bearer <JWT>`, HS256/384/512 signed with
+//!   the client's secret; claims `iat`, `iss`, `jti` required; `iat` within the leeway (5 minutes
+//!   by default) either way; a `jti` seen before within that window is a replay and refused.
+//! - Legacy: `x-api-key` + `authorization: <adminAccessToken>` from `POST /partner/authenticate`.
+//!
+//! Missing client id / API key, or an unknown one: 403. Missing or invalid authorization: 401.
+
+use argon2::Argon2;
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use axum::extract::FromRequestParts;
+use axum::http::HeaderMap;
+use axum::http::request::Parts;
+use jsonwebtoken::{Algorithm, DecodingKey, Validation};
+use serde::Deserialize;
+use subtle::ConstantTimeEq;
+
+use crate::config::LegacyAccount;
+use crate::error::ApiError;
+use crate::state::AppState;
+
+/// An authenticated caller: the client whose documents it acts on.
+#[derive(Debug, Clone)]
+pub struct Caller {
+    /// Client id (JWT `x-client-id`, or the legacy account's client).
+    pub client_id: String,
+}
+
+/// The claims the spec requires.
+#[derive(Debug, Deserialize)]
+struct Claims {
+    iat: i64,
+    iss: String,
+    jti: String,
+}
+
+/// A legacy account with its password hashed.
+#[derive(Debug, Clone)]
+pub struct LegacyKey {
+    /// The account.
+    pub client_id: String,
+    /// `x-api-key`.
+    pub api_key: String,
+    /// Admin e-mail.
+    pub email: String,
+    /// argon2 PHC string of the password.
+    pub password_hash: String,
+}
+
+/// All legacy accounts.
+#[derive(Debug, Clone, Default)]
+pub struct LegacyKeys(pub Vec<LegacyKey>);
+
+/// A password that could not be hashed, or a configured hash that does not parse.
+#[derive(Debug, thiserror::Error)]
+#[error("legacy account of client {client}: {message}")]
+pub struct PasswordError {
+    client: String,
+    message: String,
+}
+
+impl LegacyKeys {
+    /// Hashes the configured passwords with argon2 (an `$argon2…` value is taken as a hash).
+    pub fn from_config(accounts: &[LegacyAccount]) -> Result<Self, PasswordError> {
+        let mut keys = Vec::new();
+        for a in accounts {
+            let err = |e: argon2::password_hash::Error| PasswordError {
+                client: a.client_id.clone(),
+                message: e.to_string(),
+            };
+            let password_hash = if a.password.starts_with("$argon2") {
+                PasswordHash::new(&a.password).map_err(err)?;
+                a.password.clone()
+            } else {
+                hash_password(&a.password).map_err(err)?
+            };
+            keys.push(LegacyKey {
+                client_id: a.client_id.clone(),
+                api_key: a.api_key.clone(),
+                email: a.email.clone(),
+                password_hash,
+            });
+        }
+        Ok(LegacyKeys(keys))
+    }
+
+    /// The account of `api_key`, comparing every key in constant time.
+    pub fn by_api_key(&self, api_key: &str) -> Option<&LegacyKey> {
+        let mut found = None;
+        for k in &self.0 {
+            if bool::from(k.api_key.as_bytes().ct_eq(api_key.as_bytes())) {
+                found = Some(k);
+            }
+        }
+        found
+    }
+}
+
+/// argon2id hash (PHC string) of `password` with a random salt.
+pub fn hash_password(password: &str) -> Result<String, argon2::password_hash::Error> {
+    let mut salt = [0u8; 16];
+    getrandom::fill(&mut salt).map_err(|_| argon2::password_hash::Error::Crypto)?;
+    let salt = SaltString::encode_b64(&salt)?;
+    Ok(Argon2::default()
+        .hash_password(password.as_bytes(), &salt)?
+        .to_string())
+}
+
+/// Whether `email` and `password` match the account (both checked, in constant time where it
+/// matters, so a wrong e-mail costs as long as a wrong password).
+pub fn check_credentials(key: &LegacyKey, email: &str, password: &str) -> bool {
+    let email_ok = bool::from(key.email.as_bytes().ct_eq(email.as_bytes()));
+    let password_ok = PasswordHash::new(&key.password_hash).is_ok_and(|hash| {
+        Argon2::default()
+            .verify_password(password.as_bytes(), &hash)
+            .is_ok()
+    });
+    email_ok & password_ok
+}
+
+fn header<'h>(headers: &'h HeaderMap, name: &str) -> Result<Option<&'h str>, ApiError> {
+    headers
+        .get(name)
+        .map(|v| {
+            v.to_str()
+                .map_err(|_| ApiError::unauthorized(format!("header {name} is not visible ASCII")))
+        })
+        .transpose()
+}
+
+impl FromRequestParts<AppState> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Caller, ApiError> {
+        let headers = &parts.headers;
+        if let Some(api_key) = header(headers, "x-api-key")? {
+            let key = state
+                .legacy
+                .by_api_key(api_key)
+                .ok_or_else(|| ApiError::forbidden("unknown x-api-key"))?;
+            let token = header(headers, "authorization")?
+                .ok_or_else(|| ApiError::unauthorized("authorization header missing"))?;
+            // Some clients send the admin token as a bearer token; both forms are accepted.
+            let token = token.strip_prefix("Bearer ").unwrap_or(token).trim();
+            let client = state
+                .store
+                .admin_token_client(&crate::ids::token_hash(token), state.now())
+                .await?;
+            return match client {
+                Some(c) if c == key.client_id => Ok(Caller { client_id: c }),
+                _ => Err(ApiError::unauthorized(
+                    "admin access token unknown or expired; get one from POST /partner/authenticate",
+                )),
+            };
+        }
+        let client_id = header(headers, "x-client-id")?
+            .ok_or_else(|| ApiError::forbidden("x-client-id header missing (or x-api-key)"))?;
+        let client = state
+            .config
+            .clients
+            .get(client_id)
+            .ok_or_else(|| ApiError::forbidden(format!("unknown client id {client_id:?}")))?;
+        let auth = header(headers, "authorization")?
+            .ok_or_else(|| ApiError::unauthorized("authorization header missing"))?;
+        let token = auth
+            .strip_prefix("Bearer ")
+            .ok_or_else(|| ApiError::unauthorized("authorization must be \"Bearer <JWT>\""))?
+            .trim();
+        let claims = verify_jwt(token, client.secret.as_bytes())?;
+        let now = state.now();
+        let leeway = i64::try_from(state.config.jwt_leeway.as_secs()).unwrap_or(i64::MAX);
+        if (now - claims.iat).abs() > leeway {
+            return Err(ApiError::unauthorized(format!(
+                "JWT iat {} is more than {leeway} s from the server time {now}",
+                claims.iat
+            )));
+        }
+        if claims.jti.is_empty() || claims.iss.is_empty() {
+            return Err(ApiError::unauthorized(
+                "JWT claims iss and jti must not be empty",
+            ));
+        }
+        // Remember the id for as long as the token could still pass the iat check.
+        let fresh = state
+            .store
+            .remember_jti(
+                client_id,
+                &claims.jti,
+                claims.iat.saturating_add(leeway) + 1,
+            )
+            .await?;
+        if !fresh {
+            return Err(ApiError::unauthorized(format!(
+                "JWT jti {:?} was already used (replay)",
+                claims.jti
+            )));
+        }
+        Ok(Caller {
+            client_id: client.id.clone(),
+        })
+    }
+}
+
+fn verify_jwt(token: &str, secret: &[u8]) -> Result<Claims, ApiError> {
+    let header = jsonwebtoken::decode_header(token)
+        .map_err(|e| ApiError::unauthorized(format!("malformed JWT: {e}")))?;
+    if !matches!(
+        header.alg,
+        Algorithm::HS256 | Algorithm::HS384 | Algorithm::HS512
+    ) {
+        return Err(ApiError::unauthorized(format!(
+            "JWT algorithm {:?} is not accepted (HS256, HS384, HS512)",
+            header.alg
+        )));
+    }
+    let mut validation = Validation::new(header.alg);
+    // The spec's token has no exp; iat is checked against the leeway by the caller.
+    validation.required_spec_claims.clear();
+    validation.validate_exp = false;
+    validation.validate_aud = false;
+    jsonwebtoken::decode::<Claims>(token, &DecodingKey::from_secret(secret), &validation)
+        .map(|data| data.claims)
+        .map_err(|e| ApiError::unauthorized(format!("invalid JWT: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passwords_are_hashed_and_checked() {
+        let keys = LegacyKeys::from_config(&[LegacyAccount {
+            client_id: "c".into(),
+            api_key: "k".into(),
+            email: "a@b.c".into(),
+            password: "pw".into(),
+        }])
+        .unwrap();
+        let key = keys.by_api_key("k").unwrap();
+        assert!(key.password_hash.starts_with("$argon2"));
+        assert!(check_credentials(key, "a@b.c", "pw"));
+        assert!(!check_credentials(key, "a@b.c", "px"));
+        assert!(!check_credentials(key, "x@b.c", "pw"));
+        assert!(keys.by_api_key("K").is_none());
+    }
+}

@@ -1,0 +1,156 @@
+//! The one error shape of the API: `{"error": code, "message": text}` with the status the spec
+//! lists for it.
+//!
+//! | code | status | when |
+//! |---|---|---|
+//! | `unauthorized` | 401 | authorization missing or invalid |
+//! | `payment_required` | 402 | freemium quota of documents reached |
+//! | `forbidden` | 403 | client id / API key missing or unknown, insufficient rights |
+//! | `not_found` | 403 | document, user or page unknown (the spec's "403 Not Found") |
+//! | `too_large` | 403 | upload over the size limit (the spec's "403 Request Entity Too Large") |
+//! | `precondition_failed` | 412 | missing or wrong request parameters; the message names the field |
+//! | `bad_request` | 400 | DELETE of a review document (use the deletion process) |
+//! | `job_not_found` | 404 | unknown background job id |
+//! | `no_route` | 404 | no endpoint has the path |
+//! | `method_not_allowed` | 405 | the path exists, not with this method |
+//! | `timeout` | 503 | the request took longer than the configured timeout |
+//! | `internal` | 500 | a failure of the server itself |
+
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+/// An API error: status, code and a message that says what and where.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{code}: {message}")]
+pub struct ApiError {
+    /// HTTP status.
+    pub status: StatusCode,
+    /// Machine-readable code (see the module table).
+    pub code: &'static str,
+    /// Human-readable message naming the field, document or job.
+    pub message: String,
+}
+
+/// Result of a handler.
+pub type ApiResult<T> = Result<T, ApiError>;
+
+impl ApiError {
+    fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
+        ApiError {
+            status,
+            code,
+            message: message.into(),
+        }
+    }
+
+    /// 401.
+    pub fn unauthorized(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::UNAUTHORIZED, "unauthorized", message)
+    }
+
+    /// 402.
+    pub fn payment_required(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::PAYMENT_REQUIRED, "payment_required", message)
+    }
+
+    /// 403 for rights.
+    pub fn forbidden(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::FORBIDDEN, "forbidden", message)
+    }
+
+    /// 403 for an unknown resource, as the spec lists it.
+    pub fn not_found(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::FORBIDDEN, "not_found", message)
+    }
+
+    /// 403 for an oversized upload, as the spec lists it.
+    pub fn too_large(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::FORBIDDEN, "too_large", message)
+    }
+
+    /// 412 naming `field`.
+    pub fn precondition(field: &str, message: impl std::fmt::Display) -> Self {
+        Self::new(
+            StatusCode::PRECONDITION_FAILED,
+            "precondition_failed",
+            format!("{field}: {message}"),
+        )
+    }
+
+    /// 400.
+    pub fn bad_request(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, "bad_request", message)
+    }
+
+    /// 404 for an unknown job.
+    pub fn job_not_found(id: &str) -> Self {
+        Self::new(
+            StatusCode::NOT_FOUND,
+            "job_not_found",
+            format!("no job has the id {id:?}"),
+        )
+    }
+
+    /// 500; the detail is logged, the caller gets a generic message plus `what`.
+    pub fn internal(what: &str, detail: impl std::fmt::Display) -> Self {
+        tracing::error!("{what}: {detail}");
+        Self::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            format!("{what} failed"),
+        )
+    }
+
+    /// An engine error mapped through `sdconv::Error::api_status` (412 / 403 / 500).
+    pub fn engine(what: &str, e: &sdconv::Error) -> Self {
+        match e.api_status() {
+            412 => match e {
+                sdconv::Error::Parameter { name, message } => Self::precondition(name, message),
+                other => Self::precondition(what, other),
+            },
+            403 => Self::too_large(format!("{what}: {e}")),
+            _ => Self::internal(what, e),
+        }
+    }
+}
+
+impl From<sqlx::Error> for ApiError {
+    fn from(e: sqlx::Error) -> Self {
+        ApiError::internal("database", e)
+    }
+}
+
+#[derive(Serialize)]
+struct Body<'a> {
+    error: &'a str,
+    message: &'a str,
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = Body {
+            error: self.code,
+            message: &self.message,
+        };
+        (self.status, Json(body)).into_response()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engine_parameter_errors_name_the_field() {
+        let e = ApiError::engine("file", &sdconv::Error::parameter("styleSetKey", "unknown"));
+        assert_eq!(e.status, StatusCode::PRECONDITION_FAILED);
+        assert_eq!(e.message, "styleSetKey: unknown");
+        let big = sdconv::Error::TooLarge {
+            what: "uncompressed size",
+            detail: "9 > 8".into(),
+        };
+        assert_eq!(ApiError::engine("file", &big).status, StatusCode::FORBIDDEN);
+    }
+}

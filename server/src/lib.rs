@@ -1,0 +1,175 @@
+//! # sdconv-server
+//!
+//! The partner API of the collaborative document service (`../shared/spec/partner-api.md`)
+//! on the sdconv engine: axum over tokio, SQLite (sqlx) as the embedded store, stored files in
+//! a [`store::BlobStore`]. Documents are kept in the engine's sd.xml zip form, so every export
+//! is a conversion of what was imported.
+//!
+//! ```text
+//! request ─► auth (JWT | legacy) ─► handler: parse → limits (412) → store → engine (blocking pool)
+//! ```
+
+#![warn(missing_docs)]
+// The OpenAPI document is one large `json!` literal.
+#![recursion_limit = "512"]
+
+pub mod api;
+pub mod auth;
+pub mod clock;
+pub mod config;
+pub mod error;
+pub mod housekeeping;
+pub mod ids;
+pub mod openapi;
+pub mod payload;
+pub mod service;
+pub mod state;
+pub mod store;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::{Semaphore, oneshot};
+use tokio::task::JoinHandle;
+
+use crate::auth::LegacyKeys;
+use crate::clock::Clock;
+use crate::config::Config;
+use crate::state::{AppState, Inner};
+use crate::store::Store;
+
+/// A start-up failure: what could not be done.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// Binding the listen address.
+    #[error("cannot listen on {addr}: {source}")]
+    Listen {
+        /// The address.
+        addr: SocketAddr,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// Opening or migrating the store.
+    #[error("cannot open the data folder {path}: {message}")]
+    Store {
+        /// The folder.
+        path: String,
+        /// Why.
+        message: String,
+    },
+    /// A legacy password.
+    #[error(transparent)]
+    Password(#[from] auth::PasswordError),
+}
+
+/// A running server.
+#[derive(Debug)]
+pub struct Server {
+    /// The bound address.
+    pub addr: SocketAddr,
+    /// The shared state (for tests: the store, the sweeper).
+    pub state: AppState,
+    shutdown: Option<oneshot::Sender<()>>,
+    task: JoinHandle<()>,
+    sweeper: JoinHandle<()>,
+}
+
+impl Server {
+    /// The base URL links use.
+    pub fn url(&self) -> &str {
+        &self.state.public_url
+    }
+
+    /// Runs one sweep now.
+    pub async fn sweep(&self) -> error::ApiResult<housekeeping::Swept> {
+        housekeeping::sweep(&self.state).await
+    }
+
+    /// Waits until the server stops (it stops on [`Server::shutdown`] only).
+    pub async fn wait(mut self) {
+        let task = std::mem::replace(&mut self.task, tokio::spawn(async {}));
+        let _ = task.await;
+    }
+
+    /// Stops accepting connections and finishes open requests.
+    pub async fn shutdown(mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        let task = std::mem::replace(&mut self.task, tokio::spawn(async {}));
+        let _ = task.await;
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.sweeper.abort();
+    }
+}
+
+/// Binds, opens the store, migrates and starts serving.
+pub async fn start(config: Config, clock: Arc<dyn Clock>) -> Result<Server, StartError> {
+    let listener = tokio::net::TcpListener::bind(config.listen)
+        .await
+        .map_err(|source| StartError::Listen {
+            addr: config.listen,
+            source,
+        })?;
+    let addr = listener.local_addr().map_err(|source| StartError::Listen {
+        addr: config.listen,
+        source,
+    })?;
+    let store = Store::open(&config.data)
+        .await
+        .map_err(|e| StartError::Store {
+            path: config.data.display().to_string(),
+            message: e.to_string(),
+        })?;
+    let interrupted = store
+        .fail_interrupted_jobs()
+        .await
+        .map_err(|e| StartError::Store {
+            path: config.data.display().to_string(),
+            message: e.to_string(),
+        })?;
+    if interrupted > 0 {
+        tracing::warn!(
+            interrupted,
+            "background imports of the previous run marked FAILURE"
+        );
+    }
+    let legacy = LegacyKeys::from_config(&config.legacy)?;
+    let public_url = config
+        .public_url
+        .clone()
+        .unwrap_or_else(|| format!("http://{addr}"));
+    let state = AppState(Arc::new(Inner {
+        conversions: Semaphore::new(config.conversions),
+        config,
+        store,
+        clock,
+        public_url,
+        legacy,
+    }));
+    let app = api::router(state.clone());
+    let (tx, rx) = oneshot::channel::<()>();
+    let task = tokio::spawn(async move {
+        let served = axum::serve(listener, app)
+            .with_graceful_shutdown(async {
+                let _ = rx.await;
+            })
+            .await;
+        if let Err(e) = served {
+            tracing::error!("server stopped: {e}");
+        }
+    });
+    let sweeper = tokio::spawn(housekeeping::run(state.clone(), Duration::from_secs(60)));
+    Ok(Server {
+        addr,
+        state,
+        shutdown: Some(tx),
+        task,
+        sweeper,
+    })
+}

@@ -1,0 +1,56 @@
+//! `sdconv-server`: flags/env → config; starts the store, the sweeper and the router.
+
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::Parser;
+use sdconv_server::clock::SystemClock;
+use sdconv_server::config::{Config, Flags};
+use tracing_subscriber::EnvFilter;
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            EnvFilter::try_from_env("SDCONV_LOG")
+                .unwrap_or_else(|_| EnvFilter::new("info,tower_http=info,sqlx=warn")),
+        )
+        .init();
+    let config = match Config::from_flags(Flags::parse()) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("sdconv-server: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let dev = config
+        .dev_client
+        .then(|| config.clients.values().next().cloned())
+        .flatten();
+    let server = match sdconv_server::start(config, Arc::new(SystemClock)).await {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("sdconv-server: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    println!("sdconv-server listening on http://{}", server.addr);
+    println!("public URL: {}", server.url());
+    if let Some(c) = dev {
+        println!("development client (no --client given):");
+        println!("  x-client-id: {}", c.id);
+        println!("  secret:      {}", c.secret);
+    }
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {
+            println!("shutting down");
+        }
+        () = wait_forever() => {}
+    }
+    server.shutdown().await;
+    ExitCode::SUCCESS
+}
+
+async fn wait_forever() {
+    std::future::pending::<()>().await
+}

@@ -1,0 +1,404 @@
+//! Request bodies of the spec and their limits. Every limit breach is a 412 naming the field.
+
+use axum::body::Bytes;
+use axum::extract::{FromRequest, Request};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+
+use crate::error::{ApiError, ApiResult};
+use crate::store::{Member, UserInput};
+
+/// The four user languages.
+pub const LANGUAGES: [&str; 4] = ["de_DE", "en_EN", "ru_RU", "fr_CA"];
+/// Document roles, weakest first.
+pub const ROLES: [&str; 4] = ["reader", "commentator", "editor", "approver"];
+
+/// A JSON body; malformed JSON, a wrong type or a missing field is a 412 naming it, and an
+/// over-limit body a 403 (the spec's "Request Entity Too Large").
+#[derive(Debug)]
+pub struct JsonBody<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        let bytes = Bytes::from_request(req, state)
+            .await
+            .map_err(|e| ApiError::too_large(format!("request body: {e}")))?;
+        parse_json("body", &bytes).map(JsonBody)
+    }
+}
+
+/// Parses JSON; errors are 412 naming `what` and serde's path and position.
+pub fn parse_json<T: DeserializeOwned>(what: &str, bytes: &[u8]) -> ApiResult<T> {
+    // An empty body counts as `{}`, for calls whose fields are all optional.
+    let bytes: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
+        b"{}"
+    } else {
+        bytes
+    };
+    serde_json::from_slice(bytes).map_err(|e| ApiError::precondition(what, e))
+}
+
+fn max_len(field: &str, value: &str, limit: usize) -> ApiResult<()> {
+    let n = value.chars().count();
+    if n > limit {
+        return Err(ApiError::precondition(
+            field,
+            format!("{n} characters, at most {limit} allowed"),
+        ));
+    }
+    Ok(())
+}
+
+fn not_empty(field: &str, value: &str) -> ApiResult<()> {
+    if value.trim().is_empty() {
+        return Err(ApiError::precondition(field, "must not be empty"));
+    }
+    Ok(())
+}
+
+fn one_of(field: &str, value: &str, allowed: &[&str]) -> ApiResult<()> {
+    if !allowed.contains(&value) {
+        return Err(ApiError::precondition(
+            field,
+            format!("{value:?} is not one of {}", allowed.join(", ")),
+        ));
+    }
+    Ok(())
+}
+
+/// The user object.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UserPayload {
+    /// Partner user id.
+    pub user_id: String,
+    /// Max 150.
+    #[serde(default)]
+    pub email: String,
+    /// Max 150.
+    #[serde(default)]
+    pub firstname: String,
+    /// Max 150.
+    #[serde(default)]
+    pub lastname: String,
+    /// Max 150.
+    #[serde(default)]
+    pub company: String,
+    /// One of [`LANGUAGES`].
+    #[serde(default)]
+    pub language: Option<String>,
+}
+
+impl UserPayload {
+    /// Checks the limits.
+    pub fn check(&self) -> ApiResult<()> {
+        not_empty("user.userId", &self.user_id)?;
+        max_len("user.userId", &self.user_id, 150)?;
+        max_len("user.email", &self.email, 150)?;
+        max_len("user.firstname", &self.firstname, 150)?;
+        max_len("user.lastname", &self.lastname, 150)?;
+        max_len("user.company", &self.company, 150)?;
+        if let Some(l) = &self.language {
+            one_of("user.language", l, &LANGUAGES)?;
+        }
+        Ok(())
+    }
+
+    /// As the store takes it.
+    pub fn input(&self) -> UserInput {
+        UserInput {
+            partner_id: self.user_id.clone(),
+            email: self.email.clone(),
+            firstname: self.firstname.clone(),
+            lastname: self.lastname.clone(),
+            company: self.company.clone(),
+            language: self.language.clone(),
+        }
+    }
+}
+
+/// Role and rights of a user in a document (create, open, imports).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Rights {
+    /// The user.
+    pub user: UserPayload,
+    /// One of [`ROLES`].
+    pub user_role: String,
+    /// Right to see section history.
+    #[serde(default)]
+    pub section_history: Option<bool>,
+    /// Right to export and duplicate.
+    #[serde(default)]
+    pub document_export_duplicate: Option<bool>,
+    /// Admin right.
+    #[serde(default)]
+    pub admin: Option<bool>,
+}
+
+impl Rights {
+    /// Checks the limits.
+    pub fn check(&self) -> ApiResult<()> {
+        self.user.check()?;
+        one_of("userRole", &self.user_role, &ROLES)
+    }
+
+    /// As the store takes it.
+    pub fn member(&self) -> Member {
+        Member {
+            role: self.user_role.clone(),
+            section_history: self.section_history,
+            export_duplicate: self.document_export_duplicate,
+            admin: self.admin,
+            last_opened: None,
+        }
+    }
+}
+
+/// The document creation payload (create, word import, sdxml import).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Creation {
+    /// User, role, rights.
+    #[serde(flatten)]
+    pub rights: Rights,
+    /// Max 200.
+    pub title: String,
+    /// Max 400.
+    pub description: String,
+    /// Partner group.
+    pub group_id: String,
+    /// Max 400.
+    #[serde(default)]
+    pub supplemental: Option<String>,
+    /// `draft` (default) or `review`.
+    #[serde(default)]
+    pub status: Option<String>,
+    /// Max 300.
+    #[serde(default)]
+    pub subtitle: Option<String>,
+    /// Max 200.
+    #[serde(default)]
+    pub filename: Option<String>,
+    /// Footer text.
+    #[serde(default)]
+    pub footer: Option<String>,
+    /// sdox template id.
+    #[serde(default)]
+    pub sample_id: Option<String>,
+}
+
+impl Creation {
+    /// Checks the limits.
+    pub fn check(&self) -> ApiResult<()> {
+        self.rights.check()?;
+        not_empty("title", &self.title)?;
+        max_len("title", &self.title, 200)?;
+        max_len("description", &self.description, 400)?;
+        not_empty("groupId", &self.group_id)?;
+        max_len(
+            "supplemental",
+            self.supplemental.as_deref().unwrap_or(""),
+            400,
+        )?;
+        max_len("subtitle", self.subtitle.as_deref().unwrap_or(""), 300)?;
+        max_len("filename", self.filename.as_deref().unwrap_or(""), 200)?;
+        if let Some(s) = &self.status {
+            one_of("status", s, &["draft", "review"])?;
+        }
+        Ok(())
+    }
+
+    /// The status, `draft` when absent.
+    pub fn status(&self) -> &str {
+        self.status.as_deref().unwrap_or("draft")
+    }
+}
+
+/// The `data` part of a word import.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WordImportData {
+    /// The creation payload.
+    #[serde(flatten)]
+    pub creation: Creation,
+    /// Magic import switch.
+    #[serde(default)]
+    pub is_magic_import: Option<bool>,
+    /// Style set key(s), `|`-joined.
+    #[serde(default)]
+    pub style_set_key: Option<String>,
+    /// Cleanup routine keys.
+    #[serde(default)]
+    pub routines: Option<Vec<String>>,
+    /// Word style name → `{textType, level}`.
+    #[serde(default)]
+    pub style_mapping: Option<serde_json::Value>,
+}
+
+/// Metadata update; absent fields stay as they are, `tags` replaces the list.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Metadata {
+    /// Max 200.
+    pub title: Option<String>,
+    /// Max 400.
+    pub description: Option<String>,
+    /// Max 300.
+    pub subtitle: Option<String>,
+    /// Max 200.
+    pub filename: Option<String>,
+    /// Footer.
+    pub footer: Option<String>,
+    /// Max 400.
+    pub supplemental: Option<String>,
+    /// Overwrites the tags.
+    pub tags: Option<Vec<String>>,
+}
+
+impl Metadata {
+    /// Checks the limits.
+    pub fn check(&self) -> ApiResult<()> {
+        if let Some(t) = &self.title {
+            not_empty("title", t)?;
+            max_len("title", t, 200)?;
+        }
+        max_len(
+            "description",
+            self.description.as_deref().unwrap_or(""),
+            400,
+        )?;
+        max_len("subtitle", self.subtitle.as_deref().unwrap_or(""), 300)?;
+        max_len("filename", self.filename.as_deref().unwrap_or(""), 200)?;
+        max_len(
+            "supplemental",
+            self.supplemental.as_deref().unwrap_or(""),
+            400,
+        )?;
+        Ok(())
+    }
+}
+
+/// Duplicate request.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Duplicate {
+    /// Title of the copy (max 200).
+    pub title: String,
+    /// Description of the copy (max 400).
+    pub description: String,
+    /// Partner id of the copy's creator.
+    pub creator_user_id: String,
+}
+
+impl Duplicate {
+    /// Checks the limits.
+    pub fn check(&self) -> ApiResult<()> {
+        not_empty("title", &self.title)?;
+        max_len("title", &self.title, 200)?;
+        max_len("description", &self.description, 400)?;
+        not_empty("creatorUserId", &self.creator_user_id)
+    }
+}
+
+/// Start of a deletion process.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DeletionStart {
+    /// Partner id of the requesting user.
+    pub user_id: String,
+    /// Delete at once.
+    #[serde(default)]
+    pub immediate: Option<bool>,
+    /// Message to the document's users.
+    #[serde(default)]
+    pub message: Option<String>,
+}
+
+/// Cancelling a deletion process.
+#[derive(Debug, Clone, Deserialize)]
+pub struct DeletionCancel {
+    /// Message to the document's users.
+    #[serde(default)]
+    pub message: Option<String>,
+}
+
+/// Body of the sdxml and parsx exports.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExportUser {
+    /// Partner id of the exporting user.
+    pub user_id: String,
+}
+
+/// Body of the html export.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HtmlExport {
+    /// Partner id of the exporting user.
+    pub user_id: String,
+    /// `html` or `html_all_in_one`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Zip (true) or a page URL (false).
+    pub download: bool,
+}
+
+/// Body of the word export.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WordExport {
+    /// Partner id of the exporting user (their language is the default).
+    pub user_id: String,
+    /// Word template id.
+    pub template_id: String,
+    /// The settings object.
+    pub settings: serde_json::Value,
+}
+
+/// Legacy authentication body.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Credentials {
+    /// Admin e-mail.
+    pub email: String,
+    /// Admin password.
+    pub password: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn creation(extra: &str) -> Creation {
+        let json = format!(
+            r#"{{"user":{{"userId":"u1"}},"title":"T","description":"","userRole":"approver","groupId":"g"{extra}}}"#
+        );
+        parse_json("body", json.as_bytes()).unwrap()
+    }
+
+    #[test]
+    fn creation_limits_name_the_field() {
+        assert!(creation("").check().is_ok());
+        let long = "x".repeat(201);
+        let err = creation(&format!(r#","filename":"{long}""#))
+            .check()
+            .unwrap_err();
+        assert_eq!(err.status.as_u16(), 412);
+        assert!(err.message.starts_with("filename:"), "{}", err.message);
+        let err = creation(r#","status":"final""#).check().unwrap_err();
+        assert!(err.message.starts_with("status:"), "{}", err.message);
+    }
+
+    #[test]
+    fn missing_fields_are_412_naming_them() {
+        let err = parse_json::<Creation>("body", br#"{"user":{"userId":"u"}}"#).unwrap_err();
+        assert_eq!(err.status.as_u16(), 412);
+        assert!(
+            err.message.contains("userRole") || err.message.contains("title"),
+            "{}",
+            err.message
+        );
+    }
+}

@@ -1,0 +1,94 @@
+//! What every handler shares.
+
+use std::sync::Arc;
+
+use tokio::sync::Semaphore;
+
+use crate::auth::LegacyKeys;
+use crate::clock::Clock;
+use crate::config::Config;
+use crate::error::{ApiError, ApiResult};
+use crate::store::Store;
+
+/// Shared server state (cheap to clone).
+#[derive(Debug, Clone)]
+pub struct AppState(pub Arc<Inner>);
+
+/// The contents of [`AppState`].
+#[derive(Debug)]
+pub struct Inner {
+    /// Configuration.
+    pub config: Config,
+    /// Database and files.
+    pub store: Store,
+    /// Time.
+    pub clock: Arc<dyn Clock>,
+    /// Base of links (`http://host:port`), no trailing slash.
+    pub public_url: String,
+    /// Legacy accounts with hashed passwords.
+    pub legacy: LegacyKeys,
+    /// Conversions running at once.
+    pub conversions: Semaphore,
+}
+
+impl std::ops::Deref for AppState {
+    type Target = Inner;
+    fn deref(&self) -> &Inner {
+        &self.0
+    }
+}
+
+impl AppState {
+    /// Current Unix time in seconds.
+    pub fn now(&self) -> i64 {
+        self.clock.now()
+    }
+
+    /// Runs a conversion (engine work: synchronous and CPU-bound) on the blocking pool, at most
+    /// `conversions` at once. Callers hold no database transaction across it.
+    pub async fn convert<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> ApiResult<T> {
+        let _permit = self
+            .conversions
+            .acquire()
+            .await
+            .map_err(|e| ApiError::internal("conversion queue", e))?;
+        tokio::task::spawn_blocking(work)
+            .await
+            .map_err(|e| ApiError::internal("conversion", e))
+    }
+
+    /// Reads a blob on the blocking pool.
+    pub async fn blob_get(&self, key: String) -> ApiResult<Option<Vec<u8>>> {
+        let blobs = self.store.blobs.clone();
+        tokio::task::spawn_blocking(move || blobs.get(&key))
+            .await
+            .map_err(|e| ApiError::internal("file store", e))?
+            .map_err(|e| ApiError::internal("file store", e))
+    }
+
+    /// Writes blobs on the blocking pool.
+    pub async fn blob_put(&self, files: Vec<(String, Vec<u8>)>) -> ApiResult<()> {
+        let blobs = self.store.blobs.clone();
+        tokio::task::spawn_blocking(move || {
+            for (key, bytes) in files {
+                blobs.put(&key, &bytes)?;
+            }
+            Ok::<_, std::io::Error>(())
+        })
+        .await
+        .map_err(|e| ApiError::internal("file store", e))?
+        .map_err(|e| ApiError::internal("file store", e))
+    }
+
+    /// Removes a blob folder on the blocking pool.
+    pub async fn blob_delete(&self, prefix: String) -> ApiResult<()> {
+        let blobs = self.store.blobs.clone();
+        tokio::task::spawn_blocking(move || blobs.delete_prefix(&prefix))
+            .await
+            .map_err(|e| ApiError::internal("file store", e))?
+            .map_err(|e| ApiError::internal("file store", e))
+    }
+}

@@ -1,0 +1,854 @@
+//! The embedded store: an SQLite database (sqlx) for records and a [`BlobStore`] for files.
+//! Queries live here, typed; handlers never write SQL.
+
+pub mod blob;
+pub mod migrations;
+
+use std::path::Path;
+use std::sync::Arc;
+
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteRow};
+// Dynamic SQL here is only ever assembled from this module's constant fragments; values are
+// always bound.
+use sqlx::{AssertSqlSafe, Row, SqlitePool};
+
+pub use blob::{BlobStore, LocalDir};
+
+/// A user of a client, as the partner last sent it.
+#[derive(Debug, Clone)]
+pub struct User {
+    /// Id inside the service (`userIdSD`).
+    pub id: String,
+    /// Id in the partner system (`userId`).
+    pub partner_id: String,
+    /// E-mail.
+    pub email: String,
+    /// First name.
+    pub firstname: String,
+    /// Last name.
+    pub lastname: String,
+    /// Company.
+    pub company: String,
+    /// Language code (`en_EN` when never sent).
+    pub language: String,
+}
+
+/// The user fields a create, open or import call sends.
+#[derive(Debug, Clone, Default)]
+pub struct UserInput {
+    /// `userId`.
+    pub partner_id: String,
+    /// `email`.
+    pub email: String,
+    /// `firstname`.
+    pub firstname: String,
+    /// `lastname`.
+    pub lastname: String,
+    /// `company`.
+    pub company: String,
+    /// `language`, when sent (some payloads omit it; the stored one is kept then).
+    pub language: Option<String>,
+}
+
+/// A document record.
+#[derive(Debug, Clone, Default)]
+pub struct DocumentRow {
+    /// Id.
+    pub id: String,
+    /// Owning client.
+    pub client_id: String,
+    /// Title.
+    pub title: String,
+    /// Subtitle.
+    pub subtitle: String,
+    /// File name.
+    pub filename: String,
+    /// Description.
+    pub description: String,
+    /// Footer.
+    pub footer: String,
+    /// Partner data, never evaluated.
+    pub supplemental: String,
+    /// Tags.
+    pub tags: Vec<String>,
+    /// Creator's service id.
+    pub creator_id: String,
+    /// `draft` or `review`.
+    pub status: String,
+    /// Archived flag.
+    pub archived: bool,
+    /// Partner group.
+    pub group_id: String,
+    /// sdox template it started from.
+    pub sample_id: String,
+    /// Unix seconds.
+    pub created: i64,
+    /// Unix seconds of the last change of content or metadata.
+    pub modified: i64,
+    /// Unix seconds of the last conversation change (deletion-process messages); 0 = none.
+    pub conversation_changed: i64,
+    /// When an active deletion process deletes it.
+    pub deletion_due: Option<i64>,
+    /// Warnings of the conversion that made it, as JSON strings.
+    pub warnings: Vec<String>,
+}
+
+/// A user's role and rights in a document, and when they last opened it.
+#[derive(Debug, Clone)]
+pub struct Member {
+    /// `userRole`.
+    pub role: String,
+    /// `sectionHistory`.
+    pub section_history: Option<bool>,
+    /// `documentExportDuplicate`.
+    pub export_duplicate: Option<bool>,
+    /// `admin`.
+    pub admin: Option<bool>,
+    /// Unix seconds of the last open through an access link.
+    pub last_opened: Option<i64>,
+}
+
+/// A background import.
+#[derive(Debug, Clone)]
+pub struct Job {
+    /// `PENDING`, `SUCCESS` or `FAILURE`.
+    pub state: String,
+    /// The document made, on success.
+    pub document_id: Option<String>,
+    /// The importing user's service id.
+    pub user_id: Option<String>,
+}
+
+/// The database and the files.
+#[derive(Debug, Clone)]
+pub struct Store {
+    /// The pool.
+    pub db: SqlitePool,
+    /// The files.
+    pub blobs: Arc<dyn BlobStore>,
+}
+
+/// Blob key of a document's stored form.
+pub fn document_key(id: &str) -> String {
+    format!("documents/{id}/sd.xml.zip")
+}
+
+/// Blob folder of a rendered page.
+pub fn page_prefix(hash: &str) -> String {
+    format!("pages/{hash}")
+}
+
+const DOC_COLUMNS: &str = "id, client_id, title, subtitle, filename, description, footer, \
+    supplemental, tags, creator_id, status, archived, group_id, sample_id, created, modified, \
+    conversation_changed, deletion_due, warnings";
+
+fn document_from(row: &SqliteRow) -> Result<DocumentRow, sqlx::Error> {
+    let tags: String = row.try_get("tags")?;
+    let warnings: String = row.try_get("warnings")?;
+    Ok(DocumentRow {
+        id: row.try_get("id")?,
+        client_id: row.try_get("client_id")?,
+        title: row.try_get("title")?,
+        subtitle: row.try_get("subtitle")?,
+        filename: row.try_get("filename")?,
+        description: row.try_get("description")?,
+        footer: row.try_get("footer")?,
+        supplemental: row.try_get("supplemental")?,
+        // Written by this module only; a corrupt value reads as empty rather than failing.
+        tags: serde_json::from_str(&tags).unwrap_or_default(),
+        creator_id: row.try_get("creator_id")?,
+        status: row.try_get("status")?,
+        archived: row.try_get::<i64, _>("archived")? != 0,
+        group_id: row.try_get("group_id")?,
+        sample_id: row.try_get("sample_id")?,
+        created: row.try_get("created")?,
+        modified: row.try_get("modified")?,
+        conversation_changed: row.try_get("conversation_changed")?,
+        deletion_due: row.try_get("deletion_due")?,
+        warnings: serde_json::from_str(&warnings).unwrap_or_default(),
+    })
+}
+
+fn user_from(row: &SqliteRow) -> Result<User, sqlx::Error> {
+    Ok(User {
+        id: row.try_get("id")?,
+        partner_id: row.try_get("partner_id")?,
+        email: row.try_get("email")?,
+        firstname: row.try_get("firstname")?,
+        lastname: row.try_get("lastname")?,
+        company: row.try_get("company")?,
+        language: row.try_get("language")?,
+    })
+}
+
+fn json(v: &impl serde::Serialize) -> String {
+    serde_json::to_string(v).unwrap_or_else(|_| "[]".into())
+}
+
+/// Which documents a list call asks for.
+#[derive(Debug, Clone)]
+pub enum ListQuery {
+    /// Drafts of the group created by the user, plus the group's review documents.
+    UserAndGroup {
+        /// User's service id.
+        user: String,
+        /// Group.
+        group: String,
+    },
+    /// The group's review documents.
+    Group(String),
+    /// All drafts created by the user.
+    User(String),
+}
+
+impl Store {
+    /// Opens (creating when missing) `data/sdconv.db` and `data/blobs/`, and migrates.
+    pub async fn open(data: &Path) -> Result<Store, Box<dyn std::error::Error + Send + Sync>> {
+        std::fs::create_dir_all(data)?;
+        let path = data.join("sdconv.db");
+        let options = SqliteConnectOptions::new()
+            .filename(&path)
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .busy_timeout(std::time::Duration::from_secs(10))
+            .foreign_keys(true);
+        let db = SqlitePoolOptions::new()
+            .max_connections(4)
+            .connect_with(options)
+            .await?;
+        migrations::run(&db).await?;
+        let blobs: Arc<dyn BlobStore> = Arc::new(LocalDir::new(&data.join("blobs"))?);
+        Ok(Store { db, blobs })
+    }
+
+    // ---- users ----
+
+    /// Creates or overwrites the user `input.partner_id` of `client` (the spec: names, company,
+    /// e-mail overwritten; the id never changes; the language only when sent).
+    pub async fn upsert_user(&self, client: &str, input: &UserInput) -> Result<User, sqlx::Error> {
+        let id = crate::ids::new_id();
+        sqlx::query(
+            "INSERT INTO users (id, client_id, partner_id, email, firstname, lastname, company, language)
+             VALUES (?, ?, ?, ?, ?, ?, ?, COALESCE(?, 'en_EN'))
+             ON CONFLICT (client_id, partner_id) DO UPDATE SET
+               email = excluded.email, firstname = excluded.firstname,
+               lastname = excluded.lastname, company = excluded.company,
+               language = COALESCE(?, users.language)",
+        )
+        .bind(&id)
+        .bind(client)
+        .bind(&input.partner_id)
+        .bind(&input.email)
+        .bind(&input.firstname)
+        .bind(&input.lastname)
+        .bind(&input.company)
+        .bind(&input.language)
+        .bind(&input.language)
+        .execute(&self.db)
+        .await?;
+        match self.user(client, &input.partner_id).await? {
+            Some(u) => Ok(u),
+            None => Err(sqlx::Error::RowNotFound),
+        }
+    }
+
+    /// The user with partner id `partner_id`.
+    pub async fn user(&self, client: &str, partner_id: &str) -> Result<Option<User>, sqlx::Error> {
+        sqlx::query("SELECT * FROM users WHERE client_id = ? AND partner_id = ?")
+            .bind(client)
+            .bind(partner_id)
+            .fetch_optional(&self.db)
+            .await?
+            .as_ref()
+            .map(user_from)
+            .transpose()
+    }
+
+    /// The user with service id `id`.
+    pub async fn user_by_sd_id(&self, client: &str, id: &str) -> Result<Option<User>, sqlx::Error> {
+        sqlx::query("SELECT * FROM users WHERE client_id = ? AND id = ?")
+            .bind(client)
+            .bind(id)
+            .fetch_optional(&self.db)
+            .await?
+            .as_ref()
+            .map(user_from)
+            .transpose()
+    }
+
+    // ---- documents ----
+
+    /// Number of documents `client` holds (the freemium quota counts these).
+    pub async fn count_documents(&self, client: &str) -> Result<u64, sqlx::Error> {
+        let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM documents WHERE client_id = ?")
+            .bind(client)
+            .fetch_one(&self.db)
+            .await?;
+        Ok(n.unsigned_abs())
+    }
+
+    /// Inserts a new document and its creator's membership in one transaction.
+    pub async fn insert_document(
+        &self,
+        doc: &DocumentRow,
+        creator: &Member,
+    ) -> Result<(), sqlx::Error> {
+        let mut tx = self.db.begin().await?;
+        sqlx::query(AssertSqlSafe(format!(
+            "INSERT INTO documents ({DOC_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        )))
+        .bind(&doc.id)
+        .bind(&doc.client_id)
+        .bind(&doc.title)
+        .bind(&doc.subtitle)
+        .bind(&doc.filename)
+        .bind(&doc.description)
+        .bind(&doc.footer)
+        .bind(&doc.supplemental)
+        .bind(json(&doc.tags))
+        .bind(&doc.creator_id)
+        .bind(&doc.status)
+        .bind(i64::from(doc.archived))
+        .bind(&doc.group_id)
+        .bind(&doc.sample_id)
+        .bind(doc.created)
+        .bind(doc.modified)
+        .bind(doc.conversation_changed)
+        .bind(doc.deletion_due)
+        .bind(json(&doc.warnings))
+        .execute(&mut *tx)
+        .await?;
+        upsert_member(&mut tx, &doc.id, &doc.creator_id, creator).await?;
+        tx.commit().await
+    }
+
+    /// The document `id` of `client`.
+    pub async fn document(
+        &self,
+        client: &str,
+        id: &str,
+    ) -> Result<Option<DocumentRow>, sqlx::Error> {
+        sqlx::query(AssertSqlSafe(format!(
+            "SELECT {DOC_COLUMNS} FROM documents WHERE client_id = ? AND id = ?"
+        )))
+        .bind(client)
+        .bind(id)
+        .fetch_optional(&self.db)
+        .await?
+        .as_ref()
+        .map(document_from)
+        .transpose()
+    }
+
+    /// The document `id` whatever its client (for access links, which carry no client).
+    pub async fn document_any_client(&self, id: &str) -> Result<Option<DocumentRow>, sqlx::Error> {
+        sqlx::query(AssertSqlSafe(format!(
+            "SELECT {DOC_COLUMNS} FROM documents WHERE id = ?"
+        )))
+        .bind(id)
+        .fetch_optional(&self.db)
+        .await?
+        .as_ref()
+        .map(document_from)
+        .transpose()
+    }
+
+    /// Writes the metadata fields and `modified` of `doc`.
+    pub async fn update_metadata(&self, doc: &DocumentRow) -> Result<(), sqlx::Error> {
+        sqlx::query(
+            "UPDATE documents SET title = ?, subtitle = ?, filename = ?, description = ?, footer = ?,
+             supplemental = ?, tags = ?, modified = ? WHERE id = ?",
+        )
+        .bind(&doc.title)
+        .bind(&doc.subtitle)
+        .bind(&doc.filename)
+        .bind(&doc.description)
+        .bind(&doc.footer)
+        .bind(&doc.supplemental)
+        .bind(json(&doc.tags))
+        .bind(doc.modified)
+        .bind(&doc.id)
+        .execute(&self.db)
+        .await?;
+        Ok(())
+    }
+
+    /// Sets the status (and `modified`).
+    pub async fn set_status(&self, id: &str, status: &str, now: i64) -> Result<(), sqlx::Error> {
+        sqlx::query("UPDATE documents SET status = ?, modified = ? WHERE id = ?")
+            .bind(status)
+            .bind(now)
+            .bind(id)
+            .execute(&self.db)
+            .await?;
+        Ok(())
+    }
+
+    /// Sets the archived flag when it is not already `archived`; false when it already was.
+    pub async fn set_archived(&self, id: &str, archived: bool) -> Result<bool, sqlx::Error> {
+        let done = sqlx::query("UPDATE documents SET archived = ? WHERE id = ? AND archived = ?")
+            .bind(i64::from(archived))
+            .bind(id)
+            .bind(i64::from(!archived))
+            .execute(&self.db)
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Starts (`Some(due)`) or cancels (`None`) a deletion process and records a conversation
+    /// change.
+    pub async fn set_deletion(
+        &self,
+        id: &str,
+        due: Option<i64>,
+        now: i64,
+    ) -> Result<(), sqlx::Error> {
+        sqlx::query(
+            "UPDATE documents SET deletion_due = ?, conversation_changed = ?, modified = ? WHERE id = ?",
+        )
+        .bind(due)
+        .bind(now)
+        .bind(now)
+        .bind(id)
+        .execute(&self.db)
+        .await?;
+        Ok(())
+    }
+
+    /// Deletes the document's records (its files are the caller's: [`Store::delete_files`]).
+    pub async fn delete_document(&self, id: &str) -> Result<(), sqlx::Error> {
+        let mut tx = self.db.begin().await?;
+        for table in ["members", "access_tokens", "pages"] {
+            sqlx::query(AssertSqlSafe(format!(
+                "DELETE FROM {table} WHERE document_id = ?"
+            )))
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        }
+        sqlx::query("DELETE FROM documents WHERE id = ?")
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await
+    }
+
+    /// Documents of `client` matching `query`, optionally filtered by an active deletion
+    /// process, oldest first.
+    pub async fn list(
+        &self,
+        client: &str,
+        query: &ListQuery,
+        with_deletion: Option<bool>,
+    ) -> Result<Vec<DocumentRow>, sqlx::Error> {
+        let (cond, a, b) = match query {
+            ListQuery::UserAndGroup { user, group } => (
+                "group_id = ? AND ((status = 'draft' AND creator_id = ?) OR status = 'review')",
+                group.as_str(),
+                Some(user.as_str()),
+            ),
+            ListQuery::Group(group) => ("group_id = ? AND status = 'review'", group.as_str(), None),
+            ListQuery::User(user) => ("creator_id = ? AND status = 'draft'", user.as_str(), None),
+        };
+        let deletion = match with_deletion {
+            Some(true) => " AND deletion_due IS NOT NULL",
+            Some(false) => " AND deletion_due IS NULL",
+            None => "",
+        };
+        let sql = format!(
+            "SELECT {DOC_COLUMNS} FROM documents WHERE client_id = ? AND {cond}{deletion} ORDER BY created, id"
+        );
+        let mut q = sqlx::query(AssertSqlSafe(sql)).bind(client).bind(a);
+        if let Some(b) = b {
+            q = q.bind(b);
+        }
+        q.fetch_all(&self.db)
+            .await?
+            .iter()
+            .map(document_from)
+            .collect()
+    }
+
+    /// Documents `user` can see: their drafts, and review documents of the groups they belong
+    /// to (groups of documents they created or were sent to).
+    pub async fn visible_documents(
+        &self,
+        client: &str,
+        user: &str,
+    ) -> Result<Vec<DocumentRow>, sqlx::Error> {
+        let sql = format!(
+            "SELECT {DOC_COLUMNS} FROM documents d WHERE client_id = ?1 AND (
+               (status = 'draft' AND creator_id = ?2)
+               OR (status = 'review' AND group_id IN (
+                   SELECT d2.group_id FROM documents d2 JOIN members m ON m.document_id = d2.id
+                   WHERE m.user_id = ?2 AND d2.client_id = ?1)))
+             ORDER BY created, id"
+        );
+        sqlx::query(AssertSqlSafe(sql))
+            .bind(client)
+            .bind(user)
+            .fetch_all(&self.db)
+            .await?
+            .iter()
+            .map(document_from)
+            .collect()
+    }
+
+    /// Documents whose deletion process is due at `now`.
+    pub async fn due_deletions(&self, now: i64) -> Result<Vec<String>, sqlx::Error> {
+        let rows: Vec<(String,)> = sqlx::query_as(
+            "SELECT id FROM documents WHERE deletion_due IS NOT NULL AND deletion_due <= ?",
+        )
+        .bind(now)
+        .fetch_all(&self.db)
+        .await?;
+        Ok(rows.into_iter().map(|r| r.0).collect())
+    }
+
+    // ---- members ----
+
+    /// Creates or overwrites `user`'s role and rights in `document`, keeping `last_opened`.
+    pub async fn upsert_member(
+        &self,
+        document: &str,
+        user: &str,
+        member: &Member,
+    ) -> Result<(), sqlx::Error> {
+        let mut conn = self.db.acquire().await?;
+        upsert_member(&mut conn, document, user, member).await
+    }
+
+    /// `user`'s membership in `document`.
+    pub async fn member(&self, document: &str, user: &str) -> Result<Option<Member>, sqlx::Error> {
+        let row = sqlx::query(
+            "SELECT role, section_history, export_duplicate, admin, last_opened FROM members
+             WHERE document_id = ? AND user_id = ?",
+        )
+        .bind(document)
+        .bind(user)
+        .fetch_optional(&self.db)
+        .await?;
+        let flag = |r: &SqliteRow, c: &str| -> Result<Option<bool>, sqlx::Error> {
+            Ok(r.try_get::<Option<i64>, _>(c)?.map(|v| v != 0))
+        };
+        row.map(|r| {
+            Ok(Member {
+                role: r.try_get("role")?,
+                section_history: flag(&r, "section_history")?,
+                export_duplicate: flag(&r, "export_duplicate")?,
+                admin: flag(&r, "admin")?,
+                last_opened: r.try_get("last_opened")?,
+            })
+        })
+        .transpose()
+    }
+
+    /// Service ids of the document's users.
+    pub async fn member_ids(&self, document: &str) -> Result<Vec<String>, sqlx::Error> {
+        let rows: Vec<(String,)> =
+            sqlx::query_as("SELECT user_id FROM members WHERE document_id = ?")
+                .bind(document)
+                .fetch_all(&self.db)
+                .await?;
+        Ok(rows.into_iter().map(|r| r.0).collect())
+    }
+
+    /// Records a message for each of `users`.
+    pub async fn notify(
+        &self,
+        document: &str,
+        users: &[String],
+        message: &str,
+        now: i64,
+    ) -> Result<(), sqlx::Error> {
+        let mut tx = self.db.begin().await?;
+        for u in users {
+            sqlx::query(
+                "INSERT INTO notifications (document_id, user_id, message, created) VALUES (?, ?, ?, ?)",
+            )
+            .bind(document)
+            .bind(u)
+            .bind(message)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await
+    }
+
+    /// Messages recorded for `user` (newest last).
+    pub async fn notifications(&self, user: &str) -> Result<Vec<String>, sqlx::Error> {
+        let rows: Vec<(String,)> =
+            sqlx::query_as("SELECT message FROM notifications WHERE user_id = ? ORDER BY id")
+                .bind(user)
+                .fetch_all(&self.db)
+                .await?;
+        Ok(rows.into_iter().map(|r| r.0).collect())
+    }
+
+    // ---- one-time access tokens and pages ----
+
+    /// Stores an access token (by hash) for `user` in `document`.
+    pub async fn insert_access_token(
+        &self,
+        hash: &str,
+        document: &str,
+        user: &str,
+        expires: i64,
+    ) -> Result<(), sqlx::Error> {
+        sqlx::query(
+            "INSERT INTO access_tokens (hash, document_id, user_id, expires) VALUES (?, ?, ?, ?)",
+        )
+        .bind(hash)
+        .bind(document)
+        .bind(user)
+        .bind(expires)
+        .execute(&self.db)
+        .await?;
+        Ok(())
+    }
+
+    /// Consumes an unused, unexpired access token: `(document, user)`, or `None` when it is
+    /// unknown, used or expired. One statement, so two racing uses cannot both succeed.
+    pub async fn consume_access_token(
+        &self,
+        hash: &str,
+        now: i64,
+    ) -> Result<Option<(String, String)>, sqlx::Error> {
+        sqlx::query_as(
+            "UPDATE access_tokens SET used = 1 WHERE hash = ? AND used = 0 AND expires > ?
+             RETURNING document_id, user_id",
+        )
+        .bind(hash)
+        .bind(now)
+        .fetch_optional(&self.db)
+        .await
+    }
+
+    /// Records that `user` opened `document` at `now`.
+    pub async fn record_open(
+        &self,
+        document: &str,
+        user: &str,
+        now: i64,
+    ) -> Result<(), sqlx::Error> {
+        sqlx::query("UPDATE members SET last_opened = ? WHERE document_id = ? AND user_id = ?")
+            .bind(now)
+            .bind(document)
+            .bind(user)
+            .execute(&self.db)
+            .await?;
+        Ok(())
+    }
+
+    /// Registers a rendered page.
+    pub async fn insert_page(
+        &self,
+        hash: &str,
+        document: &str,
+        expires: i64,
+    ) -> Result<(), sqlx::Error> {
+        sqlx::query("INSERT INTO pages (hash, document_id, expires) VALUES (?, ?, ?)")
+            .bind(hash)
+            .bind(document)
+            .bind(expires)
+            .execute(&self.db)
+            .await?;
+        Ok(())
+    }
+
+    /// Whether the page exists and has not expired.
+    pub async fn page_valid(&self, hash: &str, now: i64) -> Result<bool, sqlx::Error> {
+        let row: Option<(i64,)> = sqlx::query_as("SELECT expires FROM pages WHERE hash = ?")
+            .bind(hash)
+            .fetch_optional(&self.db)
+            .await?;
+        Ok(row.is_some_and(|(expires,)| expires > now))
+    }
+
+    // ---- authentication ----
+
+    /// Records a JWT id; false when it was already seen (a replay).
+    pub async fn remember_jti(
+        &self,
+        client: &str,
+        jti: &str,
+        expires: i64,
+    ) -> Result<bool, sqlx::Error> {
+        let done = sqlx::query(
+            "INSERT INTO seen_jtis (client_id, jti, expires) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+        )
+        .bind(client)
+        .bind(jti)
+        .bind(expires)
+        .execute(&self.db)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Stores an admin access token by hash.
+    pub async fn insert_admin_token(
+        &self,
+        hash: &str,
+        client: &str,
+        expires: i64,
+    ) -> Result<(), sqlx::Error> {
+        sqlx::query("INSERT INTO admin_tokens (hash, client_id, expires) VALUES (?, ?, ?)")
+            .bind(hash)
+            .bind(client)
+            .bind(expires)
+            .execute(&self.db)
+            .await?;
+        Ok(())
+    }
+
+    /// The client of an unexpired admin token.
+    pub async fn admin_token_client(
+        &self,
+        hash: &str,
+        now: i64,
+    ) -> Result<Option<String>, sqlx::Error> {
+        let row: Option<(String,)> =
+            sqlx::query_as("SELECT client_id FROM admin_tokens WHERE hash = ? AND expires > ?")
+                .bind(hash)
+                .bind(now)
+                .fetch_optional(&self.db)
+                .await?;
+        Ok(row.map(|r| r.0))
+    }
+
+    // ---- jobs ----
+
+    /// Creates a pending job.
+    pub async fn insert_job(&self, id: &str, client: &str, now: i64) -> Result<(), sqlx::Error> {
+        sqlx::query("INSERT INTO jobs (id, client_id, state, created) VALUES (?, ?, 'PENDING', ?)")
+            .bind(id)
+            .bind(client)
+            .bind(now)
+            .execute(&self.db)
+            .await?;
+        Ok(())
+    }
+
+    /// Finishes a job.
+    pub async fn finish_job(
+        &self,
+        id: &str,
+        result: Result<(&str, &str), &str>,
+    ) -> Result<(), sqlx::Error> {
+        let (state, doc, user, message) = match result {
+            Ok((doc, user)) => ("SUCCESS", Some(doc), Some(user), ""),
+            Err(message) => ("FAILURE", None, None, message),
+        };
+        sqlx::query(
+            "UPDATE jobs SET state = ?, document_id = ?, user_id = ?, message = ? WHERE id = ?",
+        )
+        .bind(state)
+        .bind(doc)
+        .bind(user)
+        .bind(message)
+        .bind(id)
+        .execute(&self.db)
+        .await?;
+        Ok(())
+    }
+
+    /// Marks jobs left pending by a previous run as failed (their work died with it); returns
+    /// how many.
+    pub async fn fail_interrupted_jobs(&self) -> Result<u64, sqlx::Error> {
+        let done = sqlx::query(
+            "UPDATE jobs SET state = 'FAILURE', message = 'interrupted by a server restart'
+             WHERE state = 'PENDING'",
+        )
+        .execute(&self.db)
+        .await?;
+        Ok(done.rows_affected())
+    }
+
+    /// The job `id` of `client`.
+    pub async fn job(&self, client: &str, id: &str) -> Result<Option<Job>, sqlx::Error> {
+        let row: Option<(String, Option<String>, Option<String>)> = sqlx::query_as(
+            "SELECT state, document_id, user_id FROM jobs WHERE client_id = ? AND id = ?",
+        )
+        .bind(client)
+        .bind(id)
+        .fetch_optional(&self.db)
+        .await?;
+        Ok(row.map(|(state, document_id, user_id)| Job {
+            state,
+            document_id,
+            user_id,
+        }))
+    }
+
+    // ---- housekeeping ----
+
+    /// Removes expired tokens, JWT ids and page records; returns the hashes of the expired
+    /// pages, whose files the caller removes.
+    pub async fn expire(&self, now: i64) -> Result<Vec<String>, sqlx::Error> {
+        let pages: Vec<(String,)> =
+            sqlx::query_as("DELETE FROM pages WHERE expires <= ? RETURNING hash")
+                .bind(now)
+                .fetch_all(&self.db)
+                .await?;
+        for sql in [
+            "DELETE FROM access_tokens WHERE expires <= ?",
+            "DELETE FROM seen_jtis WHERE expires <= ?",
+            "DELETE FROM admin_tokens WHERE expires <= ?",
+        ] {
+            sqlx::query(sql).bind(now).execute(&self.db).await?;
+        }
+        Ok(pages.into_iter().map(|r| r.0).collect())
+    }
+}
+
+async fn upsert_member(
+    conn: &mut sqlx::SqliteConnection,
+    document: &str,
+    user: &str,
+    m: &Member,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO members (document_id, user_id, role, section_history, export_duplicate, admin)
+         VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (document_id, user_id) DO UPDATE SET role = excluded.role,
+           section_history = excluded.section_history,
+           export_duplicate = excluded.export_duplicate, admin = excluded.admin",
+    )
+    .bind(document)
+    .bind(user)
+    .bind(&m.role)
+    .bind(m.section_history.map(i64::from))
+    .bind(m.export_duplicate.map(i64::from))
+    .bind(m.admin.map(i64::from))
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn pending_jobs_of_a_previous_run_fail_and_migrations_run_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).await.unwrap();
+        store.insert_job("j1", "c", 1).await.unwrap();
+        store.insert_job("j2", "c", 1).await.unwrap();
+        store.finish_job("j2", Ok(("d", "u"))).await.unwrap();
+        drop(store);
+        // Reopening applies no migration twice.
+        let store = Store::open(dir.path()).await.unwrap();
+        assert_eq!(store.fail_interrupted_jobs().await.unwrap(), 1);
+        assert_eq!(
+            store.job("c", "j1").await.unwrap().unwrap().state,
+            "FAILURE"
+        );
+        assert_eq!(
+            store.job("c", "j2").await.unwrap().unwrap().state,
+            "SUCCESS"
+        );
+        assert!(store.job("other", "j1").await.unwrap().is_none());
+    }
+}

@@ -1,0 +1,509 @@
+//! Imports (word, word in the background, sdxml) and exports (sdxml, parsx, html, word),
+//! including the Word round trip through the server.
+
+use std::collections::HashMap;
+
+use reqwest::StatusCode;
+use sdconv::ast::{Block, Inline, TextType};
+use sdconv::{Document, Format, ImportOptions};
+use serde_json::{Value, json};
+
+use crate::harness::*;
+
+async fn word_import(h: &Harness, name: &str, file: Vec<u8>, data: &Value) -> (StatusCode, Value) {
+    send_json(
+        h.post("/partner/imports/word/upload")
+            .multipart(upload(name, file, data)),
+    )
+    .await
+}
+
+async fn export(h: &Harness, id: &str, kind: &str, body: Value) -> (StatusCode, Vec<u8>, String) {
+    let resp = h
+        .post(&format!("/partner/documents/{id}/export/{kind}"))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    let status = resp.status();
+    let ct = resp
+        .headers()
+        .get("content-type")
+        .map(|v| v.to_str().unwrap().to_string())
+        .unwrap_or_default();
+    (status, resp.bytes().await.unwrap().to_vec(), ct)
+}
+
+fn import_data(user: &str) -> Value {
+    creation(user, "g1", "draft", "The small sample")
+}
+
+/// Renames list ids in order of appearance (ids are the writer's, not content).
+fn rename_lists(blocks: &mut [Block], names: &mut HashMap<String, String>) {
+    for b in blocks {
+        match b {
+            Block::Paragraph(p) => {
+                if let Some(id) = &mut p.list_id {
+                    let n = names.len() + 1;
+                    *id = names
+                        .entry(id.clone())
+                        .or_insert_with(|| format!("list-{n}"))
+                        .clone();
+                }
+            }
+            Block::Table(t) => {
+                for cell in t.rows.iter_mut().flat_map(|r| r.cells.iter_mut()) {
+                    rename_lists(&mut cell.blocks, &mut HashMap::new());
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The tree without what a document's identity and metadata add (the server sets metadata from
+/// the record) and without writer-chosen ids.
+fn comparable(doc: &Document) -> Document {
+    let mut d = doc.clone();
+    d.meta = Default::default();
+    rename_lists(&mut d.blocks, &mut HashMap::new());
+    d.walk_blocks_mut(&mut |_, b| match b {
+        Block::Paragraph(p) => p.origin_ids = None,
+        Block::Image(img) => img.origin_ids = None,
+        Block::Table(t) => t.origin_ids = None,
+        _ => {}
+    });
+    d
+}
+
+fn assert_same_tree(what: &str, got: &Document, want: &Document) {
+    let (g, w) = (comparable(got).to_json(), comparable(want).to_json());
+    if g != w {
+        let first = g
+            .lines()
+            .zip(w.lines())
+            .position(|(a, b)| a != b)
+            .unwrap_or(0);
+        let show = |s: &str| {
+            s.lines()
+                .skip(first.saturating_sub(3))
+                .take(8)
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        panic!(
+            "{what}: trees differ at line {first}\n--- got\n{}\n--- want\n{}",
+            show(&g),
+            show(&w)
+        );
+    }
+}
+
+#[tokio::test]
+async fn word_round_trip_through_the_server_keeps_the_tree() {
+    let h = Harness::start().await;
+    let docx = sample_docx();
+    let original = sdconv::import(Format::Word, &docx, &ImportOptions::default())
+        .unwrap()
+        .value;
+    // The fixture has what the issue names: tables, images, footnotes, numbered headings.
+    let mut kinds = (false, false, false, false);
+    original.walk_blocks(&mut |_, b| match b {
+        Block::Table(_) => kinds.0 = true,
+        Block::Image(_) => kinds.1 = true,
+        Block::Paragraph(p) if p.kind == TextType::HeadingOl => kinds.3 = true,
+        _ => {}
+    });
+    original.walk_inlines(&mut |i| {
+        if matches!(i, Inline::Note { .. }) {
+            kinds.2 = true;
+        }
+    });
+    assert_eq!(
+        kinds,
+        (true, true, true, true),
+        "tables, images, footnotes, numbered headings"
+    );
+
+    let (status, access) = word_import(&h, "sample.docx", docx, &import_data("u1")).await;
+    assert_eq!(status, StatusCode::OK, "{access}");
+    let id = access["documentId"].as_str().unwrap();
+
+    let (status, bytes, ct) = export(&h, id, "sdxml", json!({"userId": "u1"})).await;
+    assert_eq!((status, ct.as_str()), (StatusCode::OK, "application/zip"));
+    assert!(zip_names(&bytes).contains(&"sd.xml".to_string()));
+    let from_sdxml = sdconv::import(Format::Sdxml, &bytes, &ImportOptions::default())
+        .unwrap()
+        .value;
+    assert_same_tree("export/sdxml", &from_sdxml, &original);
+    assert_eq!(from_sdxml.meta.title.as_deref(), Some("The small sample"));
+
+    let settings = json!({"imageCaption": true, "tableCaption": true});
+    let (status, bytes, ct) = export(
+        &h,
+        id,
+        "word",
+        json!({"userId": "u1", "templateId": "report", "settings": settings}),
+    )
+    .await;
+    assert_eq!(
+        status,
+        StatusCode::OK,
+        "{}",
+        String::from_utf8_lossy(&bytes)
+    );
+    assert!(ct.contains("wordprocessingml"), "{ct}");
+    let from_word = sdconv::import(Format::Word, &bytes, &ImportOptions::default())
+        .unwrap()
+        .value;
+    assert_same_tree("export/word", &from_word, &original);
+}
+
+#[tokio::test]
+async fn parsx_and_html_exports() {
+    let h = Harness::start().await;
+    let (_, access) = word_import(&h, "sample.docx", sample_docx(), &import_data("u1")).await;
+    let id = access["documentId"].as_str().unwrap();
+    let (status, bytes, _) = export(&h, id, "parsx", json!({"userId": "u1"})).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(zip_names(&bytes).contains(&"parsx.xml".to_string()));
+
+    let (status, bytes, ct) = export(
+        &h,
+        id,
+        "html",
+        json!({"userId": "u1", "type": "html", "download": true}),
+    )
+    .await;
+    assert_eq!((status, ct.as_str()), (StatusCode::OK, "application/zip"));
+    let names = zip_names(&bytes);
+    assert!(
+        names.iter().any(|n| n.ends_with(".html"))
+            && names.iter().any(|n| n.starts_with("images/")),
+        "{names:?}"
+    );
+
+    let (status, bytes, _) = export(
+        &h,
+        id,
+        "html",
+        json!({"userId": "u1", "type": "html_all_in_one", "download": true}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(zip_text(&bytes, "index.html").contains("data:image/"));
+
+    // download false: a URL to a served page that expires.
+    let (status, body, _) = export(
+        &h,
+        id,
+        "html",
+        json!({"userId": "u1", "type": "html", "download": false}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let url: Value = serde_json::from_slice(&body).unwrap();
+    let url = url["url"].as_str().unwrap().to_string();
+    let page = h.http.get(&url).send().await.unwrap();
+    assert_eq!(page.status(), StatusCode::OK);
+    assert!(page.text().await.unwrap().contains("The small sample"));
+    h.clock.advance(3601);
+    let page = h.http.get(&url).send().await.unwrap();
+    assert_eq!(page.status(), StatusCode::FORBIDDEN);
+    assert!(page.text().await.unwrap().contains("expired"));
+    assert_eq!(h.server.sweep().await.unwrap().pages, 1);
+
+    assert_error(
+        h.post(&format!("/partner/documents/{id}/export/html"))
+            .json(&json!({"userId": "u1", "type": "pdf", "download": true})),
+        412,
+        "precondition_failed",
+        "type",
+    )
+    .await;
+    assert_error(
+        h.post(&format!("/partner/documents/{id}/export/html"))
+            .json(&json!({"userId": "u1", "type": "html"})),
+        412,
+        "precondition_failed",
+        "download",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn word_export_uses_the_users_language_and_checks_template_and_settings() {
+    let h = Harness::start().await;
+    let mut data = import_data("u1");
+    data["user"]["language"] = json!("de_DE");
+    let (_, access) = word_import(&h, "sample.docx", sample_docx(), &data).await;
+    let id = access["documentId"].as_str().unwrap();
+    let body = |settings: Value, template: &str| json!({"userId": "u1", "templateId": template, "settings": settings});
+    let (status, bytes, _) = export(
+        &h,
+        id,
+        "word",
+        body(json!({"imageCaption": true}), "report"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        zip_text(&bytes, "word/document.xml").contains("Abbildung"),
+        "German caption label"
+    );
+    // An explicit language wins.
+    let (_, bytes, _) = export(
+        &h,
+        id,
+        "word",
+        body(json!({"imageCaption": true, "language": "en_EN"}), "report"),
+    )
+    .await;
+    assert!(zip_text(&bytes, "word/document.xml").contains("Figure"));
+    let path = format!("/partner/documents/{id}/export/word");
+    assert_error(
+        h.post(&path).json(&body(json!({}), "no-such")),
+        412,
+        "precondition_failed",
+        "templateId",
+    )
+    .await;
+    assert_error(
+        h.post(&path)
+            .json(&body(json!({"imageToc": true}), "report")),
+        412,
+        "precondition_failed",
+        "imageToc",
+    )
+    .await;
+    assert_error(
+        h.post(&path).json(&body(json!("x"), "report")),
+        412,
+        "precondition_failed",
+        "settings",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn export_rights() {
+    let h = Harness::start().await;
+    let (_, access) = word_import(&h, "sample.docx", sample_docx(), &import_data("u1")).await;
+    let id = access["documentId"].as_str().unwrap();
+    let sdxml = |user: &str| {
+        h.post(&format!("/partner/documents/{id}/export/sdxml"))
+            .json(&json!({"userId": user}))
+    };
+    assert_error(sdxml("ghost"), 403, "not_found", "ghost").await;
+    h.create("u2", "g1", "draft").await;
+    assert_error(sdxml("u2"), 403, "forbidden", "draft").await;
+    // The creator without the export right.
+    let rights =
+        json!({"user": {"userId": "u1"}, "userRole": "reader", "documentExportDuplicate": false});
+    send_json(h.post(&format!("/partner/documents/{id}")).json(&rights)).await;
+    assert_error(sdxml("u1"), 403, "forbidden", "documentExportDuplicate").await;
+    assert_error(
+        h.post(&format!("/partner/documents/{id}/export/sdxml"))
+            .json(&json!({})),
+        412,
+        "precondition_failed",
+        "userId",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn word_import_options_and_refusals() {
+    let h = Harness::start().await;
+    let docx = sample_docx();
+    // .docx only (by name), and the bytes must be one.
+    let (status, body) = word_import(&h, "sample.doc", docx.clone(), &import_data("u1")).await;
+    assert_eq!(
+        (status.as_u16(), body["error"].as_str()),
+        (412, Some("precondition_failed"))
+    );
+    assert!(body["message"].as_str().unwrap().starts_with("file:"));
+    let (status, body) =
+        word_import(&h, "fake.docx", b"not a zip".to_vec(), &import_data("u1")).await;
+    assert_eq!(status.as_u16(), 412, "{body}");
+    // Missing parts.
+    let form = reqwest::multipart::Form::new().text("data", import_data("u1").to_string());
+    assert_error(
+        h.post("/partner/imports/word/upload").multipart(form),
+        412,
+        "precondition_failed",
+        "file",
+    )
+    .await;
+    let form = reqwest::multipart::Form::new().part(
+        "file",
+        reqwest::multipart::Part::bytes(docx.clone()).file_name("a.docx"),
+    );
+    assert_error(
+        h.post("/partner/imports/word/upload").multipart(form),
+        412,
+        "precondition_failed",
+        "data",
+    )
+    .await;
+    assert_error(
+        h.post("/partner/imports/word/upload").json(&json!({})),
+        412,
+        "precondition_failed",
+        "body",
+    )
+    .await;
+    // styleMapping level 0..=5.
+    let mut data = import_data("u1");
+    data["styleMapping"] = json!({"Lead": {"textType": "heading", "level": 6}});
+    let (status, body) = word_import(&h, "a.docx", docx.clone(), &data).await;
+    assert_eq!(status.as_u16(), 412, "{body}");
+    assert!(
+        body["message"].as_str().unwrap().contains("styleMapping"),
+        "{body}"
+    );
+    data["styleMapping"] = json!({"Lead": {"textType": "heading", "level": 5}});
+    assert_eq!(
+        word_import(&h, "a.docx", docx.clone(), &data).await.0,
+        StatusCode::OK
+    );
+    // Magic import: needs a known styleSetKey; the mapping is then ignored.
+    let mut data = import_data("u1");
+    data["isMagicImport"] = json!(true);
+    let (status, body) = word_import(&h, "a.docx", docx.clone(), &data).await;
+    assert_eq!(status.as_u16(), 412);
+    assert!(body["message"].as_str().unwrap().starts_with("styleSetKey"));
+    data["styleSetKey"] = json!("no-such-set");
+    assert_eq!(
+        word_import(&h, "a.docx", docx.clone(), &data)
+            .await
+            .0
+            .as_u16(),
+        412
+    );
+    data["styleSetKey"] = json!("numbered-headers|contract_1-1-1");
+    data["styleMapping"] = json!({"Lead": {"textType": "heading", "level": 9}});
+    assert_eq!(
+        word_import(&h, "a.docx", docx.clone(), &data).await.0,
+        StatusCode::OK
+    );
+    // Routines: known keys only.
+    let mut data = import_data("u1");
+    data["routines"] = json!(["no-such-routine"]);
+    let (status, body) = word_import(&h, "a.docx", docx.clone(), &data).await;
+    assert_eq!(status.as_u16(), 412, "{body}");
+    data["routines"] = json!(["remove-empty-paragraphs"]);
+    assert_eq!(
+        word_import(&h, "a.docx", docx, &data).await.0,
+        StatusCode::OK
+    );
+}
+
+#[tokio::test]
+async fn oversized_upload_is_403() {
+    let h = Harness::start_with(|c| c.max_upload = 64 * 1024).await;
+    let big = vec![b'x'; 100 * 1024];
+    let (status, body) = word_import(&h, "big.docx", big, &import_data("u1")).await;
+    assert_eq!(status.as_u16(), 403, "{body}");
+    assert_eq!(body["error"], "too_large");
+}
+
+async fn poll(h: &Harness, job: &str) -> Value {
+    for _ in 0..200 {
+        let (status, body) =
+            send_json(h.get(&format!("/partner/documents/background-upload/{job}"))).await;
+        assert_eq!(status, StatusCode::OK);
+        if body["state"] != "PENDING" {
+            return body;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("job {job} did not finish");
+}
+
+#[tokio::test]
+async fn background_upload_success_failure_and_unknown_job() {
+    let h = Harness::start().await;
+    let (status, body) = send_json(
+        h.post("/partner/imports/word/background-upload")
+            .multipart(upload("s.docx", sample_docx(), &import_data("u1"))),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let job = body["jobId"].as_str().unwrap().to_string();
+    let done = poll(&h, &job).await;
+    assert_eq!(done["state"], "SUCCESS", "{done}");
+    let id = done["documentId"].as_str().unwrap();
+    assert!(
+        done["documentAccessLink"]
+            .as_str()
+            .unwrap()
+            .contains("/access/")
+    );
+    assert_eq!(h.doc(id, None).await.1["title"], "The small sample");
+    // Each read gives a fresh link.
+    assert_ne!(
+        poll(&h, &job).await["documentAccessLink"],
+        done["documentAccessLink"]
+    );
+    // A broken file is found while converting: FAILURE with the state only.
+    let (_, body) = send_json(
+        h.post("/partner/imports/word/background-upload")
+            .multipart(upload("b.docx", b"PK broken".to_vec(), &import_data("u1"))),
+    )
+    .await;
+    let failed = poll(&h, body["jobId"].as_str().unwrap()).await;
+    assert_eq!(failed, json!({"state": "FAILURE"}));
+    // Request errors are answered at once.
+    let (status, _) = send_json(
+        h.post("/partner/imports/word/background-upload")
+            .multipart(upload("b.txt", vec![1], &import_data("u1"))),
+    )
+    .await;
+    assert_eq!(status.as_u16(), 412);
+    assert_error(
+        h.get("/partner/documents/background-upload/nope"),
+        404,
+        "job_not_found",
+        "no job has the id",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn sdxml_upload_takes_the_sdxml_export() {
+    let h = Harness::start().await;
+    let (_, access) = word_import(&h, "sample.docx", sample_docx(), &import_data("u1")).await;
+    let id = access["documentId"].as_str().unwrap();
+    let (_, zip, _) = export(&h, id, "sdxml", json!({"userId": "u1"})).await;
+    let mut data = import_data("u2");
+    data["status"] = json!("review");
+    let (status, again) = send_json(h.post("/partner/imports/sdxml/upload").multipart(upload(
+        "doc.zip",
+        zip.clone(),
+        &data,
+    )))
+    .await;
+    assert_eq!(status, StatusCode::OK, "{again}");
+    let copy = again["documentId"].as_str().unwrap();
+    let (_, rec) = h.doc(copy, None).await;
+    assert_eq!(
+        (rec["status"].as_str(), rec["creatorId"].as_str()),
+        (Some("review"), Some("u2"))
+    );
+    let (_, zip2, _) = export(&h, copy, "sdxml", json!({"userId": "u2"})).await;
+    let a = sdconv::import(Format::Sdxml, &zip, &ImportOptions::default())
+        .unwrap()
+        .value;
+    let b = sdconv::import(Format::Sdxml, &zip2, &ImportOptions::default())
+        .unwrap()
+        .value;
+    assert_same_tree("sdxml re-import", &b, &a);
+    let (status, body) = send_json(h.post("/partner/imports/sdxml/upload").multipart(upload(
+        "x.zip",
+        b"junk".to_vec(),
+        &data,
+    )))
+    .await;
+    assert_eq!(status.as_u16(), 412, "{body}");
+}
