@@ -47,6 +47,9 @@ pub struct WordArgs {
     /// Downscale and recompress images (`compressedImages`).
     #[arg(long)]
     pub compressed_images: bool,
+    /// PDF output: US Letter paper instead of A4.
+    #[arg(long)]
+    pub letter: bool,
 }
 
 /// What `sdconv convert` was asked to do.
@@ -114,7 +117,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let doc = imported.value;
 
     let word = word_options(&args.word, args.language)?;
-    let files = match export(&doc, to, output, args.language, word) {
+    let files = match export(&doc, to, output, args.language, word, args.word.letter) {
         Ok(out) => {
             warnings.extend(out.warnings);
             out.value
@@ -185,6 +188,7 @@ fn export(
     output: Option<&Path>,
     language: Option<Language>,
     word: sdconv::export::word::WordOptions,
+    letter: bool,
 ) -> sdconv::Result<sdconv::Converted<Files>> {
     let is_zip = output.is_none_or(|p| has_extension(p, "zip"));
     match to {
@@ -218,6 +222,12 @@ fn export(
         _ => {
             let mut opts = ExportOptions::default();
             opts.html.language = language;
+            // The PDF writer takes the Word settings as they are.
+            opts.pdf = sdconv::export::pdf::PdfOptions::new(word.settings).with_paper(if letter {
+                sdconv::export::pdf::Paper::Letter
+            } else {
+                sdconv::export::pdf::Paper::A4
+            });
             opts.word = word;
             sdconv::export(doc, to, &opts)
                 .map(|out| out.map(|bytes| vec![(String::new(), bytes::Bytes::from(bytes))]))
