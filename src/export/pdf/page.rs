@@ -368,7 +368,7 @@ impl Flow {
     pub(crate) fn paragraph(&mut self, lines: &[Line], x: f32) {
         let n = lines.len();
         for (i, line) in lines.iter().enumerate() {
-            if n >= 3 && (i == 0 || i == n - 2) {
+            if (n >= 2 && i == 0) || (n >= 3 && i == n - 2) {
                 let h = line.height + lines[i + 1].height;
                 if h <= self.geo.body_height() * 0.5 {
                     self.need(h);

@@ -71,7 +71,15 @@ impl Layout<'_> {
                 _ => 0.0,
             };
         let grid = t.grid_width().max(1);
-        let widths = column_widths(&t.columns, grid, total);
+        let mut widths = column_widths(&t.columns, grid, total);
+        // A table whose words do not fit is set smaller (down to 70 %) before words are cut.
+        let need: f32 = min_widths(t, grid, 1.0).iter().sum();
+        let scale = if need > total && grid <= 64 {
+            (total / need).max(0.7)
+        } else {
+            1.0
+        };
+        widen_for_words(&mut widths, &min_widths(t, grid, scale));
         let mut starts = Vec::with_capacity(grid + 1);
         let mut acc = left;
         for w in &widths {
@@ -95,7 +103,7 @@ impl Layout<'_> {
                 let end = (col + span).min(grid);
                 let x = starts[col];
                 let w = (starts[end] - x).max(1.0);
-                let lines = self.cell_lines(cell, w, row.header);
+                let lines = self.cell_lines(cell, w, row.header, scale);
                 cells.push(CellBox {
                     x,
                     w,
@@ -304,15 +312,10 @@ impl Layout<'_> {
     }
 
     /// A cell's content as lines `w` points wide.
-    fn cell_lines(&mut self, cell: &Cell, w: f32, header: bool) -> Vec<CellLine> {
+    fn cell_lines(&mut self, cell: &Cell, w: f32, header: bool, scale: f32) -> Vec<CellLine> {
         let pad = if w > 4.0 * PAD_X { PAD_X } else { 0.0 };
         let inner = (w - 2.0 * pad).max(1.0);
-        let size = cell
-            .font_size
-            .as_deref()
-            .and_then(|s| s.trim().trim_end_matches("pt").trim().parse::<f32>().ok())
-            .filter(|s| s.is_finite())
-            .map_or(BODY * 0.9, |s| s.clamp(5.0, 24.0));
+        let size = cell_size(cell) * scale;
         let mut out = Vec::new();
         self.blocks_in_cell(
             &cell.blocks,
@@ -449,6 +452,76 @@ fn column_widths(columns: &[f32], grid: usize, total: f32) -> Vec<f32> {
     }
 }
 
+/// Per grid column, the width its longest word needs (cells spanning one column), in the face
+/// the cell is drawn in (bold in header rows).
+fn min_widths(t: &Table, grid: usize, scale: f32) -> Vec<f32> {
+    let mut min = vec![0.0f32; grid];
+    for (row, pos) in t.rows.iter().zip(grid_positions(t)) {
+        for (cell, (col, span)) in row.cells.iter().zip(pos) {
+            if span != 1 || col >= grid {
+                continue;
+            }
+            let size = cell_size(cell) * scale;
+            let face = if row.header || cell.header {
+                super::fonts::Face::Bold
+            } else {
+                super::fonts::Face::Regular
+            };
+            let mut longest: f32 = 0.0;
+            for b in &cell.blocks {
+                if let Block::Paragraph(p) = b {
+                    for w in super::text::plain(&p.content).split_whitespace() {
+                        longest = longest.max(super::fonts::width(face, size, w));
+                    }
+                }
+            }
+            min[col] = min[col].max(longest + 2.0 * PAD_X + 1.0);
+        }
+    }
+    min
+}
+
+/// Gives columns narrower than their longest word the width it needs, taken from columns with
+/// room to spare, when the table is wide enough for every column's words; otherwise shares the
+/// width out in proportion to what the columns need.
+fn widen_for_words(widths: &mut [f32], min: &[f32]) {
+    let total: f32 = widths.iter().sum();
+    let need: f32 = min.iter().sum();
+    if need > total {
+        // Not enough room for every word: each column gets its share of what they need, so
+        // the cuts inside words are spread evenly (a 1,000-column table stays equal).
+        if need > 0.0 && widths.len() <= 64 {
+            for (w, m) in widths.iter_mut().zip(min) {
+                *w = m / need * total;
+            }
+        }
+        return;
+    }
+    let deficit: f32 = widths.iter().zip(min).map(|(w, m)| (m - w).max(0.0)).sum();
+    if deficit <= 0.0 {
+        return;
+    }
+    let slack: f32 = widths.iter().zip(min).map(|(w, m)| (w - m).max(0.0)).sum();
+    if slack <= 0.0 {
+        return;
+    }
+    for (w, m) in widths.iter_mut().zip(min) {
+        if *w < *m {
+            *w = *m;
+        } else {
+            *w -= (*w - m) / slack * deficit;
+        }
+    }
+}
+
+fn cell_size(cell: &Cell) -> f32 {
+    cell.font_size
+        .as_deref()
+        .and_then(|s| s.trim().trim_end_matches("pt").trim().parse::<f32>().ok())
+        .filter(|s| s.is_finite())
+        .map_or(BODY * 0.9, |s| s.clamp(5.0, 24.0))
+}
+
 /// `#rrggbb` → RGB 0..1.
 pub(crate) fn parse_hex(s: &str) -> Option<Rgb> {
     let h = s.trim().trim_start_matches('#');
@@ -473,5 +546,11 @@ mod tests {
         assert_eq!(column_widths(&[1.0], 2, 100.0), vec![50.0, 50.0]);
         assert_eq!(parse_hex("#ff0000"), Some([1.0, 0.0, 0.0]));
         assert_eq!(parse_hex("red"), None);
+        let mut w = vec![50.0, 50.0];
+        widen_for_words(&mut w, &[70.0, 10.0]);
+        assert_eq!(w, vec![70.0, 30.0]);
+        let mut w = vec![50.0, 50.0];
+        widen_for_words(&mut w, &[150.0, 50.0]);
+        assert_eq!(w, vec![75.0, 25.0], "no room: shares of the need");
     }
 }
