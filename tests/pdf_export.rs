@@ -630,3 +630,45 @@ fn hostile_trees_render_without_panic() {
     );
     assert!(text.contains("Donaudampf"), "the long word is drawn");
 }
+
+// ---- page numbers for the Word export ---------------------------------------------------
+
+#[test]
+fn word_toc_page_numbers_are_the_pdf_layout_pages() {
+    use sdconv::export::word::{WordOptions, write as write_word};
+    let doc = long_doc("en_EN");
+    let settings = WordSettings::new(Language::En);
+    let docx = write_word(&doc, &WordOptions::new("report", settings))
+        .unwrap()
+        .value;
+    let mut z = sdconv::package::ZipReader::new(&docx, &sdconv::Limits::default()).unwrap();
+    let xml = String::from_utf8(z.read("word/document.xml").unwrap()).unwrap();
+    // Each PAGEREF field's cached result, up to the field's end.
+    let word_pages: Vec<usize> = xml
+        .split("PAGEREF ")
+        .skip(1)
+        .map(|rest| {
+            let field = &rest[..rest.find(r#"fldCharType="end""#).expect("field end")];
+            let t = field.rfind("<w:t").expect("a result run");
+            let text = &field[t..];
+            let value: String = text[text.find('>').unwrap() + 1..]
+                .chars()
+                .take_while(|c| *c != '<')
+                .collect();
+            value
+                .parse()
+                .unwrap_or_else(|_| panic!("result {value:?} is not a page"))
+        })
+        .collect();
+    assert_eq!(word_pages.len(), 12);
+    // The same numbers the PDF's own contents page prints.
+    let (out, _) = pdf(&doc, settings);
+    let s = save(&out);
+    let pdf_pages: Vec<usize> = text_of(&s, Some((1, 1)))
+        .lines()
+        .filter(|l| l.contains("zeta") && l.contains(". ."))
+        .filter_map(|l| l.split_whitespace().last()?.parse().ok())
+        .collect();
+    assert_eq!(word_pages, pdf_pages);
+    assert!(word_pages.windows(2).all(|w| w[0] <= w[1]) && word_pages[11] > 1);
+}

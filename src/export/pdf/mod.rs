@@ -7,9 +7,13 @@
 //! this writer needs. So printpdf is used without default features, as a drawing-operations →
 //! PDF-objects layer (fonts, image XObjects, link annotations, metadata), and lopdf (the object
 //! model printpdf serialises through) adds the nested outline, `/Lang` and fixed document ids.
-//! Measured when choosing (2-core machine, four other builds running): printpdf, lopdf and
-//! allsorts add about 40 s of release compile time to a 7.5 min cold build; the whole process
-//! on `../shared/bench/large.docx` is reported in the README's benchmark section.
+//! Measured (2-core machine, four other builds running): without default features printpdf
+//! brings only lopdf, allsorts-azul and small crates (no azul, fontconfig or XML stack); the
+//! cold release build of the whole crate with them took 7 min 35 s on that loaded machine. The
+//! whole process `sdconv convert ../shared/bench/large.docx -o out.pdf` takes 1.15–1.46 s wall at
+//! 182 MiB peak for 435 pages (LibreOffice printing the Word export: 15.5 s, 555 MiB). Text is
+//! drawn as `Tj` strings in the subset fonts' glyph ids; printpdf's glyph-run merging (for its
+//! own layout) is not used.
 //!
 //! Modules: [`fonts`] (bundled faces, widths, subsetting), `text` (inlines → tokens), `lines`
 //! (line breaking), `page` (pagination, footnote areas), `layout` (the document walk,
@@ -256,6 +260,21 @@ pub fn write_with_info(doc: &Document, options: &PdfOptions) -> Result<Converted
     })
 }
 
+/// The page (1-based) on which each top-level block starts in this writer's layout, `None` for
+/// blocks that leave no mark (page breaks). The Word writer fills its TOC page numbers from it.
+pub fn block_pages(doc: &Document, settings: WordSettings, paper: Paper) -> Vec<Option<u32>> {
+    let mut lay = layout::Layout::new(doc, settings, page::Geometry::new(paper));
+    lay.run();
+    let (_, anchors, _) = lay.flow.finish();
+    (0..doc.blocks.len())
+        .map(|i| {
+            anchors
+                .get(&text::Anchor::Block(i))
+                .map(|(p, _)| u32::try_from(p + 1).unwrap_or(u32::MAX))
+        })
+        .collect()
+}
+
 fn pdf_warning(kind: WarningKind, message: String) -> Warning {
     Warning::new(kind, message, Location::part("pdf"))
 }
@@ -303,6 +322,23 @@ fn finish(
             None => {
                 cat.remove(b"Outlines");
             }
+        }
+    }
+    // printpdf's info dictionary claims PDF/X (`GTS_PDFXVersion`) and dates of 1970; this file
+    // is plain PDF and has no date that would keep the output deterministic.
+    if let Ok(Object::Reference(info)) = lo.trailer.get(b"Info").cloned()
+        && let Ok(Object::Dictionary(d)) = lo.get_object_mut(info)
+    {
+        for key in ["GTS_PDFXVersion", "CreationDate", "ModDate", "Trapped"] {
+            d.remove(key.as_bytes());
+        }
+        let empty: Vec<Vec<u8>> = d
+            .iter()
+            .filter(|(_, v)| matches!(v, Object::String(b, _) if b.is_empty() || b == b"\xfe\xff"))
+            .map(|(k, _)| k.clone())
+            .collect();
+        for k in empty {
+            d.remove(&k);
         }
     }
     // A content-derived document id instead of printpdf's random one.
