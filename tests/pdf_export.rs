@@ -183,6 +183,11 @@ fn check(name: &str, doc: &Document, bytes: &[u8], captions: bool) -> Saved {
             "yes",
             "{name}: font not embedded: {line}"
         );
+        assert_eq!(
+            cols[cols.len() - 4],
+            "yes",
+            "{name}: font not a subset: {line}"
+        );
     }
     let expected = tree_words(doc, captions);
     let mut found = BTreeSet::new();

@@ -212,11 +212,14 @@ pub fn write_with_info(doc: &Document, options: &PdfOptions) -> Result<Converted
     let page_count = pdf_pages.len();
 
     let mut pdf = PdfDocument::new(doc.meta.title.as_deref().unwrap_or(""));
+    let mut subset = [false; fonts::Face::ALL.len()];
     for (face, chars) in fonts::Face::ALL.iter().zip(&used) {
         if chars.is_empty() {
             continue;
         }
-        let Some(font) = fonts::subset(*face, chars).or_else(|| fonts::full(*face)) else {
+        let made = fonts::subset(*face, chars);
+        subset[face.index()] = made.is_some();
+        let Some(font) = made.or_else(|| fonts::full(*face)) else {
             return Err(Error::Write {
                 format: "pdf",
                 message: format!("the bundled font {} cannot be read", face.name()),
@@ -243,7 +246,7 @@ pub fn write_with_info(doc: &Document, options: &PdfOptions) -> Result<Converted
         image_optimization: None,
     };
     let mut lo = pdf.to_lopdf_document(&opts, &mut save_warnings);
-    let outline_count = finish(&mut lo, &outline, doc, lang, geo.height);
+    let outline_count = finish(&mut lo, &outline, doc, lang, geo.height, &subset);
     lo.compress();
     let mut bytes = Vec::new();
     lo.save_to(&mut bytes).map_err(|e| Error::Write {
@@ -302,6 +305,7 @@ fn finish(
     doc: &Document,
     lang: Language,
     page_h: f32,
+    subset: &[bool],
 ) -> usize {
     let pages = lo.get_pages();
     let lang_tag = doc
@@ -339,6 +343,23 @@ fn finish(
             .collect();
         for k in empty {
             d.remove(&k);
+        }
+    }
+    // The embedded fonts are subsets: their names carry a subset tag (PDF 32000-1, 9.6.4).
+    for obj in lo.objects.values_mut() {
+        if let Object::Dictionary(d) = obj {
+            for key in [&b"BaseFont"[..], &b"FontName"[..]] {
+                if let Ok(Object::Name(n)) = d.get_mut(key)
+                    && let Some(i) = fonts::Face::ALL
+                        .iter()
+                        .position(|f| f.name().as_bytes() == n)
+                    && subset.get(i).copied().unwrap_or(false)
+                {
+                    let mut tagged = format!("SDCAA{}+", (b'A' + i as u8) as char).into_bytes();
+                    tagged.extend_from_slice(n);
+                    *n = tagged;
+                }
+            }
         }
     }
     // A content-derived document id instead of printpdf's random one.
