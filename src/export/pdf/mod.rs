@@ -10,12 +10,13 @@
 //! Measured (2-core machine, four other builds running): without default features printpdf
 //! brings only lopdf, allsorts-azul and small crates (no azul, fontconfig or XML stack); the
 //! cold release build of the whole crate with them took 7 min 35 s on that loaded machine. The
-//! whole process `sdconv convert ../shared/bench/large.docx -o out.pdf` takes 1.15–1.46 s wall at
-//! 182 MiB peak for 435 pages (LibreOffice printing the Word export: 15.5 s, 555 MiB). Text is
+//! whole process `sdconv convert ../shared/bench/large.docx -o out.pdf` takes 1.15–1.46 s wall
+//! (0.68 s CPU) at 181 MiB peak for 424 pages (LibreOffice printing the Word export: 15.5 s,
+//! 555 MiB); the criterion bench `export_pdf` lays out and writes 639 pages in about 0.7 s. Text is
 //! drawn as `Tj` strings in the subset fonts' glyph ids; printpdf's glyph-run merging (for its
 //! own layout) is not used.
 //!
-//! Modules: [`fonts`] (bundled faces, widths, subsetting), `text` (inlines → tokens), `lines`
+//! Modules: `fonts` (bundled faces, widths, subsetting), `text` (inlines → tokens), `lines`
 //! (line breaking), `page` (pagination, footnote areas), `layout` (the document walk,
 //! directories, notes, comments), `tables`, `images` (XObjects), `draw` (operations),
 //! and this module (document assembly, outline, metadata).
@@ -43,7 +44,7 @@
 //! - a character none of the bundled fonts has is drawn as `?` and named in one warning.
 
 mod draw;
-pub mod fonts;
+mod fonts;
 mod images;
 mod layout;
 mod lines;

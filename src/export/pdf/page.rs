@@ -253,15 +253,19 @@ impl Flow {
         }
     }
 
-    /// Places a line at the cursor, `x` from the page's left edge, with the footnotes it cites.
-    pub(crate) fn line(&mut self, line: &Line, x: f32) {
-        let notes_h: f32 = line
-            .notes
+    /// The height of the footnotes `line` cites.
+    fn notes_height(&self, line: &Line) -> f32 {
+        line.notes
             .iter()
             .filter_map(|&n| self.footnotes.get(n))
             .flatten()
             .map(|l| l.height)
-            .sum();
+            .sum()
+    }
+
+    /// Places a line at the cursor, `x` from the page's left edge, with the footnotes it cites.
+    pub(crate) fn line(&mut self, line: &Line, x: f32) {
+        let notes_h = self.notes_height(line);
         let gap = if notes_h > 0.0 && self.foot_h == 0.0 {
             FOOT_GAP
         } else {
@@ -369,7 +373,9 @@ impl Flow {
         let n = lines.len();
         for (i, line) in lines.iter().enumerate() {
             if (n >= 2 && i == 0) || (n >= 3 && i == n - 2) {
-                let h = line.height + lines[i + 1].height;
+                let next = &lines[i + 1];
+                let h =
+                    line.height + next.height + self.notes_height(line) + self.notes_height(next);
                 if h <= self.geo.body_height() * 0.5 {
                     self.need(h);
                 }
