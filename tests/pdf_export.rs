@@ -677,3 +677,30 @@ fn word_toc_page_numbers_are_the_pdf_layout_pages() {
     assert_eq!(word_pages, pdf_pages);
     assert!(word_pages.windows(2).all(|w| w[0] <= w[1]) && word_pages[11] > 1);
 }
+
+#[test]
+fn links_and_cross_references_are_clickable() {
+    let doc = fx::everything();
+    let (out, _) = pdf(&doc, all_on(Language::En));
+    let s = save(&out);
+    let qdf = s.path.with_extension("qdf.pdf");
+    let q = tool(
+        "qpdf",
+        &[
+            "--qdf",
+            "--object-streams=disable",
+            p(&s),
+            qdf.to_str().unwrap(),
+        ],
+    );
+    assert!(q.status.success());
+    let raw = std::fs::read(&qdf).unwrap();
+    let text = String::from_utf8_lossy(&raw);
+    // External links keep their address; javascript: ones are not links.
+    assert!(text.contains("/URI"), "no external link annotation");
+    assert!(!text.to_ascii_lowercase().contains("javascript:"));
+    // Cross-references, directory entries and note marks jump inside the document.
+    let gotos = text.matches("/S /GoTo").count();
+    assert!(gotos >= 10, "only {gotos} internal links");
+    assert!(text.contains("/Lang (en)"), "document language");
+}
