@@ -704,3 +704,25 @@ fn links_and_cross_references_are_clickable() {
     assert!(gotos >= 10, "only {gotos} internal links");
     assert!(text.contains("/Lang (en)"), "document language");
 }
+
+#[test]
+fn compressed_images_shrink_a_big_picture_shown_small() {
+    let mut doc = fx::doc("Pictures", vec![]);
+    let big = fx::png(1600, 1200, |x, y| {
+        [(x % 251) as u8, (y % 241) as u8, ((x ^ y) % 239) as u8]
+    });
+    doc.media.add("big.png", big);
+    doc.blocks.push(Block::Image(Image {
+        width_percent: Some(20.0),
+        ..fx::image("big.png", None)
+    }));
+    let plain = pdf(&doc, WordSettings::default()).0;
+    let small = pdf(&doc, WordSettings::default().with_compressed_images(true)).0;
+    assert!(
+        small.len() * 3 < plain.len(),
+        "{} vs {} bytes",
+        small.len(),
+        plain.len()
+    );
+    check("compressed", &doc, &small, true);
+}

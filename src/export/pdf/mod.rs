@@ -35,7 +35,8 @@
 //!   shading, colspan/rowspan, the caption above, header rows repeated on each page, rows
 //!   split across pages; page breaks; contents, list of figures and list of tables with the
 //!   real page numbers and dot leaders; a running footer with `meta.footer` and
-//!   "page N of M"; A4 or Letter; metadata (title, author, subject, keywords, language).
+//!   "page N of M"; A4 or Letter; metadata (title, author, subject, keywords, language);
+//!   `compressedImages` downscales pictures to their printed width as the Word writer does.
 //! - widows and orphans: at least two lines of a paragraph at the foot and head of a page;
 //!   headings are kept with the next three lines.
 //! - partly: a table inside a cell is drawn as its cells' content one after another (warning);
@@ -169,13 +170,49 @@ pub fn write_with_info(doc: &Document, options: &PdfOptions) -> Result<Converted
         .collect();
     names.sort_unstable();
     names.dedup();
+    // compressedImages: the Word writer's downscaling (to the printed width) and re-encoding.
+    let compressed: HashMap<&str, crate::ast::MediaItem> = if options.settings.compressed_images {
+        let mut widest: HashMap<&str, f32> = HashMap::new();
+        for item in pages.iter().flat_map(|p| &p.items) {
+            if let page::Item::Image { media, w, .. } = item {
+                let e = widest.entry(media.as_str()).or_insert(0.0);
+                *e = e.max(*w);
+            }
+        }
+        let items: Vec<(&crate::ast::MediaItem, u64)> = names
+            .iter()
+            .filter_map(|n| {
+                let item = doc.media.get(n)?;
+                // Points → EMU (12,700 per point).
+                Some((
+                    item,
+                    (widest.get(n).copied().unwrap_or(0.0) * 12_700.0) as u64,
+                ))
+            })
+            .collect();
+        let (prepared, _, w) =
+            crate::export::word::images::compress_all(&items, options.limits.max_image_pixels);
+        warnings.extend(w);
+        items
+            .iter()
+            .zip(prepared)
+            .map(|((item, _), p)| {
+                (
+                    item.name.as_str(),
+                    crate::ast::MediaItem::new(item.name.clone(), p.bytes),
+                )
+            })
+            .collect()
+    } else {
+        HashMap::new()
+    };
     // Decoding and compressing pictures is the costly part: in parallel.
     let made: Vec<(&str, std::result::Result<printpdf::ExternalXObject, String>)> = {
         use rayon::prelude::*;
         names
             .par_iter()
             .map(|&name| {
-                let x = match doc.media.get(name) {
+                let x = match compressed.get(name).or_else(|| doc.media.get(name)) {
                     Some(item) => images::xobject(item, options.limits.max_image_pixels),
                     None => Err("it is not in the document's media".to_string()),
                 };
