@@ -10,7 +10,7 @@
 //! Measured (2-core machine, four other builds running): without default features printpdf
 //! brings only lopdf, allsorts-azul and small crates (no azul, fontconfig or XML stack); the
 //! cold release build of the whole crate with them took 7 min 35 s on that loaded machine. The
-//! whole process `sdconv convert ../shared/bench/large.docx -o out.pdf` takes 1.15–1.46 s wall
+//! whole process `sdconv convert ../shared/bench/large.docx -o out.pdf` takes 0.72–1.46 s wall
 //! (0.68 s CPU) at 181 MiB peak for 424 pages (LibreOffice printing the Word export: 15.5 s,
 //! 555 MiB); the criterion bench `export_pdf` lays out and writes 639 pages in about 0.7 s. Text is
 //! drawn as `Tj` strings in the subset fonts' glyph ids; printpdf's glyph-run merging (for its
