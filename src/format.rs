@@ -98,7 +98,7 @@ impl Format {
                 | Format::Parsx
                 | Format::Markdown
                 | Format::Word
-        )
+        ) || (self == Format::Pdf && cfg!(feature = "pdf"))
     }
 }
 

@@ -74,6 +74,9 @@ pub struct ExportOptions {
     pub html: export::html::HtmlOptions,
     /// Options of the Word writer (template, the API's settings).
     pub word: export::word::WordOptions,
+    /// Options of the PDF writer (the Word settings apply to it too).
+    #[cfg(feature = "pdf")]
+    pub pdf: export::pdf::PdfOptions,
 }
 
 /// Reads `bytes` in `format` into a tree.
@@ -173,6 +176,9 @@ pub fn export(
         )
         .map(|o| o.text.into_bytes())),
         Format::Word => export::word::write(doc, &options.word),
+        #[cfg(feature = "pdf")]
+        Format::Pdf => export::pdf::write(doc, &options.pdf),
+        #[cfg_attr(feature = "pdf", allow(unreachable_patterns))]
         other => Err(Error::Unavailable(format!("{other} (export)"))),
     }
 }

@@ -4,6 +4,8 @@ pub mod html;
 pub mod markdown;
 mod marks;
 pub mod parsx;
+#[cfg(feature = "pdf")]
+pub mod pdf;
 pub mod sdxml;
 pub mod word;
 

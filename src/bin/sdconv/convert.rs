@@ -47,6 +47,9 @@ pub struct WordArgs {
     /// Downscale and recompress images (`compressedImages`).
     #[arg(long)]
     pub compressed_images: bool,
+    /// PDF output: US Letter paper instead of A4.
+    #[arg(long)]
+    pub letter: bool,
 }
 
 /// What `sdconv convert` was asked to do.
@@ -114,6 +117,8 @@ pub struct Options {
     import: ImportOptions,
     word: sdconv::export::word::WordOptions,
     language: Option<Language>,
+    /// PDF output on US Letter paper.
+    letter: bool,
 }
 
 impl Options {
@@ -134,6 +139,7 @@ impl Options {
             import,
             word: word_options(args.word, args.language)?,
             language: args.language,
+            letter: args.word.letter,
         })
     }
 }
@@ -195,7 +201,14 @@ pub fn convert(
     let mut warnings = imported.warnings;
     let doc = imported.value;
 
-    match export(&doc, to, output, options.language, options.word.clone()) {
+    match export(
+        &doc,
+        to,
+        output,
+        options.language,
+        options.word.clone(),
+        options.letter,
+    ) {
         Ok(out) => {
             warnings.extend(out.warnings);
             Ok(sdconv::Converted {
@@ -263,6 +276,7 @@ fn export(
     output: Option<&Path>,
     language: Option<Language>,
     word: sdconv::export::word::WordOptions,
+    letter: bool,
 ) -> sdconv::Result<sdconv::Converted<Files>> {
     let is_zip = output.is_none_or(|p| has_extension(p, "zip"));
     match to {
@@ -296,6 +310,12 @@ fn export(
         _ => {
             let mut opts = ExportOptions::default();
             opts.html.language = language;
+            // The PDF writer takes the Word settings as they are.
+            opts.pdf = sdconv::export::pdf::PdfOptions::new(word.settings).with_paper(if letter {
+                sdconv::export::pdf::Paper::Letter
+            } else {
+                sdconv::export::pdf::Paper::A4
+            });
             opts.word = word;
             sdconv::export(doc, to, &opts)
                 .map(|out| out.map(|bytes| vec![(String::new(), bytes::Bytes::from(bytes))]))

@@ -101,6 +101,7 @@ impl Writer<'_> {
                 level: 0,
                 text: format!("{shown}{CAPTION_SEPARATOR}{text}"),
                 bookmark: toc_name,
+                block: self.block,
             };
             match kind {
                 CaptionKind::Figure => self.figures.push(entry),

@@ -102,6 +102,8 @@ pub(crate) struct TocEntry {
     pub text: String,
     /// The bookmark it links to.
     pub bookmark: String,
+    /// The top-level block it stands for (its page number comes from the PDF layout).
+    pub block: Option<usize>,
 }
 
 /// What a cross-reference to a block id shows.
@@ -212,6 +214,9 @@ pub(crate) struct Writer<'a> {
     pub hidden_captions: (usize, usize),
     /// Whether any TOC field was written (then Word is told to update fields on open).
     pub wrote_toc: bool,
+    /// Page of each top-level block in the PDF writer's layout, for the TOC entries' `PAGEREF`
+    /// results (empty without the `pdf` feature or when no list is written).
+    pub pages: Vec<Option<u32>>,
 }
 
 impl<'a> Writer<'a> {
@@ -267,6 +272,7 @@ impl<'a> Writer<'a> {
             sidenotes: 0,
             hidden_captions: (0, 0),
             wrote_toc: false,
+            pages: toc_pages(doc, settings),
         }
     }
 
@@ -560,6 +566,7 @@ impl<'a> Writer<'a> {
                     level,
                     text: shown,
                     bookmark: name,
+                    block: self.block,
                 });
             }
         }
@@ -833,6 +840,33 @@ pub(crate) fn text_run(out: &mut String, text: &str, rpr: &str, deleted: bool) {
 }
 
 /// A complete field: `instr` with `result` (already-written runs) as its cached result.
+/// The PDF layout's page numbers, when a list with page numbers will be written: every reader
+/// then shows numbers at once (Word still updates them on open).
+#[cfg(feature = "pdf")]
+fn toc_pages(doc: &Document, settings: &WordSettings) -> Vec<Option<u32>> {
+    let listed = settings.text_toc
+        || settings.image_toc
+        || settings.table_toc
+        || doc.blocks.iter().any(|b| {
+            matches!(
+                b,
+                Block::Directory {
+                    kind: DirectoryKind::Content | DirectoryKind::Images | DirectoryKind::Tables
+                }
+            )
+        });
+    if listed {
+        crate::export::pdf::block_pages(doc, *settings, crate::export::pdf::Paper::A4)
+    } else {
+        Vec::new()
+    }
+}
+
+#[cfg(not(feature = "pdf"))]
+fn toc_pages(_doc: &Document, _settings: &WordSettings) -> Vec<Option<u32>> {
+    Vec::new()
+}
+
 pub(crate) fn field(out: &mut String, instr: &str, result: &str, deleted: bool) {
     let tag = if deleted {
         "w:delInstrText"

@@ -1,7 +1,8 @@
 //! Tables of contents, figures and tables: `TOC` fields whose entries are already filled in
 //! (each a hyperlink to the heading's or caption's `_Toc` bookmark, with a `PAGEREF` field for
-//! the page), so the list is never empty when the file opens; `w:updateFields` in settings.xml
-//! makes Word fill in the page numbers.
+//! the page), so the list is never empty when the file opens. The `PAGEREF` results hold the
+//! pages of the PDF writer's layout (A4; with the `pdf` feature), so every reader shows numbers
+//! at once; `w:updateFields` in settings.xml makes Word recompute them for its own pagination.
 //!
 //! | list | field | entries |
 //! |---|---|---|
@@ -89,8 +90,17 @@ impl Writer<'_> {
             out.push_str(r#"" w:history="1">"#);
             text_run(out, &e.text, "", false);
             out.push_str("<w:r><w:tab/></w:r>");
-            // The page number is Word's to compute; the cached result stays empty until then.
-            field(out, &format!("PAGEREF {} \\h", e.bookmark), "", false);
+            // The cached result is the PDF layout's page; Word recomputes it when it updates.
+            let page = e
+                .block
+                .and_then(|b| self.pages.get(b).copied().flatten())
+                .map(|n| {
+                    let mut r = String::new();
+                    text_run(&mut r, &n.to_string(), "", false);
+                    r
+                })
+                .unwrap_or_default();
+            field(out, &format!("PAGEREF {} \\h", e.bookmark), &page, false);
             out.push_str("</w:hyperlink>");
             if i == last {
                 out.push_str(end);

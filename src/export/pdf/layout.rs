@@ -1,0 +1,757 @@
+//! The document walk: title block, paragraphs (headings with their numbers, lists with hanging
+//! markers, captions), pictures kept with their captions, page breaks, directories, then the
+//! endnotes and the comments. Tables are in [`super::tables`].
+
+use super::fonts::Face;
+use super::lines::{Line, Piece, break_lines};
+use super::page::{Flow, Geometry, Item, OutlineEntry};
+use super::text::{Anchor, Inliner, RefTarget, Style, Token, plain};
+use crate::ast::numbering::{BlockNumber, number_blocks};
+use crate::ast::{Align, Block, DirectoryKind, Document, Image, Paragraph, TextType};
+use crate::export::word::WordSettings;
+use crate::lang::Language;
+use crate::report::{Location, Warning, WarningKind};
+
+/// Body text size, points.
+pub(crate) const BODY: f32 = 10.5;
+/// Footnote text size.
+const NOTE: f32 = 8.5;
+/// Indentation of one `indent` step and of one list level.
+const INDENT_STEP: f32 = 14.0;
+const LIST_STEP: f32 = 18.0;
+/// Space after a paragraph.
+const PARA_GAP: f32 = 5.0;
+
+/// A directory entry: level (contents), text, where it points.
+#[derive(Debug, Clone)]
+pub(crate) struct DirEntry {
+    pub level: u8,
+    pub text: String,
+    pub anchor: Anchor,
+}
+
+/// The layout of one document.
+pub(crate) struct Layout<'a> {
+    pub doc: &'a Document,
+    pub settings: WordSettings,
+    pub lang: Language,
+    pub flow: Flow,
+    pub inl: Inliner,
+    pub warnings: Vec<Warning>,
+    contents: Vec<DirEntry>,
+    figures: Vec<DirEntry>,
+    tables: Vec<DirEntry>,
+    hidden_captions: (usize, usize),
+    pub(crate) nested_tables: usize,
+}
+
+impl<'a> Layout<'a> {
+    pub(crate) fn new(doc: &'a Document, settings: WordSettings, geo: Geometry) -> Layout<'a> {
+        let lang = doc
+            .meta
+            .language
+            .as_deref()
+            .and_then(Language::parse)
+            .filter(|_| settings.language == Language::default())
+            .unwrap_or(settings.language);
+        let mut inl = Inliner::default();
+        inl.inline_image_max = 120.0;
+        // Pixels at 96 per inch, as Word and browsers size a picture without a size.
+        for m in doc.media.iter() {
+            if let (Some(w), Some(h)) = (m.width, m.height) {
+                inl.image_size
+                    .insert(m.name.clone(), (w as f32 * 0.75, h as f32 * 0.75));
+            }
+        }
+        for (i, c) in doc.comments.iter().enumerate() {
+            inl.comment_index.entry(c.id.clone()).or_insert(i);
+        }
+        Layout {
+            doc,
+            settings,
+            lang,
+            flow: Flow::new(geo),
+            inl,
+            warnings: Vec::new(),
+            contents: Vec::new(),
+            figures: Vec::new(),
+            tables: Vec::new(),
+            hidden_captions: (0, 0),
+            nested_tables: 0,
+        }
+    }
+
+    pub(crate) fn warn(
+        &mut self,
+        kind: WarningKind,
+        message: impl Into<String>,
+        block: Option<usize>,
+    ) {
+        let mut loc = Location::part("pdf");
+        loc.block = block;
+        self.warnings.push(Warning::new(kind, message, loc));
+    }
+
+    fn geo(&self) -> Geometry {
+        self.flow.geo
+    }
+
+    /// Lays out the whole document.
+    pub(crate) fn run(&mut self) {
+        let doc = self.doc;
+        let numbers = number_blocks(&doc.blocks);
+        self.collect(&numbers);
+        self.title_block();
+        let placed = |kind: DirectoryKind| {
+            doc.blocks
+                .iter()
+                .any(|b| matches!(b, Block::Directory { kind: k } if *k == kind))
+        };
+        for (on, kind) in [
+            (self.settings.text_toc, DirectoryKind::Content),
+            (self.settings.image_toc, DirectoryKind::Images),
+            (self.settings.table_toc, DirectoryKind::Tables),
+        ] {
+            if on && !placed(kind) {
+                self.directory(kind, None);
+            }
+        }
+        for (i, (block, number)) in doc.blocks.iter().zip(&numbers).enumerate() {
+            self.block(i, block, number);
+        }
+        self.endnotes();
+        self.comments();
+        for (n, what, setting) in [
+            (self.hidden_captions.0, "image", "imageCaption"),
+            (self.hidden_captions.1, "table", "tableCaption"),
+        ] {
+            if n > 0 {
+                self.warn(
+                    WarningKind::Lossy,
+                    format!("{n} {what} caption(s) not written ({setting} is off)"),
+                    None,
+                );
+            }
+        }
+    }
+
+    /// Cross-reference targets and directory entries, before layout.
+    fn collect(&mut self, numbers: &[BlockNumber]) {
+        let doc = self.doc;
+        for (i, (block, n)) in doc.blocks.iter().zip(numbers).enumerate() {
+            match block {
+                Block::Paragraph(p) => {
+                    let numbered = matches!(
+                        p.kind,
+                        TextType::HeadingOl | TextType::ParagraphOl | TextType::ListOl
+                    );
+                    let label = n.label.clone().filter(|_| numbered);
+                    let text = plain(&p.content);
+                    if p.kind.is_heading() {
+                        let shown = match (&label, p.kind) {
+                            (Some(l), TextType::HeadingOl) => format!("{l} {text}"),
+                            _ => text.clone(),
+                        };
+                        self.contents.push(DirEntry {
+                            level: p.level,
+                            text: shown,
+                            anchor: Anchor::Block(i),
+                        });
+                    }
+                    if let Some(id) = &p.id {
+                        self.inl
+                            .targets
+                            .entry(id.clone())
+                            .or_insert(RefTarget { label, text });
+                    }
+                }
+                Block::Image(img) => {
+                    let caption = img.caption.clone().unwrap_or_default();
+                    let label = n.caption.map(|k| format!("{} {k}", self.lang.figure()));
+                    if self.settings.image_caption && !caption.is_empty() {
+                        self.figures.push(DirEntry {
+                            level: 0,
+                            text: caption_text(label.as_deref(), &caption),
+                            anchor: Anchor::Block(i),
+                        });
+                    }
+                    if let Some(id) = &img.id {
+                        self.inl.targets.entry(id.clone()).or_insert(RefTarget {
+                            label,
+                            text: caption,
+                        });
+                    }
+                }
+                Block::Table(t) => {
+                    let caption = t.caption.clone().unwrap_or_default();
+                    let label = n.caption.map(|k| format!("{} {k}", self.lang.table()));
+                    if self.settings.table_caption && !caption.is_empty() {
+                        self.tables.push(DirEntry {
+                            level: 0,
+                            text: caption_text(label.as_deref(), &caption),
+                            anchor: Anchor::Block(i),
+                        });
+                    }
+                    if let Some(id) = &t.id {
+                        self.inl.targets.entry(id.clone()).or_insert(RefTarget {
+                            label,
+                            text: caption,
+                        });
+                    }
+                    collect_cell_ids(t, &mut self.inl);
+                }
+                Block::PageBreak | Block::Directory { .. } => {}
+            }
+        }
+    }
+
+    fn title_block(&mut self) {
+        let meta = &self.doc.meta;
+        let w = self.geo().text_width();
+        let x = self.geo().left;
+        let mut any = false;
+        for (text, face, size) in [
+            (&meta.title, Face::Bold, 22.0),
+            (&meta.subtitle, Face::Italic, 14.0),
+            (&meta.description, Face::Regular, BODY),
+        ] {
+            if let Some(t) = text.as_deref().filter(|t| !t.trim().is_empty()) {
+                let mut tokens = Vec::new();
+                self.inl.text(t, Style::new(face, size), &mut tokens);
+                let lines = break_lines(&tokens, w, Align::Center, size);
+                self.flow.paragraph(&lines, x);
+                self.flow.y += size * 0.5;
+                any = true;
+            }
+        }
+        if any {
+            self.flow.y += 12.0;
+        }
+    }
+
+    fn block(&mut self, i: usize, block: &Block, number: &BlockNumber) {
+        match block {
+            Block::Paragraph(p) => self.paragraph(i, p, number),
+            Block::Image(img) => self.image(i, img, number),
+            Block::Table(t) => self.table(i, t, number),
+            Block::PageBreak => {
+                if self.flow.used {
+                    self.flow.new_page();
+                }
+            }
+            Block::Directory { kind } => self.directory(*kind, Some(i)),
+        }
+    }
+
+    /// Lays out the footnotes cited so far that have no lines yet.
+    pub(crate) fn lay_out_new_notes(&mut self) {
+        let w = self.geo().text_width();
+        let mut nested = Vec::new();
+        while self.flow.footnotes.len() < self.inl.footnotes.len() {
+            let n = self.flow.footnotes.len();
+            let note = self.inl.footnotes[n].clone();
+            let mut tokens = Vec::new();
+            let st = Style::new(Face::Regular, NOTE);
+            self.inl.text(&format!("{} ", note.mark), st, &mut tokens);
+            self.inl.tokens(&note.content, st, &mut tokens);
+            // A note cited inside a note goes on the page's foot too, right after it.
+            tokens.retain(|t| match t {
+                Token::NoteRef(m) => {
+                    nested.push((n, *m));
+                    false
+                }
+                _ => true,
+            });
+            let lines = break_lines(&tokens, w, Align::Left, NOTE);
+            self.flow.footnotes.push(lines);
+        }
+        // Deepest first: a child's own children are already appended to it.
+        for &(parent, child) in nested.iter().rev() {
+            let lines = self.flow.footnotes.get(child).cloned().unwrap_or_default();
+            if let Some(p) = self.flow.footnotes.get_mut(parent) {
+                p.extend(lines);
+            }
+        }
+    }
+
+    /// The lines of a paragraph `width` wide, with its marker (number or bullet) hanging left
+    /// of x = 0 on the first line. Returns the lines and the left offset of the text.
+    pub(crate) fn paragraph_lines(
+        &mut self,
+        p: &Paragraph,
+        number: &BlockNumber,
+        width: f32,
+        base_size: f32,
+    ) -> (Vec<Line>, f32) {
+        let (face, size) = match p.kind {
+            TextType::Heading | TextType::HeadingOl => {
+                (Face::Bold, heading_size(p.level, base_size))
+            }
+            TextType::Caption => (Face::Italic, base_size * 0.9),
+            _ => (Face::Regular, base_size),
+        };
+        let style = Style::new(face, size);
+        let mut offset = f32::from(p.indent.min(crate::ast::MAX_INDENT)) * INDENT_STEP;
+        let mut tokens = Vec::new();
+        let mut marker: Option<(String, f32)> = None;
+        match p.kind {
+            TextType::HeadingOl => {
+                if let Some(l) = &number.label {
+                    self.inl.text(&format!("{l} "), style, &mut tokens);
+                }
+            }
+            TextType::ParagraphOl => {
+                if let Some(l) = &number.label {
+                    let hang = (super::fonts::width(face, size, l) + 8.0).max(24.0);
+                    offset += hang;
+                    marker = Some((l.clone(), hang));
+                }
+            }
+            TextType::ListOl | TextType::ListUl => {
+                offset += f32::from(p.level.min(crate::ast::MAX_LEVEL)) * LIST_STEP + LIST_STEP;
+                let m = if p.kind == TextType::ListOl {
+                    number.label.as_ref().map(|l| format!("{l}."))
+                } else {
+                    Some(bullet(p.level).to_string())
+                };
+                if let Some(m) = m {
+                    let hang = (super::fonts::width(face, size, &m) + 6.0).max(LIST_STEP);
+                    marker = Some((m, hang));
+                }
+            }
+            _ => {}
+        }
+        self.inl.tokens(&p.content, style, &mut tokens);
+        let width = (width - offset).max(size * 2.0);
+        let align = if p.kind == TextType::Caption && p.align == Align::Left {
+            Align::Center
+        } else {
+            p.align
+        };
+        let mut lines = break_lines(&tokens, width, align, size);
+        if let (Some((m, hang)), Some(first)) = (marker, lines.first_mut()) {
+            let mut mt = Vec::new();
+            self.inl.text(&m, style, &mut mt);
+            let mut x = -hang;
+            for t in mt {
+                if let Token::Text { text, style, width } = t {
+                    first.pieces.insert(
+                        0,
+                        Piece::Text {
+                            x,
+                            text,
+                            style,
+                            width,
+                        },
+                    );
+                    x += width;
+                }
+            }
+        }
+        self.lay_out_new_notes();
+        (lines, offset)
+    }
+
+    fn paragraph(&mut self, i: usize, p: &Paragraph, number: &BlockNumber) {
+        let w = self.geo().text_width();
+        let (lines, offset) = self.paragraph_lines(p, number, w, BODY);
+        let heading = p.kind.is_heading();
+        if heading {
+            let first = lines.first().map_or(BODY, |l| l.height);
+            if self.flow.used {
+                self.flow.y += heading_size(p.level, BODY) * 0.8;
+            }
+            // Keep a heading with the first lines of what follows.
+            self.flow.need(first + BODY * 1.3 * 3.0);
+            self.flow.anchor(Anchor::Block(i));
+            if let Some(entry) = self.contents.iter().find(|e| e.anchor == Anchor::Block(i)) {
+                let entry = OutlineEntry {
+                    level: p.level,
+                    title: entry.text.clone(),
+                    page: self.flow.page_index(),
+                    y: self.flow.y,
+                };
+                self.flow.outline.push(entry);
+            }
+        } else {
+            self.flow.need(lines.first().map_or(0.0, |l| l.height));
+        }
+        if let Some(id) = &p.id {
+            self.flow.anchor(Anchor::Id(id.clone()));
+        }
+        let x = self.geo().left + offset;
+        self.flow.paragraph(&lines, x);
+        self.flow.y += if p.kind.is_list() {
+            PARA_GAP * 0.4
+        } else if heading {
+            PARA_GAP * 0.6
+        } else {
+            PARA_GAP
+        };
+    }
+
+    /// Display size of a picture `avail` points wide at most.
+    pub(crate) fn image_size(&self, img: &Image, avail: f32) -> (f32, f32) {
+        let natural = self.inl.image_size.get(&img.media).copied();
+        let (nw, nh) = natural.unwrap_or((avail.min(200.0), 100.0));
+        let ratio = if nw > 0.0 { nh / nw } else { 0.75 };
+        let mut w = match (img.width_percent, img.extent) {
+            (Some(p), _) if p.is_finite() && p > 0.0 => avail * p.min(100.0) / 100.0,
+            (_, Some(e)) if e.width > 0 => e.width as f32 / 12700.0,
+            _ => nw,
+        };
+        let ratio = match (img.width_percent, img.extent) {
+            (None, Some(e)) if e.width > 0 && e.height > 0 => e.height as f32 / e.width as f32,
+            _ => ratio,
+        };
+        if !w.is_finite() || w <= 0.0 {
+            w = avail.min(200.0);
+        }
+        w = w.min(avail);
+        let mut h = w * ratio;
+        // Never taller than two thirds of the body, so a caption fits beside it.
+        let max_h = self.geo().body_height() * 0.66;
+        if h > max_h {
+            w *= max_h / h;
+            h = max_h;
+        }
+        (w.max(1.0), h.max(1.0))
+    }
+
+    fn caption_lines(
+        &mut self,
+        label: Option<&str>,
+        text: &str,
+        width: f32,
+        size: f32,
+    ) -> Vec<Line> {
+        let mut tokens = Vec::new();
+        if let Some(l) = label {
+            self.inl.text(
+                &format!("{l}: "),
+                Style::new(Face::BoldItalic, size),
+                &mut tokens,
+            );
+        }
+        self.inl
+            .text(text, Style::new(Face::Italic, size), &mut tokens);
+        break_lines(&tokens, width, Align::Center, size)
+    }
+
+    fn image(&mut self, i: usize, img: &Image, number: &BlockNumber) {
+        let geo = self.geo();
+        let indent = f32::from(img.indent.min(crate::ast::MAX_INDENT)) * INDENT_STEP;
+        let avail = (geo.text_width() - indent).max(20.0);
+        let (w, h) = self.image_size(img, avail);
+        let caption = img.caption.as_deref().filter(|c| !c.is_empty());
+        let caption_lines = match caption {
+            Some(c) if self.settings.image_caption => {
+                let label = number
+                    .caption
+                    .map(|k| format!("{} {k}", self.lang.figure()));
+                self.caption_lines(label.as_deref(), c, avail, BODY * 0.9)
+            }
+            Some(_) => {
+                self.hidden_captions.0 += 1;
+                Vec::new()
+            }
+            None => Vec::new(),
+        };
+        let cap_h: f32 = caption_lines.iter().map(|l| l.height).sum();
+        // Picture and caption stay on one page.
+        self.flow.need(h + cap_h + 6.0);
+        self.flow.anchor(Anchor::Block(i));
+        if let Some(id) = &img.id {
+            self.flow.anchor(Anchor::Id(id.clone()));
+        }
+        let x = geo.left
+            + indent
+            + match img.align {
+                Align::Center => (avail - w) / 2.0,
+                Align::Right => avail - w,
+                _ => 0.0,
+            };
+        let y = self.flow.y;
+        self.flow.push(Item::Image {
+            x,
+            y,
+            w,
+            h,
+            media: img.media.clone(),
+        });
+        self.flow.y += h + 4.0;
+        self.flow.used = true;
+        for l in &caption_lines {
+            self.flow.line(l, geo.left + indent);
+        }
+        self.flow.y += PARA_GAP + 2.0;
+    }
+
+    fn directory(&mut self, kind: DirectoryKind, block: Option<usize>) {
+        let (title, entries) = match kind {
+            DirectoryKind::Content => (self.lang.contents(), self.contents.clone()),
+            DirectoryKind::Images => {
+                if !self.settings.image_caption {
+                    self.warn(
+                        WarningKind::Lossy,
+                        "a list of figures without image captions (imageCaption) has no entries",
+                        block,
+                    );
+                }
+                (self.lang.list_of_figures(), self.figures.clone())
+            }
+            DirectoryKind::Tables => {
+                if !self.settings.table_caption {
+                    self.warn(
+                        WarningKind::Lossy,
+                        "a list of tables without table captions (tableCaption) has no entries",
+                        block,
+                    );
+                }
+                (self.lang.list_of_tables(), self.tables.clone())
+            }
+            other => {
+                self.warn(
+                    WarningKind::Dropped,
+                    format!(
+                        "a generated list of {} is not drawn in PDF; left out",
+                        other.as_str()
+                    ),
+                    block,
+                );
+                return;
+            }
+        };
+        let geo = self.geo();
+        let mut tokens = Vec::new();
+        self.inl.text(
+            title,
+            Style::new(Face::Bold, heading_size(0, BODY)),
+            &mut tokens,
+        );
+        let lines = break_lines(&tokens, geo.text_width(), Align::Left, BODY);
+        if self.flow.used {
+            self.flow.y += BODY;
+        }
+        self.flow
+            .need(lines.iter().map(|l| l.height).sum::<f32>() + BODY * 4.0);
+        self.flow.paragraph(&lines, geo.left);
+        self.flow.y += PARA_GAP;
+        // The page number column: wide enough for five digits.
+        let num_w = super::fonts::width(Face::Regular, BODY, "00000");
+        for e in entries {
+            let indent = f32::from(e.level.min(crate::ast::MAX_LEVEL)) * LIST_STEP;
+            let face = if kind == DirectoryKind::Content && e.level == 0 {
+                Face::Bold
+            } else {
+                Face::Regular
+            };
+            let link = self.inl.links.len() as u32;
+            self.inl
+                .links
+                .push(super::text::LinkTarget::Anchor(e.anchor.clone()));
+            let mut st = Style::new(face, BODY);
+            st.link = Some(link);
+            let mut tokens = Vec::new();
+            self.inl.text(&e.text, st, &mut tokens);
+            let text_w = geo.text_width() - indent - num_w - 8.0;
+            let mut lines = break_lines(&tokens, text_w, Align::Left, BODY);
+            let x = geo.left + indent;
+            let right = geo.left + geo.text_width();
+            if let Some(last) = lines.last_mut() {
+                // Dot leaders from the end of the text to the number column.
+                let start = last.used_width() + 4.0;
+                let end = geo.text_width() - indent - num_w;
+                let dot = super::fonts::width(Face::Regular, BODY, ". ");
+                let n = ((end - start) / dot).floor();
+                if n >= 1.0 {
+                    let dots = ". ".repeat(n as usize);
+                    let dots_w = super::fonts::width(Face::Regular, BODY, &dots);
+                    last.pieces.push(Piece::Text {
+                        x: end - dots_w,
+                        text: dots,
+                        style: Style::new(Face::Regular, BODY),
+                        width: dots_w,
+                    });
+                }
+            }
+            let total: f32 = lines.iter().map(|l| l.height).sum();
+            self.flow.need(total);
+            let last_top = self.flow.y + total - lines.last().map_or(0.0, |l| l.height);
+            let ascent = lines.last().map_or(BODY, |l| l.ascent);
+            for l in &lines {
+                self.flow.line(l, x);
+            }
+            let base = last_top + ascent;
+            self.flow.push(Item::PageNumber {
+                x: right,
+                y: base,
+                size: BODY,
+                anchor: e.anchor.clone(),
+            });
+            self.flow.push(Item::Link {
+                x: right - num_w,
+                y: base - BODY,
+                w: num_w,
+                h: BODY * 1.3,
+                link,
+            });
+            self.flow.y += 2.0;
+        }
+        self.flow.y += PARA_GAP * 2.0;
+    }
+
+    fn endnotes(&mut self) {
+        if self.inl.endnotes.is_empty() {
+            return;
+        }
+        let geo = self.geo();
+        self.section_title(self.lang.endnotes());
+        let mut n = 0;
+        while n < self.inl.endnotes.len() {
+            let note = self.inl.endnotes[n].clone();
+            let mut tokens = Vec::new();
+            let st = Style::new(Face::Regular, BODY * 0.9);
+            self.inl.text(&format!("{}. ", note.mark), st, &mut tokens);
+            self.inl.tokens(&note.content, st, &mut tokens);
+            let lines = break_lines(&tokens, geo.text_width(), Align::Left, BODY * 0.9);
+            self.lay_out_new_notes();
+            self.flow.need(lines.first().map_or(0.0, |l| l.height));
+            self.flow.anchor(Anchor::Endnote(n));
+            self.flow.paragraph(&lines, geo.left);
+            self.flow.y += PARA_GAP * 0.6;
+            n += 1;
+        }
+    }
+
+    fn comments(&mut self) {
+        if self.doc.comments.is_empty() {
+            return;
+        }
+        let geo = self.geo();
+        self.section_title(comments_title(self.lang));
+        for (i, c) in self.doc.comments.iter().enumerate() {
+            let mut head = format!("[C{}]", i + 1);
+            if let Some(a) = c.author.as_deref().filter(|a| !a.is_empty()) {
+                head.push(' ');
+                head.push_str(a);
+            }
+            if let Some(d) = c.date.as_deref().filter(|d| !d.is_empty()) {
+                head.push_str(&format!(" ({d})"));
+            }
+            head.push_str(": ");
+            let mut tokens = Vec::new();
+            let size = BODY * 0.9;
+            self.inl
+                .text(&head, Style::new(Face::Bold, size), &mut tokens);
+            self.inl
+                .tokens(&c.content, Style::new(Face::Regular, size), &mut tokens);
+            let lines = break_lines(&tokens, geo.text_width(), Align::Left, size);
+            self.lay_out_new_notes();
+            self.flow.need(lines.first().map_or(0.0, |l| l.height));
+            self.flow.anchor(Anchor::Comment(i));
+            self.flow.paragraph(&lines, geo.left);
+            self.flow.y += PARA_GAP * 0.6;
+        }
+    }
+
+    fn section_title(&mut self, title: &str) {
+        let geo = self.geo();
+        let mut tokens = Vec::new();
+        self.inl.text(
+            title,
+            Style::new(Face::Bold, heading_size(1, BODY)),
+            &mut tokens,
+        );
+        let lines = break_lines(&tokens, geo.text_width(), Align::Left, BODY);
+        if self.flow.used {
+            self.flow.y += BODY * 1.5;
+        }
+        self.flow
+            .need(lines.iter().map(|l| l.height).sum::<f32>() + BODY * 4.0);
+        self.flow.paragraph(&lines, geo.left);
+        self.flow.y += PARA_GAP;
+    }
+
+    /// Caption label for tables in the export language.
+    pub(crate) fn table_label(&self, number: &BlockNumber) -> Option<String> {
+        number.caption.map(|k| format!("{} {k}", self.lang.table()))
+    }
+
+    /// Lines of a table caption (above the table).
+    pub(crate) fn table_caption(
+        &mut self,
+        caption: Option<&str>,
+        number: &BlockNumber,
+        width: f32,
+    ) -> Vec<Line> {
+        match caption.filter(|c| !c.is_empty()) {
+            Some(c) if self.settings.table_caption => {
+                let label = self.table_label(number);
+                self.caption_lines(label.as_deref(), c, width, BODY * 0.9)
+            }
+            Some(_) => {
+                self.hidden_captions.1 += 1;
+                Vec::new()
+            }
+            None => Vec::new(),
+        }
+    }
+}
+
+fn collect_cell_ids(t: &crate::ast::Table, inl: &mut Inliner) {
+    for row in &t.rows {
+        for cell in &row.cells {
+            for b in &cell.blocks {
+                match b {
+                    Block::Paragraph(p) => {
+                        if let Some(id) = &p.id {
+                            inl.targets.entry(id.clone()).or_insert(RefTarget {
+                                label: None,
+                                text: plain(&p.content),
+                            });
+                        }
+                    }
+                    Block::Table(inner) => collect_cell_ids(inner, inl),
+                    _ => {}
+                }
+            }
+        }
+    }
+}
+
+fn caption_text(label: Option<&str>, caption: &str) -> String {
+    match label {
+        Some(l) => format!("{l}: {caption}"),
+        None => caption.to_string(),
+    }
+}
+
+/// Heading sizes by level.
+pub(crate) fn heading_size(level: u8, base: f32) -> f32 {
+    base * [1.65, 1.4, 1.22, 1.1, 1.05, 1.0][usize::from(level.min(5))]
+}
+
+fn bullet(level: u8) -> &'static str {
+    ["•", "◦", "▪"][usize::from(level % 3)]
+}
+
+/// "Comments" in the export language (the list at the end).
+fn comments_title(lang: Language) -> &'static str {
+    match lang {
+        Language::De => "Kommentare",
+        Language::En => "Comments",
+        Language::Ru => "Комментарии",
+        Language::FrCa => "Commentaires",
+    }
+}
+
+/// "Page N of M" in the export language.
+pub(crate) fn page_label(lang: Language, n: usize, m: usize) -> String {
+    match lang {
+        Language::De => format!("Seite {n} von {m}"),
+        Language::En => format!("Page {n} of {m}"),
+        Language::Ru => format!("Страница {n} из {m}"),
+        Language::FrCa => format!("Page {n} de {m}"),
+    }
+}

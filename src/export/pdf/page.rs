@@ -1,0 +1,397 @@
+//! Pagination: the page geometry, what a laid-out page holds, and the flow that places lines
+//! and boxes top-down, starts new pages, and keeps each page's footnotes at its foot.
+//!
+//! Coordinates here run top-down from the page's top-left corner in points; the drawing step
+//! turns them into PDF's bottom-up space.
+
+use std::collections::HashMap;
+
+use super::lines::{Line, Piece};
+use super::text::{Anchor, Rgb};
+
+/// Paper size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum Paper {
+    /// ISO A4, 210 × 297 mm (the default).
+    #[default]
+    A4,
+    /// US Letter, 8.5 × 11 in.
+    Letter,
+}
+
+/// Page size and margins, points.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Geometry {
+    pub width: f32,
+    pub height: f32,
+    pub left: f32,
+    pub right: f32,
+    pub top: f32,
+    pub bottom: f32,
+}
+
+impl Geometry {
+    pub(crate) fn new(paper: Paper) -> Geometry {
+        let (width, height) = match paper {
+            Paper::A4 => (595.276, 841.89),
+            Paper::Letter => (612.0, 792.0),
+        };
+        // 25 mm all round, as the Word templates' pages.
+        let m = 70.87;
+        Geometry {
+            width,
+            height,
+            left: m,
+            right: m,
+            top: m,
+            bottom: m,
+        }
+    }
+
+    pub(crate) fn text_width(&self) -> f32 {
+        self.width - self.left - self.right
+    }
+
+    pub(crate) fn body_bottom(&self) -> f32 {
+        self.height - self.bottom
+    }
+
+    pub(crate) fn body_height(&self) -> f32 {
+        self.body_bottom() - self.top
+    }
+}
+
+/// Something drawn on a page (top-down coordinates).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Item {
+    /// Text with its baseline at `y`.
+    Text {
+        x: f32,
+        y: f32,
+        text: String,
+        face: super::fonts::Face,
+        size: f32,
+        color: Rgb,
+    },
+    /// A filled rectangle; `under` ones are drawn before text (cell shading).
+    Fill {
+        x: f32,
+        y: f32,
+        w: f32,
+        h: f32,
+        color: Rgb,
+        under: bool,
+    },
+    /// A straight rule.
+    Rule {
+        x1: f32,
+        y1: f32,
+        x2: f32,
+        y2: f32,
+        width: f32,
+        color: Rgb,
+    },
+    /// A picture by media name, top-left at (x, y).
+    Image {
+        x: f32,
+        y: f32,
+        w: f32,
+        h: f32,
+        media: String,
+    },
+    /// A clickable area, index into the link list.
+    Link {
+        x: f32,
+        y: f32,
+        w: f32,
+        h: f32,
+        link: u32,
+    },
+    /// The page number of `anchor`, right-aligned at `x` (directories; filled in after layout).
+    PageNumber {
+        x: f32,
+        y: f32,
+        size: f32,
+        anchor: Anchor,
+    },
+}
+
+/// Where each anchor is: page index and y.
+pub(crate) type Anchors = HashMap<Anchor, (usize, f32)>;
+
+/// A laid-out page.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Page {
+    pub items: Vec<Item>,
+}
+
+/// An outline (bookmark) entry.
+#[derive(Debug, Clone)]
+pub(crate) struct OutlineEntry {
+    pub level: u8,
+    pub title: String,
+    pub page: usize,
+    pub y: f32,
+}
+
+/// The flow: places content down the pages.
+pub(crate) struct Flow {
+    pub geo: Geometry,
+    pub pages: Vec<Page>,
+    /// Cursor, top-down.
+    pub y: f32,
+    /// Whether the current page has body content yet.
+    pub used: bool,
+    /// Footnote lines laid out, by footnote index (set by the caller before lines cite them).
+    pub footnotes: Vec<Vec<Line>>,
+    /// Footnote lines on the current page.
+    foot: Vec<Line>,
+    foot_h: f32,
+    /// Footnote lines that did not fit on their page.
+    carry: Vec<Line>,
+    pub anchors: Anchors,
+    pub outline: Vec<OutlineEntry>,
+}
+
+/// Space between the body and the footnote rule.
+const FOOT_GAP: f32 = 10.0;
+
+impl Flow {
+    pub(crate) fn new(geo: Geometry) -> Flow {
+        Flow {
+            geo,
+            pages: vec![Page::default()],
+            y: geo.top,
+            used: false,
+            footnotes: Vec::new(),
+            foot: Vec::new(),
+            foot_h: 0.0,
+            carry: Vec::new(),
+            anchors: HashMap::new(),
+            outline: Vec::new(),
+        }
+    }
+
+    pub(crate) fn page_index(&self) -> usize {
+        self.pages.len() - 1
+    }
+
+    /// The lowest y body content may reach on this page.
+    pub(crate) fn limit(&self) -> f32 {
+        let foot = if self.foot_h > 0.0 {
+            self.foot_h + FOOT_GAP
+        } else {
+            0.0
+        };
+        self.geo.body_bottom() - foot
+    }
+
+    pub(crate) fn room(&self) -> f32 {
+        self.limit() - self.y
+    }
+
+    pub(crate) fn push(&mut self, item: Item) {
+        if let Some(p) = self.pages.last_mut() {
+            p.items.push(item);
+        }
+    }
+
+    /// Starts a new page unless `h` points still fit (or the page is still empty).
+    pub(crate) fn need(&mut self, h: f32) {
+        if self.used && self.y + h > self.limit() {
+            self.new_page();
+        }
+    }
+
+    /// Ends the page: its footnotes are drawn at its foot.
+    pub(crate) fn new_page(&mut self) {
+        self.flush_foot();
+        self.pages.push(Page::default());
+        self.y = self.geo.top;
+        self.used = false;
+        // Footnote text that did not fit goes on first.
+        let carry = std::mem::take(&mut self.carry);
+        self.add_foot_lines(carry);
+    }
+
+    /// Draws the footnote area of the current page.
+    pub(crate) fn flush_foot(&mut self) {
+        if self.foot.is_empty() {
+            return;
+        }
+        let top = self.geo.body_bottom() - self.foot_h;
+        let left = self.geo.left;
+        self.push(Item::Rule {
+            x1: left,
+            y1: top - FOOT_GAP / 2.0,
+            x2: left + 120.0,
+            y2: top - FOOT_GAP / 2.0,
+            width: 0.5,
+            color: [0.3, 0.3, 0.3],
+        });
+        let mut y = top;
+        for line in std::mem::take(&mut self.foot) {
+            self.draw_line(&line, left, y);
+            y += line.height;
+        }
+        self.foot_h = 0.0;
+    }
+
+    fn add_foot_lines(&mut self, lines: Vec<Line>) {
+        // The foot takes at most half the body so that text keeps flowing.
+        let max = self.geo.body_height() * 0.5;
+        let mut rest = false;
+        for line in lines {
+            if rest || (self.foot_h + line.height > max && !self.foot.is_empty()) {
+                rest = true;
+                self.carry.push(line);
+            } else {
+                self.foot_h += line.height;
+                self.foot.push(line);
+            }
+        }
+    }
+
+    /// The height of the footnotes `line` cites.
+    fn notes_height(&self, line: &Line) -> f32 {
+        line.notes
+            .iter()
+            .filter_map(|&n| self.footnotes.get(n))
+            .flatten()
+            .map(|l| l.height)
+            .sum()
+    }
+
+    /// Places a line at the cursor, `x` from the page's left edge, with the footnotes it cites.
+    pub(crate) fn line(&mut self, line: &Line, x: f32) {
+        let notes_h = self.notes_height(line);
+        let gap = if notes_h > 0.0 && self.foot_h == 0.0 {
+            FOOT_GAP
+        } else {
+            0.0
+        };
+        let notes_h = notes_h.min(self.geo.body_height() * 0.5);
+        if self.used && self.y + line.height + notes_h + gap > self.limit() {
+            self.new_page();
+        }
+        let y = self.y;
+        self.draw_line(line, x, y);
+        self.y += line.height;
+        self.used = true;
+        for &n in &line.notes {
+            let lines = self.footnotes.get(n).cloned().unwrap_or_default();
+            self.add_foot_lines(lines);
+        }
+    }
+
+    /// Puts the footnotes `notes` on this page's foot (content already placed, e.g. a table row).
+    pub(crate) fn cite(&mut self, notes: &[usize]) {
+        for &n in notes {
+            let lines = self.footnotes.get(n).cloned().unwrap_or_default();
+            self.add_foot_lines(lines);
+        }
+    }
+
+    /// Draws a line's pieces with its top at `y`.
+    pub(crate) fn draw_line(&mut self, line: &Line, x: f32, y: f32) {
+        let base = y + line.ascent;
+        for p in &line.pieces {
+            match p {
+                Piece::Text {
+                    x: px,
+                    text,
+                    style,
+                    width,
+                } => {
+                    let tx = x + px;
+                    let ty = base - style.rise;
+                    self.push(Item::Text {
+                        x: tx,
+                        y: ty,
+                        text: text.clone(),
+                        face: style.face,
+                        size: style.size,
+                        color: style.color,
+                    });
+                    let t = (style.size * 0.06).max(0.4);
+                    if style.underline {
+                        self.push(Item::Fill {
+                            x: tx,
+                            y: ty + style.size * 0.12,
+                            w: *width,
+                            h: t,
+                            color: style.color,
+                            under: false,
+                        });
+                    }
+                    if style.strike {
+                        self.push(Item::Fill {
+                            x: tx,
+                            y: ty - style.size * 0.3,
+                            w: *width,
+                            h: t,
+                            color: style.color,
+                            under: false,
+                        });
+                    }
+                    if let Some(link) = style.link {
+                        self.push(Item::Link {
+                            x: tx,
+                            y: ty - style.size * 0.9,
+                            w: *width,
+                            h: style.size * 1.15,
+                            link,
+                        });
+                    }
+                }
+                Piece::Image {
+                    x: px,
+                    media,
+                    width,
+                    height,
+                } => self.push(Item::Image {
+                    x: x + px,
+                    y: base - height,
+                    w: *width,
+                    h: *height,
+                    media: media.clone(),
+                }),
+            }
+        }
+    }
+
+    /// Records where `anchor` is: the current page at the cursor.
+    pub(crate) fn anchor(&mut self, anchor: Anchor) {
+        let at = (self.page_index(), self.y);
+        self.anchors.entry(anchor).or_insert(at);
+    }
+
+    /// Places a paragraph's lines with widow and orphan control: at least two lines of a
+    /// paragraph stay together at the bottom and at the top of a page.
+    pub(crate) fn paragraph(&mut self, lines: &[Line], x: f32) {
+        let n = lines.len();
+        for (i, line) in lines.iter().enumerate() {
+            if (n >= 2 && i == 0) || (n >= 3 && i == n - 2) {
+                let next = &lines[i + 1];
+                let h =
+                    line.height + next.height + self.notes_height(line) + self.notes_height(next);
+                if h <= self.geo.body_height() * 0.5 {
+                    self.need(h);
+                }
+            }
+            self.line(line, x);
+        }
+    }
+
+    /// Finishes the last page and returns the pages.
+    pub(crate) fn finish(mut self) -> (Vec<Page>, Anchors, Vec<OutlineEntry>) {
+        self.flush_foot();
+        // Footnote text still waiting gets pages of its own.
+        while !self.carry.is_empty() {
+            self.new_page();
+            self.flush_foot();
+        }
+        (self.pages, self.anchors, self.outline)
+    }
+}

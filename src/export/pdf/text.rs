@@ -1,0 +1,439 @@
+//! Inline content → tokens for the line breaker: text pieces in a face and size, spaces, forced
+//! breaks, inline pictures and footnote markers. Marks become faces, sizes, colours and rules;
+//! links, cross-references, notes and comment anchors are resolved here.
+
+use super::fonts::{self, Face};
+use crate::ast::{ChangeKind, Inline, NoteKind, TextStyle};
+
+/// Text colour, RGB 0..1.
+pub(crate) type Rgb = [f32; 3];
+
+pub(crate) const BLACK: Rgb = [0.0, 0.0, 0.0];
+pub(crate) const LINK_BLUE: Rgb = [0.05, 0.25, 0.65];
+const INSERT_GREEN: Rgb = [0.0, 0.45, 0.2];
+const DELETE_RED: Rgb = [0.75, 0.1, 0.1];
+const COMMENT_ORANGE: Rgb = [0.8, 0.4, 0.0];
+
+/// How a piece of text is drawn.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Style {
+    pub face: Face,
+    pub size: f32,
+    pub color: Rgb,
+    pub underline: bool,
+    pub strike: bool,
+    /// Baseline shift in points (superscript up, subscript down).
+    pub rise: f32,
+    /// Index into [`Inliner::links`].
+    pub link: Option<u32>,
+    /// Small capitals: drawn as capitals at 80 %.
+    pub caps: bool,
+}
+
+impl Style {
+    pub(crate) fn new(face: Face, size: f32) -> Style {
+        Style {
+            face,
+            size,
+            color: BLACK,
+            underline: false,
+            strike: false,
+            rise: 0.0,
+            link: None,
+            caps: false,
+        }
+    }
+}
+
+/// Where a link goes.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) enum LinkTarget {
+    /// A web or mail address.
+    Uri(String),
+    /// An anchor in this document.
+    Anchor(Anchor),
+}
+
+/// A place in the document a link, the outline or a directory points to.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) enum Anchor {
+    /// A top-level block by index.
+    Block(usize),
+    /// A block or bookmark id of the tree.
+    Id(String),
+    /// The n-th endnote (0-based).
+    Endnote(usize),
+    /// The n-th comment in the list at the end (0-based).
+    Comment(usize),
+}
+
+/// One unit for the line breaker.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Token {
+    /// Characters drawn in one style (part of a word; words end at [`Token::Space`]).
+    Text {
+        text: String,
+        style: Style,
+        width: f32,
+    },
+    /// A breakable space.
+    Space { width: f32 },
+    /// Fixed space inside a word (keeps a letter mark apart from its word for text extraction).
+    Kern(f32),
+    /// A forced line break.
+    Break,
+    /// A picture inside the text.
+    Image {
+        media: String,
+        width: f32,
+        height: f32,
+    },
+    /// The footnote with this index is cited here.
+    NoteRef(usize),
+}
+
+/// A target of a cross-reference: its number label and its text.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct RefTarget {
+    pub label: Option<String>,
+    pub text: String,
+}
+
+/// Footnote or endnote content waiting for layout.
+#[derive(Debug, Clone)]
+pub(crate) struct NoteText {
+    pub mark: String,
+    pub content: Vec<Inline>,
+}
+
+/// State shared by all inline conversion of one document.
+#[derive(Default)]
+pub(crate) struct Inliner {
+    pub links: Vec<LinkTarget>,
+    pub footnotes: Vec<NoteText>,
+    pub endnotes: Vec<NoteText>,
+    pub targets: std::collections::HashMap<String, RefTarget>,
+    pub comment_index: std::collections::HashMap<String, usize>,
+    pub missing: std::collections::BTreeSet<char>,
+    pub unknown_refs: Vec<String>,
+    pub sidenotes: usize,
+    /// Height limit of inline pictures, points.
+    pub inline_image_max: f32,
+    /// Natural size of a picture by media name, points.
+    pub image_size: std::collections::HashMap<String, (f32, f32)>,
+    in_link: bool,
+}
+
+impl Inliner {
+    /// Converts `inlines` in base style `base` into `out`.
+    pub(crate) fn tokens(&mut self, inlines: &[Inline], base: Style, out: &mut Vec<Token>) {
+        for inline in inlines {
+            self.inline(inline, base, out);
+        }
+    }
+
+    fn inline(&mut self, inline: &Inline, style: Style, out: &mut Vec<Token>) {
+        match inline {
+            Inline::Text { text } => self.text(text, style, out),
+            Inline::Styled { style: s, children } => {
+                let mut st = style;
+                match s {
+                    TextStyle::Bold => st.face = st.face.with(true, false),
+                    TextStyle::Italic => st.face = st.face.with(false, true),
+                    TextStyle::Underline => st.underline = true,
+                    TextStyle::Strike => st.strike = true,
+                    TextStyle::Code => st.face = Face::Mono,
+                    TextStyle::SmallCaps => st.caps = true,
+                    TextStyle::Superscript => {
+                        st.rise += style.size * 0.33;
+                        st.size = style.size * 0.7;
+                    }
+                    TextStyle::Subscript => {
+                        st.rise -= style.size * 0.15;
+                        st.size = style.size * 0.7;
+                    }
+                }
+                self.tokens(children, st, out);
+            }
+            Inline::Link { href, children } => {
+                let target = if let Some(id) = href.strip_prefix('#') {
+                    Some(LinkTarget::Anchor(Anchor::Id(id.to_string())))
+                } else {
+                    safe_uri(href).map(LinkTarget::Uri)
+                };
+                let mut st = style;
+                // A link inside a link keeps the outer target (a PDF annotation has one).
+                if let (Some(t), false) = (target, self.in_link) {
+                    st.link = Some(self.link(t));
+                    st.color = LINK_BLUE;
+                    st.underline = true;
+                }
+                let was = self.in_link;
+                self.in_link = true;
+                self.tokens(children, st, out);
+                self.in_link = was;
+            }
+            Inline::Span { children, .. } => self.tokens(children, style, out),
+            Inline::Tracked { change, children } => {
+                let mut st = style;
+                match change.kind {
+                    ChangeKind::Insert => {
+                        st.color = INSERT_GREEN;
+                        st.underline = true;
+                    }
+                    ChangeKind::Delete => {
+                        st.color = DELETE_RED;
+                        st.strike = true;
+                    }
+                }
+                self.tokens(children, st, out);
+            }
+            Inline::Note { kind, content } => {
+                let mut st = style;
+                st.rise += style.size * 0.33;
+                st.size = style.size * 0.7;
+                st.underline = false;
+                st.strike = false;
+                st.color = BLACK;
+                match kind {
+                    NoteKind::Endnote => {
+                        let n = self.endnotes.len();
+                        let mark = roman(n + 1);
+                        self.endnotes.push(NoteText {
+                            mark: mark.clone(),
+                            content: content.clone(),
+                        });
+                        if !self.in_link {
+                            st.link = Some(self.link(LinkTarget::Anchor(Anchor::Endnote(n))));
+                        }
+                        // Roman marks are letters: a hair of space keeps them off the word.
+                        out.push(Token::Kern(style.size * 0.12));
+                        self.text(&mark, st, out);
+                    }
+                    NoteKind::Footnote | NoteKind::Sidenote => {
+                        if *kind == NoteKind::Sidenote {
+                            self.sidenotes += 1;
+                        }
+                        let n = self.footnotes.len();
+                        let mark = (n + 1).to_string();
+                        self.footnotes.push(NoteText {
+                            mark: mark.clone(),
+                            content: content.clone(),
+                        });
+                        self.text(&mark, st, out);
+                        out.push(Token::NoteRef(n));
+                    }
+                }
+            }
+            Inline::CrossRef {
+                target,
+                number,
+                text,
+            } => self.cross_ref(target, *number, *text, style, out),
+            Inline::LineBreak => out.push(Token::Break),
+            Inline::Image { media, caption, .. } => {
+                let (w, h) = self.image_size.get(media).copied().unwrap_or((48.0, 36.0));
+                let max = self.inline_image_max.max(12.0);
+                let k = if h > max { max / h } else { 1.0 };
+                out.push(Token::Image {
+                    media: media.clone(),
+                    width: (w * k).max(1.0),
+                    height: (h * k).max(1.0),
+                });
+                if let Some(c) = caption.as_deref().filter(|c| !c.is_empty()) {
+                    out.push(Token::Space {
+                        width: fonts::width(style.face, style.size, " "),
+                    });
+                    let mut st = style;
+                    st.face = st.face.with(false, true);
+                    self.text(c, st, out);
+                }
+            }
+            Inline::IndexMark { .. } | Inline::CommentStart { .. } => {}
+            Inline::CommentEnd { id } => {
+                if let Some(&n) = self.comment_index.get(id) {
+                    let mut st = style;
+                    st.rise += style.size * 0.33;
+                    st.size = style.size * 0.7;
+                    st.color = COMMENT_ORANGE;
+                    st.underline = false;
+                    st.strike = false;
+                    if !self.in_link {
+                        st.link = Some(self.link(LinkTarget::Anchor(Anchor::Comment(n))));
+                    }
+                    self.text(&format!("[C{}]", n + 1), st, out);
+                }
+            }
+        }
+    }
+
+    fn link(&mut self, t: LinkTarget) -> u32 {
+        self.links.push(t);
+        (self.links.len() - 1) as u32
+    }
+
+    fn cross_ref(
+        &mut self,
+        target: &str,
+        number: bool,
+        text: bool,
+        style: Style,
+        out: &mut Vec<Token>,
+    ) {
+        let Some(t) = self.targets.get(target).cloned() else {
+            self.unknown_refs.push(target.to_string());
+            self.text(target, style, out);
+            return;
+        };
+        let label = t.label.as_deref().filter(|l| !l.is_empty());
+        let body = Some(t.text.as_str()).filter(|s| !s.is_empty());
+        // Neither asked for: the number if there is one, else the text (as the HTML writer does).
+        let (label, body) = match (number && label.is_some(), text && body.is_some()) {
+            (false, false) => (label, if label.is_some() { None } else { body }),
+            (n, b) => (label.filter(|_| n), body.filter(|_| b)),
+        };
+        let shown = match (label, body) {
+            (Some(l), Some(b)) => format!("{l} {b}"),
+            (Some(l), None) => l.to_string(),
+            (None, Some(b)) => b.to_string(),
+            (None, None) => target.to_string(),
+        };
+        let mut st = style;
+        if !self.in_link {
+            st.link = Some(self.link(LinkTarget::Anchor(Anchor::Id(target.to_string()))));
+            st.color = LINK_BLUE;
+        }
+        self.text(&shown, st, out);
+    }
+
+    /// Splits text into words and spaces, each word's characters grouped by the face that has
+    /// their glyphs. Characters no bundled face has are drawn as `?` and counted.
+    pub(crate) fn text(&mut self, text: &str, style: Style, out: &mut Vec<Token>) {
+        let upper;
+        let (text, style) = if style.caps {
+            upper = text.to_uppercase();
+            let mut st = style;
+            st.size *= 0.8;
+            st.caps = false;
+            (upper.as_str(), st)
+        } else {
+            (text, style)
+        };
+        let space = fonts::width(style.face, style.size, " ");
+        let mut cur = String::new();
+        let mut cur_face = style.face;
+        let flush = |cur: &mut String, face: Face, out: &mut Vec<Token>| {
+            if !cur.is_empty() {
+                let mut st = style;
+                st.face = face;
+                let width = fonts::width(face, st.size, cur);
+                out.push(Token::Text {
+                    text: std::mem::take(cur),
+                    style: st,
+                    width,
+                });
+            }
+        };
+        for c in text.chars() {
+            match c {
+                ' ' | '\u{2002}' | '\u{2003}' | '\u{2009}' | '\u{200A}' => {
+                    flush(&mut cur, cur_face, out);
+                    out.push(Token::Space { width: space });
+                }
+                '\t' => {
+                    flush(&mut cur, cur_face, out);
+                    out.push(Token::Space { width: space * 4.0 });
+                }
+                '\n' | '\r' | '\u{2028}' | '\u{2029}' => {
+                    flush(&mut cur, cur_face, out);
+                    out.push(Token::Break);
+                }
+                // Invisible: soft hyphen, zero-width characters, other controls.
+                '\u{00AD}' | '\u{200B}'..='\u{200F}' | '\u{FEFF}' => {}
+                c if c.is_control() => {}
+                c => {
+                    let (face, c) = match fonts::face_for(style.face, c) {
+                        Some(f) => (f, c),
+                        None => {
+                            self.missing.insert(c);
+                            (style.face, '?')
+                        }
+                    };
+                    if face != cur_face {
+                        flush(&mut cur, cur_face, out);
+                        cur_face = face;
+                    }
+                    cur.push(c);
+                }
+            }
+        }
+        flush(&mut cur, cur_face, out);
+    }
+}
+
+/// `href` if its scheme is one a reader may follow (no `javascript:`, `data:`, `file:`).
+fn safe_uri(href: &str) -> Option<String> {
+    let h = href.trim();
+    let lower = h.to_ascii_lowercase();
+    let ok = ["http://", "https://", "mailto:", "ftp://", "tel:"]
+        .iter()
+        .any(|s| lower.starts_with(s));
+    ok.then(|| h.to_string())
+}
+
+/// Lower-case roman numerals (endnote marks, as Word numbers endnotes).
+pub(crate) fn roman(n: usize) -> String {
+    crate::ast::numbering::format_number(
+        u32::try_from(n).unwrap_or(u32::MAX),
+        crate::ast::NumberFormat::LowerRoman,
+    )
+}
+
+/// The plain text of inline content (directory entries, outline titles, cross-reference text).
+pub(crate) fn plain(inlines: &[Inline]) -> String {
+    let mut s = String::new();
+    plain_into(inlines, &mut s);
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn plain_into(inlines: &[Inline], s: &mut String) {
+    for i in inlines {
+        match i {
+            Inline::Text { text } => s.push_str(text),
+            Inline::LineBreak => s.push(' '),
+            Inline::Note { .. } | Inline::Image { .. } => {}
+            Inline::Tracked { change, children } => {
+                if change.kind == ChangeKind::Insert {
+                    plain_into(children, s);
+                }
+            }
+            other => {
+                if let Some(children) = other.children() {
+                    plain_into(children, s);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_spaces_and_missing_glyphs() {
+        let mut inl = Inliner::default();
+        let mut out = Vec::new();
+        inl.text("ab cd\u{10FFFD}", Style::new(Face::Regular, 10.0), &mut out);
+        assert_eq!(out.len(), 3);
+        assert!(matches!(&out[1], Token::Space { .. }));
+        assert!(matches!(&out[2], Token::Text { text, .. } if text == "cd?"));
+        assert!(inl.missing.contains(&'\u{10FFFD}'));
+    }
+
+    #[test]
+    fn unsafe_links_are_not_links() {
+        assert_eq!(safe_uri("javascript:alert(1)"), None);
+        assert_eq!(safe_uri(" https://a.b "), Some("https://a.b".into()));
+    }
+}

@@ -1,0 +1,728 @@
+//! The PDF writer, checked by real consumers: poppler's `pdftotext` (word recall against the
+//! tree, page by page for directories, footnotes and repeated table headers), `pdffonts` (every
+//! font embedded), `pdfinfo` (page size), `qpdf --check` (structure) and `qpdf --json` (the
+//! outline). CI installs poppler-utils and qpdf (`.ci/run`); a missing tool fails the test with
+//! the install command instead of skipping.
+
+mod common;
+mod html_fixtures;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use html_fixtures as fx;
+use sdconv::ast::{Block, Cell, Image, Inline, MediaItem, NoteKind, Row, Table, TextType};
+use sdconv::export::pdf::{Paper, PdfOptions, write, write_with_info};
+use sdconv::export::word::WordSettings;
+use sdconv::lang::Language;
+use sdconv::package::{Compression, ZipWriter};
+use sdconv::{Document, Format, ImportOptions, Warning};
+
+// ---- helpers ----------------------------------------------------------------------------
+
+fn all_on(language: Language) -> WordSettings {
+    WordSettings::new(language)
+        .with_image_caption(true)
+        .with_table_caption(true)
+        .with_text_toc(true)
+        .with_image_toc(true)
+        .with_table_toc(true)
+}
+
+fn pdf(doc: &Document, settings: WordSettings) -> (Vec<u8>, Vec<Warning>) {
+    let out = write(doc, &PdfOptions::new(settings)).expect("PDF export");
+    (out.value, out.warnings)
+}
+
+fn tool(name: &str, args: &[&str]) -> std::process::Output {
+    match Command::new(name).args(args).output() {
+        Ok(o) => o,
+        Err(e) => panic!(
+            "cannot run {name} ({e}): install it with `apt-get install -y poppler-utils qpdf` \
+             (CI installs it)"
+        ),
+    }
+}
+
+struct Saved {
+    _dir: tempfile::TempDir,
+    path: PathBuf,
+}
+
+fn save(bytes: &[u8]) -> Saved {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("out.pdf");
+    std::fs::write(&path, bytes).expect("write pdf");
+    Saved { _dir: dir, path }
+}
+
+fn p(s: &Saved) -> &str {
+    s.path.to_str().expect("utf-8 temp path")
+}
+
+fn text_of(s: &Saved, pages: Option<(usize, usize)>) -> String {
+    let mut args: Vec<String> = Vec::new();
+    if let Some((f, l)) = pages {
+        args.extend(["-f".into(), f.to_string(), "-l".into(), l.to_string()]);
+    }
+    args.extend(["-layout".into(), p(s).into(), "-".into()]);
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = tool("pdftotext", &refs);
+    assert!(
+        out.status.success(),
+        "pdftotext failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn page_count(s: &Saved) -> usize {
+    let out = tool("pdfinfo", &[p(s)]);
+    let info = String::from_utf8_lossy(&out.stdout);
+    info.lines()
+        .find_map(|l| l.strip_prefix("Pages:"))
+        .and_then(|n| n.trim().parse().ok())
+        .expect("pdfinfo prints the page count")
+}
+
+/// Words, lower-cased, split where letters and digits meet (a footnote mark sits right after
+/// its word).
+fn words(text: &str, out: &mut BTreeSet<String>) {
+    for w in text.split(|c: char| !c.is_alphanumeric()) {
+        let mut cur = String::new();
+        let mut digit = None;
+        for c in w.chars() {
+            let d = c.is_numeric();
+            if digit.is_some_and(|x| x != d) && !cur.is_empty() {
+                out.insert(std::mem::take(&mut cur).to_lowercase());
+            }
+            digit = Some(d);
+            cur.push(c);
+        }
+        if !cur.is_empty() {
+            out.insert(cur.to_lowercase());
+        }
+    }
+}
+
+fn inline_words(inlines: &[Inline], out: &mut BTreeSet<String>) {
+    for i in inlines {
+        match i {
+            Inline::Text { text } => words(text, out),
+            Inline::Note { content, .. } => inline_words(content, out),
+            Inline::Image {
+                caption: Some(c), ..
+            } => words(c, out),
+            other => {
+                if let Some(children) = other.children() {
+                    inline_words(children, out);
+                }
+            }
+        }
+    }
+}
+
+fn block_words(blocks: &[Block], captions: bool, out: &mut BTreeSet<String>) {
+    for b in blocks {
+        match b {
+            Block::Paragraph(p) => inline_words(&p.content, out),
+            Block::Image(img) => {
+                if captions && let Some(c) = &img.caption {
+                    words(c, out);
+                }
+            }
+            Block::Table(t) => {
+                if captions && let Some(c) = &t.caption {
+                    words(c, out);
+                }
+                for row in &t.rows {
+                    for cell in &row.cells {
+                        block_words(&cell.blocks, captions, out);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Every word of the tree's text (with captions when they are drawn).
+fn tree_words(doc: &Document, captions: bool) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for t in [&doc.meta.title, &doc.meta.subtitle, &doc.meta.description]
+        .into_iter()
+        .flatten()
+    {
+        words(t, &mut out);
+    }
+    block_words(&doc.blocks, captions, &mut out);
+    for c in &doc.comments {
+        inline_words(&c.content, &mut out);
+    }
+    out
+}
+
+/// Structure, fonts and word recall: the checks every rendered document passes.
+fn check(name: &str, doc: &Document, bytes: &[u8], captions: bool) -> Saved {
+    assert!(bytes.starts_with(b"%PDF-"), "{name}: not a PDF");
+    let s = save(bytes);
+    let q = tool("qpdf", &["--check", p(&s)]);
+    let qout =
+        String::from_utf8_lossy(&q.stdout).into_owned() + &String::from_utf8_lossy(&q.stderr);
+    assert!(q.status.success(), "{name}: qpdf --check failed:\n{qout}");
+    assert!(!qout.contains("WARNING"), "{name}: qpdf warns:\n{qout}");
+    let f = tool("pdffonts", &[p(&s)]);
+    let fonts = String::from_utf8_lossy(&f.stdout);
+    for line in fonts.lines().skip(2) {
+        // name type encoding emb sub uni object ID: "emb" is the 4th column from the right.
+        let cols: Vec<&str> = line.split_whitespace().collect();
+        assert!(cols.len() >= 7, "{name}: odd pdffonts line {line:?}");
+        assert_eq!(
+            cols[cols.len() - 5],
+            "yes",
+            "{name}: font not embedded: {line}"
+        );
+        assert_eq!(
+            cols[cols.len() - 4],
+            "yes",
+            "{name}: font not a subset: {line}"
+        );
+    }
+    let expected = tree_words(doc, captions);
+    let mut found = BTreeSet::new();
+    words(&text_of(&s, None), &mut found);
+    let missing: Vec<&String> = expected.difference(&found).collect();
+    let recall = 1.0 - missing.len() as f64 / expected.len().max(1) as f64;
+    assert!(
+        recall >= 0.99,
+        "{name}: word recall {recall:.4}, missing {} of {}: {:?}",
+        missing.len(),
+        expected.len(),
+        missing.iter().take(30).collect::<Vec<_>>()
+    );
+    s
+}
+
+/// The outline's entries, counted through `qpdf --json`.
+fn outline_entries(s: &Saved) -> usize {
+    let out = tool("qpdf", &["--json", "--json-key=outlines", p(s)]);
+    assert!(out.status.success(), "qpdf --json failed");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("qpdf json");
+    fn count(v: &serde_json::Value) -> usize {
+        v.as_array()
+            .map_or(0, |items| items.iter().map(|i| 1 + count(&i["kids"])).sum())
+    }
+    count(&json["outlines"])
+}
+
+fn headings(doc: &Document) -> usize {
+    doc.blocks
+        .iter()
+        .filter(|b| matches!(b, Block::Paragraph(p) if p.kind.is_heading()))
+        .count()
+}
+
+fn zip_folder(dir: &Path) -> Vec<u8> {
+    let mut w = ZipWriter::new();
+    w.add(
+        "sd.xml",
+        &std::fs::read(dir.join("sd.xml")).unwrap(),
+        Compression::Deflate,
+    )
+    .unwrap();
+    let mut images: Vec<_> = std::fs::read_dir(dir.join("images"))
+        .map(|d| d.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    images.sort();
+    for path in images {
+        let name = format!("images/{}", path.file_name().unwrap().to_string_lossy());
+        w.add(&name, &std::fs::read(&path).unwrap(), Compression::Store)
+            .unwrap();
+    }
+    w.finish().unwrap()
+}
+
+fn long_text(seed: usize, words_n: usize) -> String {
+    const W: [&str; 12] = [
+        "contract",
+        "party",
+        "shall",
+        "deliver",
+        "goods",
+        "within",
+        "reasonable",
+        "period",
+        "notice",
+        "written",
+        "agreement",
+        "terms",
+    ];
+    (0..words_n)
+        .map(|i| W[(i * 7 + seed) % W.len()])
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+// ---- every fixture, the samples, the real sd.xml files ------------------------------------
+
+#[test]
+fn every_fixture_renders_and_reads_back() {
+    let mut docs: Vec<(String, Document)> = fx::goldens()
+        .into_iter()
+        .map(|(n, d, _)| (n.to_string(), d))
+        .collect();
+    docs.push(("everything".into(), fx::everything()));
+    for seed in 0..4 {
+        docs.push((format!("random-{seed}"), fx::random_tree(seed)));
+    }
+    for (name, doc) in docs {
+        let out = write_with_info(&doc, &PdfOptions::new(all_on(Language::En)))
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let s = check(&name, &doc, &out.value.bytes, true);
+        assert_eq!(out.value.pages, page_count(&s), "{name}");
+        assert_eq!(
+            outline_entries(&s),
+            headings(&doc),
+            "{name}: outline != headings"
+        );
+        assert!(
+            out.warnings
+                .iter()
+                .all(|w| !w.message.contains("no bundled font")),
+            "{name}: {:?}",
+            out.warnings
+        );
+    }
+}
+
+#[test]
+fn samples_render() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples");
+    let inputs = [
+        (
+            Format::Sdxml,
+            std::fs::read(dir.join("sample.sdxml.zip")).unwrap(),
+        ),
+        (
+            Format::Word,
+            std::fs::read(dir.join("sample.docx")).unwrap(),
+        ),
+        (Format::Sdxml, zip_folder(&dir.join("sample"))),
+    ];
+    for (i, (format, bytes)) in inputs.into_iter().enumerate() {
+        let doc = sdconv::import(format, &bytes, &ImportOptions::default())
+            .unwrap()
+            .value;
+        let (out, _) = pdf(&doc, all_on(Language::En));
+        let s = check(&format!("sample {i}"), &doc, &out, true);
+        assert_eq!(outline_entries(&s), headings(&doc), "sample {i}");
+    }
+}
+
+#[test]
+fn the_three_real_sd_xml_samples_render() {
+    let Some(shared) = common::shared_dir() else {
+        return;
+    };
+    let dir = shared.join("corpus/sdxml");
+    let inputs = [
+        (
+            "export-2018-minimal",
+            std::fs::read(dir.join("export-2018-minimal.zip")).unwrap(),
+        ),
+        (
+            "export-2017-table-image",
+            std::fs::read(dir.join("export-2017-table-image.zip")).unwrap(),
+        ),
+        (
+            "export-2017-footnotes",
+            zip_folder(&dir.join("export-2017-footnotes")),
+        ),
+    ];
+    for (name, bytes) in inputs {
+        let doc = sdconv::import(Format::Sdxml, &bytes, &ImportOptions::default())
+            .unwrap()
+            .value;
+        let (out, warnings) = pdf(&doc, all_on(Language::De));
+        let s = check(name, &doc, &out, true);
+        assert_eq!(outline_entries(&s), headings(&doc), "{name}");
+        assert!(
+            warnings
+                .iter()
+                .all(|w| !w.message.contains("no bundled font")),
+            "{name}: {warnings:?}"
+        );
+    }
+}
+
+// ---- page features ----------------------------------------------------------------------
+
+/// A long document: numbered headings with text between them, a contents directory.
+fn long_doc(language: &str) -> Document {
+    let mut blocks = vec![Block::Directory {
+        kind: sdconv::ast::DirectoryKind::Content,
+    }];
+    for h in 0..12 {
+        blocks.push(fx::p(
+            TextType::HeadingOl,
+            (h % 3 == 2) as u8,
+            vec![fx::t(&format!("Section heading {h} zeta{h}"))],
+        ));
+        for k in 0..(3 + h % 4) {
+            blocks.push(fx::text(&long_text(h * 10 + k, 90)));
+        }
+    }
+    let mut doc = fx::doc("Long document", blocks);
+    doc.meta.language = Some(language.into());
+    doc.meta.footer = Some("Confidential footer".into());
+    doc
+}
+
+#[test]
+fn contents_page_numbers_are_the_pages_of_the_headings() {
+    let doc = long_doc("en_EN");
+    let (out, _) = pdf(&doc, WordSettings::new(Language::En));
+    let s = check("long", &doc, &out, true);
+    assert!(page_count(&s) >= 4, "the test needs several pages");
+    let contents = text_of(&s, Some((1, 1)));
+    let mut checked = 0;
+    for line in contents.lines() {
+        // Directory entries are the lines with dot leaders (the heading itself may follow).
+        let Some(start) = line.find("zeta").filter(|_| line.contains(". .")) else {
+            continue;
+        };
+        let key: String = line[start..]
+            .chars()
+            .take_while(|c| c.is_alphanumeric())
+            .collect();
+        let number: usize = line
+            .split_whitespace()
+            .last()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no page number in contents line {line:?}"));
+        let page = text_of(&s, Some((number, number)));
+        assert!(
+            page.lines()
+                .any(|l| !l.contains(". .") && l.split_whitespace().any(|w| w == key)),
+            "contents says {key} is on page {number}, pdftotext does not find it there"
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 12, "every heading is in the contents:\n{contents}");
+    // The footer: meta.footer and "Page N of M" on every page.
+    let n = page_count(&s);
+    let last = text_of(&s, Some((n, n)));
+    assert!(last.contains("Confidential footer"), "{last}");
+    assert!(last.contains(&format!("Page {n} of {n}")), "{last}");
+    assert_eq!(outline_entries(&s), 12);
+}
+
+#[test]
+fn footnotes_sit_at_the_foot_of_the_citing_page_and_endnotes_at_the_end() {
+    let mut blocks = Vec::new();
+    for i in 0..40 {
+        let mut content = vec![fx::t(&long_text(i, 40))];
+        if i % 10 == 5 {
+            content.push(fx::note(
+                NoteKind::Footnote,
+                vec![fx::t(&format!("footnotetext{i}"))],
+            ));
+        }
+        if i == 7 {
+            content.push(fx::note(NoteKind::Endnote, vec![fx::t("endnotetext")]));
+        }
+        blocks.push(fx::p(TextType::Paragraph, 0, content));
+    }
+    let doc = fx::doc("Notes", blocks);
+    let (out, _) = pdf(&doc, WordSettings::default());
+    let s = check("notes", &doc, &out, true);
+    let n = page_count(&s);
+    assert!(n >= 3);
+    let mut seen = 0;
+    for page in 1..=n {
+        let text = text_of(&s, Some((page, page)));
+        for i in [5, 15, 25, 35] {
+            let note = format!("footnotetext{i}");
+            if let Some(at) = text.find(&note) {
+                // The note is below every body line of its page.
+                let rest = &text[at..];
+                assert!(
+                    !rest.contains("contract party"),
+                    "page {page}: {note} is not at the foot"
+                );
+                seen += 1;
+            }
+        }
+    }
+    assert_eq!(seen, 4);
+    assert!(text_of(&s, Some((n, n))).contains("endnotetext"));
+}
+
+#[test]
+fn table_header_rows_repeat_on_every_page_the_table_spans() {
+    let mut rows = vec![Row {
+        header: true,
+        cells: vec![fx::tcell("HeadA"), fx::tcell("HeadB")],
+        ..Row::default()
+    }];
+    for i in 0..150 {
+        rows.push(fx::row(vec![
+            fx::tcell(&format!("r{i}")),
+            fx::tcell(&long_text(i, 6)),
+        ]));
+    }
+    let t = Table {
+        columns: vec![30.0, 70.0],
+        rows,
+        caption: Some("Long table".into()),
+        ..Table::default()
+    };
+    let doc = fx::doc("Tables", vec![Block::Table(t)]);
+    let (out, _) = pdf(&doc, all_on(Language::De));
+    let s = check("table", &doc, &out, true);
+    let n = page_count(&s);
+    assert!(n >= 3);
+    for page in 1..=n {
+        let text = text_of(&s, Some((page, page)));
+        if text.contains("r1") {
+            assert!(text.contains("HeadA"), "page {page} lacks the header row");
+        }
+    }
+    assert!(text_of(&s, Some((1, 1))).contains("Tabelle 1: Long table"));
+}
+
+#[test]
+fn german_and_russian_documents_have_every_glyph_and_localised_captions() {
+    for (lang, text, figure) in [
+        (
+            Language::De,
+            "Größenänderung der Straße – „Zitat“ ÄÖÜ äöü ß €",
+            "Abbildung 1",
+        ),
+        (
+            Language::Ru,
+            "Съешь же ещё этих мягких французских булок, да выпей чаю",
+            "Рисунок 1",
+        ),
+    ] {
+        let mut doc = fx::doc("Δοκιμή", vec![fx::text(text), fx::text("Ελληνικά κείμενα")]);
+        doc.media.add("a.png", fx::gradient_png());
+        doc.blocks.push(Block::Image(Image {
+            caption: Some("Bild".into()),
+            width_percent: Some(50.0),
+            ..fx::image("a.png", None)
+        }));
+        let (out, warnings) = pdf(&doc, all_on(lang));
+        assert!(
+            warnings
+                .iter()
+                .all(|w| !w.message.contains("no bundled font")),
+            "{lang:?}: {warnings:?}"
+        );
+        let s = check(&format!("{lang:?}"), &doc, &out, true);
+        assert!(text_of(&s, None).contains(figure), "{lang:?}");
+    }
+}
+
+#[test]
+fn a_character_no_font_has_is_one_warning_naming_it() {
+    let doc = fx::doc("x", vec![fx::text("a \u{1F600} b \u{1F600} \u{10FFFD}")]);
+    let (_, warnings) = pdf(&doc, WordSettings::default());
+    let w: Vec<&Warning> = warnings
+        .iter()
+        .filter(|w| w.message.contains("no bundled font"))
+        .collect();
+    assert_eq!(w.len(), 1, "{warnings:?}");
+    assert!(w[0].message.contains('\u{1F600}') && w[0].message.contains("U+1F600"));
+}
+
+#[test]
+fn output_is_deterministic_and_letter_is_an_option() {
+    let doc = fx::everything();
+    let a = pdf(&doc, all_on(Language::En)).0;
+    let b = pdf(&doc, all_on(Language::En)).0;
+    assert!(a == b, "two runs differ");
+    let letter = write(
+        &doc,
+        &PdfOptions::new(WordSettings::default()).with_paper(Paper::Letter),
+    )
+    .unwrap()
+    .value;
+    let s = save(&letter);
+    let info = String::from_utf8_lossy(&tool("pdfinfo", &[p(&s)]).stdout).into_owned();
+    assert!(info.contains("612 x 792"), "{info}");
+    let s = save(&a);
+    let info = String::from_utf8_lossy(&tool("pdfinfo", &[p(&s)]).stdout).into_owned();
+    assert!(info.contains("595.") && info.contains("841."), "{info}");
+    assert!(
+        info.contains("Title:") && info.contains("Everything"),
+        "{info}"
+    );
+}
+
+#[test]
+fn forbidden_settings_fail_like_the_word_export() {
+    let doc = fx::doc("x", vec![fx::text("y")]);
+    let bad = WordSettings::default().with_image_toc(true);
+    assert!(write(&doc, &PdfOptions::new(bad)).is_err());
+}
+
+// ---- hostile trees ----------------------------------------------------------------------
+
+#[test]
+fn hostile_trees_render_without_panic() {
+    // A 1,000-column table.
+    let wide = Table {
+        rows: (0..3)
+            .map(|r| fx::row((0..1000).map(|c| fx::tcell(&format!("{r}x{c}"))).collect()))
+            .collect(),
+        ..Table::default()
+    };
+    // A 10,000-row table.
+    let tall = Table {
+        rows: (0..10_000)
+            .map(|r| fx::row(vec![fx::tcell(&format!("row{r}")), fx::tcell("v")]))
+            .collect(),
+        ..Table::default()
+    };
+    // A word longer than the line, and a cell taller than a page.
+    let word = "Donaudampfschifffahrtsgesellschaft".repeat(200);
+    let tall_cell = Table {
+        rows: vec![Row {
+            cells: vec![Cell {
+                blocks: (0..200).map(|i| fx::text(&long_text(i, 20))).collect(),
+                ..Cell::default()
+            }],
+            ..Row::default()
+        }],
+        ..Table::default()
+    };
+    let mut doc = fx::doc(
+        "Hostile",
+        vec![
+            Block::Table(wide),
+            Block::Table(tall),
+            fx::text(&word),
+            Block::Table(tall_cell),
+        ],
+    );
+    // A 50 MB picture whose header claims 20,000 × 20,000 pixels, and an undecodable one.
+    let mut huge = b"\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR".to_vec();
+    huge.extend_from_slice(&20_000u32.to_be_bytes());
+    huge.extend_from_slice(&20_000u32.to_be_bytes());
+    huge.resize(50 << 20, 0x5a);
+    doc.media.insert(MediaItem::new("huge.png", huge));
+    doc.media
+        .add("broken.png", b"\x89PNG\r\n\x1a\nnot really".to_vec());
+    for m in ["huge.png", "broken.png"] {
+        doc.blocks.push(Block::Image(fx::image(m, Some("pic"))));
+    }
+    let out = write_with_info(&doc, &PdfOptions::new(all_on(Language::En))).expect("renders");
+    let warned: Vec<&Warning> = out
+        .warnings
+        .iter()
+        .filter(|w| w.message.contains("empty box"))
+        .collect();
+    assert_eq!(warned.len(), 2, "{:?}", out.warnings);
+    assert!(out.value.pages > 100);
+    let s = save(&out.value.bytes);
+    assert!(tool("qpdf", &["--check", p(&s)]).status.success());
+    let text = text_of(&s, None);
+    assert!(
+        text.contains("row9999"),
+        "the last row of the tall table is drawn"
+    );
+    assert!(text.contains("Donaudampf"), "the long word is drawn");
+}
+
+// ---- page numbers for the Word export ---------------------------------------------------
+
+#[test]
+fn word_toc_page_numbers_are_the_pdf_layout_pages() {
+    use sdconv::export::word::{WordOptions, write as write_word};
+    let doc = long_doc("en_EN");
+    let settings = WordSettings::new(Language::En);
+    let docx = write_word(&doc, &WordOptions::new("report", settings))
+        .unwrap()
+        .value;
+    let mut z = sdconv::package::ZipReader::new(&docx, &sdconv::Limits::default()).unwrap();
+    let xml = String::from_utf8(z.read("word/document.xml").unwrap()).unwrap();
+    // Each PAGEREF field's cached result, up to the field's end.
+    let word_pages: Vec<usize> = xml
+        .split("PAGEREF ")
+        .skip(1)
+        .map(|rest| {
+            let field = &rest[..rest.find(r#"fldCharType="end""#).expect("field end")];
+            let t = field.rfind("<w:t").expect("a result run");
+            let text = &field[t..];
+            let value: String = text[text.find('>').unwrap() + 1..]
+                .chars()
+                .take_while(|c| *c != '<')
+                .collect();
+            value
+                .parse()
+                .unwrap_or_else(|_| panic!("result {value:?} is not a page"))
+        })
+        .collect();
+    assert_eq!(word_pages.len(), 12);
+    // The same numbers the PDF's own contents page prints.
+    let (out, _) = pdf(&doc, settings);
+    let s = save(&out);
+    let pdf_pages: Vec<usize> = text_of(&s, Some((1, 1)))
+        .lines()
+        .filter(|l| l.contains("zeta") && l.contains(". ."))
+        .filter_map(|l| l.split_whitespace().last()?.parse().ok())
+        .collect();
+    assert_eq!(word_pages, pdf_pages);
+    assert!(word_pages.windows(2).all(|w| w[0] <= w[1]) && word_pages[11] > 1);
+}
+
+#[test]
+fn links_and_cross_references_are_clickable() {
+    let doc = fx::everything();
+    let (out, _) = pdf(&doc, all_on(Language::En));
+    let s = save(&out);
+    let qdf = s.path.with_extension("qdf.pdf");
+    let q = tool(
+        "qpdf",
+        &[
+            "--qdf",
+            "--object-streams=disable",
+            p(&s),
+            qdf.to_str().unwrap(),
+        ],
+    );
+    assert!(q.status.success());
+    let raw = std::fs::read(&qdf).unwrap();
+    let text = String::from_utf8_lossy(&raw);
+    // External links keep their address; javascript: ones are not links.
+    assert!(text.contains("/URI"), "no external link annotation");
+    assert!(!text.to_ascii_lowercase().contains("javascript:"));
+    // Cross-references, directory entries and note marks jump inside the document.
+    let gotos = text.matches("/S /GoTo").count();
+    assert!(gotos >= 10, "only {gotos} internal links");
+    assert!(text.contains("/Lang (en)"), "document language");
+}
+
+#[test]
+fn compressed_images_shrink_a_big_picture_shown_small() {
+    let mut doc = fx::doc("Pictures", vec![]);
+    let big = fx::png(1600, 1200, |x, y| {
+        [(x % 251) as u8, (y % 241) as u8, ((x ^ y) % 239) as u8]
+    });
+    doc.media.add("big.png", big);
+    doc.blocks.push(Block::Image(Image {
+        width_percent: Some(20.0),
+        ..fx::image("big.png", None)
+    }));
+    let plain = pdf(&doc, WordSettings::default()).0;
+    let small = pdf(&doc, WordSettings::default().with_compressed_images(true)).0;
+    assert!(
+        small.len() * 3 < plain.len(),
+        "{} vs {} bytes",
+        small.len(),
+        plain.len()
+    );
+    check("compressed", &doc, &small, true);
+}
