@@ -232,6 +232,7 @@ fn paragraph_attributes_and_the_rest_in_one_pi() {
         start: Some(4),
         list_id: None,
         number_format: None,
+        code: None,
         content: vec![t("Head")],
     };
     let item = Paragraph {

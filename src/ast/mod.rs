@@ -24,7 +24,7 @@ pub use block::{
 };
 pub use inline::{Change, ChangeKind, Inline, Mark, NoteKind, TextStyle};
 pub use media::{MediaItem, MediaKind, MediaStore};
-pub use validate::Violation;
+pub use validate::{Violation, is_code_language};
 pub use walk::BlockPath;
 
 /// Version of the JSON form; bumped when a field changes meaning or disappears.

@@ -187,6 +187,8 @@ pub fn paragraph() -> BoxedStrategy<Paragraph> {
                     start,
                     list_id,
                     number_format,
+                    // Code blocks are tested with wholly-code content in tests/code_blocks.rs.
+                    code: None,
                     content,
                 }
             },

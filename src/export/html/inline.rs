@@ -32,6 +32,10 @@ impl<'a> Writer<'a> {
     fn inline(&mut self, inline: &'a Inline) {
         match inline {
             Inline::Text { text } => self.text_run(text),
+            Inline::Styled {
+                style: TextStyle::Code,
+                children,
+            } if self.in_pre => self.inlines(children),
             Inline::Styled { style, children } => {
                 let (open, close) = style_tags(*style);
                 self.out.push_str(open);
@@ -57,7 +61,13 @@ impl<'a> Writer<'a> {
                 number,
                 text,
             } => self.cross_ref(target, *number, *text),
-            Inline::LineBreak => self.out.push_str(if self.plain { " " } else { "<br>" }),
+            Inline::LineBreak => self.out.push_str(if self.in_pre {
+                "\n"
+            } else if self.plain {
+                " "
+            } else {
+                "<br>"
+            }),
             Inline::Image {
                 media,
                 caption,
@@ -93,7 +103,7 @@ impl<'a> Writer<'a> {
         if marked {
             self.open_comment_mark();
         }
-        if text.contains('\t') {
+        if text.contains('\t') && !self.in_pre {
             for (i, part) in text.split('\t').enumerate() {
                 if i > 0 {
                     self.out.push_str("<span class=\"tab\">\t</span>");

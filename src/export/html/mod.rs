@@ -230,6 +230,8 @@ struct Writer<'a> {
     pending_asides: Vec<usize>,
     /// Writing a generated list entry: formatting only.
     plain: bool,
+    /// Writing a code block's `pre`: code marks are implied, breaks are newlines.
+    in_pre: bool,
     in_link: bool,
     in_note: bool,
     in_comment: bool,
@@ -285,6 +287,7 @@ impl<'a> Writer<'a> {
             sidenotes: Vec::new(),
             pending_asides: Vec::new(),
             plain: false,
+            in_pre: false,
             in_link: false,
             in_note: false,
             in_comment: false,

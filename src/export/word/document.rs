@@ -104,6 +104,9 @@ pub(crate) struct TocEntry {
     pub bookmark: String,
 }
 
+/// The `w:tag` prefix of the content control carrying a code block's language.
+pub const CODE_LANGUAGE_TAG: &str = "sdconv:code-language=";
+
 /// What a cross-reference to a block id shows.
 #[derive(Debug, Clone)]
 pub(crate) struct Target {
@@ -478,6 +481,16 @@ impl<'a> Writer<'a> {
         }
         let assigned = self.numbering.assign(scope, p, number);
         let level = usize::from(p.level.min(5));
+        let code = p.code.as_deref().filter(|_| p.kind == TextType::Paragraph);
+        // A code block's language has no place in a paragraph: a content control tagged with
+        // it wraps the paragraph (Word shows nothing of it; our reader reads it back).
+        let language = code.filter(|l| !l.is_empty() && crate::ast::is_code_language(l));
+        if let Some(language) = language {
+            let _ = write!(
+                out,
+                r#"<w:sdt><w:sdtPr><w:tag w:val="{CODE_LANGUAGE_TAG}{language}"/></w:sdtPr><w:sdtContent>"#
+            );
+        }
         out.push_str("<w:p>");
         let mut ppr = String::new();
         match p.kind {
@@ -488,6 +501,11 @@ impl<'a> Writer<'a> {
                 ppr.push_str(r#"<w:pStyle w:val="ListParagraph"/>"#)
             }
             TextType::Caption => ppr.push_str(r#"<w:pStyle w:val="Caption"/>"#),
+            // Code blocks: Word's monospace "HTML Preformatted" style; runs keep their spaces
+            // (`xml:space="preserve"` on every text).
+            TextType::Paragraph if code.is_some() => {
+                ppr.push_str(r#"<w:pStyle w:val="HTMLPreformatted"/>"#)
+            }
             TextType::Paragraph | TextType::ParagraphOl => {}
         }
         if let Some(a) = &assigned {
@@ -545,6 +563,9 @@ impl<'a> Writer<'a> {
             let _ = write!(out, r#"<w:bookmarkEnd w:id="{tid}"/>"#);
         }
         out.push_str("</w:p>");
+        if language.is_some() {
+            out.push_str("</w:sdtContent></w:sdt>");
+        }
         let text = crate::ast::inline::plain_text(&p.content).replace('\n', " ");
         let label = assigned
             .as_ref()

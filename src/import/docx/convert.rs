@@ -481,6 +481,7 @@ impl<'a> Converter<'a> {
             props,
             items,
             textboxes,
+            code_language,
         } = p;
         let info = self.para_info(&props);
         let mut st = ParaState::default();
@@ -557,10 +558,21 @@ impl<'a> Converter<'a> {
         if kind == TextType::Caption {
             strip_caption_label(&mut st);
         }
+        // A paragraph in a code style ("Source Code", "HTML Preformatted", "Plain Text") or
+        // tagged with a code language is a code block: wholly code, whitespace kept.
+        let code = (kind == TextType::Paragraph)
+            .then(|| {
+                let styled = info
+                    .explicit
+                    .as_deref()
+                    .is_some_and(|id| self.src.styles.is_code(id));
+                code_language.clone().or_else(|| styled.then(String::new))
+            })
+            .flatten();
         let style_name = info
             .explicit
             .as_deref()
-            .filter(|_| !mapping::style_is_implied(&facts, &mapped))
+            .filter(|_| !mapping::style_is_implied(&facts, &mapped) && code.is_none())
             .map(|id| self.src.styles.name_of(id).to_string());
 
         if info.page_break_before {
@@ -616,8 +628,17 @@ impl<'a> Converter<'a> {
                         } else {
                             kind
                         };
+                        let mut runs = runs;
+                        if code.is_some() {
+                            for r in &mut runs {
+                                if !matches!(r.leaf, Leaf::Atom(_)) {
+                                    r.marks.push(Mark::Style(TextStyle::Code));
+                                }
+                            }
+                        }
                         let mut para = Paragraph {
                             kind: piece_kind,
+                            code: code.clone(),
                             level,
                             indent: if piece_kind.is_list() {
                                 0

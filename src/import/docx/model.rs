@@ -27,6 +27,9 @@ pub struct Para {
     pub items: Vec<Item>,
     /// Text boxes anchored in this paragraph, in reading order.
     pub textboxes: Vec<Vec<Block>>,
+    /// A code block's language, from the tag of a content control around the paragraph (how
+    /// our writer keeps it).
+    pub code_language: Option<String>,
 }
 
 /// Paragraph-level content.
