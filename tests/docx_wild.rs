@@ -507,3 +507,85 @@ fn body_text_styles_are_silent_and_structural_cues_are_named() {
         ]
     );
 }
+
+// ---- item 9: page headers -----------------------------------------------------------------
+
+fn header_part(text: &str) -> Vec<u8> {
+    format!(
+        r#"<w:hdr {NS}><w:p><w:pPr><w:pStyle w:val="Header"/></w:pPr><w:r><w:t>{text}</w:t></w:r><w:r><w:tab/></w:r>{}</w:p></w:hdr>"#,
+        field("PAGE", "3")
+    )
+    .into_bytes()
+}
+
+#[test]
+fn page_headers_are_kept_in_the_metadata_and_written_back() {
+    let body = format!(
+        r#"{}<w:sectPr><w:headerReference w:type="default" r:id="rIdH1"/><w:headerReference w:type="first" r:id="rIdH2"/><w:headerReference w:type="even" r:id="rIdH3"/><w:titlePg/></w:sectPr>"#,
+        p("text")
+    );
+    let c = docx(&body)
+        .rel("rIdH1", "header", "header1.xml", false)
+        .rel("rIdH2", "header", "header2.xml", false)
+        .rel("rIdH3", "header", "header3.xml", false)
+        .part("word/header1.xml", &header_part("Annual report"))
+        .part("word/header2.xml", &header_part("Cover"))
+        .part("word/header3.xml", &header_part("Even pages"))
+        .read();
+    valid(&c);
+    assert!(c.warnings.is_empty(), "{:?}", messages(&c));
+    let m = &c.value.meta;
+    assert_eq!(m.header.as_deref(), Some("Annual report"));
+    assert_eq!(m.header_first.as_deref(), Some("Cover"));
+    assert_eq!(m.header_even.as_deref(), Some("Even pages"));
+    // Word writes them back (default, first with titlePg, even with evenAndOddHeaders) and
+    // reads them again; sd.xml carries them in its extension.
+    for format in [sdconv::Format::Word, sdconv::Format::Sdxml] {
+        let bytes = sdconv::export(&c.value, format, &Default::default())
+            .unwrap()
+            .value;
+        let back = sdconv::import(format, &bytes, &Default::default())
+            .unwrap()
+            .value;
+        let headers = |m: &sdconv::ast::Meta| {
+            (
+                m.header.clone(),
+                m.header_first.clone(),
+                m.header_even.clone(),
+            )
+        };
+        assert_eq!(headers(&back.meta), headers(m), "{format:?}");
+    }
+    // HTML: in print only.
+    let html = sdconv::export(&c.value, sdconv::Format::HtmlAllInOne, &Default::default())
+        .unwrap()
+        .value;
+    let html = String::from_utf8(html).unwrap();
+    assert!(
+        html.contains(r#"<div class="page-header" aria-hidden="true">Annual report</div>"#),
+        "{html}"
+    );
+    assert!(html.contains(".page-header { display: none; }"));
+}
+
+#[test]
+fn the_template_title_header_is_not_read_as_the_documents() {
+    let mut doc = Document::default();
+    doc.meta.title = Some("A title".into());
+    doc.blocks = vec![Block::Paragraph(sdconv::ast::Paragraph::new(
+        sdconv::ast::TextType::Paragraph,
+        vec![sdconv::ast::Inline::text("x")],
+    ))];
+    let bytes = sdconv::export(&doc, sdconv::Format::Word, &Default::default())
+        .unwrap()
+        .value;
+    let text = unzip_text(&bytes);
+    assert!(
+        text.contains("A title</w:t>"),
+        "the template shows the title"
+    );
+    let back = sdconv::import(sdconv::Format::Word, &bytes, &Default::default())
+        .unwrap()
+        .value;
+    assert_eq!(back.meta.header, None);
+}

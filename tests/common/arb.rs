@@ -482,6 +482,10 @@ pub fn meta() -> BoxedStrategy<Meta> {
                 description,
                 filename,
                 footer,
+                // Page headers are tested in tests/docx_wild.rs (Word and sd.xml round trips).
+                header: None,
+                header_first: None,
+                header_even: None,
                 tags,
                 supplemental,
                 language: language.map(str::to_string),

@@ -104,6 +104,10 @@ pub(crate) struct TocEntry {
     pub bookmark: String,
 }
 
+/// The `w:tag` of the content control around a page header taken from the template (the title
+/// line), so a reader can tell it from a header the document itself had.
+pub const TEMPLATE_HEADER_TAG: &str = "sdconv:template-header";
+
 /// The `w:tag` prefix of the content control carrying a code block's language.
 pub const CODE_LANGUAGE_TAG: &str = "sdconv:code-language=";
 

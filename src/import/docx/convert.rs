@@ -259,15 +259,7 @@ impl<'a> Converter<'a> {
                 "w:fldChar",
             );
         }
-        let has_header = body.final_section.as_ref().is_some_and(|s| s.has_header);
         let blocks = self.block_list(body.blocks, Some(&widths));
-        if has_header {
-            self.report.warn(
-                WarningKind::Dropped,
-                "page headers are not imported",
-                Location::part(self.src.main_part).element("w:headerReference"),
-            );
-        }
         if !self.carry.is_empty() {
             self.carry.clear();
         }

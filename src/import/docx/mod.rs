@@ -24,11 +24,12 @@
 //! - ✔ tables: spans, vertical merges, header rows, grid widths, gridBefore/After, nesting
 //! - ✔ images: DrawingML inline/anchored, VML, linked (reference kept, warned), extent, alt text,
 //!   width relative to the section's text width; caption paragraphs attached to neighbours
-//! - ✔ metadata: core properties and default footer, under the caller's values
+//! - ✔ metadata: core properties, default footer and page headers (default, first, even),
+//!   under the caller's values
 //! - ◐ text boxes (content after the anchoring paragraph), equations (plain text), OLE objects
 //!   (preview picture), ruby (base text, then the ruby text in parentheses), hidden text (kept
 //!   as ordinary text), `caps` (ignored: a display transform)
-//! - ✘ page headers, charts, shapes without text, `altChunk`, `subDoc` — each reported as a
+//! - ✘ charts, shapes without text, `altChunk`, `subDoc` — each reported as a
 //!   warning where met; revisions of paragraph marks and of formatting (`w:rPrChange`,
 //!   `w:pPrChange`) are ignored: the current formatting is what the tree keeps
 
@@ -72,6 +73,7 @@ pub use mapping::{MappingEntry, StyleMapping};
 pub use looks::{NumberLook, NumberLooks};
 
 use body::{BodyParser, Facts};
+
 use convert::{Converter, Sources};
 use package::Package;
 use rels::Relationships;
@@ -290,7 +292,18 @@ pub fn read(bytes: &[u8], options: &DocxImportOptions) -> Result<Converted<Docum
             drop_images(&mut doc, &missing);
         }
         drop_implied_extents(&mut doc, &wide);
-        doc.meta = meta::merge(core, doc.meta.footer.take(), &options.meta, &mut report);
+        let read = std::mem::take(&mut doc.meta);
+        doc.meta = meta::merge(core, read.footer, &options.meta, &mut report);
+        // Page headers: the caller's values first, as for the footer.
+        for (slot, value) in [
+            (&mut doc.meta.header, read.header),
+            (&mut doc.meta.header_first, read.header_first),
+            (&mut doc.meta.header_even, read.header_even),
+        ] {
+            if slot.is_none() {
+                *slot = value;
+            }
+        }
         meta::take_title_blocks(&mut doc.meta, &mut doc.blocks);
         Ok(report.finish(doc))
     })
@@ -458,6 +471,40 @@ fn convert_text(
         None => Vec::new(),
     };
 
+    // Page headers by type; a header our writer took from its template (the title line) is
+    // the template's, not the document's, and is left out so round trips hold.
+    let mut header_blocks: Vec<(String, Vec<model::Block>)> = Vec::new();
+    let header_refs = body
+        .final_section
+        .as_ref()
+        .map(|s| s.headers.clone())
+        .unwrap_or_default();
+    for (ty, id) in header_refs {
+        let Some(part) = t
+            .main_rels
+            .get(&id)
+            .filter(|r| !r.external)
+            .map(|r| r.target.clone())
+        else {
+            continue;
+        };
+        let blocks = optional_part(
+            pkg,
+            &part,
+            &mut report,
+            &mut Vec::new(),
+            &mut |text, p, rels, r| {
+                if text.contains(crate::export::word::document::TEMPLATE_HEADER_TAG) {
+                    return Ok(Vec::new());
+                }
+                let mut f = Facts::default();
+                BodyParser::new(text, p, rels, limits, r, &mut f).parse_root_blocks()
+            },
+        )?
+        .unwrap_or_default();
+        header_blocks.push((ty, blocks));
+    }
+
     let parts: HashSet<String> = pkg.names().iter().map(|n| n.to_ascii_lowercase()).collect();
     let comment_ids: HashSet<String> = t.raw_comments.iter().map(|c| c.id.clone()).collect();
     let src = Sources {
@@ -475,6 +522,18 @@ fn convert_text(
     let blocks = conv.document(body);
     let comments = conv.comments(t.raw_comments);
     let footer = conv.footer_text(footer_blocks);
+    let mut headers = Meta::default();
+    for (ty, blocks) in header_blocks {
+        let text = conv.footer_text(blocks);
+        let slot = match ty.as_str() {
+            "first" => &mut headers.header_first,
+            "even" => &mut headers.header_even,
+            _ => &mut headers.header,
+        };
+        if slot.is_none() {
+            *slot = text;
+        }
+    }
     let alias = std::mem::take(&mut conv.alias);
     let wide = std::mem::take(&mut conv.wide_images);
     let wanted = std::mem::take(&mut conv.media.wanted);
@@ -484,6 +543,9 @@ fn convert_text(
     doc.blocks = blocks;
     doc.comments = comments;
     doc.meta.footer = footer;
+    doc.meta.header = headers.header;
+    doc.meta.header_first = headers.header_first;
+    doc.meta.header_even = headers.header_even;
     if !alias.is_empty() {
         rewrite_targets(&mut doc, &alias);
     }
