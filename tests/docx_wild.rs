@@ -589,3 +589,48 @@ fn the_template_title_header_is_not_read_as_the_documents() {
         .value;
     assert_eq!(back.meta.header, None);
 }
+
+// ---- item 11: SmartArt --------------------------------------------------------------------
+
+#[test]
+fn smartart_text_becomes_a_nested_list_with_a_warning() {
+    const DGM: &str = "http://schemas.openxmlformats.org/drawingml/2006/diagram";
+    let body = format!(
+        r#"<w:p><w:r><w:t>Process:</w:t></w:r><w:r><w:drawing><wp:inline><wp:extent cx="5486400" cy="3200400"/><wp:docPr id="1" name="Diagram 1"/><a:graphic><a:graphicData uri="{DGM}"><dgm:relIds xmlns:dgm="{DGM}" r:dm="rIdDm" r:lo="rIdLo" r:qs="rIdQs" r:cs="rIdCs"/></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>{}"#,
+        p("after")
+    );
+    let data = format!(
+        r#"<dgm:dataModel xmlns:dgm="{DGM}" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><dgm:ptLst><dgm:pt modelId="{{0}}" type="doc"><dgm:prSet/><dgm:spPr/><dgm:t><a:bodyPr/><a:p><a:endParaRPr/></a:p></dgm:t></dgm:pt><dgm:pt modelId="{{B}}"><dgm:prSet/><dgm:spPr/><dgm:t><a:bodyPr/><a:p><a:r><a:t>Build</a:t></a:r></a:p></dgm:t></dgm:pt><dgm:pt modelId="{{A}}"><dgm:prSet/><dgm:spPr/><dgm:t><a:bodyPr/><a:p><a:r><a:t>Plan</a:t></a:r></a:p></dgm:t></dgm:pt><dgm:pt modelId="{{A1}}"><dgm:prSet/><dgm:spPr/><dgm:t><a:bodyPr/><a:p><a:r><a:t>Gather </a:t></a:r><a:r><a:t>needs</a:t></a:r></a:p></dgm:t></dgm:pt><dgm:pt modelId="{{S}}" type="sibTrans"/></dgm:ptLst><dgm:cxnLst><dgm:cxn modelId="1" srcId="{{0}}" destId="{{B}}" srcOrd="1" destOrd="0"/><dgm:cxn modelId="2" srcId="{{0}}" destId="{{A}}" srcOrd="0" destOrd="0"/><dgm:cxn modelId="3" srcId="{{A}}" destId="{{A1}}" srcOrd="0" destOrd="0"/><dgm:cxn modelId="4" type="presOf" srcId="{{A}}" destId="{{S}}"/></dgm:cxnLst></dgm:dataModel>"#
+    );
+    let c = docx(&body)
+        .rel("rIdDm", "diagramData", "diagrams/data1.xml", false)
+        .part("word/diagrams/data1.xml", data.as_bytes())
+        .read();
+    valid(&c);
+    let items: Vec<(sdconv::ast::TextType, u8, String)> = c
+        .value
+        .blocks
+        .iter()
+        .filter_map(|b| match b {
+            Block::Paragraph(p) => Some((p.kind, p.level, plain_text(&p.content))),
+            _ => None,
+        })
+        .collect();
+    use sdconv::ast::TextType::*;
+    assert_eq!(
+        items,
+        [
+            (Paragraph, 0, "Process:".to_string()),
+            (ListUl, 0, "Plan".to_string()),
+            (ListUl, 1, "Gather needs".to_string()),
+            (ListUl, 0, "Build".to_string()),
+            (Paragraph, 0, "after".to_string()),
+        ]
+    );
+    assert_eq!(
+        messages(&c),
+        [
+            "a SmartArt diagram is kept as its text, a nested list after the paragraph that anchors it; the drawing itself is not kept"
+        ]
+    );
+}

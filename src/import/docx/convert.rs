@@ -49,6 +49,8 @@ pub(super) struct Sources<'a> {
     pub parts: &'a HashSet<String>,
     /// The main part's name, for warning locations.
     pub main_part: &'a str,
+    /// SmartArt data parts read: part name → items in reading order.
+    pub diagrams: &'a std::collections::HashMap<String, Vec<super::smartart::DiagramItem>>,
 }
 
 /// A block list being built, with what the caption pass needs to know: which blocks are
@@ -171,6 +173,8 @@ pub(super) struct Converter<'a> {
     /// (media, width, height) of image blocks wider than their text: their width is not what
     /// `width_percent` (at most 100) says, so they keep their extent.
     pub wide_images: HashSet<(String, u64, u64)>,
+    /// SmartArt diagrams converted so far (each gets its own list id).
+    diagram_count: usize,
     lists: ListCounters,
     ids: HashSet<String>,
     /// Bookmark names that point at another block's id.
@@ -194,6 +198,7 @@ impl<'a> Converter<'a> {
             report,
             media: MediaNames::default(),
             wide_images: HashSet::new(),
+            diagram_count: 0,
             lists: ListCounters::default(),
             ids: HashSet::new(),
             alias: HashMap::new(),
@@ -474,6 +479,7 @@ impl<'a> Converter<'a> {
             items,
             textboxes,
             code_language,
+            diagrams,
         } = p;
         let info = self.para_info(&props);
         let mut st = ParaState::default();
@@ -672,6 +678,23 @@ impl<'a> Converter<'a> {
             );
             let blocks = self.block_list(tb, None);
             out.blocks.extend(blocks);
+        }
+        for part in diagrams {
+            let items = self.src.diagrams.get(&part).cloned().unwrap_or_default();
+            self.warn(
+                WarningKind::Lossy,
+                "a SmartArt diagram is kept as its text, a nested list after the paragraph that anchors it; the drawing itself is not kept",
+                "dgm:relIds",
+            );
+            self.diagram_count += 1;
+            let list_id = format!("smartart-{}", self.diagram_count);
+            for (depth, text) in items {
+                out.push(ast::Block::Paragraph(Paragraph {
+                    level: depth.min(ast::MAX_LEVEL),
+                    list_id: Some(list_id.clone()),
+                    ..Paragraph::new(TextType::ListUl, vec![Inline::text(text)])
+                }));
+            }
         }
     }
 

@@ -41,6 +41,8 @@ pub(super) struct DrawingState {
     bare_shapes: usize,
     /// The offset (`a:off`, VML `left`/`top`) of the shape read last: where a text box sits.
     offset: (i64, i64),
+    /// A SmartArt diagram's data part relationship (`dgm:relIds@r:dm`).
+    diagram: Option<String>,
     /// Text boxes with the offset of their shape, to be put in reading order.
     boxes: Vec<((i64, i64), Vec<super::model::Block>)>,
 }
@@ -94,6 +96,16 @@ impl BodyParser<'_, '_> {
             boxes.sort_by_key(|(at, _)| (at.1, at.0));
         }
         p.textboxes.extend(boxes.into_iter().map(|(_, b)| b));
+        if let Some(id) = st.diagram.as_deref() {
+            match self.rels.get(id).filter(|r| !r.external) {
+                Some(rel) => p.diagrams.push(rel.target.clone()),
+                None => self.warn(
+                    WarningKind::MissingMedia,
+                    format!("a SmartArt diagram's r:dm=\"{id}\" names no data part; dropped"),
+                    "dgm:relIds",
+                ),
+            }
+        }
         self.finish_drawing(st, run);
         Ok(())
     }
@@ -189,7 +201,7 @@ impl BodyParser<'_, '_> {
                 "o:OLEObject",
             );
         }
-        let kept = count > 0 || st.textbox || !st.text.is_empty();
+        let kept = count > 0 || st.textbox || !st.text.is_empty() || st.diagram.is_some();
         if kept && st.bare_shapes > 0 {
             let n = st.bare_shapes;
             let what = if n == 1 {
@@ -281,6 +293,7 @@ fn drawing_attrs(e: &BytesStart<'_>, st: &mut DrawingState) {
             st.offset = (x, y);
         }
         "chart" => st.chart = true,
+        "relIds" => st.diagram = attr_string(e, "dm"),
         "shape" | "rect" | "roundrect" | "oval" | "image" => {
             if let Some(style) = attr(e, "style") {
                 st.shape_extent = vml_style_extent(&style);

@@ -26,7 +26,9 @@
 //!   width relative to the section's text width; caption paragraphs attached to neighbours
 //! - ✔ metadata: core properties, default footer and page headers (default, first, even),
 //!   under the caller's values
-//! - ◐ text boxes (content after the anchoring paragraph), equations (plain text), OLE objects
+//! - ◐ text boxes, also inside groups and canvases (content after the anchoring paragraph, a
+//!   group's boxes top to bottom), SmartArt (its text as a nested list after the anchoring
+//!   paragraph, warned), code blocks (code styles, `Paragraph::code`), equations (plain text), OLE objects
 //!   (preview picture), ruby (base text, then the ruby text in parentheses), hidden text (kept
 //!   as ordinary text), `caps` (ignored: a display transform)
 //! - ✘ charts, shapes without text, `altChunk`, `subDoc` — each reported as a
@@ -52,6 +54,7 @@ mod numbering;
 mod package;
 mod props;
 mod rels;
+mod smartart;
 mod styles;
 mod symbols;
 mod tbl;
@@ -429,6 +432,26 @@ type TextResult = Result<(
     HashSet<(String, u64, u64)>,
 )>;
 
+/// The SmartArt data parts anchored in `blocks` (tables and text boxes included), in order.
+fn collect_diagrams(blocks: &[model::Block], out: &mut Vec<String>) {
+    for b in blocks {
+        match b {
+            model::Block::Para(p) => {
+                out.extend(p.diagrams.iter().cloned());
+                for tb in &p.textboxes {
+                    collect_diagrams(tb, out);
+                }
+            }
+            model::Block::Table(t) => {
+                for cell in t.rows.iter().flat_map(|r| &r.cells) {
+                    collect_diagrams(&cell.blocks, out);
+                }
+            }
+            model::Block::Loose(_) => {}
+        }
+    }
+}
+
 /// Parses the main part and converts everything but the pictures' bytes.
 fn convert_text(
     pkg: &mut Package<'_>,
@@ -505,6 +528,25 @@ fn convert_text(
         header_blocks.push((ty, blocks));
     }
 
+    // SmartArt data parts anchored anywhere in the body.
+    let mut diagram_parts = Vec::new();
+    collect_diagrams(&body.blocks, &mut diagram_parts);
+    let mut diagrams = HashMap::new();
+    for part in diagram_parts {
+        if diagrams.contains_key(&part) {
+            continue;
+        }
+        let items = optional_part(
+            pkg,
+            &part,
+            &mut report,
+            &mut Vec::new(),
+            &mut |text, p, _rels, _r| smartart::read(text, p, limits),
+        )?
+        .unwrap_or_default();
+        diagrams.insert(part, items);
+    }
+
     let parts: HashSet<String> = pkg.names().iter().map(|n| n.to_ascii_lowercase()).collect();
     let comment_ids: HashSet<String> = t.raw_comments.iter().map(|c| c.id.clone()).collect();
     let src = Sources {
@@ -517,6 +559,7 @@ fn convert_text(
         facts: &facts,
         parts: &parts,
         main_part: t.main,
+        diagrams: &diagrams,
     };
     let mut conv = Converter::new(src, report);
     let blocks = conv.document(body);

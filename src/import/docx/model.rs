@@ -30,6 +30,8 @@ pub struct Para {
     /// A code block's language, from the tag of a content control around the paragraph (how
     /// our writer keeps it).
     pub code_language: Option<String>,
+    /// SmartArt data parts (`dgm:relIds@r:dm`) anchored in this paragraph, by part name.
+    pub diagrams: Vec<String>,
 }
 
 /// Paragraph-level content.
