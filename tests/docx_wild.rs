@@ -634,3 +634,61 @@ fn smartart_text_becomes_a_nested_list_with_a_warning() {
         ]
     );
 }
+
+// ---- item 10: ruby ------------------------------------------------------------------------
+
+#[test]
+fn ruby_is_kept_as_base_and_reading() {
+    use sdconv::ast::Inline;
+    let body = r#"<w:p><w:r><w:t xml:space="preserve">Read </w:t></w:r><w:r><w:ruby><w:rubyPr><w:rubyAlign w:val="distributeSpace"/><w:hps w:val="10"/><w:hpsRaise w:val="18"/><w:hpsBaseText w:val="21"/><w:lid w:val="ja-JP"/></w:rubyPr><w:rt><w:r><w:t>かんじ</w:t></w:r></w:rt><w:rubyBase><w:r><w:t>漢字</w:t></w:r></w:rubyBase></w:ruby></w:r><w:r><w:t>.</w:t></w:r></w:p>"#;
+    let c = docx(body).read();
+    valid(&c);
+    assert!(c.warnings.is_empty(), "{:?}", messages(&c));
+    let Block::Paragraph(p) = &c.value.blocks[0] else {
+        panic!("{:?}", c.value.blocks[0]);
+    };
+    assert_eq!(
+        p.content,
+        [
+            Inline::text("Read "),
+            Inline::Ruby {
+                base: "漢字".into(),
+                reading: "かんじ".into()
+            },
+            Inline::text(".")
+        ]
+    );
+    let html = sdconv::export(&c.value, sdconv::Format::HtmlAllInOne, &Default::default())
+        .unwrap()
+        .value;
+    let html = String::from_utf8(html).unwrap();
+    assert!(
+        html.contains("Read <ruby>漢字<rp>(</rp><rt>かんじ</rt><rp>)</rp></ruby>."),
+        "{html}"
+    );
+    for (format, shown, warnings) in written(&c.value) {
+        match format {
+            "html" | "html_all_in_one" | "word" => {}
+            _ => assert!(
+                visible(&shown).contains("漢字 (かんじ)"),
+                "{format}: {shown}"
+            ),
+        }
+        if matches!(format, "markdown" | "parsx") {
+            assert!(
+                warnings.iter().any(|w| w.contains("ruby")),
+                "{format}: {warnings:?}"
+            );
+        }
+    }
+    // Word and sd.xml give the ruby back.
+    for format in [sdconv::Format::Word, sdconv::Format::Sdxml] {
+        let bytes = sdconv::export(&c.value, format, &Default::default())
+            .unwrap()
+            .value;
+        let back = sdconv::import(format, &bytes, &Default::default())
+            .unwrap()
+            .value;
+        assert_eq!(back.blocks, c.value.blocks, "{format:?}");
+    }
+}

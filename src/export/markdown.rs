@@ -721,6 +721,14 @@ impl<'d> Writer<'d> {
                     );
                     continue;
                 }
+                Leaf::Atom(Inline::Ruby { base, reading }) => {
+                    self.warn_once(
+                        "ruby",
+                        WarningKind::Lossy,
+                        "ruby is written as \"base (reading)\"",
+                    );
+                    Leaf::Text(Inline::ruby_text(&base, &reading))
+                }
                 Leaf::Atom(Inline::CrossRef { target, .. }) => {
                     self.warn_once(
                         "xref",
@@ -822,6 +830,7 @@ impl<'d> Writer<'d> {
             Inline::Span { children, .. } | Inline::Tracked { children, .. } => {
                 self.inlines(r, children)
             }
+            Inline::Ruby { base, reading } => r.text(&Inline::ruby_text(base, reading)),
             Inline::CrossRef { .. }
             | Inline::IndexMark { .. }
             | Inline::CommentStart { .. }

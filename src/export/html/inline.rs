@@ -94,6 +94,18 @@ impl<'a> Writer<'a> {
             }
             Inline::CommentStart { id } => self.comment_start(id),
             Inline::CommentEnd { id } => self.comment_end(id),
+            Inline::Ruby { base, reading } => {
+                if self.plain {
+                    self.text(&Inline::ruby_text(base, reading));
+                } else {
+                    // `rp` shows the parentheses where ruby is not rendered.
+                    self.out.push_str("<ruby>");
+                    self.text(base);
+                    self.out.push_str("<rp>(</rp><rt>");
+                    self.text(reading);
+                    self.out.push_str("</rt><rp>)</rp></ruby>");
+                }
+            }
         }
     }
 

@@ -8,8 +8,9 @@
 //! | `heading` level L | `Heading L+1`, a `_Toc` bookmark |
 //! | `heading-ol`, `paragraph-ol` | the same plus `w:numPr` on the shared outline numbering |
 //! | `list-ol`, `list-ul` | `List Paragraph` + `w:numPr` ([`super::numbering`]) |
+//! | code block (`code`) | `HTML Preformatted`, in a `w:sdt` tagged with the language |
 //! | image | inline `w:drawing`, caption below (Caption style, `SEQ`) |
-//! | table | `w:tbl` with `tblGrid`, `gridSpan`, `vMerge`, `tblHeader`; caption above |
+//! | table | `w:tbl` with `tblGrid`, `gridSpan`, `vMerge`, `tblHeader` (nested: `cnfStyle`); caption above |
 //! | page break | `w:br w:type="page"` |
 //! | directory | a TOC field (contents, figures, tables); other kinds are reported |
 //! | block ids | `w:bookmarkStart/End` named by the id ([`bookmark_name`]) |

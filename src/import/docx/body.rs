@@ -753,26 +753,35 @@ impl<'a, 'c> BodyParser<'a, 'c> {
         }
     }
 
-    /// `w:ruby`: the base text, then the ruby text in parentheses (the tree has no ruby).
+    /// `w:ruby`: the base text with its reading (`w:rt`), as plain text each.
     fn ruby(&mut self, run: &mut Run, p: &mut Para) -> Result<()> {
+        let (mut base, mut reading) = (Run::default(), Run::default());
         loop {
             match self.r.next_event()? {
                 Event::Start(e) => match e.local_name().as_ref() {
-                    "rubyBase" => self.run_children_of_container(run, p)?,
-                    "rt" => {
-                        let mut rt = Run::default();
-                        self.run_children_of_container(&mut rt, p)?;
-                        push_text(run, "(");
-                        run.content.append(&mut rt.content);
-                        push_text(run, ")");
-                    }
+                    "rubyBase" => self.run_children_of_container(&mut base, p)?,
+                    "rt" => self.run_children_of_container(&mut reading, p)?,
                     _ => self.r.skip_element()?,
                 },
-                Event::End(_) => return Ok(()),
+                Event::End(_) => break,
                 Event::Eof => return Err(self.eof()),
                 _ => {}
             }
         }
+        let text = |r: Run| -> String {
+            r.content
+                .into_iter()
+                .filter_map(|c| match c {
+                    RunItem::Text(t) => Some(t),
+                    _ => None,
+                })
+                .collect()
+        };
+        let (base, reading) = (text(base), text(reading));
+        if !base.is_empty() || !reading.is_empty() {
+            run.content.push(RunItem::Ruby(base, reading));
+        }
+        Ok(())
     }
 
     /// Reads the `w:r` children of a container (ruby base or text) into `run`.

@@ -831,6 +831,15 @@ impl<'a> Converter<'a> {
                         self.comment_anchor(st, Inline::CommentEnd { id: id.clone() });
                     }
                 }
+                RunItem::Ruby(base, reading) => {
+                    let inline = if self.footer_mode {
+                        // Metadata text has no ruby.
+                        Leaf::Text(Inline::ruby_text(&base, &reading))
+                    } else {
+                        Leaf::Atom(Inline::Ruby { base, reading })
+                    };
+                    self.leaf(st, &marks, inline);
+                }
                 RunItem::Image(img) => {
                     if self.footer_mode {
                         // The footer is kept as text only.

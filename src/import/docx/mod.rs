@@ -29,7 +29,7 @@
 //! - ◐ text boxes, also inside groups and canvases (content after the anchoring paragraph, a
 //!   group's boxes top to bottom), SmartArt (its text as a nested list after the anchoring
 //!   paragraph, warned), code blocks (code styles, `Paragraph::code`), equations (plain text), OLE objects
-//!   (preview picture), ruby (base text, then the ruby text in parentheses), hidden text (kept
+//!   (preview picture), ruby (base and reading as plain text), hidden text (kept
 //!   as ordinary text), `caps` (ignored: a display transform)
 //! - ✘ charts, shapes without text, `altChunk`, `subDoc` — each reported as a
 //!   warning where met; revisions of paragraph marks and of formatting (`w:rPrChange`,

@@ -89,6 +89,8 @@ pub enum RunItem {
     CommentRef(String),
     /// A picture (DrawingML or VML).
     Image(Box<ImageRef>),
+    /// `w:ruby`: the base text and its reading.
+    Ruby(String, String),
 }
 
 /// Which break.

@@ -70,6 +70,10 @@ impl Parser<'_> {
                     *content = normalize(content);
                 }
                 self.scan_inline(&inline);
+                if let Inline::Ruby { base, reading } = &inline {
+                    // The service's "base (reading)" follows: it is this ruby's, not text.
+                    self.skip_text = Inline::ruby_text(base, reading);
+                }
                 if let Some(b) = self.builders.last_mut() {
                     b.inline(&inline);
                 }
