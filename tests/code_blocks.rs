@@ -146,3 +146,44 @@ fn word_code_styles_are_code_blocks() {
         "{html}"
     );
 }
+
+#[test]
+fn a_hand_edited_code_language_in_sdxml_is_dropped_not_trusted() {
+    use std::io::Read;
+    let doc = from_markdown();
+    let bytes = export(&doc, Format::Sdxml);
+    let mut z = zip::ZipArchive::new(std::io::Cursor::new(bytes)).unwrap();
+    let mut xml = String::new();
+    z.by_name("sd.xml")
+        .unwrap()
+        .read_to_string(&mut xml)
+        .unwrap();
+    assert!(xml.contains(r#""code":"rust""#), "{xml}");
+    let edited = xml.replace(r#""code":"rust""#, r#""code":"rust; drop""#);
+    let mut w = sdconv::package::ZipWriter::new();
+    w.add(
+        "sd.xml",
+        edited.as_bytes(),
+        sdconv::package::Compression::Deflate,
+    )
+    .unwrap();
+    let c = sdconv::import(
+        Format::Sdxml,
+        &w.finish().unwrap(),
+        &ImportOptions::default(),
+    )
+    .unwrap();
+    c.value.validate().unwrap();
+    assert_eq!(
+        code_blocks(&c.value).len(),
+        1,
+        "only the indented block is left"
+    );
+    assert!(
+        c.warnings
+            .iter()
+            .any(|w| w.message.contains("read as an ordinary paragraph")),
+        "{:?}",
+        c.warnings
+    );
+}

@@ -220,6 +220,15 @@ impl Parser<'_> {
             self.clamped("paragraph", "indent", MAX_INDENT);
             p.indent = MAX_INDENT;
         }
+        let bad_code = p.code.as_deref().is_some_and(|language| {
+            p.kind != crate::ast::TextType::Paragraph || !crate::ast::is_code_language(language)
+        });
+        if bad_code {
+            self.note(WarningKind::InvalidValue, "code", "paragraph", || {
+                "a code block that is not a plain paragraph or whose language is not one word was read as an ordinary paragraph".to_string()
+            });
+            p.code = None;
+        }
     }
 
     pub(super) fn fix_image(&mut self, img: &mut Image) {
