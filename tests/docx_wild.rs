@@ -692,3 +692,70 @@ fn ruby_is_kept_as_base_and_reading() {
         assert_eq!(back.blocks, c.value.blocks, "{format:?}");
     }
 }
+
+// ---- item 8 (part): charts kept as their data -----------------------------------------------
+
+#[test]
+fn a_chart_is_kept_as_its_data_table() {
+    const C: &str = "http://schemas.openxmlformats.org/drawingml/2006/chart";
+    let body = format!(
+        r#"<w:p><w:r><w:drawing><wp:inline><wp:extent cx="5486400" cy="3200400"/><wp:docPr id="1" name="Chart 1"/><a:graphic><a:graphicData uri="{C}"><c:chart xmlns:c="{C}" r:id="rIdChart"/></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>{}"#,
+        p("after")
+    );
+    let series = |name: &str, values: [&str; 2]| {
+        format!(
+            r#"<c:ser><c:idx val="0"/><c:tx><c:strRef><c:f>S!$B$1</c:f><c:strCache><c:ptCount val="1"/><c:pt idx="0"><c:v>{name}</c:v></c:pt></c:strCache></c:strRef></c:tx><c:cat><c:strRef><c:strCache><c:ptCount val="2"/><c:pt idx="0"><c:v>Q1</c:v></c:pt><c:pt idx="1"><c:v>Q2</c:v></c:pt></c:strCache></c:strRef></c:cat><c:val><c:numRef><c:numCache><c:formatCode>General</c:formatCode><c:ptCount val="2"/><c:pt idx="0"><c:v>{}</c:v></c:pt><c:pt idx="1"><c:v>{}</c:v></c:pt></c:numCache></c:numRef></c:val></c:ser>"#,
+            values[0], values[1]
+        )
+    };
+    let chart = format!(
+        r#"<c:chartSpace xmlns:c="{C}" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><c:chart><c:title><c:tx><c:rich><a:p><a:r><a:t>Revenue</a:t></a:r></a:p></c:rich></c:tx></c:title><c:plotArea><c:barChart><c:barDir val="col"/>{}{}</c:barChart><c:valAx><c:title><c:tx><c:rich><a:p><a:r><a:t>EUR</a:t></a:r></a:p></c:rich></c:tx></c:title></c:valAx></c:plotArea></c:chart></c:chartSpace>"#,
+        series("2023", ["1.5", "2"]),
+        series("2024", ["3", "4.25"])
+    );
+    let c = docx(&body)
+        .rel("rIdChart", "chart", "charts/chart1.xml", false)
+        .part("word/charts/chart1.xml", chart.as_bytes())
+        .read();
+    valid(&c);
+    let table = c
+        .value
+        .blocks
+        .iter()
+        .find_map(|b| match b {
+            Block::Table(t) => Some(t),
+            _ => None,
+        })
+        .expect("the chart's data table");
+    assert_eq!(table.caption.as_deref(), Some("Revenue"));
+    let grid: Vec<Vec<String>> = table
+        .rows
+        .iter()
+        .map(|r| {
+            r.cells
+                .iter()
+                .map(|cell| {
+                    let mut out = Vec::new();
+                    collect(&cell.blocks, &mut out);
+                    out.concat()
+                })
+                .collect()
+        })
+        .collect();
+    assert_eq!(
+        grid,
+        [
+            vec!["", "2023", "2024"],
+            vec!["Q1", "1.5", "3"],
+            vec!["Q2", "2", "4.25"]
+        ]
+    );
+    assert!(table.rows[0].header);
+    assert_eq!(
+        messages(&c),
+        [
+            "a chart is kept as its data table (title as caption) after the paragraph that anchors it; the drawing itself is not kept"
+        ]
+    );
+    assert_eq!(texts(&c).last().map(String::as_str), Some("after"));
+}

@@ -31,12 +31,14 @@
 //!   paragraph, warned), code blocks (code styles, `Paragraph::code`), equations (plain text), OLE objects
 //!   (preview picture), ruby (base and reading as plain text), hidden text (kept
 //!   as ordinary text), `caps` (ignored: a display transform)
-//! - ✘ charts, shapes without text, `altChunk`, `subDoc` — each reported as a
+//! - ◐ charts: the cached data as a table (title as caption), the drawing dropped (warned)
+//! - ✘ shapes without text, `altChunk`, `subDoc` — each reported as a
 //!   warning where met; revisions of paragraph marks and of formatting (`w:rPrChange`,
 //!   `w:pPrChange`) are ignored: the current formatting is what the tree keeps
 
 mod body;
 mod captions;
+mod charts;
 mod comments;
 mod convert;
 mod core_props;
@@ -432,19 +434,24 @@ type TextResult = Result<(
     HashSet<(String, u64, u64)>,
 )>;
 
-/// The SmartArt data parts anchored in `blocks` (tables and text boxes included), in order.
-fn collect_diagrams(blocks: &[model::Block], out: &mut Vec<String>) {
+/// The parts (SmartArt data, charts: `which`) anchored in `blocks`, tables and text boxes
+/// included, in order.
+fn collect_parts(
+    blocks: &[model::Block],
+    which: &dyn Fn(&model::Para) -> &Vec<String>,
+    out: &mut Vec<String>,
+) {
     for b in blocks {
         match b {
             model::Block::Para(p) => {
-                out.extend(p.diagrams.iter().cloned());
+                out.extend(which(p).iter().cloned());
                 for tb in &p.textboxes {
-                    collect_diagrams(tb, out);
+                    collect_parts(tb, which, out);
                 }
             }
             model::Block::Table(t) => {
                 for cell in t.rows.iter().flat_map(|r| &r.cells) {
-                    collect_diagrams(&cell.blocks, out);
+                    collect_parts(&cell.blocks, which, out);
                 }
             }
             model::Block::Loose(_) => {}
@@ -528,9 +535,27 @@ fn convert_text(
         header_blocks.push((ty, blocks));
     }
 
+    // Chart parts anchored anywhere in the body.
+    let mut chart_parts = Vec::new();
+    collect_parts(&body.blocks, &|p| &p.charts, &mut chart_parts);
+    let mut charts = HashMap::new();
+    for part in chart_parts {
+        if charts.contains_key(&part) {
+            continue;
+        }
+        let data = optional_part(
+            pkg,
+            &part,
+            &mut report,
+            &mut Vec::new(),
+            &mut |text, p, _rels, _r| charts::read(text, p, limits),
+        )?
+        .unwrap_or_default();
+        charts.insert(part, data);
+    }
     // SmartArt data parts anchored anywhere in the body.
     let mut diagram_parts = Vec::new();
-    collect_diagrams(&body.blocks, &mut diagram_parts);
+    collect_parts(&body.blocks, &|p| &p.diagrams, &mut diagram_parts);
     let mut diagrams = HashMap::new();
     for part in diagram_parts {
         if diagrams.contains_key(&part) {
@@ -560,6 +585,7 @@ fn convert_text(
         parts: &parts,
         main_part: t.main,
         diagrams: &diagrams,
+        charts: &charts,
     };
     let mut conv = Converter::new(src, report);
     let blocks = conv.document(body);

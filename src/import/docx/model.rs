@@ -32,6 +32,8 @@ pub struct Para {
     pub code_language: Option<String>,
     /// SmartArt data parts (`dgm:relIds@r:dm`) anchored in this paragraph, by part name.
     pub diagrams: Vec<String>,
+    /// Chart parts (`c:chart@r:id`) anchored in this paragraph, by part name.
+    pub charts: Vec<String>,
 }
 
 /// Paragraph-level content.
