@@ -29,8 +29,11 @@
 //! - ◐ text boxes, also inside groups and canvases (content after the anchoring paragraph, a
 //!   group's boxes top to bottom), SmartArt (its text as a nested list after the anchoring
 //!   paragraph, warned), code blocks (code styles, `Paragraph::code`), equations (plain text), OLE objects
-//!   (preview picture), ruby (base and reading as plain text), hidden text (kept
-//!   as ordinary text), `caps` (ignored: a display transform)
+//!   (preview picture), hidden text (kept as ordinary text), `caps` (ignored: a display
+//!   transform)
+//! - ✔ ruby (`Inline::Ruby`: base and reading), symbol fonts (Symbol, Wingdings, Webdings →
+//!   Unicode), page headers, unknown block elements around runs (their text as a paragraph),
+//!   several `w:body` elements
 //! - ◐ charts: the cached data as a table (title as caption), the drawing dropped (warned)
 //! - ✘ shapes without text, `altChunk`, `subDoc` — each reported as a
 //!   warning where met; revisions of paragraph marks and of formatting (`w:rPrChange`,
