@@ -11,7 +11,7 @@
 //! |---|---|---|
 //! | `{"fields":{…}}` | first child of a block element (`paragraph`, `heading`, `ol-li`, `ul-li`, `image`, `table`, `tr`, `th`/`td`, cell `p`), of `meta`, `index-node`, `footnote`/`sidenote` or `img` | tree fields the element has no attribute for, by their JSON name (`{"alt":"A cat"}`, `{"kind":"caption"}`, `{"header":true}` on `tr`, `{"kind":"endnote"}` on `footnote`); `null` = the field's default |
 //! | `{"open":MARK}` … `{"close":null}` | inline content | a mark (tracked change, a character style inside a footnote, …) the context has no element for; each `close` ends the latest `open` |
-//! | `{"inline":INLINE}` | inline content | an inline the context cannot hold (a comment anchor, a note inside a note, text with characters XML 1.0 cannot hold) |
+//! | `{"inline":INLINE}` | inline content | an inline the context cannot hold (a comment anchor, a note inside a note, text with characters XML 1.0 cannot hold, ruby — followed by its `base (reading)` text for the service, which the reader skips) |
 //! | `{"wrapper":null}` | first child of a formatting element | the element was added only because the DTD allows `br` there and not in its parent: its formatting means nothing |
 //! | `{"block":BLOCK}` | `document`, or cell content | a block the DTD cannot hold at that place (a table inside a table cell) |
 //! | `{"comments":[…]}` | first child of `document` | the comment texts referred to by comment anchors |

@@ -507,3 +507,255 @@ fn body_text_styles_are_silent_and_structural_cues_are_named() {
         ]
     );
 }
+
+// ---- item 9: page headers -----------------------------------------------------------------
+
+fn header_part(text: &str) -> Vec<u8> {
+    format!(
+        r#"<w:hdr {NS}><w:p><w:pPr><w:pStyle w:val="Header"/></w:pPr><w:r><w:t>{text}</w:t></w:r><w:r><w:tab/></w:r>{}</w:p></w:hdr>"#,
+        field("PAGE", "3")
+    )
+    .into_bytes()
+}
+
+#[test]
+fn page_headers_are_kept_in_the_metadata_and_written_back() {
+    let body = format!(
+        r#"{}<w:sectPr><w:headerReference w:type="default" r:id="rIdH1"/><w:headerReference w:type="first" r:id="rIdH2"/><w:headerReference w:type="even" r:id="rIdH3"/><w:titlePg/></w:sectPr>"#,
+        p("text")
+    );
+    let c = docx(&body)
+        .rel("rIdH1", "header", "header1.xml", false)
+        .rel("rIdH2", "header", "header2.xml", false)
+        .rel("rIdH3", "header", "header3.xml", false)
+        .part("word/header1.xml", &header_part("Annual report"))
+        .part("word/header2.xml", &header_part("Cover"))
+        .part("word/header3.xml", &header_part("Even pages"))
+        .read();
+    valid(&c);
+    assert!(c.warnings.is_empty(), "{:?}", messages(&c));
+    let m = &c.value.meta;
+    assert_eq!(m.header.as_deref(), Some("Annual report"));
+    assert_eq!(m.header_first.as_deref(), Some("Cover"));
+    assert_eq!(m.header_even.as_deref(), Some("Even pages"));
+    // Word writes them back (default, first with titlePg, even with evenAndOddHeaders) and
+    // reads them again; sd.xml carries them in its extension.
+    for format in [sdconv::Format::Word, sdconv::Format::Sdxml] {
+        let bytes = sdconv::export(&c.value, format, &Default::default())
+            .unwrap()
+            .value;
+        let back = sdconv::import(format, &bytes, &Default::default())
+            .unwrap()
+            .value;
+        let headers = |m: &sdconv::ast::Meta| {
+            (
+                m.header.clone(),
+                m.header_first.clone(),
+                m.header_even.clone(),
+            )
+        };
+        assert_eq!(headers(&back.meta), headers(m), "{format:?}");
+    }
+    // HTML: in print only.
+    let html = sdconv::export(&c.value, sdconv::Format::HtmlAllInOne, &Default::default())
+        .unwrap()
+        .value;
+    let html = String::from_utf8(html).unwrap();
+    assert!(
+        html.contains(r#"<div class="page-header" aria-hidden="true">Annual report</div>"#),
+        "{html}"
+    );
+    assert!(html.contains(".page-header { display: none; }"));
+}
+
+#[test]
+fn the_template_title_header_is_not_read_as_the_documents() {
+    let mut doc = Document::default();
+    doc.meta.title = Some("A title".into());
+    doc.blocks = vec![Block::Paragraph(sdconv::ast::Paragraph::new(
+        sdconv::ast::TextType::Paragraph,
+        vec![sdconv::ast::Inline::text("x")],
+    ))];
+    let bytes = sdconv::export(&doc, sdconv::Format::Word, &Default::default())
+        .unwrap()
+        .value;
+    let text = unzip_text(&bytes);
+    assert!(
+        text.contains("A title</w:t>"),
+        "the template shows the title"
+    );
+    let back = sdconv::import(sdconv::Format::Word, &bytes, &Default::default())
+        .unwrap()
+        .value;
+    assert_eq!(back.meta.header, None);
+}
+
+// ---- item 11: SmartArt --------------------------------------------------------------------
+
+#[test]
+fn smartart_text_becomes_a_nested_list_with_a_warning() {
+    const DGM: &str = "http://schemas.openxmlformats.org/drawingml/2006/diagram";
+    let body = format!(
+        r#"<w:p><w:r><w:t>Process:</w:t></w:r><w:r><w:drawing><wp:inline><wp:extent cx="5486400" cy="3200400"/><wp:docPr id="1" name="Diagram 1"/><a:graphic><a:graphicData uri="{DGM}"><dgm:relIds xmlns:dgm="{DGM}" r:dm="rIdDm" r:lo="rIdLo" r:qs="rIdQs" r:cs="rIdCs"/></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>{}"#,
+        p("after")
+    );
+    let data = format!(
+        r#"<dgm:dataModel xmlns:dgm="{DGM}" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><dgm:ptLst><dgm:pt modelId="{{0}}" type="doc"><dgm:prSet/><dgm:spPr/><dgm:t><a:bodyPr/><a:p><a:endParaRPr/></a:p></dgm:t></dgm:pt><dgm:pt modelId="{{B}}"><dgm:prSet/><dgm:spPr/><dgm:t><a:bodyPr/><a:p><a:r><a:t>Build</a:t></a:r></a:p></dgm:t></dgm:pt><dgm:pt modelId="{{A}}"><dgm:prSet/><dgm:spPr/><dgm:t><a:bodyPr/><a:p><a:r><a:t>Plan</a:t></a:r></a:p></dgm:t></dgm:pt><dgm:pt modelId="{{A1}}"><dgm:prSet/><dgm:spPr/><dgm:t><a:bodyPr/><a:p><a:r><a:t>Gather </a:t></a:r><a:r><a:t>needs</a:t></a:r></a:p></dgm:t></dgm:pt><dgm:pt modelId="{{S}}" type="sibTrans"/></dgm:ptLst><dgm:cxnLst><dgm:cxn modelId="1" srcId="{{0}}" destId="{{B}}" srcOrd="1" destOrd="0"/><dgm:cxn modelId="2" srcId="{{0}}" destId="{{A}}" srcOrd="0" destOrd="0"/><dgm:cxn modelId="3" srcId="{{A}}" destId="{{A1}}" srcOrd="0" destOrd="0"/><dgm:cxn modelId="4" type="presOf" srcId="{{A}}" destId="{{S}}"/></dgm:cxnLst></dgm:dataModel>"#
+    );
+    let c = docx(&body)
+        .rel("rIdDm", "diagramData", "diagrams/data1.xml", false)
+        .part("word/diagrams/data1.xml", data.as_bytes())
+        .read();
+    valid(&c);
+    let items: Vec<(sdconv::ast::TextType, u8, String)> = c
+        .value
+        .blocks
+        .iter()
+        .filter_map(|b| match b {
+            Block::Paragraph(p) => Some((p.kind, p.level, plain_text(&p.content))),
+            _ => None,
+        })
+        .collect();
+    use sdconv::ast::TextType::*;
+    assert_eq!(
+        items,
+        [
+            (Paragraph, 0, "Process:".to_string()),
+            (ListUl, 0, "Plan".to_string()),
+            (ListUl, 1, "Gather needs".to_string()),
+            (ListUl, 0, "Build".to_string()),
+            (Paragraph, 0, "after".to_string()),
+        ]
+    );
+    assert_eq!(
+        messages(&c),
+        [
+            "a SmartArt diagram is kept as its text, a nested list after the paragraph that anchors it; the drawing itself is not kept"
+        ]
+    );
+}
+
+// ---- item 10: ruby ------------------------------------------------------------------------
+
+#[test]
+fn ruby_is_kept_as_base_and_reading() {
+    use sdconv::ast::Inline;
+    let body = r#"<w:p><w:r><w:t xml:space="preserve">Read </w:t></w:r><w:r><w:ruby><w:rubyPr><w:rubyAlign w:val="distributeSpace"/><w:hps w:val="10"/><w:hpsRaise w:val="18"/><w:hpsBaseText w:val="21"/><w:lid w:val="ja-JP"/></w:rubyPr><w:rt><w:r><w:t>かんじ</w:t></w:r></w:rt><w:rubyBase><w:r><w:t>漢字</w:t></w:r></w:rubyBase></w:ruby></w:r><w:r><w:t>.</w:t></w:r></w:p>"#;
+    let c = docx(body).read();
+    valid(&c);
+    assert!(c.warnings.is_empty(), "{:?}", messages(&c));
+    let Block::Paragraph(p) = &c.value.blocks[0] else {
+        panic!("{:?}", c.value.blocks[0]);
+    };
+    assert_eq!(
+        p.content,
+        [
+            Inline::text("Read "),
+            Inline::Ruby {
+                base: "漢字".into(),
+                reading: "かんじ".into()
+            },
+            Inline::text(".")
+        ]
+    );
+    let html = sdconv::export(&c.value, sdconv::Format::HtmlAllInOne, &Default::default())
+        .unwrap()
+        .value;
+    let html = String::from_utf8(html).unwrap();
+    assert!(
+        html.contains("Read <ruby>漢字<rp>(</rp><rt>かんじ</rt><rp>)</rp></ruby>."),
+        "{html}"
+    );
+    for (format, shown, warnings) in written(&c.value) {
+        match format {
+            "html" | "html_all_in_one" | "word" => {}
+            _ => assert!(
+                visible(&shown).contains("漢字 (かんじ)"),
+                "{format}: {shown}"
+            ),
+        }
+        if matches!(format, "markdown" | "parsx") {
+            assert!(
+                warnings.iter().any(|w| w.contains("ruby")),
+                "{format}: {warnings:?}"
+            );
+        }
+    }
+    // Word and sd.xml give the ruby back.
+    for format in [sdconv::Format::Word, sdconv::Format::Sdxml] {
+        let bytes = sdconv::export(&c.value, format, &Default::default())
+            .unwrap()
+            .value;
+        let back = sdconv::import(format, &bytes, &Default::default())
+            .unwrap()
+            .value;
+        assert_eq!(back.blocks, c.value.blocks, "{format:?}");
+    }
+}
+
+// ---- item 8 (part): charts kept as their data -----------------------------------------------
+
+#[test]
+fn a_chart_is_kept_as_its_data_table() {
+    const C: &str = "http://schemas.openxmlformats.org/drawingml/2006/chart";
+    let body = format!(
+        r#"<w:p><w:r><w:drawing><wp:inline><wp:extent cx="5486400" cy="3200400"/><wp:docPr id="1" name="Chart 1"/><a:graphic><a:graphicData uri="{C}"><c:chart xmlns:c="{C}" r:id="rIdChart"/></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>{}"#,
+        p("after")
+    );
+    let series = |name: &str, values: [&str; 2]| {
+        format!(
+            r#"<c:ser><c:idx val="0"/><c:tx><c:strRef><c:f>S!$B$1</c:f><c:strCache><c:ptCount val="1"/><c:pt idx="0"><c:v>{name}</c:v></c:pt></c:strCache></c:strRef></c:tx><c:cat><c:strRef><c:strCache><c:ptCount val="2"/><c:pt idx="0"><c:v>Q1</c:v></c:pt><c:pt idx="1"><c:v>Q2</c:v></c:pt></c:strCache></c:strRef></c:cat><c:val><c:numRef><c:numCache><c:formatCode>General</c:formatCode><c:ptCount val="2"/><c:pt idx="0"><c:v>{}</c:v></c:pt><c:pt idx="1"><c:v>{}</c:v></c:pt></c:numCache></c:numRef></c:val></c:ser>"#,
+            values[0], values[1]
+        )
+    };
+    let chart = format!(
+        r#"<c:chartSpace xmlns:c="{C}" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><c:chart><c:title><c:tx><c:rich><a:p><a:r><a:t>Revenue</a:t></a:r></a:p></c:rich></c:tx></c:title><c:plotArea><c:barChart><c:barDir val="col"/>{}{}</c:barChart><c:valAx><c:title><c:tx><c:rich><a:p><a:r><a:t>EUR</a:t></a:r></a:p></c:rich></c:tx></c:title></c:valAx></c:plotArea></c:chart></c:chartSpace>"#,
+        series("2023", ["1.5", "2"]),
+        series("2024", ["3", "4.25"])
+    );
+    let c = docx(&body)
+        .rel("rIdChart", "chart", "charts/chart1.xml", false)
+        .part("word/charts/chart1.xml", chart.as_bytes())
+        .read();
+    valid(&c);
+    let table = c
+        .value
+        .blocks
+        .iter()
+        .find_map(|b| match b {
+            Block::Table(t) => Some(t),
+            _ => None,
+        })
+        .expect("the chart's data table");
+    assert_eq!(table.caption.as_deref(), Some("Revenue"));
+    let grid: Vec<Vec<String>> = table
+        .rows
+        .iter()
+        .map(|r| {
+            r.cells
+                .iter()
+                .map(|cell| {
+                    let mut out = Vec::new();
+                    collect(&cell.blocks, &mut out);
+                    out.concat()
+                })
+                .collect()
+        })
+        .collect();
+    assert_eq!(
+        grid,
+        [
+            vec!["", "2023", "2024"],
+            vec!["Q1", "1.5", "3"],
+            vec!["Q2", "2", "4.25"]
+        ]
+    );
+    assert!(table.rows[0].header);
+    assert_eq!(
+        messages(&c),
+        [
+            "a chart is kept as its data table (title as caption) after the paragraph that anchors it; the drawing itself is not kept"
+        ]
+    );
+    assert_eq!(texts(&c).last().map(String::as_str), Some("after"));
+}

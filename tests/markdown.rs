@@ -339,13 +339,16 @@ fn quotes_indent_code_blocks_break_lines_rules_break_pages() {
     assert!(matches!(&b[1], Block::Paragraph(p) if p.indent == 2));
     assert_eq!(
         b[2],
-        para(
-            TextType::Paragraph,
-            vec![Inline::styled(
-                TextStyle::Code,
-                vec![t("x"), Inline::LineBreak, Inline::LineBreak, t("y")]
-            )]
-        )
+        Block::Paragraph(Paragraph {
+            code: Some(String::new()),
+            ..Paragraph::new(
+                TextType::Paragraph,
+                vec![Inline::styled(
+                    TextStyle::Code,
+                    vec![t("x"), Inline::LineBreak, Inline::LineBreak, t("y")]
+                )]
+            )
+        })
     );
     assert_eq!(b[3], Block::PageBreak);
 }

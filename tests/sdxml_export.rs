@@ -106,6 +106,9 @@ fn meta_is_written_in_dtd_order() {
         description: Some("Desc".into()),
         filename: Some("file".into()),
         footer: Some("Foot".into()),
+        header: None,
+        header_first: None,
+        header_even: None,
         tags: vec!["t1".into(), "t2".into()],
         supplemental: Some("partner data".into()),
         language: Some("en_EN".into()),
@@ -232,6 +235,7 @@ fn paragraph_attributes_and_the_rest_in_one_pi() {
         start: Some(4),
         list_id: None,
         number_format: None,
+        code: None,
         content: vec![t("Head")],
     };
     let item = Paragraph {

@@ -291,6 +291,12 @@ pub struct Paragraph {
     /// How the number is drawn, when the source says.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub number_format: Option<NumberFormat>,
+    /// Set when the paragraph is a code block: wholly code, its whitespace and line breaks
+    /// exact (Markdown fenced or indented code, Word's "Source Code"/"HTML Preformatted"
+    /// styles). The value is the code's language (`rust`), empty when unknown. The content
+    /// stays code-formatted text, which is what a format without code blocks shows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
     /// The text.
     #[serde(default)]
     pub content: Vec<Inline>,

@@ -154,6 +154,14 @@ pub enum Inline {
         /// The comment id.
         id: String,
     },
+    /// Ruby: base text with its reading above it (Word `w:ruby`, HTML `<ruby>`), e.g. 漢字 with
+    /// かんじ. Formats without ruby show "base (reading)" ([`Inline::ruby_text`]).
+    Ruby {
+        /// The base text.
+        base: String,
+        /// The reading (ruby text).
+        reading: String,
+    },
 }
 
 impl Inline {
@@ -165,6 +173,15 @@ impl Inline {
     /// Formatted children.
     pub fn styled(style: TextStyle, children: Vec<Inline>) -> Self {
         Inline::Styled { style, children }
+    }
+
+    /// What a format without ruby shows for [`Inline::Ruby`]: `base (reading)`.
+    pub fn ruby_text(base: &str, reading: &str) -> String {
+        if reading.is_empty() {
+            base.to_string()
+        } else {
+            format!("{base} ({reading})")
+        }
     }
 
     /// The children of a wrapper (styled, link, span, tracked), if this is one.
@@ -454,6 +471,7 @@ fn push_plain_text(inlines: &[Inline], out: &mut String) {
         match inline {
             Inline::Text { text } => out.push_str(text),
             Inline::LineBreak => out.push('\n'),
+            Inline::Ruby { base, reading } => out.push_str(&Inline::ruby_text(base, reading)),
             other => {
                 if let Some(children) = other.children() {
                     push_plain_text(children, out);

@@ -24,7 +24,7 @@ pub use block::{
 };
 pub use inline::{Change, ChangeKind, Inline, Mark, NoteKind, TextStyle};
 pub use media::{MediaItem, MediaKind, MediaStore};
-pub use validate::Violation;
+pub use validate::{Violation, is_code_language};
 pub use walk::BlockPath;
 
 /// Version of the JSON form; bumped when a field changes meaning or disappears.
@@ -111,6 +111,15 @@ pub struct Meta {
     /// Footer text, shown at the bottom of exported pages.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub footer: Option<String>,
+    /// Page header text (Word's default header), shown at the top of printed pages.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub header: Option<String>,
+    /// The first page's header, when it differs (Word's "different first page").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub header_first: Option<String>,
+    /// Even pages' header, when it differs (Word's "different odd and even pages").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub header_even: Option<String>,
     /// Tags.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tags: Vec<String>,

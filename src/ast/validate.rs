@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use std::fmt;
 
 use super::inline::is_normalized;
-use super::{Block, BlockPath, Document, Inline, MAX_INDENT, MAX_LEVEL, grid_positions};
+use super::{Block, BlockPath, Document, Inline, MAX_INDENT, MAX_LEVEL, TextType, grid_positions};
 
 /// One broken invariant: where, and what.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,6 +75,14 @@ fn check_block(
             }
             if p.indent > MAX_INDENT {
                 bad(format!("indent {} is above {MAX_INDENT}", p.indent));
+            }
+            if let Some(language) = &p.code {
+                if p.kind != TextType::Paragraph {
+                    bad(format!("a code block is a {:?}, not a paragraph", p.kind));
+                }
+                if !is_code_language(language) {
+                    bad(format!("code language {language:?} is not a single word"));
+                }
             }
             p.id.as_deref()
         }
@@ -173,6 +181,14 @@ fn check_inlines(
             other => stack.extend(other.children().unwrap_or_default()),
         }
     }
+}
+
+/// Whether `s` can name a code block's language: empty (unknown), or one word of letters,
+/// digits and `+-#._` (`c++`, `objective-c`, `f#`), so it fits a class name and a fence.
+pub fn is_code_language(s: &str) -> bool {
+    s.len() <= 64
+        && s.chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '+' | '-' | '#' | '.' | '_'))
 }
 
 #[cfg(test)]

@@ -472,14 +472,19 @@ impl<'d> Writer<'d> {
         }
     }
 
-    /// A paragraph's lines: a fenced block when it is all code across several lines, else
-    /// inline content with hard breaks.
+    /// A paragraph's lines: a fenced block (with its language) for a code block, else inline
+    /// content with hard breaks.
     fn paragraph_lines(&mut self, p: &Paragraph, prefix: &[Inline]) -> Vec<String> {
-        if prefix.is_empty() {
+        if let Some(language) = p.code.as_deref().filter(|_| prefix.is_empty()) {
             if let Some(code) = code_block_text(&p.content) {
                 let longest = longest_run(&code, '`');
                 let fence = "`".repeat(longest.max(2) + 1);
-                let mut lines = vec![fence.clone()];
+                let info = if crate::ast::is_code_language(language) {
+                    language
+                } else {
+                    ""
+                };
+                let mut lines = vec![format!("{fence}{info}")];
                 lines.extend(code.split('\n').map(str::to_string));
                 lines.push(fence);
                 return lines;
@@ -716,6 +721,14 @@ impl<'d> Writer<'d> {
                     );
                     continue;
                 }
+                Leaf::Atom(Inline::Ruby { base, reading }) => {
+                    self.warn_once(
+                        "ruby",
+                        WarningKind::Lossy,
+                        "ruby is written as \"base (reading)\"",
+                    );
+                    Leaf::Text(Inline::ruby_text(&base, &reading))
+                }
                 Leaf::Atom(Inline::CrossRef { target, .. }) => {
                     self.warn_once(
                         "xref",
@@ -817,6 +830,7 @@ impl<'d> Writer<'d> {
             Inline::Span { children, .. } | Inline::Tracked { children, .. } => {
                 self.inlines(r, children)
             }
+            Inline::Ruby { base, reading } => r.text(&Inline::ruby_text(base, reading)),
             Inline::CrossRef { .. }
             | Inline::IndexMark { .. }
             | Inline::CommentStart { .. }
@@ -925,26 +939,22 @@ fn content_has_break(content: &[Inline]) -> bool {
     })
 }
 
-/// The text of a paragraph that is only code with at least one line break: a fenced block.
+/// The text of a code block's paragraph when it is only code text and line breaks.
 fn code_block_text(content: &[Inline]) -> Option<String> {
     let runs = to_runs(content);
     let code = Mark::Style(TextStyle::Code);
     let mut text = String::new();
-    let mut breaks = false;
     for run in &runs {
         if run.marks != [code.clone()] {
             return None;
         }
         match &run.leaf {
             Leaf::Text(t) if !t.contains('\n') => text.push_str(t),
-            Leaf::LineBreak => {
-                breaks = true;
-                text.push('\n');
-            }
+            Leaf::LineBreak => text.push('\n'),
             _ => return None,
         }
     }
-    breaks.then_some(text)
+    Some(text)
 }
 
 fn longest_run(s: &str, c: char) -> usize {

@@ -1042,6 +1042,14 @@ impl<'d> Writer<'d> {
                     );
                     continue;
                 }
+                Leaf::Atom(Inline::Ruby { base, reading }) => {
+                    self.warn_once(
+                        "ruby",
+                        WarningKind::Lossy,
+                        "ruby is written as \"base (reading)\"",
+                    );
+                    Leaf::Text(Inline::ruby_text(&base, &reading))
+                }
                 other => other,
             };
             if let Some(line) = lines.last_mut() {
@@ -1143,6 +1151,9 @@ impl<'d> Writer<'d> {
             // Filtered out by `prepare`; kept total for content that bypassed it.
             Inline::Span { children, .. } | Inline::Tracked { children, .. } => {
                 self.inlines(children, in_note)
+            }
+            Inline::Ruby { base, reading } => {
+                escape_text(&Inline::ruby_text(base, reading), &mut self.out)
             }
             Inline::IndexMark { .. } | Inline::CommentStart { .. } | Inline::CommentEnd { .. } => {}
         }

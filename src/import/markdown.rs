@@ -23,8 +23,8 @@
 //!   paragraphs joined by line breaks; lists and tables inside are flattened, warned); unused
 //!   definitions are warned (pulldown-cmark leaves a reference without definition as text).
 //! - Block quotes → their paragraphs with `indent` + 1 per quote level.
-//! - Code blocks → a paragraph of code-formatted text, lines joined by line breaks (the info
-//!   string is dropped, warned; an empty code block is dropped, warned).
+//! - Code blocks → a code block paragraph (`code`: the info string's first word as language) of
+//!   code-formatted text, lines joined by line breaks (an empty code block is dropped, warned).
 //! - Thematic break (`---`) → page break (the Markdown writer writes page breaks as `---`).
 //! - Hard breaks → line breaks; soft breaks → a space.
 //! - Raw HTML, inline or block, is kept as plain text and warned: it is never passed through.
@@ -181,6 +181,8 @@ struct Para {
     list: Option<ListInfo>,
     buf: InlineBuf,
     verbatim: Verbatim,
+    /// A code block's language (empty when the fence names none).
+    language: Option<String>,
 }
 
 /// What a list item paragraph carries about its list.
@@ -219,6 +221,7 @@ impl Para {
             list: None,
             buf: InlineBuf::default(),
             verbatim: Verbatim::No,
+            language: None,
         }
     }
 }
@@ -438,16 +441,27 @@ impl<'e, 'a, 'r> Reader<'e, 'a, 'r> {
                 st.quote = st.quote.saturating_add(1);
             }
             Tag::CodeBlock(kind) => {
-                if let CodeBlockKind::Fenced(info) = kind {
-                    if !info.trim().is_empty() {
-                        self.warn_once(
-                            "code-info",
-                            WarningKind::Lossy,
-                            "code block languages are not kept",
-                        );
+                // The info string's first word is the language (CommonMark §4.5).
+                let language = match kind {
+                    CodeBlockKind::Fenced(info) => {
+                        let word = info.split_whitespace().next().unwrap_or("");
+                        if crate::ast::is_code_language(word) {
+                            word.to_string()
+                        } else {
+                            self.warn_once(
+                                "code-info",
+                                WarningKind::Lossy,
+                                "a code block's info string that is not a language name is not kept",
+                            );
+                            String::new()
+                        }
                     }
-                }
+                    CodeBlockKind::Indented => String::new(),
+                };
                 self.begin_para(st, Verbatim::Code);
+                if let Some(para) = st.para.as_mut() {
+                    para.language = Some(language);
+                }
             }
             Tag::HtmlBlock => self.begin_para(st, Verbatim::Html),
             Tag::List(start) => {
@@ -781,6 +795,7 @@ impl<'e, 'a, 'r> Reader<'e, 'a, 'r> {
         st.blocks.push(Block::Paragraph(Paragraph {
             level: para.level,
             indent: para.indent,
+            code: para.language.filter(|_| para.kind == TextType::Paragraph),
             ..Paragraph::new(para.kind, content)
         }));
     }

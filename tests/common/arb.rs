@@ -187,6 +187,8 @@ pub fn paragraph() -> BoxedStrategy<Paragraph> {
                     start,
                     list_id,
                     number_format,
+                    // Code blocks are tested with wholly-code content in tests/code_blocks.rs.
+                    code: None,
                     content,
                 }
             },
@@ -480,6 +482,10 @@ pub fn meta() -> BoxedStrategy<Meta> {
                 description,
                 filename,
                 footer,
+                // Page headers are tested in tests/docx_wild.rs (Word and sd.xml round trips).
+                header: None,
+                header_first: None,
+                header_even: None,
                 tags,
                 supplemental,
                 language: language.map(str::to_string),

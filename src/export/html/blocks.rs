@@ -129,6 +129,28 @@ impl<'a> Writer<'a> {
             TextType::HeadingOl | TextType::ParagraphOl => number.label.as_deref(),
             _ => None,
         };
+        if let Some(language) = p.code.as_deref().filter(|_| !heading) {
+            // A code block: `pre` keeps every space and line, `code` names the language the
+            // way highlighters read it (`language-rust`).
+            self.out.push_str("<pre");
+            self.id_and_classes(
+                id.as_deref(),
+                &["code", align_class(p.align), indent_class(p.indent)],
+            );
+            self.out.push_str("><code");
+            if !language.is_empty() && crate::ast::is_code_language(language) {
+                self.out.push_str(" class=\"language-");
+                self.attr(language);
+                self.out.push('"');
+            }
+            self.out.push('>');
+            let was = std::mem::replace(&mut self.in_pre, true);
+            self.inlines(&p.content);
+            self.in_pre = was;
+            self.out.push_str("</code></pre>\n");
+            self.flush_asides();
+            return;
+        }
         self.out.push('<');
         self.out.push_str(tag);
         self.id_and_classes(

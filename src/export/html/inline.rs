@@ -32,6 +32,10 @@ impl<'a> Writer<'a> {
     fn inline(&mut self, inline: &'a Inline) {
         match inline {
             Inline::Text { text } => self.text_run(text),
+            Inline::Styled {
+                style: TextStyle::Code,
+                children,
+            } if self.in_pre => self.inlines(children),
             Inline::Styled { style, children } => {
                 let (open, close) = style_tags(*style);
                 self.out.push_str(open);
@@ -57,7 +61,13 @@ impl<'a> Writer<'a> {
                 number,
                 text,
             } => self.cross_ref(target, *number, *text),
-            Inline::LineBreak => self.out.push_str(if self.plain { " " } else { "<br>" }),
+            Inline::LineBreak => self.out.push_str(if self.in_pre {
+                "\n"
+            } else if self.plain {
+                " "
+            } else {
+                "<br>"
+            }),
             Inline::Image {
                 media,
                 caption,
@@ -84,6 +94,18 @@ impl<'a> Writer<'a> {
             }
             Inline::CommentStart { id } => self.comment_start(id),
             Inline::CommentEnd { id } => self.comment_end(id),
+            Inline::Ruby { base, reading } => {
+                if self.plain {
+                    self.text(&Inline::ruby_text(base, reading));
+                } else {
+                    // `rp` shows the parentheses where ruby is not rendered.
+                    self.out.push_str("<ruby>");
+                    self.text(base);
+                    self.out.push_str("<rp>(</rp><rt>");
+                    self.text(reading);
+                    self.out.push_str("</rt><rp>)</rp></ruby>");
+                }
+            }
         }
     }
 
@@ -93,7 +115,7 @@ impl<'a> Writer<'a> {
         if marked {
             self.open_comment_mark();
         }
-        if text.contains('\t') {
+        if text.contains('\t') && !self.in_pre {
             for (i, part) in text.split('\t').enumerate() {
                 if i > 0 {
                     self.out.push_str("<span class=\"tab\">\t</span>");

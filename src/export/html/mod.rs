@@ -4,7 +4,8 @@
 //! What each node becomes:
 //! - headings (`heading`, `heading-ol`) → `h1`–`h6` by level, numbered ones with their computed
 //!   number (`1.2`) from [`crate::ast::numbering`]; `paragraph-ol` → `p.numbered` with its number;
-//!   `caption` → `p.caption`; every block gets its source id (sanitised, unique) as `id`. Done.
+//!   `caption` → `p.caption`; every block gets its source id (sanitised, unique) as `id`; code
+//!   blocks → `pre.code > code.language-…`, whitespace exact. Done.
 //! - `list-ol`/`list-ul` items → nested `ol`/`ul` (a jump of several levels opens intermediate
 //!   lists), `start`/`value` from the shared numbering, `type` from the number format. Done.
 //! - images → `figure`/`img` (width %, alt, pixel size)/`figcaption` (`Figure 3: …` in the
@@ -15,7 +16,9 @@
 //! - footnotes and endnotes → numbered references linking both ways to `section.footnotes` /
 //!   `section.endnotes` (footnotes at a `footnotes` directory when there is one); sidenotes →
 //!   `aside` after their block. Notes inside notes are written inline in brackets (warned).
-//! - cross-references → internal links showing the target's number and/or text. Done.
+//! - cross-references → internal links showing the target's number and/or text; a target with
+//!   neither, or an unknown id, shows a neutral "↗" (warned), never the raw id. Done.
+//! - the page header (`meta.header`) → `div.page-header`, shown only when printed.
 //! - tracked changes → `ins`/`del` with author/date in `title` and a valid `datetime`. Done.
 //! - comments → each text run in a comment's range is a `mark.comment` (so ranges may cross any
 //!   formatting and paragraph boundaries and the HTML stays valid), an empty anchor where the
@@ -230,6 +233,8 @@ struct Writer<'a> {
     pending_asides: Vec<usize>,
     /// Writing a generated list entry: formatting only.
     plain: bool,
+    /// Writing a code block's `pre`: code marks are implied, breaks are newlines.
+    in_pre: bool,
     in_link: bool,
     in_note: bool,
     in_comment: bool,
@@ -285,6 +290,7 @@ impl<'a> Writer<'a> {
             sidenotes: Vec::new(),
             pending_asides: Vec::new(),
             plain: false,
+            in_pre: false,
             in_link: false,
             in_note: false,
             in_comment: false,

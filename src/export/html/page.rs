@@ -60,6 +60,14 @@ impl Writer<'_> {
             }
         }
         self.out.push_str("</head>\n<body>\n");
+        // The page header (Word's default header) is a print matter: hidden on screen, repeated
+        // at the top of each printed page. First-page and even-page headers have no HTML form.
+        if let Some(header) = nonempty(meta.header.as_deref()) {
+            self.out
+                .push_str("<div class=\"page-header\" aria-hidden=\"true\">");
+            self.text(header);
+            self.out.push_str("</div>\n");
+        }
         let title = nonempty(meta.title.as_deref());
         let subtitle = nonempty(meta.subtitle.as_deref());
         if title.is_some() || subtitle.is_some() {

@@ -249,6 +249,11 @@ impl Inliner {
                     self.text(c, st, out);
                 }
             }
+            // PDF text has no ruby layout: the base with its reading in brackets, as the
+            // other writers without ruby show it.
+            Inline::Ruby { base, reading } => {
+                self.text(&Inline::ruby_text(base, reading), style, out)
+            }
             Inline::IndexMark { .. } | Inline::CommentStart { .. } => {}
             Inline::CommentEnd { id } => {
                 if let Some(&n) = self.comment_index.get(id) {

@@ -501,6 +501,7 @@ fn paragraph_shell(p: &Paragraph) -> Paragraph {
         start,
         list_id,
         number_format,
+        code,
         content: _,
     } = p;
     Paragraph {
@@ -515,6 +516,7 @@ fn paragraph_shell(p: &Paragraph) -> Paragraph {
         start: *start,
         list_id: list_id.clone(),
         number_format: *number_format,
+        code: code.clone(),
         content: Vec::new(),
     }
 }
@@ -533,6 +535,7 @@ fn same_but_content(p: &Paragraph, back: &Paragraph) -> bool {
         start,
         list_id,
         number_format,
+        code,
         content: _,
     } = p;
     *kind == back.kind
@@ -546,6 +549,7 @@ fn same_but_content(p: &Paragraph, back: &Paragraph) -> bool {
         && *start == back.start
         && *list_id == back.list_id
         && *number_format == back.number_format
+        && *code == back.code
 }
 
 fn table_shell(t: &Table) -> Table {

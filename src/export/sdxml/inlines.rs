@@ -140,6 +140,7 @@ fn kind_name(inline: &Inline) -> &'static str {
         Inline::Image { .. } => "image",
         Inline::IndexMark { .. } => "index mark",
         Inline::CommentStart { .. } | Inline::CommentEnd { .. } => "comment anchor",
+        Inline::Ruby { .. } => "ruby",
     }
 }
 
@@ -209,6 +210,21 @@ impl Writer<'_> {
                     return self.atom_pi(inline);
                 }
                 self.empty("index", &[("data-id", Cow::Borrowed(id.as_str()))]);
+            }
+            // The DTD has no ruby: the service shows "base (reading)"; our reader gets the ruby
+            // back from the PI around that text.
+            Inline::Ruby { base, reading } => {
+                if self.strict {
+                    self.tally(Loss::Atoms, "ruby");
+                    self.inline_text(&Inline::ruby_text(base, reading));
+                } else {
+                    self.pi(&Ext::Inline(inline.clone()));
+                    let shown = Inline::ruby_text(base, reading);
+                    // Only text XML holds as it is: our reader skips exactly this after the PI.
+                    if xml_clean(&shown) {
+                        self.text(&shown);
+                    }
+                }
             }
             // The DTD has no comments at all.
             Inline::CommentStart { .. } | Inline::CommentEnd { .. } => {

@@ -244,6 +244,10 @@ pub(super) fn meta(m: &MetaOut<'_>) -> Meta {
         description: text(&m.description),
         filename: m.filename.as_ref().and_then(text),
         footer: text(&m.footer),
+        // The DTD has no page headers: they travel in the `fields` extension.
+        header: None,
+        header_first: None,
+        header_even: None,
         tags: list(&m.tags),
         supplemental: None,
         language: m.language.as_ref().and_then(text),

@@ -8,8 +8,9 @@
 //! | `heading` level L | `Heading L+1`, a `_Toc` bookmark |
 //! | `heading-ol`, `paragraph-ol` | the same plus `w:numPr` on the shared outline numbering |
 //! | `list-ol`, `list-ul` | `List Paragraph` + `w:numPr` ([`super::numbering`]) |
+//! | code block (`code`) | `HTML Preformatted`, in a `w:sdt` tagged with the language |
 //! | image | inline `w:drawing`, caption below (Caption style, `SEQ`) |
-//! | table | `w:tbl` with `tblGrid`, `gridSpan`, `vMerge`, `tblHeader`; caption above |
+//! | table | `w:tbl` with `tblGrid`, `gridSpan`, `vMerge`, `tblHeader` (nested: `cnfStyle`); caption above |
 //! | page break | `w:br w:type="page"` |
 //! | directory | a TOC field (contents, figures, tables); other kinds are reported |
 //! | block ids | `w:bookmarkStart/End` named by the id ([`bookmark_name`]) |
@@ -105,6 +106,13 @@ pub(crate) struct TocEntry {
     /// The top-level block it stands for (its page number comes from the PDF layout).
     pub block: Option<usize>,
 }
+
+/// The `w:tag` of the content control around a page header taken from the template (the title
+/// line), so a reader can tell it from a header the document itself had.
+pub const TEMPLATE_HEADER_TAG: &str = "sdconv:template-header";
+
+/// The `w:tag` prefix of the content control carrying a code block's language.
+pub const CODE_LANGUAGE_TAG: &str = "sdconv:code-language=";
 
 /// What a cross-reference to a block id shows.
 #[derive(Debug, Clone)]
@@ -484,6 +492,16 @@ impl<'a> Writer<'a> {
         }
         let assigned = self.numbering.assign(scope, p, number);
         let level = usize::from(p.level.min(5));
+        let code = p.code.as_deref().filter(|_| p.kind == TextType::Paragraph);
+        // A code block's language has no place in a paragraph: a content control tagged with
+        // it wraps the paragraph (Word shows nothing of it; our reader reads it back).
+        let language = code.filter(|l| !l.is_empty() && crate::ast::is_code_language(l));
+        if let Some(language) = language {
+            let _ = write!(
+                out,
+                r#"<w:sdt><w:sdtPr><w:tag w:val="{CODE_LANGUAGE_TAG}{language}"/></w:sdtPr><w:sdtContent>"#
+            );
+        }
         out.push_str("<w:p>");
         let mut ppr = String::new();
         match p.kind {
@@ -494,6 +512,11 @@ impl<'a> Writer<'a> {
                 ppr.push_str(r#"<w:pStyle w:val="ListParagraph"/>"#)
             }
             TextType::Caption => ppr.push_str(r#"<w:pStyle w:val="Caption"/>"#),
+            // Code blocks: Word's monospace "HTML Preformatted" style; runs keep their spaces
+            // (`xml:space="preserve"` on every text).
+            TextType::Paragraph if code.is_some() => {
+                ppr.push_str(r#"<w:pStyle w:val="HTMLPreformatted"/>"#)
+            }
             TextType::Paragraph | TextType::ParagraphOl => {}
         }
         if let Some(a) = &assigned {
@@ -551,6 +574,9 @@ impl<'a> Writer<'a> {
             let _ = write!(out, r#"<w:bookmarkEnd w:id="{tid}"/>"#);
         }
         out.push_str("</w:p>");
+        if language.is_some() {
+            out.push_str("</w:sdtContent></w:sdt>");
+        }
         let text = crate::ast::inline::plain_text(&p.content).replace('\n', " ");
         let label = assigned
             .as_ref()

@@ -95,7 +95,28 @@ pub(crate) fn write_package(
         .map(|(p, (name, _))| format!("media/{}", media_file_name(name, p.kind, &mut taken)))
         .collect();
 
-    let has_header = tpl.header.is_some();
+    // Page headers: the document's own (default, first page, even pages), else the
+    // template's title line.
+    let nonempty = |s: &Option<String>| s.clone().filter(|t| !t.trim().is_empty());
+    let own_header = nonempty(&doc.meta.header);
+    let extra_headers: Vec<(&str, &str, &str, String)> = [
+        (
+            "first",
+            "header2.xml",
+            "rIdHeaderFirst",
+            nonempty(&doc.meta.header_first),
+        ),
+        (
+            "even",
+            "header3.xml",
+            "rIdHeaderEven",
+            nonempty(&doc.meta.header_even),
+        ),
+    ]
+    .into_iter()
+    .filter_map(|(ty, part, id, text)| text.map(|t| (ty, part, id, t)))
+    .collect();
+    let has_header = tpl.header.is_some() || own_header.is_some();
     let has_footer = tpl.footer.is_some();
     let has_footnotes = !footnotes.is_empty();
     let has_endnotes = !endnotes.is_empty();
@@ -112,10 +133,35 @@ pub(crate) fn write_package(
     if has_header {
         document.push_str(r#"<w:headerReference w:type="default" r:id="rIdHeader"/>"#);
     }
+    for (ty, _, id, _) in &extra_headers {
+        let _ = write!(
+            document,
+            r#"<w:headerReference w:type="{ty}" r:id="{id}"/>"#
+        );
+    }
     if has_footer {
         document.push_str(r#"<w:footerReference w:type="default" r:id="rIdFooter"/>"#);
     }
-    document.push_str(&tpl.section_inner);
+    if extra_headers.iter().any(|h| h.0 == "first") {
+        // `w:titlePg` switches the first page's header on; it precedes these in CT_SectPr.
+        let inner = &tpl.section_inner;
+        let at = [
+            "<w:textDirection",
+            "<w:bidi",
+            "<w:rtlGutter",
+            "<w:docGrid",
+            "<w:printerSettings",
+        ]
+        .iter()
+        .filter_map(|t| inner.find(t))
+        .min()
+        .unwrap_or(inner.len());
+        document.push_str(&inner[..at]);
+        document.push_str("<w:titlePg/>");
+        document.push_str(&inner[at..]);
+    } else {
+        document.push_str(&tpl.section_inner);
+    }
     document.push_str("</w:sectPr></w:body></w:document>");
 
     let mut zip = ZipWriter::new();
@@ -123,17 +169,25 @@ pub(crate) fn write_package(
     for name in &media_names {
         defaults.insert(name.rsplit_once('.').map_or("bin", |(_, ext)| ext));
     }
+    let mut types = content_types(
+        &defaults,
+        has_header,
+        has_footer,
+        has_footnotes,
+        has_endnotes,
+        has_comments,
+    );
+    for (_, part, _, _) in &extra_headers {
+        types = types.replace(
+            "</Types>",
+            &format!(
+                r#"<Override PartName="/word/{part}" ContentType="{CT_BASE}.header+xml"/></Types>"#
+            ),
+        );
+    }
     zip.add(
         "[Content_Types].xml",
-        content_types(
-            &defaults,
-            has_header,
-            has_footer,
-            has_footnotes,
-            has_endnotes,
-            has_comments,
-        )
-        .as_bytes(),
+        types.as_bytes(),
         Compression::Deflate,
     )?;
     zip.add("_rels/.rels", ROOT_RELS.as_bytes(), Compression::Deflate)?;
@@ -170,6 +224,9 @@ pub(crate) fn write_package(
     }
     if has_header {
         fixed.push(("rIdHeader", "header", "header1.xml"));
+    }
+    for (_, part, id, _) in &extra_headers {
+        fixed.push((id, "header", part));
     }
     if has_footer {
         fixed.push(("rIdFooter", "footer", "footer1.xml"));
@@ -211,7 +268,17 @@ pub(crate) fn write_package(
     )?;
     zip.add(
         "word/settings.xml",
-        settings_xml(settings, w.wrote_toc, has_footnotes, has_endnotes).as_bytes(),
+        settings_xml(settings, w.wrote_toc, has_footnotes, has_endnotes)
+            .replace(
+                "<w:characterSpacingControl",
+                if extra_headers.iter().any(|h| h.0 == "even") {
+                    // Even pages' header in use (CT_Settings: before characterSpacingControl).
+                    "<w:evenAndOddHeaders/><w:characterSpacingControl"
+                } else {
+                    "<w:characterSpacingControl"
+                },
+            )
+            .as_bytes(),
         Compression::Deflate,
     )?;
     for (notes, part, tag) in [
@@ -251,11 +318,30 @@ pub(crate) fn write_package(
         escape_text(text, &mut t);
         t
     };
-    if let Some(h) = &tpl.header {
+    let own_header_xml = |text: &str| {
+        format!(
+            r#"{XML_DECL}<w:hdr xmlns:w="{W}"><w:p><w:pPr><w:pStyle w:val="Header"/></w:pPr><w:r><w:t xml:space="preserve">{}</w:t></w:r></w:p></w:hdr>"#,
+            fill(text)
+        )
+    };
+    if let Some(text) = &own_header {
+        zip.add(
+            "word/header1.xml",
+            own_header_xml(text).as_bytes(),
+            Compression::Deflate,
+        )?;
+    } else if let Some(h) = &tpl.header {
         let title = fill(doc.meta.title.as_deref().unwrap_or(""));
         zip.add(
             "word/header1.xml",
-            h.replace("{{title}}", &title).as_bytes(),
+            mark_template_header(&h.replace("{{title}}", &title)).as_bytes(),
+            Compression::Deflate,
+        )?;
+    }
+    for (_, part, _, text) in &extra_headers {
+        zip.add(
+            &format!("word/{part}"),
+            own_header_xml(text).as_bytes(),
             Compression::Deflate,
         )?;
     }
@@ -429,6 +515,29 @@ fn content_types(
     );
     x.push_str("</Types>");
     x
+}
+
+/// Wraps a template header's content in a content control tagged
+/// [`TEMPLATE_HEADER_TAG`](super::document::TEMPLATE_HEADER_TAG): the title line is the
+/// template's, and a reader must not take it for the document's own header.
+fn mark_template_header(xml: &str) -> String {
+    let Some(start) = xml.find("<w:hdr") else {
+        return xml.to_string();
+    };
+    let (Some(open_end), Some(close)) = (xml[start..].find('>'), xml.rfind("</w:hdr>")) else {
+        return xml.to_string();
+    };
+    let open_end = start + open_end + 1;
+    if close < open_end || xml[start..open_end].ends_with("/>") {
+        return xml.to_string();
+    }
+    format!(
+        r#"{}<w:sdt><w:sdtPr><w:tag w:val="{}"/></w:sdtPr><w:sdtContent>{}</w:sdtContent></w:sdt>{}"#,
+        &xml[..open_end],
+        super::document::TEMPLATE_HEADER_TAG,
+        &xml[open_end..close],
+        &xml[close..]
+    )
 }
 
 /// settings.xml, children in CT_Settings order (ECMA-376 17.15.1.78).

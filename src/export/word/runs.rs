@@ -376,6 +376,14 @@ impl Writer<'_> {
             Inline::CommentStart { .. } | Inline::CommentEnd { .. } => {
                 self.comment_anchor(out, part, atom)
             }
+            // `w:ruby` (ECMA-376 §17.3.3.25): the reading at half the base size, raised above it.
+            Inline::Ruby { base, reading } => {
+                out.push_str(r#"<w:r><w:ruby><w:rubyPr><w:rubyAlign w:val="center"/><w:hps w:val="10"/><w:hpsRaise w:val="18"/><w:hpsBaseText w:val="20"/><w:lid w:val="ja-JP"/></w:rubyPr><w:rt>"#);
+                text_run(out, reading, "", deleted);
+                out.push_str("</w:rt><w:rubyBase>");
+                text_run(out, base, "", deleted);
+                out.push_str("</w:rubyBase></w:ruby></w:r>");
+            }
             // Wrappers and text never arrive here as atoms.
             other => {
                 let text = plain_text(std::slice::from_ref(other));

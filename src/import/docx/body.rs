@@ -17,6 +17,7 @@ use super::symbols::Symbol;
 use super::xmlutil::{attr, attr_string, element_text};
 use crate::ast::{Change, ChangeKind, NoteKind};
 use crate::error::Result;
+use crate::export::word::document::CODE_LANGUAGE_TAG;
 use crate::limits::Limits;
 use crate::report::{Location, Report, WarningKind};
 use crate::xml::XmlReader;
@@ -311,8 +312,10 @@ impl<'a, 'c> BodyParser<'a, 'c> {
                 let t = self.table()?;
                 out.push(Block::Table(t));
             }
-            "sdt" | "sdtContent" | "customXml" | "smartTag" | "ins" | "del" | "moveTo"
-            | "moveFrom" => self.blocks_until_end(out)?,
+            "sdt" => self.block_sdt(out)?,
+            "sdtContent" | "customXml" | "smartTag" | "ins" | "del" | "moveTo" | "moveFrom" => {
+                self.blocks_until_end(out)?
+            }
             "AlternateContent" => self.alternate(&mut Ctx::Blocks(out))?,
             "sectPr" => self.final_section = Some(parse_sectpr(&mut self.r)?),
             "oMathPara" | "oMath" => {
@@ -352,6 +355,49 @@ impl<'a, 'c> BodyParser<'a, 'c> {
             ),
             _ => {}
         }
+    }
+
+    /// A block-level content control (`w:sdt`): its content is read through; a tag naming a
+    /// code language (our writer's) gives that language to the paragraphs inside.
+    fn block_sdt(&mut self, out: &mut Vec<Block>) -> Result<()> {
+        let mut language: Option<String> = None;
+        let mut inner = Vec::new();
+        loop {
+            match self.r.next_event()? {
+                Event::Start(e) => match e.local_name().as_ref() {
+                    "sdtPr" => {
+                        let target = self.r.depth().saturating_sub(1);
+                        while self.r.depth() > target {
+                            match self.r.next_event()? {
+                                Event::Start(t) | Event::Empty(t)
+                                    if t.local_name().as_ref() == "tag" =>
+                                {
+                                    language = attr_string(&t, "val").and_then(|v| {
+                                        v.strip_prefix(CODE_LANGUAGE_TAG).map(str::to_string)
+                                    });
+                                }
+                                Event::Eof => return Err(self.eof()),
+                                _ => {}
+                            }
+                        }
+                    }
+                    _ => self.block_start(&e, &mut inner)?,
+                },
+                Event::Empty(e) => self.block_empty(&e, &mut inner),
+                Event::End(_) => break,
+                Event::Eof => return Err(self.eof()),
+                _ => {}
+            }
+        }
+        if let Some(language) = language.filter(|l| crate::ast::is_code_language(l)) {
+            for b in &mut inner {
+                if let Block::Para(p) = b {
+                    p.code_language = Some(language.clone());
+                }
+            }
+        }
+        out.append(&mut inner);
+        Ok(())
     }
 
     /// A bookmark or comment range anchor.
@@ -707,26 +753,35 @@ impl<'a, 'c> BodyParser<'a, 'c> {
         }
     }
 
-    /// `w:ruby`: the base text, then the ruby text in parentheses (the tree has no ruby).
+    /// `w:ruby`: the base text with its reading (`w:rt`), as plain text each.
     fn ruby(&mut self, run: &mut Run, p: &mut Para) -> Result<()> {
+        let (mut base, mut reading) = (Run::default(), Run::default());
         loop {
             match self.r.next_event()? {
                 Event::Start(e) => match e.local_name().as_ref() {
-                    "rubyBase" => self.run_children_of_container(run, p)?,
-                    "rt" => {
-                        let mut rt = Run::default();
-                        self.run_children_of_container(&mut rt, p)?;
-                        push_text(run, "(");
-                        run.content.append(&mut rt.content);
-                        push_text(run, ")");
-                    }
+                    "rubyBase" => self.run_children_of_container(&mut base, p)?,
+                    "rt" => self.run_children_of_container(&mut reading, p)?,
                     _ => self.r.skip_element()?,
                 },
-                Event::End(_) => return Ok(()),
+                Event::End(_) => break,
                 Event::Eof => return Err(self.eof()),
                 _ => {}
             }
         }
+        let text = |r: Run| -> String {
+            r.content
+                .into_iter()
+                .filter_map(|c| match c {
+                    RunItem::Text(t) => Some(t),
+                    _ => None,
+                })
+                .collect()
+        };
+        let (base, reading) = (text(base), text(reading));
+        if !base.is_empty() || !reading.is_empty() {
+            run.content.push(RunItem::Ruby(base, reading));
+        }
+        Ok(())
     }
 
     /// Reads the `w:r` children of a container (ruby base or text) into `run`.

@@ -49,6 +49,10 @@ pub(super) struct Sources<'a> {
     pub parts: &'a HashSet<String>,
     /// The main part's name, for warning locations.
     pub main_part: &'a str,
+    /// SmartArt data parts read: part name → items in reading order.
+    pub diagrams: &'a std::collections::HashMap<String, Vec<super::smartart::DiagramItem>>,
+    /// Chart parts read: part name → cached data.
+    pub charts: &'a std::collections::HashMap<String, super::charts::ChartData>,
 }
 
 /// A block list being built, with what the caption pass needs to know: which blocks are
@@ -171,6 +175,8 @@ pub(super) struct Converter<'a> {
     /// (media, width, height) of image blocks wider than their text: their width is not what
     /// `width_percent` (at most 100) says, so they keep their extent.
     pub wide_images: HashSet<(String, u64, u64)>,
+    /// SmartArt diagrams converted so far (each gets its own list id).
+    diagram_count: usize,
     lists: ListCounters,
     ids: HashSet<String>,
     /// Bookmark names that point at another block's id.
@@ -194,6 +200,7 @@ impl<'a> Converter<'a> {
             report,
             media: MediaNames::default(),
             wide_images: HashSet::new(),
+            diagram_count: 0,
             lists: ListCounters::default(),
             ids: HashSet::new(),
             alias: HashMap::new(),
@@ -259,15 +266,7 @@ impl<'a> Converter<'a> {
                 "w:fldChar",
             );
         }
-        let has_header = body.final_section.as_ref().is_some_and(|s| s.has_header);
         let blocks = self.block_list(body.blocks, Some(&widths));
-        if has_header {
-            self.report.warn(
-                WarningKind::Dropped,
-                "page headers are not imported",
-                Location::part(self.src.main_part).element("w:headerReference"),
-            );
-        }
         if !self.carry.is_empty() {
             self.carry.clear();
         }
@@ -481,6 +480,9 @@ impl<'a> Converter<'a> {
             props,
             items,
             textboxes,
+            code_language,
+            diagrams,
+            charts,
         } = p;
         let info = self.para_info(&props);
         let mut st = ParaState::default();
@@ -557,10 +559,21 @@ impl<'a> Converter<'a> {
         if kind == TextType::Caption {
             strip_caption_label(&mut st);
         }
+        // A paragraph in a code style ("Source Code", "HTML Preformatted", "Plain Text") or
+        // tagged with a code language is a code block: wholly code, whitespace kept.
+        let code = (kind == TextType::Paragraph)
+            .then(|| {
+                let styled = info
+                    .explicit
+                    .as_deref()
+                    .is_some_and(|id| self.src.styles.is_code(id));
+                code_language.clone().or_else(|| styled.then(String::new))
+            })
+            .flatten();
         let style_name = info
             .explicit
             .as_deref()
-            .filter(|_| !mapping::style_is_implied(&facts, &mapped))
+            .filter(|_| !mapping::style_is_implied(&facts, &mapped) && code.is_none())
             .map(|id| self.src.styles.name_of(id).to_string());
 
         if info.page_break_before {
@@ -616,8 +629,17 @@ impl<'a> Converter<'a> {
                         } else {
                             kind
                         };
+                        let mut runs = runs;
+                        if code.is_some() {
+                            for r in &mut runs {
+                                if !matches!(r.leaf, Leaf::Atom(_)) {
+                                    r.marks.push(Mark::Style(TextStyle::Code));
+                                }
+                            }
+                        }
                         let mut para = Paragraph {
                             kind: piece_kind,
+                            code: code.clone(),
                             level,
                             indent: if piece_kind.is_list() {
                                 0
@@ -659,6 +681,32 @@ impl<'a> Converter<'a> {
             );
             let blocks = self.block_list(tb, None);
             out.blocks.extend(blocks);
+        }
+        for part in charts {
+            let data = self.src.charts.get(&part).cloned().unwrap_or_default();
+            self.warn(
+                WarningKind::Lossy,
+                "a chart is kept as its data table (title as caption) after the paragraph that anchors it; the drawing itself is not kept",
+                "c:chart",
+            );
+            out.push(ast::Block::Table(chart_table(data)));
+        }
+        for part in diagrams {
+            let items = self.src.diagrams.get(&part).cloned().unwrap_or_default();
+            self.warn(
+                WarningKind::Lossy,
+                "a SmartArt diagram is kept as its text, a nested list after the paragraph that anchors it; the drawing itself is not kept",
+                "dgm:relIds",
+            );
+            self.diagram_count += 1;
+            let list_id = format!("smartart-{}", self.diagram_count);
+            for (depth, text) in items {
+                out.push(ast::Block::Paragraph(Paragraph {
+                    level: depth.min(ast::MAX_LEVEL),
+                    list_id: Some(list_id.clone()),
+                    ..Paragraph::new(TextType::ListUl, vec![Inline::text(text)])
+                }));
+            }
         }
     }
 
@@ -794,6 +842,15 @@ impl<'a> Converter<'a> {
                         self.comment_anchor(st, Inline::CommentStart { id: id.clone() });
                         self.comment_anchor(st, Inline::CommentEnd { id: id.clone() });
                     }
+                }
+                RunItem::Ruby(base, reading) => {
+                    let inline = if self.footer_mode {
+                        // Metadata text has no ruby.
+                        Leaf::Text(Inline::ruby_text(&base, &reading))
+                    } else {
+                        Leaf::Atom(Inline::Ruby { base, reading })
+                    };
+                    self.leaf(st, &marks, inline);
                 }
                 RunItem::Image(img) => {
                     if self.footer_mode {
@@ -1396,4 +1453,69 @@ fn structural_cue(name: &str, info: &ParaInfo<'_>) -> Option<String> {
         return Some("its name looks like a list".into());
     }
     None
+}
+
+/// A chart's cached data as a table: a header row (blank, then each series' name), then one
+/// row per category with each series' value; the chart's title is the caption.
+fn chart_table(data: super::charts::ChartData) -> ast::Table {
+    use std::collections::BTreeMap;
+    let cell = |text: &str, header: bool| ast::Cell {
+        header,
+        blocks: vec![ast::Block::Paragraph(Paragraph::new(
+            TextType::Paragraph,
+            if text.is_empty() {
+                Vec::new()
+            } else {
+                vec![Inline::text(text)]
+            },
+        ))],
+        ..ast::Cell::default()
+    };
+    // Point indices over all series, with the first category label given for each.
+    let mut labels: BTreeMap<usize, String> = BTreeMap::new();
+    for s in &data.series {
+        for (i, label) in &s.categories {
+            labels.entry(*i).or_insert_with(|| label.clone());
+        }
+        for (i, _) in &s.values {
+            labels.entry(*i).or_default();
+        }
+    }
+    let mut header = vec![cell("", true)];
+    for (n, s) in data.series.iter().enumerate() {
+        let name = if s.name.trim().is_empty() {
+            format!("Series {}", n + 1)
+        } else {
+            s.name.clone()
+        };
+        header.push(cell(&name, true));
+    }
+    let mut rows = vec![ast::Row {
+        header: true,
+        cells: header,
+        ..ast::Row::default()
+    }];
+    for (i, label) in &labels {
+        let mut cells = vec![cell(label, false)];
+        for s in &data.series {
+            let v = s
+                .values
+                .iter()
+                .find(|(j, _)| j == i)
+                .map_or("", |(_, v)| v.as_str());
+            cells.push(cell(v, false));
+        }
+        rows.push(ast::Row {
+            cells,
+            ..ast::Row::default()
+        });
+    }
+    let columns = vec![1.0; data.series.len() + 1];
+    ast::Table {
+        columns,
+        rows,
+        caption: data.title,
+        numbered: false,
+        ..ast::Table::default()
+    }
 }

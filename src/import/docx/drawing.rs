@@ -41,6 +41,10 @@ pub(super) struct DrawingState {
     bare_shapes: usize,
     /// The offset (`a:off`, VML `left`/`top`) of the shape read last: where a text box sits.
     offset: (i64, i64),
+    /// A SmartArt diagram's data part relationship (`dgm:relIds@r:dm`).
+    diagram: Option<String>,
+    /// A chart part's relationship (`c:chart@r:id`).
+    chart_rel: Option<String>,
     /// Text boxes with the offset of their shape, to be put in reading order.
     boxes: Vec<((i64, i64), Vec<super::model::Block>)>,
 }
@@ -94,6 +98,21 @@ impl BodyParser<'_, '_> {
             boxes.sort_by_key(|(at, _)| (at.1, at.0));
         }
         p.textboxes.extend(boxes.into_iter().map(|(_, b)| b));
+        if let Some(id) = st.chart_rel.as_deref() {
+            if let Some(rel) = self.rels.get(id).filter(|r| !r.external) {
+                p.charts.push(rel.target.clone());
+            }
+        }
+        if let Some(id) = st.diagram.as_deref() {
+            match self.rels.get(id).filter(|r| !r.external) {
+                Some(rel) => p.diagrams.push(rel.target.clone()),
+                None => self.warn(
+                    WarningKind::MissingMedia,
+                    format!("a SmartArt diagram's r:dm=\"{id}\" names no data part; dropped"),
+                    "dgm:relIds",
+                ),
+            }
+        }
         self.finish_drawing(st, run);
         Ok(())
     }
@@ -189,7 +208,12 @@ impl BodyParser<'_, '_> {
                 "o:OLEObject",
             );
         }
-        let kept = count > 0 || st.textbox || !st.text.is_empty();
+        let chart_found = st
+            .chart_rel
+            .as_deref()
+            .is_some_and(|id| self.rels.get(id).is_some_and(|r| !r.external));
+        let kept =
+            count > 0 || st.textbox || !st.text.is_empty() || st.diagram.is_some() || chart_found;
         if kept && st.bare_shapes > 0 {
             let n = st.bare_shapes;
             let what = if n == 1 {
@@ -280,7 +304,13 @@ fn drawing_attrs(e: &BytesStart<'_>, st: &mut DrawingState) {
                 .unwrap_or(0);
             st.offset = (x, y);
         }
-        "chart" => st.chart = true,
+        "chart" => {
+            st.chart = true;
+            if st.chart_rel.is_none() {
+                st.chart_rel = attr_string(e, "id");
+            }
+        }
+        "relIds" => st.diagram = attr_string(e, "dm"),
         "shape" | "rect" | "roundrect" | "oval" | "image" => {
             if let Some(style) = attr(e, "style") {
                 st.shape_extent = vml_style_extent(&style);

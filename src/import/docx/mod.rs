@@ -24,16 +24,24 @@
 //! - ✔ tables: spans, vertical merges, header rows, grid widths, gridBefore/After, nesting
 //! - ✔ images: DrawingML inline/anchored, VML, linked (reference kept, warned), extent, alt text,
 //!   width relative to the section's text width; caption paragraphs attached to neighbours
-//! - ✔ metadata: core properties and default footer, under the caller's values
-//! - ◐ text boxes (content after the anchoring paragraph), equations (plain text), OLE objects
-//!   (preview picture), ruby (base text, then the ruby text in parentheses), hidden text (kept
-//!   as ordinary text), `caps` (ignored: a display transform)
-//! - ✘ page headers, charts, shapes without text, `altChunk`, `subDoc` — each reported as a
+//! - ✔ metadata: core properties, default footer and page headers (default, first, even),
+//!   under the caller's values
+//! - ◐ text boxes, also inside groups and canvases (content after the anchoring paragraph, a
+//!   group's boxes top to bottom), SmartArt (its text as a nested list after the anchoring
+//!   paragraph, warned), code blocks (code styles, `Paragraph::code`), equations (plain text), OLE objects
+//!   (preview picture), hidden text (kept as ordinary text), `caps` (ignored: a display
+//!   transform)
+//! - ✔ ruby (`Inline::Ruby`: base and reading), symbol fonts (Symbol, Wingdings, Webdings →
+//!   Unicode), page headers, unknown block elements around runs (their text as a paragraph),
+//!   several `w:body` elements
+//! - ◐ charts: the cached data as a table (title as caption), the drawing dropped (warned)
+//! - ✘ shapes without text, `altChunk`, `subDoc` — each reported as a
 //!   warning where met; revisions of paragraph marks and of formatting (`w:rPrChange`,
 //!   `w:pPrChange`) are ignored: the current formatting is what the tree keeps
 
 mod body;
 mod captions;
+mod charts;
 mod comments;
 mod convert;
 mod core_props;
@@ -51,6 +59,7 @@ mod numbering;
 mod package;
 mod props;
 mod rels;
+mod smartart;
 mod styles;
 mod symbols;
 mod tbl;
@@ -72,6 +81,7 @@ pub use mapping::{MappingEntry, StyleMapping};
 pub use looks::{NumberLook, NumberLooks};
 
 use body::{BodyParser, Facts};
+
 use convert::{Converter, Sources};
 use package::Package;
 use rels::Relationships;
@@ -290,7 +300,18 @@ pub fn read(bytes: &[u8], options: &DocxImportOptions) -> Result<Converted<Docum
             drop_images(&mut doc, &missing);
         }
         drop_implied_extents(&mut doc, &wide);
-        doc.meta = meta::merge(core, doc.meta.footer.take(), &options.meta, &mut report);
+        let read = std::mem::take(&mut doc.meta);
+        doc.meta = meta::merge(core, read.footer, &options.meta, &mut report);
+        // Page headers: the caller's values first, as for the footer.
+        for (slot, value) in [
+            (&mut doc.meta.header, read.header),
+            (&mut doc.meta.header_first, read.header_first),
+            (&mut doc.meta.header_even, read.header_even),
+        ] {
+            if slot.is_none() {
+                *slot = value;
+            }
+        }
         meta::take_title_blocks(&mut doc.meta, &mut doc.blocks);
         Ok(report.finish(doc))
     })
@@ -416,6 +437,31 @@ type TextResult = Result<(
     HashSet<(String, u64, u64)>,
 )>;
 
+/// The parts (SmartArt data, charts: `which`) anchored in `blocks`, tables and text boxes
+/// included, in order.
+fn collect_parts(
+    blocks: &[model::Block],
+    which: &dyn Fn(&model::Para) -> &Vec<String>,
+    out: &mut Vec<String>,
+) {
+    for b in blocks {
+        match b {
+            model::Block::Para(p) => {
+                out.extend(which(p).iter().cloned());
+                for tb in &p.textboxes {
+                    collect_parts(tb, which, out);
+                }
+            }
+            model::Block::Table(t) => {
+                for cell in t.rows.iter().flat_map(|r| &r.cells) {
+                    collect_parts(&cell.blocks, which, out);
+                }
+            }
+            model::Block::Loose(_) => {}
+        }
+    }
+}
+
 /// Parses the main part and converts everything but the pictures' bytes.
 fn convert_text(
     pkg: &mut Package<'_>,
@@ -458,6 +504,77 @@ fn convert_text(
         None => Vec::new(),
     };
 
+    // Page headers by type; a header our writer took from its template (the title line) is
+    // the template's, not the document's, and is left out so round trips hold.
+    let mut header_blocks: Vec<(String, Vec<model::Block>)> = Vec::new();
+    let header_refs = body
+        .final_section
+        .as_ref()
+        .map(|s| s.headers.clone())
+        .unwrap_or_default();
+    for (ty, id) in header_refs {
+        let Some(part) = t
+            .main_rels
+            .get(&id)
+            .filter(|r| !r.external)
+            .map(|r| r.target.clone())
+        else {
+            continue;
+        };
+        let blocks = optional_part(
+            pkg,
+            &part,
+            &mut report,
+            &mut Vec::new(),
+            &mut |text, p, rels, r| {
+                if text.contains(crate::export::word::document::TEMPLATE_HEADER_TAG) {
+                    return Ok(Vec::new());
+                }
+                let mut f = Facts::default();
+                BodyParser::new(text, p, rels, limits, r, &mut f).parse_root_blocks()
+            },
+        )?
+        .unwrap_or_default();
+        header_blocks.push((ty, blocks));
+    }
+
+    // Chart parts anchored anywhere in the body.
+    let mut chart_parts = Vec::new();
+    collect_parts(&body.blocks, &|p| &p.charts, &mut chart_parts);
+    let mut charts = HashMap::new();
+    for part in chart_parts {
+        if charts.contains_key(&part) {
+            continue;
+        }
+        let data = optional_part(
+            pkg,
+            &part,
+            &mut report,
+            &mut Vec::new(),
+            &mut |text, p, _rels, _r| charts::read(text, p, limits),
+        )?
+        .unwrap_or_default();
+        charts.insert(part, data);
+    }
+    // SmartArt data parts anchored anywhere in the body.
+    let mut diagram_parts = Vec::new();
+    collect_parts(&body.blocks, &|p| &p.diagrams, &mut diagram_parts);
+    let mut diagrams = HashMap::new();
+    for part in diagram_parts {
+        if diagrams.contains_key(&part) {
+            continue;
+        }
+        let items = optional_part(
+            pkg,
+            &part,
+            &mut report,
+            &mut Vec::new(),
+            &mut |text, p, _rels, _r| smartart::read(text, p, limits),
+        )?
+        .unwrap_or_default();
+        diagrams.insert(part, items);
+    }
+
     let parts: HashSet<String> = pkg.names().iter().map(|n| n.to_ascii_lowercase()).collect();
     let comment_ids: HashSet<String> = t.raw_comments.iter().map(|c| c.id.clone()).collect();
     let src = Sources {
@@ -470,11 +587,25 @@ fn convert_text(
         facts: &facts,
         parts: &parts,
         main_part: t.main,
+        diagrams: &diagrams,
+        charts: &charts,
     };
     let mut conv = Converter::new(src, report);
     let blocks = conv.document(body);
     let comments = conv.comments(t.raw_comments);
     let footer = conv.footer_text(footer_blocks);
+    let mut headers = Meta::default();
+    for (ty, blocks) in header_blocks {
+        let text = conv.footer_text(blocks);
+        let slot = match ty.as_str() {
+            "first" => &mut headers.header_first,
+            "even" => &mut headers.header_even,
+            _ => &mut headers.header,
+        };
+        if slot.is_none() {
+            *slot = text;
+        }
+    }
     let alias = std::mem::take(&mut conv.alias);
     let wide = std::mem::take(&mut conv.wide_images);
     let wanted = std::mem::take(&mut conv.media.wanted);
@@ -484,6 +615,9 @@ fn convert_text(
     doc.blocks = blocks;
     doc.comments = comments;
     doc.meta.footer = footer;
+    doc.meta.header = headers.header;
+    doc.meta.header_first = headers.header_first;
+    doc.meta.header_even = headers.header_even;
     if !alias.is_empty() {
         rewrite_targets(&mut doc, &alias);
     }

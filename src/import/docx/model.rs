@@ -27,6 +27,13 @@ pub struct Para {
     pub items: Vec<Item>,
     /// Text boxes anchored in this paragraph, in reading order.
     pub textboxes: Vec<Vec<Block>>,
+    /// A code block's language, from the tag of a content control around the paragraph (how
+    /// our writer keeps it).
+    pub code_language: Option<String>,
+    /// SmartArt data parts (`dgm:relIds@r:dm`) anchored in this paragraph, by part name.
+    pub diagrams: Vec<String>,
+    /// Chart parts (`c:chart@r:id`) anchored in this paragraph, by part name.
+    pub charts: Vec<String>,
 }
 
 /// Paragraph-level content.
@@ -84,6 +91,8 @@ pub enum RunItem {
     CommentRef(String),
     /// A picture (DrawingML or VML).
     Image(Box<ImageRef>),
+    /// `w:ruby`: the base text and its reading.
+    Ruby(String, String),
 }
 
 /// Which break.

@@ -82,8 +82,8 @@ pub struct Section {
     pub text_width: Option<u64>,
     /// `r:id` of the default footer (`w:footerReference w:type="default"`).
     pub default_footer: Option<String>,
-    /// The section has page headers (`w:headerReference`), which the tree does not keep.
-    pub has_header: bool,
+    /// Page headers (`w:headerReference`): (`w:type`, `r:id`), the type `default` when absent.
+    pub headers: Vec<(String, String)>,
 }
 
 /// Paragraph formatting.
@@ -278,7 +278,12 @@ pub fn parse_sectpr(r: &mut XmlReader<'_>) -> Result<Section> {
                     right = get("right");
                     gutter = get("gutter");
                 }
-                "headerReference" => s.has_header = true,
+                "headerReference" => {
+                    if let Some(id) = attr_string(&e, "id") {
+                        let ty = attr_string(&e, "type").unwrap_or_else(|| "default".into());
+                        s.headers.push((ty, id));
+                    }
+                }
                 "footerReference" => {
                     let ty = attr(&e, "type");
                     if ty.as_deref().is_none_or(|t| t == "default") {

@@ -292,6 +292,7 @@ pub fn is_code_name(name: &str) -> bool {
         "keyboard",
         "preformatted",
         "source text",
+        "plain text",
     ]
     .iter()
     .any(|k| n.contains(k))

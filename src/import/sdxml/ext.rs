@@ -70,6 +70,10 @@ impl Parser<'_> {
                     *content = normalize(content);
                 }
                 self.scan_inline(&inline);
+                if let Inline::Ruby { base, reading } = &inline {
+                    // The service's "base (reading)" follows: it is this ruby's, not text.
+                    self.skip_text = Inline::ruby_text(base, reading);
+                }
                 if let Some(b) = self.builders.last_mut() {
                     b.inline(&inline);
                 }
@@ -215,6 +219,15 @@ impl Parser<'_> {
         if p.indent > MAX_INDENT {
             self.clamped("paragraph", "indent", MAX_INDENT);
             p.indent = MAX_INDENT;
+        }
+        let bad_code = p.code.as_deref().is_some_and(|language| {
+            p.kind != crate::ast::TextType::Paragraph || !crate::ast::is_code_language(language)
+        });
+        if bad_code {
+            self.note(WarningKind::InvalidValue, "code", "paragraph", || {
+                "a code block that is not a plain paragraph or whose language is not one word was read as an ordinary paragraph".to_string()
+            });
+            p.code = None;
         }
     }
 

@@ -38,6 +38,8 @@ pub(super) struct Parser<'a> {
     /// Finished builders, kept for their buffers.
     pub(super) spare: Vec<Builder>,
     saw_root: bool,
+    /// Text still to skip: the "base (reading)" our writer puts after a ruby PI for the service.
+    pub(super) skip_text: String,
 }
 
 /// Where a warning arose: the zip part, the element path from the frames plus `what`, and the
@@ -79,14 +81,24 @@ pub(super) fn parse<'a>(text: &'a str, part: &'a str, limits: &Limits) -> Result
         max_depth: limits.max_xml_depth,
         spare: Vec::new(),
         saw_root: false,
+        skip_text: String::new(),
     };
     let mut reader = XmlReader::new(text, part, limits);
     let mut buf = String::new();
     loop {
         match reader.next_event()? {
-            Event::Start(e) => p.start(&e, false)?,
-            Event::Empty(e) => p.start(&e, true)?,
-            Event::End(_) => p.end()?,
+            Event::Start(e) => {
+                p.skip_text.clear();
+                p.start(&e, false)?
+            }
+            Event::Empty(e) => {
+                p.skip_text.clear();
+                p.start(&e, true)?
+            }
+            Event::End(_) => {
+                p.skip_text.clear();
+                p.end()?
+            }
             Event::Text(t) => p.text(&t.xml10_content()),
             Event::CData(t) => p.text(&t.xml10_content()),
             Event::GeneralRef(r) => {
@@ -467,6 +479,20 @@ impl<'a> Parser<'a> {
     }
 
     fn text(&mut self, s: &str) {
+        let mut s = s;
+        if !self.skip_text.is_empty() {
+            if let Some(rest) = self.skip_text.strip_prefix(s) {
+                self.skip_text = rest.to_string();
+                return;
+            }
+            if let Some(rest) = s.strip_prefix(self.skip_text.as_str()) {
+                s = rest;
+            }
+            self.skip_text.clear();
+            if s.is_empty() {
+                return;
+            }
+        }
         let Some(top) = self.frames.last_mut() else {
             return;
         };
