@@ -11,6 +11,8 @@
 pub mod block;
 pub mod inline;
 pub mod length;
+pub mod math;
+pub mod math_tex;
 pub mod media;
 pub mod numbering;
 mod validate;
@@ -23,6 +25,7 @@ pub use block::{
     TextType, VAlign, grid_positions,
 };
 pub use inline::{Change, ChangeKind, Inline, Mark, NoteKind, TextStyle};
+pub use math::MathNode;
 pub use media::{MediaItem, MediaKind, MediaStore};
 pub use validate::Violation;
 pub use walk::BlockPath;

@@ -817,6 +817,19 @@ impl<'d> Writer<'d> {
             Inline::Span { children, .. } | Inline::Tracked { children, .. } => {
                 self.inlines(r, children)
             }
+            Inline::Math { display, math } => {
+                let tex = crate::ast::math_tex::write(math);
+                let fence = if *display { "$$" } else { "$" };
+                // Inside a table cell a `|` would end the cell.
+                let tex = if r.ctx == Ctx::Cell {
+                    tex.replace('|', "\\vert ")
+                } else {
+                    tex
+                };
+                r.raw(fence);
+                r.raw(&tex);
+                r.raw(fence);
+            }
             Inline::CrossRef { .. }
             | Inline::IndexMark { .. }
             | Inline::CommentStart { .. }
@@ -1276,7 +1289,7 @@ impl Render {
         while let Some(&c) = chars.get(i) {
             let next = chars.get(i + 1).copied();
             match c {
-                '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '~' | '|' => {
+                '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '~' | '|' | '$' => {
                     self.buf.push('\\');
                     self.buf.push(c);
                 }

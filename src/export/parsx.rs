@@ -1042,6 +1042,14 @@ impl<'d> Writer<'d> {
                     );
                     continue;
                 }
+                math @ Leaf::Atom(Inline::Math { .. }) => {
+                    self.warn_once(
+                        "math",
+                        WarningKind::Lossy,
+                        "equations are written to parsX as their linear text",
+                    );
+                    math
+                }
                 other => other,
             };
             if let Some(line) = lines.last_mut() {
@@ -1084,6 +1092,10 @@ impl<'d> Writer<'d> {
     fn inline(&mut self, inline: &Inline, in_note: bool) {
         match inline {
             Inline::Text { text } => escape_text(text, &mut self.out),
+            // parsX has no math: the formula's linear text (warned about in `prepare`).
+            Inline::Math { math, .. } => {
+                escape_text(&crate::ast::math::linear_text(math), &mut self.out)
+            }
             Inline::Styled { style, children } => {
                 let name = style_element(*style);
                 self.start_tag(name, &[], false);

@@ -84,6 +84,9 @@ impl<'a> Writer<'a> {
             }
             Inline::CommentStart { id } => self.comment_start(id),
             Inline::CommentEnd { id } => self.comment_end(id),
+            Inline::Math { display, math } => {
+                self.replaced += super::mathml::write(math, *display, &mut self.out);
+            }
         }
     }
 

@@ -38,6 +38,7 @@ mod directory;
 mod escape;
 mod ids;
 mod inline;
+mod mathml;
 mod notes;
 mod page;
 mod url;

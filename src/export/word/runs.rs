@@ -376,6 +376,7 @@ impl Writer<'_> {
             Inline::CommentStart { .. } | Inline::CommentEnd { .. } => {
                 self.comment_anchor(out, part, atom)
             }
+            Inline::Math { display, math } => super::omml::write(math, *display, out),
             // Wrappers and text never arrive here as atoms.
             other => {
                 let text = plain_text(std::slice::from_ref(other));

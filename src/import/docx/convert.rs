@@ -795,6 +795,9 @@ impl<'a> Converter<'a> {
                         self.comment_anchor(st, Inline::CommentEnd { id: id.clone() });
                     }
                 }
+                RunItem::Math { display, math } => {
+                    self.leaf(st, &[], Leaf::Atom(Inline::Math { display, math }));
+                }
                 RunItem::Image(img) => {
                     if self.footer_mode {
                         // The footer is kept as text only.

@@ -48,6 +48,7 @@ mod meta;
 mod model;
 mod notes;
 mod numbering;
+mod omml;
 mod package;
 mod props;
 mod rels;

@@ -84,6 +84,13 @@ pub enum RunItem {
     CommentRef(String),
     /// A picture (DrawingML or VML).
     Image(Box<ImageRef>),
+    /// An equation (`m:oMath`; `display` for one in `m:oMathPara`).
+    Math {
+        /// Displayed on its own line.
+        display: bool,
+        /// The formula.
+        math: Vec<crate::ast::MathNode>,
+    },
 }
 
 /// Which break.

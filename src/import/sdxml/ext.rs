@@ -94,6 +94,21 @@ impl Parser<'_> {
                     });
                 }
             }
+            Ext::Math(inline) => {
+                if self.inline_target(true).is_none() || !matches!(inline, Inline::Math { .. }) {
+                    self.misplaced("math");
+                    return Ok(());
+                }
+                if let Some(b) = self.builders.last_mut() {
+                    b.inline(&inline);
+                }
+                self.in_math_fallback = true;
+            }
+            Ext::MathEnd(_) => {
+                if !std::mem::replace(&mut self.in_math_fallback, false) {
+                    self.misplaced("math_end");
+                }
+            }
             Ext::Comments(comments) => {
                 for mut c in comments {
                     self.adopt_inlines(&mut c.content);

@@ -38,6 +38,8 @@ pub(super) struct Parser<'a> {
     /// Finished builders, kept for their buffers.
     pub(super) spare: Vec<Builder>,
     saw_root: bool,
+    /// Inside a formula's fallback text (between `{"math":…}` and `{"math_end":null}` PIs).
+    pub(super) in_math_fallback: bool,
 }
 
 /// Where a warning arose: the zip part, the element path from the frames plus `what`, and the
@@ -79,6 +81,7 @@ pub(super) fn parse<'a>(text: &'a str, part: &'a str, limits: &Limits) -> Result
         max_depth: limits.max_xml_depth,
         spare: Vec::new(),
         saw_root: false,
+        in_math_fallback: false,
     };
     let mut reader = XmlReader::new(text, part, limits);
     let mut buf = String::new();
@@ -479,6 +482,9 @@ impl<'a> Parser<'a> {
                 }
             }
             Frame::Para(_) | Frame::Inline { .. } | Frame::Note { .. } => {
+                if self.in_math_fallback {
+                    return;
+                }
                 if let Some(b) = self.builders.last_mut() {
                     b.text(s);
                 }
