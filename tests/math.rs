@@ -158,13 +158,19 @@ fn html_writes_mathml() {
     let html = String::from_utf8(out.value).unwrap();
     assert!(html.contains("<math><mrow><mfrac><mrow><mi>a</mi><mo>+</mo><mi>b</mi></mrow><mrow><mn>2</mn></mrow></mfrac>"));
     assert!(html.contains("<math display=\"block\"><mrow><munderover><mo>∑</mo>"));
+    // Fences stretch; `lim`'s limit goes below it; a bar is a spacing macron over its base.
+    assert!(html.contains("<mo fence=\"true\" stretchy=\"true\">[</mo><mtable>"));
+    assert!(html.contains(
+        "<munder><mrow><mi>lim</mi></mrow><mrow><mi>n</mi><mo>→</mo><mo>∞</mo></mrow></munder>"
+    ));
+    assert!(html.contains("<mover accent=\"true\"><mrow><mi>y</mi></mrow><mo>\u{af}</mo></mover>"));
     for tag in [
         "<msubsup>",
         "<mroot>",
         "<msqrt>",
         "<mtable>",
         "<mover accent=\"true\">",
-        "<mtext> if </mtext>",
+        "<mtext>\u{a0}if\u{a0}</mtext>",
         "<mi>sin</mi>",
     ] {
         assert!(html.contains(tag), "{tag} missing");

@@ -34,6 +34,40 @@ fn mrow(row: &[MathNode], out: &mut String, replaced: &mut usize, depth: usize) 
 }
 
 fn mrow_items(row: &[MathNode], out: &mut String, replaced: &mut usize, depth: usize) {
+    items(row, out, replaced, depth, false);
+}
+
+/// A function name's row: its scripts are limits (under and over).
+fn limits_row(row: &[MathNode], out: &mut String, replaced: &mut usize, depth: usize) {
+    items(row, out, replaced, depth, true);
+}
+
+/// A delimiter that stretches to its content's height.
+fn fence(d: &str, out: &mut String, replaced: &mut usize) {
+    out.push_str("<mo fence=\"true\" stretchy=\"true\">");
+    *replaced += escape::text(d, out);
+    out.push_str("</mo>");
+}
+
+/// The spacing form of a combining accent: a combining mark alone over a base does not render
+/// as an accent in MathML.
+fn spacing_accent(accent: &str) -> &str {
+    match accent {
+        "\u{302}" => "^",
+        "\u{305}" | "\u{304}" => "\u{af}",
+        "\u{307}" => "\u{2d9}",
+        "\u{308}" => "\u{a8}",
+        "\u{303}" => "~",
+        "\u{20d7}" => "\u{2192}",
+        "\u{30c}" => "\u{2c7}",
+        "\u{301}" => "\u{b4}",
+        "\u{300}" => "`",
+        "\u{306}" => "\u{2d8}",
+        other => other,
+    }
+}
+
+fn items(row: &[MathNode], out: &mut String, replaced: &mut usize, depth: usize, limits: bool) {
     if depth > MAX_MATH_DEPTH {
         // Too deep to nest further: the rest as text, so nothing is lost.
         leaf("mtext", &linear_text(row), out, replaced);
@@ -44,7 +78,18 @@ fn mrow_items(row: &[MathNode], out: &mut String, replaced: &mut usize, depth: u
             MathNode::Ident { text } => leaf("mi", text, out, replaced),
             MathNode::Number { text } => leaf("mn", text, out, replaced),
             MathNode::Operator { text } => leaf("mo", text, out, replaced),
-            MathNode::Text { text } => leaf("mtext", text, out, replaced),
+            // MathML Core trims an `mtext`'s edges: no-break spaces keep " if " spaced.
+            MathNode::Text { text } => {
+                let edged = text.trim_matches(' ');
+                let lead = text.len() - text.trim_start_matches(' ').len();
+                let trail = if edged.is_empty() {
+                    0
+                } else {
+                    text.len() - text.trim_end_matches(' ').len()
+                };
+                let kept = format!("{}{edged}{}", "\u{a0}".repeat(lead), "\u{a0}".repeat(trail));
+                leaf("mtext", &kept, out, replaced)
+            }
             MathNode::Fraction { num, den } => {
                 out.push_str("<mfrac>");
                 mrow(num, out, replaced, depth);
@@ -52,11 +97,15 @@ fn mrow_items(row: &[MathNode], out: &mut String, replaced: &mut usize, depth: u
                 out.push_str("</mfrac>");
             }
             MathNode::Scripts { base, sub, sup } => {
-                let tag = match (sub, sup) {
-                    (Some(_), Some(_)) => "msubsup",
-                    (Some(_), None) => "msub",
-                    (None, Some(_)) => "msup",
-                    (None, None) => "mrow",
+                let tag = match (sub, sup, limits) {
+                    // A function name's limits go below and above (`lim` over `n→∞`).
+                    (Some(_), Some(_), true) => "munderover",
+                    (Some(_), None, true) => "munder",
+                    (None, Some(_), true) => "mover",
+                    (Some(_), Some(_), false) => "msubsup",
+                    (Some(_), None, false) => "msub",
+                    (None, Some(_), false) => "msup",
+                    (None, None, _) => "mrow",
                 };
                 out.push_str(&format!("<{tag}>"));
                 mrow(base, out, replaced, depth);
@@ -100,11 +149,11 @@ fn mrow_items(row: &[MathNode], out: &mut String, replaced: &mut usize, depth: u
             MathNode::Delimited { open, close, body } => {
                 out.push_str("<mrow>");
                 if !open.is_empty() {
-                    leaf("mo", open, out, replaced);
+                    fence(open, out, replaced);
                 }
                 mrow_items(body, out, replaced, depth + 1);
                 if !close.is_empty() {
-                    leaf("mo", close, out, replaced);
+                    fence(close, out, replaced);
                 }
                 out.push_str("</mrow>");
             }
@@ -129,12 +178,13 @@ fn mrow_items(row: &[MathNode], out: &mut String, replaced: &mut usize, depth: u
                 let tag = if *under { "munder" } else { "mover" };
                 out.push_str(&format!("<{tag} accent=\"true\">"));
                 mrow(body, out, replaced, depth);
-                leaf("mo", accent, out, replaced);
+                leaf("mo", spacing_accent(accent), out, replaced);
                 out.push_str(&format!("</{tag}>"));
             }
             MathNode::Function { name, body } => {
-                out.push_str("<mrow>");
-                mrow(name, out, replaced, depth);
+                out.push_str("<mrow><mrow>");
+                limits_row(name, out, replaced, depth + 1);
+                out.push_str("</mrow>");
                 // U+2061 FUNCTION APPLICATION: tells the renderer the name applies to the argument.
                 out.push_str("<mo>\u{2061}</mo>");
                 mrow(body, out, replaced, depth);
