@@ -294,3 +294,26 @@ fn a_typed_tree_round_trips_through_every_format_with_math() {
     let back = sdconv::import(Format::Word, &bytes, &ImportOptions::default()).unwrap();
     assert_eq!(back.value.blocks, doc.blocks);
 }
+
+#[test]
+fn sdxml_reader_stops_skipping_fallback_text_at_the_paragraph_end() {
+    let doc = imported();
+    let xml = sdconv::export::sdxml::write_xml(&doc, &SdxmlExportOptions::default()).value;
+    // A hand edit dropped the first formula's closing PI: the formula's own paragraph loses
+    // its fallback text and the rest of that paragraph, the next paragraph keeps its text.
+    let broken = xml.replacen("<?sdconv {\"math_end\":null}?>", "", 1);
+    let back = sdconv::import::sdxml::read_xml(
+        broken.as_bytes(),
+        &mut |_| None,
+        &SdxmlImportOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(formulas(&back.value), formulas(&doc));
+    assert!(
+        back.warnings
+            .iter()
+            .any(|w| w.message.contains("without its {\"math_end\":null}")),
+        "{:?}",
+        back.warnings
+    );
+}

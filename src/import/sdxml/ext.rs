@@ -102,10 +102,10 @@ impl Parser<'_> {
                 if let Some(b) = self.builders.last_mut() {
                     b.inline(&inline);
                 }
-                self.in_math_fallback = true;
+                self.math_fallback = Some(self.builders.len());
             }
             Ext::MathEnd(_) => {
-                if !std::mem::replace(&mut self.in_math_fallback, false) {
+                if self.math_fallback.take().is_none() {
                     self.misplaced("math_end");
                 }
             }

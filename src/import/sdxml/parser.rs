@@ -38,8 +38,9 @@ pub(super) struct Parser<'a> {
     /// Finished builders, kept for their buffers.
     pub(super) spare: Vec<Builder>,
     saw_root: bool,
-    /// Inside a formula's fallback text (between `{"math":…}` and `{"math_end":null}` PIs).
-    pub(super) in_math_fallback: bool,
+    /// Inside a formula's fallback text (between `{"math":…}` and `{"math_end":null}` PIs):
+    /// the number of builders open at the formula, so only its own paragraph's text is skipped.
+    pub(super) math_fallback: Option<usize>,
 }
 
 /// Where a warning arose: the zip part, the element path from the frames plus `what`, and the
@@ -81,7 +82,7 @@ pub(super) fn parse<'a>(text: &'a str, part: &'a str, limits: &Limits) -> Result
         max_depth: limits.max_xml_depth,
         spare: Vec::new(),
         saw_root: false,
-        in_math_fallback: false,
+        math_fallback: None,
     };
     let mut reader = XmlReader::new(text, part, limits);
     let mut buf = String::new();
@@ -482,7 +483,7 @@ impl<'a> Parser<'a> {
                 }
             }
             Frame::Para(_) | Frame::Inline { .. } | Frame::Note { .. } => {
-                if self.in_math_fallback {
+                if self.math_fallback == Some(self.builders.len()) {
                     return;
                 }
                 if let Some(b) = self.builders.last_mut() {
