@@ -4,15 +4,21 @@
 use crate::ast::math::{MAX_MATH_DEPTH, MathNode, linear_text};
 use crate::xml::{escape_attr, escape_text};
 
-/// The OMML namespace, declared on every part root that can hold paragraphs.
-pub const M: &str = "http://schemas.openxmlformats.org/officeDocument/2006/math";
+/// The OMML namespace.
+const M: &str = "http://schemas.openxmlformats.org/officeDocument/2006/math";
 
-/// Appends `m:oMath` (inside `m:oMathPara` when `display`) for `row`.
+/// Appends `m:oMath` (inside `m:oMathPara` when `display`) for `row`. The namespace is declared
+/// on the formula itself, so parts without formulas stay exactly as they were.
 pub fn write(row: &[MathNode], display: bool, out: &mut String) {
     if display {
-        out.push_str("<m:oMathPara>");
+        out.push_str("<m:oMathPara xmlns:m=\"");
+        out.push_str(M);
+        out.push_str("\"><m:oMath>");
+    } else {
+        out.push_str("<m:oMath xmlns:m=\"");
+        out.push_str(M);
+        out.push_str("\">");
     }
-    out.push_str("<m:oMath>");
     nodes(row, out, 0, false);
     out.push_str("</m:oMath>");
     if display {

@@ -18,7 +18,6 @@ use super::template::WordTemplate;
 use super::{ImageStats, WordOutput, WordSettings};
 
 const W: &str = "http://schemas.openxmlformats.org/wordprocessingml/2006/main";
-use super::omml::M;
 const R: &str = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
 const XML_DECL: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n";
 const REL_BASE: &str = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
@@ -106,7 +105,7 @@ pub(crate) fn write_package(
     document.push_str(XML_DECL);
     let _ = write!(
         document,
-        r#"<w:document xmlns:w="{W}" xmlns:r="{R}" xmlns:m="{M}" xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture"><w:body>"#
+        r#"<w:document xmlns:w="{W}" xmlns:r="{R}" xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture"><w:body>"#
     );
     document.push_str(&body);
     document.push_str("<w:sectPr>");
@@ -225,7 +224,7 @@ pub(crate) fn write_package(
         let mut x = String::from(XML_DECL);
         let _ = write!(
             x,
-            r#"<w:{tag}s xmlns:w="{W}" xmlns:r="{R}" xmlns:m="{M}" xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture">"#
+            r#"<w:{tag}s xmlns:w="{W}" xmlns:r="{R}" xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture">"#
         );
         // Separator notes with ids -1 and 0, as Word writes them.
         let _ = write!(
@@ -499,7 +498,7 @@ fn comments_part(w: &mut Writer<'_>) -> Option<String> {
     let mut x = String::from(XML_DECL);
     let _ = write!(
         x,
-        r#"<w:comments xmlns:w="{W}" xmlns:r="{R}" xmlns:m="{M}" xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture">"#
+        r#"<w:comments xmlns:w="{W}" xmlns:r="{R}" xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture">"#
     );
     let mut any = false;
     for (i, c) in doc.comments.iter().enumerate() {
