@@ -49,6 +49,8 @@ pub(super) struct Sources<'a> {
     pub parts: &'a HashSet<String>,
     /// The main part's name, for warning locations.
     pub main_part: &'a str,
+    /// Chart parts' data tables, by part name.
+    pub charts: &'a HashMap<String, ast::Table>,
 }
 
 /// A block list being built, with what the caption pass needs to know: which blocks are
@@ -793,6 +795,27 @@ impl<'a> Converter<'a> {
                     if !self.src.facts.comment_ranges.contains(&id) && self.note_depth == 0 {
                         self.comment_anchor(st, Inline::CommentStart { id: id.clone() });
                         self.comment_anchor(st, Inline::CommentEnd { id: id.clone() });
+                    }
+                }
+                RunItem::Chart(part) => {
+                    if self.footer_mode || !self.visible() {
+                        continue;
+                    }
+                    match self.src.charts.get(&part) {
+                        Some(table) => {
+                            self.warn(
+                                WarningKind::Lossy,
+                                "a chart is kept as its data table (title as caption); the drawing is not",
+                                "c:chart",
+                            );
+                            st.visible_any = true;
+                            st.split(ast::Block::Table(table.clone()));
+                        }
+                        None => self.warn(
+                            WarningKind::Dropped,
+                            format!("a chart whose part {part} holds no data is not imported"),
+                            "c:chart",
+                        ),
                     }
                 }
                 RunItem::Math { display, math } => {

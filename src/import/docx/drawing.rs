@@ -30,6 +30,8 @@ pub(super) struct DrawingState {
     shape_extent: Option<(u64, u64)>,
     textbox: bool,
     chart: bool,
+    /// The chart's relationship id (`c:chart@r:id`).
+    chart_rel: Option<String>,
     ole: bool,
     /// WordArt text (`v:textpath@string`).
     text: String,
@@ -205,6 +207,16 @@ impl BodyParser<'_, '_> {
                 "wpg:wgp",
             );
         }
+        let chart_part = st
+            .chart_rel
+            .as_deref()
+            .and_then(|id| self.rels.get(id))
+            .filter(|r| !r.external)
+            .map(|r| r.target.clone());
+        if let Some(part) = chart_part.filter(|_| count == 0) {
+            run.content.push(RunItem::Chart(part));
+            return;
+        }
         if !kept {
             if st.chart {
                 self.warn(WarningKind::Dropped, "a chart is not imported", "c:chart");
@@ -280,7 +292,10 @@ fn drawing_attrs(e: &BytesStart<'_>, st: &mut DrawingState) {
                 .unwrap_or(0);
             st.offset = (x, y);
         }
-        "chart" => st.chart = true,
+        "chart" => {
+            st.chart = true;
+            st.chart_rel = attr_string(e, "id");
+        }
         "shape" | "rect" | "roundrect" | "oval" | "image" => {
             if let Some(style) = attr(e, "style") {
                 st.shape_extent = vml_style_extent(&style);

@@ -34,6 +34,7 @@
 
 mod body;
 mod captions;
+mod chart;
 mod comments;
 mod convert;
 mod core_props;
@@ -460,6 +461,7 @@ fn convert_text(
     };
 
     let parts: HashSet<String> = pkg.names().iter().map(|n| n.to_ascii_lowercase()).collect();
+    let charts = read_charts(pkg, t.main_rels, limits, &mut report)?;
     let comment_ids: HashSet<String> = t.raw_comments.iter().map(|c| c.id.clone()).collect();
     let src = Sources {
         styles: t.styles,
@@ -471,6 +473,7 @@ fn convert_text(
         facts: &facts,
         parts: &parts,
         main_part: t.main,
+        charts: &charts,
     };
     let mut conv = Converter::new(src, report);
     let blocks = conv.document(body);
@@ -571,6 +574,38 @@ impl<'b> MediaJob<'b> {
             }
         }
     }
+}
+
+/// The data tables of the chart parts the main part's relationships name, by part name. A chart
+/// part that is missing or not XML is left out (the chart is then reported dropped).
+fn read_charts(
+    pkg: &mut Package<'_>,
+    rels: &Relationships,
+    limits: &Limits,
+    report: &mut Report,
+) -> Result<HashMap<String, crate::ast::Table>> {
+    let mut out = HashMap::new();
+    for rel in rels.iter().filter(|r| r.is("chart") && !r.external) {
+        if out.contains_key(&rel.target) {
+            continue;
+        }
+        let Some(text) = pkg.read_text(&rel.target, report)? else {
+            continue;
+        };
+        match chart::read(&text, &rel.target, limits) {
+            Ok(data) => {
+                if let Some(table) = data.to_table() {
+                    out.insert(rel.target.clone(), table);
+                }
+            }
+            Err(e) => report.warn(
+                WarningKind::InvalidValue,
+                format!("chart part {} could not be read: {e}", rel.target),
+                Location::part(rel.target.clone()),
+            ),
+        }
+    }
+    Ok(out)
 }
 
 /// The image parts a part's relationships name (embedded ones only).

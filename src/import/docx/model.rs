@@ -84,6 +84,8 @@ pub enum RunItem {
     CommentRef(String),
     /// A picture (DrawingML or VML).
     Image(Box<ImageRef>),
+    /// A chart (`c:chart`), by the name of its chart part.
+    Chart(String),
     /// An equation (`m:oMath`; `display` for one in `m:oMathPara`).
     Math {
         /// Displayed on its own line.
