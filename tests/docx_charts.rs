@@ -4,8 +4,9 @@
 mod docx_support;
 
 use docx_support::*;
-use sdconv::WarningKind;
+use sdconv::ast::chart::ChartKind;
 use sdconv::ast::{Block, inline::plain_text};
+use sdconv::{ExportOptions, Format, WarningKind};
 
 const CHART: &str = r#"<?xml version="1.0" encoding="UTF-8"?><c:chartSpace xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><c:chart><c:title><c:tx><c:rich><a:p><a:r><a:t>Rainfall</a:t></a:r></a:p></c:rich></c:tx></c:title><c:plotArea><c:lineChart>
 <c:ser><c:tx><c:strRef><c:strCache><c:pt idx="0"><c:v>Bonn</c:v></c:pt></c:strCache></c:strRef></c:tx><c:cat><c:strRef><c:strCache><c:pt idx="0"><c:v>Jan</c:v></c:pt><c:pt idx="1"><c:v>Feb</c:v></c:pt></c:strCache></c:strRef></c:cat><c:val><c:numRef><c:numCache><c:pt idx="0"><c:v>61</c:v></c:pt><c:pt idx="1"><c:v>48</c:v></c:pt></c:numCache></c:numRef></c:val></c:ser>
@@ -63,7 +64,7 @@ fn a_chart_is_kept_as_its_data_table_where_it_stood() {
     assert_eq!(cells, [["", "Bonn"], ["Jan", "61"], ["Feb", "48"]]);
     assert_eq!(
         messages(&c),
-        ["a chart is kept as its data table (title as caption); the drawing is not"]
+        ["a chart is kept as its data table and kind (title as caption); its styling is not"]
     );
     assert_eq!(c.warnings[0].kind, WarningKind::Lossy);
 }
@@ -79,4 +80,64 @@ fn a_chart_whose_part_is_missing_is_reported_dropped() {
     assert_eq!(c.warnings.len(), 1, "{:?}", messages(&c));
     assert_eq!(c.warnings[0].kind, WarningKind::Dropped);
     assert!(c.warnings[0].message.contains("chart"));
+}
+
+fn chart_doc() -> sdconv::Document {
+    let body = format!("<w:p>{}</w:p>", chart_run("rId9"));
+    let c = docx(&body)
+        .rel("rId9", "chart", "charts/chart1.xml", false)
+        .part("word/charts/chart1.xml", CHART.as_bytes())
+        .read();
+    valid(&c);
+    c.value
+}
+
+#[test]
+fn html_draws_the_chart_as_svg_before_its_table() {
+    let doc = chart_doc();
+    let Some(Block::Table(t)) = doc.blocks.first() else {
+        panic!("no table");
+    };
+    assert_eq!(t.chart, Some(ChartKind::Line));
+    let out = sdconv::export(&doc, Format::HtmlAllInOne, &ExportOptions::default()).unwrap();
+    let html = String::from_utf8(out.value).unwrap();
+    let svg = html
+        .find("<svg class=\"chart\" role=\"img\"")
+        .expect("an svg");
+    let table = html.find("<table").expect("a table");
+    assert!(svg < table);
+    assert!(html.contains("aria-label=\"Rainfall\""));
+    assert!(html.contains("<polyline points=\""), "a line");
+    assert!(html.contains(">Jan</text>") && html.contains(">Bonn</text>"));
+}
+
+#[test]
+fn sdxml_keeps_the_chart_kind_and_markdown_the_table_with_caption() {
+    let doc = chart_doc();
+    let xml = sdconv::export::sdxml::write_xml(&doc, &Default::default()).value;
+    let back = sdconv::import::sdxml::read_xml(xml.as_bytes(), &mut |_| None, &Default::default())
+        .unwrap();
+    assert_eq!(back.value.blocks, doc.blocks);
+    let md = sdconv::export::markdown::write(&doc, &Default::default())
+        .value
+        .text;
+    assert!(md.contains("Rainfall"), "{md}");
+    assert!(md.contains("| Jan | 61 |"), "{md}");
+}
+
+#[test]
+fn word_writes_the_data_table_and_says_the_chart_is_lost() {
+    let doc = chart_doc();
+    let out = sdconv::export(&doc, Format::Word, &ExportOptions::default()).unwrap();
+    assert!(
+        out.warnings
+            .iter()
+            .any(|w| w.message == "a chart is written as its data table; Word gets no chart part")
+    );
+    let back = sdconv::import(Format::Word, &out.value, &Default::default()).unwrap();
+    let Some(Block::Table(t)) = back.value.blocks.first() else {
+        panic!("no table");
+    };
+    assert_eq!(t.rows.len(), 3);
+    assert_eq!(t.chart, None);
 }

@@ -9,6 +9,7 @@
 //! writer relies on.
 
 pub mod block;
+pub mod chart;
 pub mod inline;
 pub mod length;
 pub mod math;

@@ -34,6 +34,7 @@
 //! is encoded straight into the page.
 
 mod blocks;
+mod chart;
 mod directory;
 mod escape;
 mod ids;

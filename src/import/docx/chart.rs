@@ -4,6 +4,7 @@
 
 use quick_xml::events::Event;
 
+use crate::ast::chart::ChartKind;
 use crate::ast::{Block, Cell, Inline, Paragraph, Row, Table, TextType};
 use crate::error::Result;
 use crate::limits::{Limits, MAX_TABLE_COLUMNS};
@@ -25,6 +26,8 @@ struct Series {
 pub struct ChartData {
     /// The plot's element name without prefix (the first one when several are combined).
     pub kind: String,
+    /// `c:barDir="bar"`: horizontal bars.
+    pub horizontal: bool,
     /// The title text.
     pub title: Option<String>,
     series: Vec<Series>,
@@ -52,6 +55,9 @@ pub fn read(text: &str, part: &str, limits: &Limits) -> Result<ChartData> {
                 let name = e.local_name().as_ref().to_string();
                 match name.as_str() {
                     "ser" => data.series.push(Series::default()),
+                    "barDir" => {
+                        data.horizontal = crate::xml::attr(&e, "val").as_deref() == Some("bar")
+                    }
                     "pt" => {
                         point = crate::xml::attr(&e, "idx")
                             .and_then(|v| v.trim().parse().ok())
@@ -63,6 +69,9 @@ pub fn read(text: &str, part: &str, limits: &Limits) -> Result<ChartData> {
                     _ => {}
                 }
                 path.push(name);
+            }
+            Event::Empty(e) if e.local_name().as_ref() == "barDir" => {
+                data.horizontal = crate::xml::attr(&e, "val").as_deref() == Some("bar");
             }
             Event::End(_) => {
                 path.pop();
@@ -171,6 +180,7 @@ impl ChartData {
         Some(Table {
             rows,
             caption: self.title.clone(),
+            chart: Some(ChartKind::from_plot(&self.kind, self.horizontal)),
             ..Table::default()
         })
     }
@@ -218,6 +228,7 @@ mod tests {
             ]
         );
         assert!(table.rows[0].header);
+        assert_eq!(table.chart, Some(ChartKind::Column));
     }
 
     #[test]

@@ -805,7 +805,7 @@ impl<'a> Converter<'a> {
                         Some(table) => {
                             self.warn(
                                 WarningKind::Lossy,
-                                "a chart is kept as its data table (title as caption); the drawing is not",
+                                "a chart is kept as its data table and kind (title as caption); its styling is not",
                                 "c:chart",
                             );
                             st.visible_any = true;
