@@ -150,6 +150,30 @@ fn axes(
     let v = |x: f64| (x - lo) / span;
     let n = cats.len() as f64;
     let zero = v(0.0);
+    // Where category `i` sits along the category axis (0..1): a scatter chart whose categories
+    // are all numbers places them by value, every other chart evenly.
+    let xs: Option<Vec<f64>> = (kind == ChartKind::Scatter)
+        .then(|| {
+            cats.iter()
+                .map(|c| c.trim().parse::<f64>().ok().filter(|x| x.is_finite()))
+                .collect::<Option<Vec<f64>>>()
+        })
+        .flatten();
+    let at = |i: usize| -> f64 {
+        match &xs {
+            Some(xs) => {
+                let lo = xs.iter().copied().fold(f64::INFINITY, f64::min);
+                let hi = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                let x = xs.get(i).copied().unwrap_or(lo);
+                if hi > lo {
+                    0.05 + 0.9 * (x - lo) / (hi - lo)
+                } else {
+                    0.5
+                }
+            }
+            None => (i as f64 + 0.5) / n,
+        }
+    };
     // Axes and value labels.
     let _ = write!(
         out,
@@ -175,7 +199,7 @@ fn axes(
     }
     // Category labels.
     for (i, c) in cats.iter().enumerate() {
-        let mid = (i as f64 + 0.5) / n;
+        let mid = at(i);
         if horizontal {
             label(out, L - 4.0, T + mid * ph + 4.0, "end", c);
         } else {
@@ -207,9 +231,7 @@ fn axes(
                 let points: Vec<(f64, f64)> = series
                     .iter()
                     .enumerate()
-                    .filter_map(|(i, val)| {
-                        val.map(|y| (L + (i as f64 + 0.5) / n * pw, T + ph - v(y) * ph))
-                    })
+                    .filter_map(|(i, val)| val.map(|y| (L + at(i) * pw, T + ph - v(y) * ph)))
                     .collect();
                 let list: Vec<String> = points
                     .iter()
@@ -261,5 +283,56 @@ fn axes(
             "start",
             names.get(s).map_or("", |n| n.as_str()),
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ast::{Cell, Inline, Paragraph, Row, TextType};
+
+    fn table(rows: &[&[&str]]) -> Table {
+        Table {
+            rows: rows
+                .iter()
+                .map(|r| Row {
+                    cells: r
+                        .iter()
+                        .map(|t| Cell {
+                            blocks: vec![Block::Paragraph(Paragraph::new(
+                                TextType::Paragraph,
+                                vec![Inline::text(*t)],
+                            ))],
+                            ..Cell::default()
+                        })
+                        .collect(),
+                    ..Row::default()
+                })
+                .collect(),
+            ..Table::default()
+        }
+    }
+
+    #[test]
+    fn scatter_places_numeric_x_values_by_value() {
+        let t = table(&[&["x", "y"], &["1", "5"], &["2", "6"], &["10", "7"]]);
+        let mut out = String::new();
+        assert!(write(&t, ChartKind::Scatter, "S", &mut out));
+        let pw = W - L - R;
+        // x = 1 at 5 % of the plot, x = 10 at 95 %, x = 2 at 15 %.
+        for frac in [0.05, 0.15, 0.95] {
+            let cx = format!("<circle cx=\"{:.1}\"", L + frac * pw);
+            assert!(out.contains(&cx), "{cx} in {out}");
+        }
+    }
+
+    #[test]
+    fn other_kinds_and_tables_without_numbers_are_not_drawn() {
+        let t = table(&[&["", "a"], &["x", "1"]]);
+        let mut out = String::new();
+        assert!(!write(&t, ChartKind::Other, "", &mut out));
+        let words = table(&[&["", "a"], &["x", "many"]]);
+        assert!(!write(&words, ChartKind::Column, "", &mut out));
+        assert!(out.is_empty());
     }
 }
