@@ -15,6 +15,7 @@
 //! | `{"wrapper":null}` | first child of a formatting element | the element was added only because the DTD allows `br` there and not in its parent: its formatting means nothing |
 //! | `{"block":BLOCK}` | `document`, or cell content | a block the DTD cannot hold at that place (a table inside a table cell) |
 //! | `{"comments":[…]}` | first child of `document` | the comment texts referred to by comment anchors |
+//! | `{"math":INLINE}` … `{"math_end":null}` | inline content | a formula; the text between the two PIs is its linear plain-text form for the service, skipped by our reader |
 //!
 //! The JSON is the tree's own serde form. `>` is written as `\u003e` inside it so the PI can never
 //! contain `?>`.
@@ -45,6 +46,11 @@ pub enum Ext {
     Block(Block),
     /// The document's comments.
     Comments(Vec<Comment>),
+    /// A formula ([`Inline::Math`]); the text up to the next [`Ext::MathEnd`] is its plain-text
+    /// fallback for readers without the extension, and is skipped by ours.
+    Math(Inline),
+    /// Ends a formula's fallback text.
+    MathEnd(Option<()>),
 }
 
 impl Ext {

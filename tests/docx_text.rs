@@ -282,11 +282,17 @@ fn content_controls_smart_tags_and_custom_xml_are_unwrapped() {
 }
 
 #[test]
-fn equations_and_unknown_elements_keep_text_with_a_warning() {
+fn equations_are_formulas_and_unknown_elements_keep_text_with_a_warning() {
     let body = r#"<w:p><w:r><w:t>E=</w:t></w:r><m:oMath><m:r><m:t>mc</m:t></m:r><m:sSup><m:e><m:r><m:t>2</m:t></m:r></m:e></m:sSup></m:oMath><w:foo><w:r><w:t> kept</w:t></w:r></w:foo></w:p>"#;
     let c = docx(body).read();
     valid(&c);
     assert_eq!(kinds(&c)[0].2, "E=mc2 kept");
+    assert!(
+        paras(&c)[0]
+            .content
+            .iter()
+            .any(|i| matches!(i, Inline::Math { display: false, .. }))
+    );
     let kinds: Vec<WarningKind> = c.warnings.iter().map(|w| w.kind).collect();
-    assert_eq!(kinds, [WarningKind::Lossy, WarningKind::UnknownElement]);
+    assert_eq!(kinds, [WarningKind::UnknownElement]);
 }

@@ -373,6 +373,7 @@ fn table_with_spans_widths_and_cell_attributes() {
         id: Some("t1".into()),
         style: Some("Grid".into()),
         origin_ids: Some("o".into()),
+        chart: None,
     };
     let (n, s) = both(&doc_of(vec![Block::Table(table)]));
     assert_eq!(

@@ -394,6 +394,9 @@ pub struct Table {
     /// The service's `origin_ids`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub origin_ids: Option<String>,
+    /// This table is a chart's data, drawn this way (see [`crate::ast::chart`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chart: Option<crate::ast::chart::ChartKind>,
 }
 
 /// A table row.
@@ -518,6 +521,7 @@ impl Default for Table {
             id: None,
             style: None,
             origin_ids: None,
+            chart: None,
         }
     }
 }

@@ -162,6 +162,15 @@ pub enum Inline {
         /// The reading (ruby text).
         reading: String,
     },
+    /// A formula, inline in the text or displayed on its own line (Word `m:oMath`/`m:oMathPara`,
+    /// TeX `$…$`/`$$…$$`).
+    Math {
+        /// Displayed as a block (centred on its own line) rather than inline.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        display: bool,
+        /// The formula's row.
+        math: Vec<crate::ast::math::MathNode>,
+    },
 }
 
 impl Inline {
@@ -472,6 +481,7 @@ fn push_plain_text(inlines: &[Inline], out: &mut String) {
             Inline::Text { text } => out.push_str(text),
             Inline::LineBreak => out.push('\n'),
             Inline::Ruby { base, reading } => out.push_str(&Inline::ruby_text(base, reading)),
+            Inline::Math { math, .. } => out.push_str(&crate::ast::math::linear_text(math)),
             other => {
                 if let Some(children) = other.children() {
                     push_plain_text(children, out);

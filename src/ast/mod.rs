@@ -9,8 +9,11 @@
 //! writer relies on.
 
 pub mod block;
+pub mod chart;
 pub mod inline;
 pub mod length;
+pub mod math;
+pub mod math_tex;
 pub mod media;
 pub mod numbering;
 mod validate;
@@ -23,6 +26,7 @@ pub use block::{
     TextType, VAlign, grid_positions,
 };
 pub use inline::{Change, ChangeKind, Inline, Mark, NoteKind, TextStyle};
+pub use math::MathNode;
 pub use media::{MediaItem, MediaKind, MediaStore};
 pub use validate::{Violation, is_code_language};
 pub use walk::BlockPath;

@@ -29,7 +29,8 @@ impl Document {
     /// - every image (block or inline) names an item of the media store;
     /// - widths are finite percentages in (0, 100], column widths finite and ≥ 0;
     /// - every cell spans ≥ 1 row and column and lies inside the table's grid and rows;
-    /// - block ids and comment ids are unique; every comment anchor names a comment.
+    /// - block ids and comment ids are unique; every comment anchor names a comment;
+    /// - formulas are nested at most [`super::math::MAX_TREE_DEPTH`] levels.
     ///
     /// Returns every violation found, not just the first.
     pub fn validate(&self) -> Result<(), Vec<Violation>> {
@@ -178,6 +179,15 @@ fn check_inlines(
                 })
             }
             Inline::Note { content, .. } => stack.extend(content),
+            Inline::Math { math, .. } if super::math::depth(math) > super::math::MAX_TREE_DEPTH => {
+                v.push(Violation {
+                    location: at.to_string(),
+                    message: format!(
+                        "formula nested deeper than {} levels",
+                        super::math::MAX_TREE_DEPTH
+                    ),
+                })
+            }
             other => stack.extend(other.children().unwrap_or_default()),
         }
     }

@@ -831,6 +831,19 @@ impl<'d> Writer<'d> {
                 self.inlines(r, children)
             }
             Inline::Ruby { base, reading } => r.text(&Inline::ruby_text(base, reading)),
+            Inline::Math { display, math } => {
+                let tex = crate::ast::math_tex::write(math);
+                let fence = if *display { "$$" } else { "$" };
+                // Inside a table cell a `|` would end the cell.
+                let tex = if r.ctx == Ctx::Cell {
+                    tex.replace('|', "\\vert ")
+                } else {
+                    tex
+                };
+                r.raw(fence);
+                r.raw(&tex);
+                r.raw(fence);
+            }
             Inline::CrossRef { .. }
             | Inline::IndexMark { .. }
             | Inline::CommentStart { .. }
@@ -1286,7 +1299,7 @@ impl Render {
         while let Some(&c) = chars.get(i) {
             let next = chars.get(i + 1).copied();
             match c {
-                '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '~' | '|' => {
+                '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '~' | '|' | '$' => {
                     self.buf.push('\\');
                     self.buf.push(c);
                 }

@@ -1050,6 +1050,14 @@ impl<'d> Writer<'d> {
                     );
                     Leaf::Text(Inline::ruby_text(&base, &reading))
                 }
+                math @ Leaf::Atom(Inline::Math { .. }) => {
+                    self.warn_once(
+                        "math",
+                        WarningKind::Lossy,
+                        "equations are written to parsX as their linear text",
+                    );
+                    math
+                }
                 other => other,
             };
             if let Some(line) = lines.last_mut() {
@@ -1092,6 +1100,10 @@ impl<'d> Writer<'d> {
     fn inline(&mut self, inline: &Inline, in_note: bool) {
         match inline {
             Inline::Text { text } => escape_text(text, &mut self.out),
+            // parsX has no math: the formula's linear text (warned about in `prepare`).
+            Inline::Math { math, .. } => {
+                escape_text(&crate::ast::math::linear_text(math), &mut self.out)
+            }
             Inline::Styled { style, children } => {
                 let name = style_element(*style);
                 self.start_tag(name, &[], false);

@@ -82,8 +82,10 @@ pub fn read(
         });
     }
     let text = crate::xml::decode(text, "markdown")?;
-    let options =
-        Options::ENABLE_TABLES | Options::ENABLE_FOOTNOTES | Options::ENABLE_STRIKETHROUGH;
+    let options = Options::ENABLE_TABLES
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_MATH;
     let events: Vec<Event<'_>> = Parser::new_ext(text, options).collect();
     let mut reader = Reader {
         events: &events,
@@ -418,7 +420,8 @@ impl<'e, 'a, 'r> Reader<'e, 'a, 'r> {
             Event::TaskListMarker(done) => {
                 self.text(st, if *done { "[x] " } else { "[ ] " }.into());
             }
-            Event::InlineMath(t) | Event::DisplayMath(t) => self.text(st, t.to_string()),
+            Event::InlineMath(t) => self.math(st, t, false),
+            Event::DisplayMath(t) => self.math(st, t, true),
         }
     }
 
@@ -814,6 +817,35 @@ impl<'e, 'a, 'r> Reader<'e, 'a, 'r> {
 
     fn current_buf<'s>(&self, st: &'s mut State) -> Option<&'s mut InlineBuf> {
         st.para.as_mut().map(|p| &mut p.buf)
+    }
+
+    /// A TeX formula (`$…$`, `$$…$$`); one the TeX reader cannot take is kept as its source text.
+    fn math(&mut self, st: &mut State, tex: &str, display: bool) {
+        let leaf = match crate::ast::math_tex::parse(tex) {
+            Ok((math, unknown)) => {
+                if !unknown.is_empty() {
+                    self.warn(
+                        WarningKind::Lossy,
+                        format!(
+                            "TeX commands {} in a formula are not known: kept as text",
+                            unknown.join(", ")
+                        ),
+                    );
+                }
+                Leaf::Atom(Inline::Math { display, math })
+            }
+            Err(e) => {
+                self.warn(
+                    WarningKind::Lossy,
+                    format!("a formula could not be read ({e}): its TeX source is kept as text"),
+                );
+                let fence = if display { "$$" } else { "$" };
+                Leaf::Text(format!("{fence}{tex}{fence}"))
+            }
+        };
+        let buf = self.inline_buf(st);
+        let marks = buf.marks.clone();
+        buf.runs.push(Run { marks, leaf });
     }
 
     fn text(&mut self, st: &mut State, text: String) {

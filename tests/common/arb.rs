@@ -407,6 +407,8 @@ pub fn table(nested: bool) -> BoxedStrategy<Table> {
                     id: id.then(|| "?".to_string()),
                     style,
                     origin_ids,
+                    // Chart tables come from Word only, which does not write charts back yet.
+                    chart: None,
                 }
             },
         )

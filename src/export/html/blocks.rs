@@ -413,6 +413,15 @@ impl<'a> Writer<'a> {
             }
             _ => None,
         };
+        if let Some(kind) = t.chart {
+            // The drawing first; the table after it is its accessible form.
+            super::chart::write(
+                t,
+                kind,
+                t.caption.as_deref().unwrap_or_default(),
+                &mut self.out,
+            );
+        }
         self.out.push_str("<div class=\"table-wrap\">\n<table");
         self.id_and_classes(
             id.as_deref(),

@@ -106,6 +106,9 @@ impl<'a> Writer<'a> {
                     self.out.push_str("</rt><rp>)</rp></ruby>");
                 }
             }
+            Inline::Math { display, math } => {
+                self.replaced += super::mathml::write(math, *display, &mut self.out);
+            }
         }
     }
 

@@ -37,10 +37,12 @@
 //! is encoded straight into the page.
 
 mod blocks;
+mod chart;
 mod directory;
 mod escape;
 mod ids;
 mod inline;
+mod mathml;
 mod notes;
 mod page;
 mod url;

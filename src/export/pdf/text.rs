@@ -254,6 +254,10 @@ impl Inliner {
             Inline::Ruby { base, reading } => {
                 self.text(&Inline::ruby_text(base, reading), style, out)
             }
+            // Formulas are set as their linear text (`x^2/(a+b)`), as parsX writes them.
+            Inline::Math { math, .. } => {
+                self.text(&crate::ast::math::linear_text(math), style, out)
+            }
             Inline::IndexMark { .. } | Inline::CommentStart { .. } => {}
             Inline::CommentEnd { id } => {
                 if let Some(&n) = self.comment_index.get(id) {

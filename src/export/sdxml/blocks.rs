@@ -565,6 +565,7 @@ fn table_shell(t: &Table) -> Table {
         id,
         style,
         origin_ids,
+        chart,
     } = t;
     Table {
         columns: columns.clone(),
@@ -578,6 +579,7 @@ fn table_shell(t: &Table) -> Table {
         id: id.clone(),
         style: style.clone(),
         origin_ids: origin_ids.clone(),
+        chart: *chart,
     }
 }
 

@@ -141,6 +141,7 @@ fn kind_name(inline: &Inline) -> &'static str {
         Inline::IndexMark { .. } => "index mark",
         Inline::CommentStart { .. } | Inline::CommentEnd { .. } => "comment anchor",
         Inline::Ruby { .. } => "ruby",
+        Inline::Math { .. } => "formula",
     }
 }
 
@@ -233,6 +234,23 @@ impl Writer<'_> {
                 }
                 // Strict mode: the comments warning covers the anchors.
             }
+            Inline::Math { math, .. } => self.math(inline, math),
+        }
+    }
+
+    /// A formula: the DTD has no math, so the service gets its linear text, and our reader the
+    /// formula from the PI before that text (the text up to the closing PI is only the fallback).
+    fn math(&mut self, inline: &Inline, math: &[crate::ast::MathNode]) {
+        self.tally(Loss::Atoms, kind_name(inline));
+        if !self.strict {
+            self.pi(&Ext::Math(inline.clone()));
+        }
+        let fallback = crate::ast::math::linear_text(math);
+        if xml_clean(&fallback) {
+            self.text(&fallback);
+        }
+        if !self.strict {
+            self.pi(&Ext::MathEnd(None));
         }
     }
 

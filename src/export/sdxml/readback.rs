@@ -140,6 +140,8 @@ pub(super) fn table(attrs: &[(&'static str, Cow<'_, str>)], items: &[String]) ->
         id: opt(attrs, "id"),
         style: opt(attrs, "stylename"),
         origin_ids: opt(attrs, "origin_ids"),
+        // No attribute: a chart's kind travels in the fields PI.
+        chart: None,
     }
 }
 

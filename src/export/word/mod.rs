@@ -60,6 +60,7 @@ pub mod tables;
 pub mod template;
 pub mod toc;
 
+mod omml;
 mod package;
 
 use std::sync::Arc;

@@ -384,6 +384,7 @@ impl Writer<'_> {
                 text_run(out, base, "", deleted);
                 out.push_str("</w:rubyBase></w:ruby></w:r>");
             }
+            Inline::Math { display, math } => super::omml::write(math, *display, out),
             // Wrappers and text never arrive here as atoms.
             other => {
                 let text = plain_text(std::slice::from_ref(other));

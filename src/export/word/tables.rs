@@ -45,6 +45,13 @@ impl Writer<'_> {
         number: &BlockNumber,
         avail: u32,
     ) {
+        if t.chart.is_some() {
+            self.warn(
+                WarningKind::Lossy,
+                "c:chart",
+                "a chart is written as its data table; Word gets no chart part",
+            );
+        }
         let caption = t
             .caption
             .as_deref()

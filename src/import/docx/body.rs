@@ -319,9 +319,9 @@ impl<'a, 'c> BodyParser<'a, 'c> {
             "AlternateContent" => self.alternate(&mut Ctx::Blocks(out))?,
             "sectPr" => self.final_section = Some(parse_sectpr(&mut self.r)?),
             "oMathPara" | "oMath" => {
-                let text = self.math_text()?;
                 let mut p = Para::default();
-                p.items.push(text_run(text));
+                // Outside a paragraph a formula stands on its own line either way.
+                self.math(e, true, &mut p)?;
                 out.push(Block::Para(p));
             }
             "bookmarkStart" | "commentRangeStart" | "commentRangeEnd" | "altChunk" => {
@@ -458,27 +458,26 @@ impl<'a, 'c> BodyParser<'a, 'c> {
         }
     }
 
-    /// The text of an equation (`m:t` runs), kept as plain text with one warning per part.
-    fn math_text(&mut self) -> Result<String> {
-        let target = self.r.depth().saturating_sub(1);
-        let mut out = String::new();
-        while self.r.depth() > target {
-            match self.r.next_event()? {
-                Event::Start(e) if e.local_name().as_ref() == "t" => {
-                    out.push_str(&element_text(&mut self.r)?);
-                }
-                Event::Eof => return Err(self.eof()),
-                _ => {}
+    /// An equation (`m:oMath`, or `m:oMathPara` for `display`) as formula runs of `p`; elements
+    /// read as their text only are warned about once per name.
+    fn math(&mut self, e: &BytesStart<'_>, display: bool, p: &mut Para) -> Result<()> {
+        let omml = super::omml::read(&mut self.r, e)?;
+        for name in omml.unknown {
+            if self.warned.insert(name.clone()) {
+                self.warn(
+                    WarningKind::Lossy,
+                    format!("equation element {name} is not known: its text is kept as text"),
+                    &name,
+                );
             }
         }
-        if self.warned.insert("m:oMath".into()) {
-            self.warn(
-                WarningKind::Lossy,
-                "equations are kept as their plain text",
-                "m:oMath",
-            );
+        for math in omml.formulas {
+            p.items.push(Item::Run(Run {
+                props: Default::default(),
+                content: vec![RunItem::Math { display, math }],
+            }));
         }
-        Ok(out)
+        Ok(())
     }
 
     // ---- paragraph level ---------------------------------------------------------------
@@ -536,10 +535,8 @@ impl<'a, 'c> BodyParser<'a, 'c> {
             "sdt" | "sdtContent" | "smartTag" | "customXml" | "dir" | "bdo" => {
                 self.inline_until_end(p)?
             }
-            "oMath" | "oMathPara" => {
-                let text = self.math_text()?;
-                p.items.push(text_run(text));
-            }
+            "oMath" => self.math(e, false, p)?,
+            "oMathPara" => self.math(e, true, p)?,
             "AlternateContent" => self.alternate(&mut Ctx::Inline(p))?,
             "subDoc" => {
                 self.warn(

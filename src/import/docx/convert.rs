@@ -51,8 +51,8 @@ pub(super) struct Sources<'a> {
     pub main_part: &'a str,
     /// SmartArt data parts read: part name → items in reading order.
     pub diagrams: &'a std::collections::HashMap<String, Vec<super::smartart::DiagramItem>>,
-    /// Chart parts read: part name → cached data.
-    pub charts: &'a std::collections::HashMap<String, super::charts::ChartData>,
+    /// Chart parts' data tables, by part name.
+    pub charts: &'a HashMap<String, ast::Table>,
 }
 
 /// A block list being built, with what the caption pass needs to know: which blocks are
@@ -482,7 +482,6 @@ impl<'a> Converter<'a> {
             textboxes,
             code_language,
             diagrams,
-            charts,
         } = p;
         let info = self.para_info(&props);
         let mut st = ParaState::default();
@@ -682,15 +681,6 @@ impl<'a> Converter<'a> {
             let blocks = self.block_list(tb, None);
             out.blocks.extend(blocks);
         }
-        for part in charts {
-            let data = self.src.charts.get(&part).cloned().unwrap_or_default();
-            self.warn(
-                WarningKind::Lossy,
-                "a chart is kept as its data table (title as caption) after the paragraph that anchors it; the drawing itself is not kept",
-                "c:chart",
-            );
-            out.push(ast::Block::Table(chart_table(data)));
-        }
         for part in diagrams {
             let items = self.src.diagrams.get(&part).cloned().unwrap_or_default();
             self.warn(
@@ -851,6 +841,30 @@ impl<'a> Converter<'a> {
                         Leaf::Atom(Inline::Ruby { base, reading })
                     };
                     self.leaf(st, &marks, inline);
+                }
+                RunItem::Chart(part) => {
+                    if self.footer_mode || !self.visible() {
+                        continue;
+                    }
+                    match self.src.charts.get(&part) {
+                        Some(table) => {
+                            self.warn(
+                                WarningKind::Lossy,
+                                "a chart is kept as its data table and kind (title as caption); its styling is not",
+                                "c:chart",
+                            );
+                            st.visible_any = true;
+                            st.split(ast::Block::Table(table.clone()));
+                        }
+                        None => self.warn(
+                            WarningKind::Dropped,
+                            format!("a chart whose part {part} holds no data is not imported"),
+                            "c:chart",
+                        ),
+                    }
+                }
+                RunItem::Math { display, math } => {
+                    self.leaf(st, &[], Leaf::Atom(Inline::Math { display, math }));
                 }
                 RunItem::Image(img) => {
                     if self.footer_mode {
@@ -1453,69 +1467,4 @@ fn structural_cue(name: &str, info: &ParaInfo<'_>) -> Option<String> {
         return Some("its name looks like a list".into());
     }
     None
-}
-
-/// A chart's cached data as a table: a header row (blank, then each series' name), then one
-/// row per category with each series' value; the chart's title is the caption.
-fn chart_table(data: super::charts::ChartData) -> ast::Table {
-    use std::collections::BTreeMap;
-    let cell = |text: &str, header: bool| ast::Cell {
-        header,
-        blocks: vec![ast::Block::Paragraph(Paragraph::new(
-            TextType::Paragraph,
-            if text.is_empty() {
-                Vec::new()
-            } else {
-                vec![Inline::text(text)]
-            },
-        ))],
-        ..ast::Cell::default()
-    };
-    // Point indices over all series, with the first category label given for each.
-    let mut labels: BTreeMap<usize, String> = BTreeMap::new();
-    for s in &data.series {
-        for (i, label) in &s.categories {
-            labels.entry(*i).or_insert_with(|| label.clone());
-        }
-        for (i, _) in &s.values {
-            labels.entry(*i).or_default();
-        }
-    }
-    let mut header = vec![cell("", true)];
-    for (n, s) in data.series.iter().enumerate() {
-        let name = if s.name.trim().is_empty() {
-            format!("Series {}", n + 1)
-        } else {
-            s.name.clone()
-        };
-        header.push(cell(&name, true));
-    }
-    let mut rows = vec![ast::Row {
-        header: true,
-        cells: header,
-        ..ast::Row::default()
-    }];
-    for (i, label) in &labels {
-        let mut cells = vec![cell(label, false)];
-        for s in &data.series {
-            let v = s
-                .values
-                .iter()
-                .find(|(j, _)| j == i)
-                .map_or("", |(_, v)| v.as_str());
-            cells.push(cell(v, false));
-        }
-        rows.push(ast::Row {
-            cells,
-            ..ast::Row::default()
-        });
-    }
-    let columns = vec![1.0; data.series.len() + 1];
-    ast::Table {
-        columns,
-        rows,
-        caption: data.title,
-        numbered: false,
-        ..ast::Table::default()
-    }
 }

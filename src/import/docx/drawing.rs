@@ -30,6 +30,8 @@ pub(super) struct DrawingState {
     shape_extent: Option<(u64, u64)>,
     textbox: bool,
     chart: bool,
+    /// The chart's relationship id (`c:chart@r:id`).
+    chart_rel: Option<String>,
     ole: bool,
     /// WordArt text (`v:textpath@string`).
     text: String,
@@ -43,8 +45,6 @@ pub(super) struct DrawingState {
     offset: (i64, i64),
     /// A SmartArt diagram's data part relationship (`dgm:relIds@r:dm`).
     diagram: Option<String>,
-    /// A chart part's relationship (`c:chart@r:id`).
-    chart_rel: Option<String>,
     /// Text boxes with the offset of their shape, to be put in reading order.
     boxes: Vec<((i64, i64), Vec<super::model::Block>)>,
 }
@@ -98,11 +98,6 @@ impl BodyParser<'_, '_> {
             boxes.sort_by_key(|(at, _)| (at.1, at.0));
         }
         p.textboxes.extend(boxes.into_iter().map(|(_, b)| b));
-        if let Some(id) = st.chart_rel.as_deref() {
-            if let Some(rel) = self.rels.get(id).filter(|r| !r.external) {
-                p.charts.push(rel.target.clone());
-            }
-        }
         if let Some(id) = st.diagram.as_deref() {
             match self.rels.get(id).filter(|r| !r.external) {
                 Some(rel) => p.diagrams.push(rel.target.clone()),
@@ -228,6 +223,16 @@ impl BodyParser<'_, '_> {
                 ),
                 "wpg:wgp",
             );
+        }
+        let chart_part = st
+            .chart_rel
+            .as_deref()
+            .and_then(|id| self.rels.get(id))
+            .filter(|r| !r.external)
+            .map(|r| r.target.clone());
+        if let Some(part) = chart_part.filter(|_| count == 0) {
+            run.content.push(RunItem::Chart(part));
+            return;
         }
         if !kept {
             if st.chart {

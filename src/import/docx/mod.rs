@@ -41,7 +41,7 @@
 
 mod body;
 mod captions;
-mod charts;
+mod chart;
 mod comments;
 mod convert;
 mod core_props;
@@ -56,6 +56,7 @@ mod meta;
 mod model;
 mod notes;
 mod numbering;
+mod omml;
 mod package;
 mod props;
 mod rels;
@@ -538,24 +539,6 @@ fn convert_text(
         header_blocks.push((ty, blocks));
     }
 
-    // Chart parts anchored anywhere in the body.
-    let mut chart_parts = Vec::new();
-    collect_parts(&body.blocks, &|p| &p.charts, &mut chart_parts);
-    let mut charts = HashMap::new();
-    for part in chart_parts {
-        if charts.contains_key(&part) {
-            continue;
-        }
-        let data = optional_part(
-            pkg,
-            &part,
-            &mut report,
-            &mut Vec::new(),
-            &mut |text, p, _rels, _r| charts::read(text, p, limits),
-        )?
-        .unwrap_or_default();
-        charts.insert(part, data);
-    }
     // SmartArt data parts anchored anywhere in the body.
     let mut diagram_parts = Vec::new();
     collect_parts(&body.blocks, &|p| &p.diagrams, &mut diagram_parts);
@@ -576,6 +559,7 @@ fn convert_text(
     }
 
     let parts: HashSet<String> = pkg.names().iter().map(|n| n.to_ascii_lowercase()).collect();
+    let charts = read_charts(pkg, t.main_rels, limits, &mut report)?;
     let comment_ids: HashSet<String> = t.raw_comments.iter().map(|c| c.id.clone()).collect();
     let src = Sources {
         styles: t.styles,
@@ -704,6 +688,38 @@ impl<'b> MediaJob<'b> {
             }
         }
     }
+}
+
+/// The data tables of the chart parts the main part's relationships name, by part name. A chart
+/// part that is missing or not XML is left out (the chart is then reported dropped).
+fn read_charts(
+    pkg: &mut Package<'_>,
+    rels: &Relationships,
+    limits: &Limits,
+    report: &mut Report,
+) -> Result<HashMap<String, crate::ast::Table>> {
+    let mut out = HashMap::new();
+    for rel in rels.iter().filter(|r| r.is("chart") && !r.external) {
+        if out.contains_key(&rel.target) {
+            continue;
+        }
+        let Some(text) = pkg.read_text(&rel.target, report)? else {
+            continue;
+        };
+        match chart::read(&text, &rel.target, limits) {
+            Ok(data) => {
+                if let Some(table) = data.to_table() {
+                    out.insert(rel.target.clone(), table);
+                }
+            }
+            Err(e) => report.warn(
+                WarningKind::InvalidValue,
+                format!("chart part {} could not be read: {e}", rel.target),
+                Location::part(rel.target.clone()),
+            ),
+        }
+    }
+    Ok(out)
 }
 
 /// The image parts a part's relationships name (embedded ones only).

@@ -32,8 +32,6 @@ pub struct Para {
     pub code_language: Option<String>,
     /// SmartArt data parts (`dgm:relIds@r:dm`) anchored in this paragraph, by part name.
     pub diagrams: Vec<String>,
-    /// Chart parts (`c:chart@r:id`) anchored in this paragraph, by part name.
-    pub charts: Vec<String>,
 }
 
 /// Paragraph-level content.
@@ -93,6 +91,15 @@ pub enum RunItem {
     Image(Box<ImageRef>),
     /// `w:ruby`: the base text and its reading.
     Ruby(String, String),
+    /// A chart (`c:chart`), by the name of its chart part.
+    Chart(String),
+    /// An equation (`m:oMath`; `display` for one in `m:oMathPara`).
+    Math {
+        /// Displayed on its own line.
+        display: bool,
+        /// The formula.
+        math: Vec<crate::ast::MathNode>,
+    },
 }
 
 /// Which break.

@@ -98,6 +98,21 @@ impl Parser<'_> {
                     });
                 }
             }
+            Ext::Math(inline) => {
+                if self.inline_target(true).is_none() || !matches!(inline, Inline::Math { .. }) {
+                    self.misplaced("math");
+                    return Ok(());
+                }
+                if let Some(b) = self.builders.last_mut() {
+                    b.inline(&inline);
+                }
+                self.math_fallback = Some(self.builders.len());
+            }
+            Ext::MathEnd(_) => {
+                if self.math_fallback.take().is_none() {
+                    self.misplaced("math_end");
+                }
+            }
             Ext::Comments(comments) => {
                 for mut c in comments {
                     self.adopt_inlines(&mut c.content);

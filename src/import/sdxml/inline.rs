@@ -42,6 +42,15 @@ impl Parser<'_> {
     /// Ends the innermost inline content: its canonical form, the count of unclosed PI marks, and
     /// whether nothing at all was added.
     pub(super) fn pop_builder(&mut self) -> (Vec<Inline>, usize, bool) {
+        if self.math_fallback.is_some_and(|d| d >= self.builders.len()) {
+            // A formula's fallback never closed: stop skipping text where its paragraph ends.
+            self.math_fallback = None;
+            self.note(WarningKind::InvalidValue, "pi-math-open", "", || {
+                "an <?sdconv {\"math\":…}?> without its {\"math_end\":null} ended with its \
+                 paragraph"
+                    .to_string()
+            });
+        }
         match self.builders.pop() {
             Some(mut b) => {
                 let empty = b.is_empty();

@@ -40,6 +40,9 @@ pub(super) struct Parser<'a> {
     saw_root: bool,
     /// Text still to skip: the "base (reading)" our writer puts after a ruby PI for the service.
     pub(super) skip_text: String,
+    /// Inside a formula's fallback text (between `{"math":…}` and `{"math_end":null}` PIs):
+    /// the number of builders open at the formula, so only its own paragraph's text is skipped.
+    pub(super) math_fallback: Option<usize>,
 }
 
 /// Where a warning arose: the zip part, the element path from the frames plus `what`, and the
@@ -82,6 +85,7 @@ pub(super) fn parse<'a>(text: &'a str, part: &'a str, limits: &Limits) -> Result
         spare: Vec::new(),
         saw_root: false,
         skip_text: String::new(),
+        math_fallback: None,
     };
     let mut reader = XmlReader::new(text, part, limits);
     let mut buf = String::new();
@@ -505,6 +509,9 @@ impl<'a> Parser<'a> {
                 }
             }
             Frame::Para(_) | Frame::Inline { .. } | Frame::Note { .. } => {
+                if self.math_fallback == Some(self.builders.len()) {
+                    return;
+                }
                 if let Some(b) = self.builders.last_mut() {
                     b.text(s);
                 }

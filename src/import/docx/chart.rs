@@ -1,0 +1,240 @@
+//! Chart parts (`c:chartSpace`, DrawingML charts): the cached data every chart part carries,
+//! kept as a data table (categories down, one column per series) with the chart's title as
+//! its caption. The drawing itself is not kept (the caller warns).
+
+use quick_xml::events::Event;
+
+use crate::ast::chart::ChartKind;
+use crate::ast::{Block, Cell, Inline, Paragraph, Row, Table, TextType};
+use crate::error::Result;
+use crate::limits::{Limits, MAX_TABLE_COLUMNS};
+use crate::xml::XmlReader;
+
+/// Most data points kept per series; a chart part is data the user saw, not a data store.
+const MAX_POINTS: usize = 10_000;
+
+/// One series: name, categories, values (by point index).
+#[derive(Debug, Default, PartialEq)]
+struct Series {
+    name: String,
+    categories: Vec<(usize, String)>,
+    values: Vec<(usize, String)>,
+}
+
+/// What a chart part holds: its kind (`barChart`, `pieChart`, …), title and series.
+#[derive(Debug, Default, PartialEq)]
+pub struct ChartData {
+    /// The plot's element name without prefix (the first one when several are combined).
+    pub kind: String,
+    /// `c:barDir="bar"`: horizontal bars.
+    pub horizontal: bool,
+    /// The title text.
+    pub title: Option<String>,
+    series: Vec<Series>,
+}
+
+/// Where inside a series the cached points being read belong.
+#[derive(Clone, Copy, PartialEq)]
+enum Slot {
+    Name,
+    Categories,
+    Values,
+}
+
+/// Reads a chart part's text.
+pub fn read(text: &str, part: &str, limits: &Limits) -> Result<ChartData> {
+    let mut r = XmlReader::new(text, part, limits);
+    let mut data = ChartData::default();
+    // Open elements by local name, to know the context of a `c:v` or `a:t`.
+    let mut path: Vec<String> = Vec::new();
+    let mut point: usize = 0;
+    let mut title = String::new();
+    loop {
+        match r.next_event()? {
+            Event::Start(e) => {
+                let name = e.local_name().as_ref().to_string();
+                match name.as_str() {
+                    "ser" => data.series.push(Series::default()),
+                    "barDir" => {
+                        data.horizontal = crate::xml::attr(&e, "val").as_deref() == Some("bar")
+                    }
+                    "pt" => {
+                        point = crate::xml::attr(&e, "idx")
+                            .and_then(|v| v.trim().parse().ok())
+                            .unwrap_or(0);
+                    }
+                    n if n.ends_with("Chart") && data.kind.is_empty() && n != "chart" => {
+                        data.kind = n.to_string();
+                    }
+                    _ => {}
+                }
+                path.push(name);
+            }
+            Event::Empty(e) if e.local_name().as_ref() == "barDir" => {
+                data.horizontal = crate::xml::attr(&e, "val").as_deref() == Some("bar");
+            }
+            Event::End(_) => {
+                path.pop();
+            }
+            Event::Text(t) => {
+                let s = t.xml10_content();
+                let inside = |n: &str| path.iter().any(|p| p == n);
+                let Some(last) = path.last() else { continue };
+                if last == "t" && inside("title") && !inside("ser") {
+                    title.push_str(&s);
+                } else if last == "v" && inside("ser") {
+                    let slot = if inside("tx") {
+                        Slot::Name
+                    } else if inside("cat") || inside("xVal") {
+                        Slot::Categories
+                    } else if inside("val") || inside("yVal") {
+                        Slot::Values
+                    } else {
+                        continue;
+                    };
+                    if let Some(ser) = data.series.last_mut() {
+                        match slot {
+                            Slot::Name => ser.name.push_str(&s),
+                            Slot::Categories if ser.categories.len() < MAX_POINTS => {
+                                ser.categories.push((point, s.into_owned()))
+                            }
+                            Slot::Values if ser.values.len() < MAX_POINTS => {
+                                ser.values.push((point, s.into_owned()))
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+            }
+            Event::Eof => break,
+            _ => {}
+        }
+    }
+    let title = title.trim();
+    if !title.is_empty() {
+        data.title = Some(title.to_string());
+    }
+    Ok(data)
+}
+
+fn cell(text: &str, header: bool) -> Cell {
+    let content = if text.is_empty() {
+        Vec::new()
+    } else {
+        vec![Inline::text(text)]
+    };
+    Cell {
+        header,
+        blocks: vec![Block::Paragraph(Paragraph::new(
+            TextType::Paragraph,
+            content,
+        ))],
+        ..Cell::default()
+    }
+}
+
+impl ChartData {
+    /// The data table: a header row (an empty corner, then the series names), then one row per
+    /// category with each series' value; the title is the caption. `None` without any series.
+    pub fn to_table(&self) -> Option<Table> {
+        if self.series.is_empty() {
+            return None;
+        }
+        let series = &self.series[..self.series.len().min(MAX_TABLE_COLUMNS - 1)];
+        let points = series
+            .iter()
+            .flat_map(|s| s.values.iter().chain(&s.categories).map(|(i, _)| *i + 1))
+            .max()
+            .unwrap_or(0)
+            .min(MAX_POINTS);
+        let categories = series.iter().find(|s| !s.categories.is_empty());
+        let mut rows = vec![Row {
+            header: true,
+            cells: std::iter::once(cell("", true))
+                .chain(series.iter().enumerate().map(|(k, s)| match s.name.trim() {
+                    "" => cell(&format!("Series {}", k + 1), true),
+                    name => cell(name, true),
+                }))
+                .collect(),
+            ..Row::default()
+        }];
+        for p in 0..points {
+            let label = categories
+                .and_then(|s| s.categories.iter().find(|(i, _)| *i == p))
+                .map(|(_, c)| c.clone())
+                .unwrap_or_else(|| (p + 1).to_string());
+            let mut cells = vec![cell(&label, false)];
+            for s in series {
+                let v = s
+                    .values
+                    .iter()
+                    .find(|(i, _)| *i == p)
+                    .map(|(_, v)| v.as_str());
+                cells.push(cell(v.unwrap_or(""), false));
+            }
+            rows.push(Row {
+                cells,
+                ..Row::default()
+            });
+        }
+        Some(Table {
+            rows,
+            caption: self.title.clone(),
+            chart: Some(ChartKind::from_plot(&self.kind, self.horizontal)),
+            ..Table::default()
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BAR: &str = r#"<c:chartSpace xmlns:c="c" xmlns:a="a"><c:chart><c:title><c:tx><c:rich><a:p><a:r><a:t>Sales</a:t></a:r></a:p></c:rich></c:tx></c:title><c:plotArea><c:barChart><c:barDir val="col"/>
+<c:ser><c:tx><c:strRef><c:strCache><c:pt idx="0"><c:v>2024</c:v></c:pt></c:strCache></c:strRef></c:tx>
+<c:cat><c:strRef><c:strCache><c:ptCount val="2"/><c:pt idx="0"><c:v>North</c:v></c:pt><c:pt idx="1"><c:v>South</c:v></c:pt></c:strCache></c:strRef></c:cat>
+<c:val><c:numRef><c:numCache><c:pt idx="0"><c:v>4.5</c:v></c:pt><c:pt idx="1"><c:v>3</c:v></c:pt></c:numCache></c:numRef></c:val></c:ser>
+<c:ser><c:val><c:numRef><c:numCache><c:pt idx="1"><c:v>7</c:v></c:pt></c:numCache></c:numRef></c:val></c:ser>
+</c:barChart></c:plotArea></c:chart></c:chartSpace>"#;
+
+    fn texts(t: &Table) -> Vec<Vec<String>> {
+        t.rows
+            .iter()
+            .map(|r| {
+                r.cells
+                    .iter()
+                    .map(|c| match c.blocks.first() {
+                        Some(Block::Paragraph(p)) => crate::ast::inline::plain_text(&p.content),
+                        _ => String::new(),
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_bar_chart_becomes_its_data_table() {
+        let data = read(BAR, "word/charts/chart1.xml", &Limits::default()).unwrap_or_default();
+        assert_eq!(data.kind, "barChart");
+        assert_eq!(data.title.as_deref(), Some("Sales"));
+        let table = data.to_table().unwrap_or_default();
+        assert_eq!(table.caption.as_deref(), Some("Sales"));
+        assert_eq!(
+            texts(&table),
+            [
+                vec!["", "2024", "Series 2"],
+                vec!["North", "4.5", ""],
+                vec!["South", "3", "7"],
+            ]
+        );
+        assert!(table.rows[0].header);
+        assert_eq!(table.chart, Some(ChartKind::Column));
+    }
+
+    #[test]
+    fn a_chart_without_series_has_no_table() {
+        let data =
+            read("<c:chartSpace xmlns:c=\"c\"/>", "c.xml", &Limits::default()).unwrap_or_default();
+        assert!(data.to_table().is_none());
+    }
+}
