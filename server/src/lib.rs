@@ -51,7 +51,7 @@ pub enum StartError {
         source: std::io::Error,
     },
     /// Opening or migrating the store.
-    #[error("cannot open the data folder {path}: {message}")]
+    #[error("cannot open the store (data folder {path}): {message}")]
     Store {
         /// The folder.
         path: String,
@@ -120,7 +120,7 @@ pub async fn start(config: Config, clock: Arc<dyn Clock>) -> Result<Server, Star
         addr: config.listen,
         source,
     })?;
-    let store = Store::open(&config.data)
+    let store = Store::connect(config.database_url.as_deref(), &config.data, config.db_pool)
         .await
         .map_err(|e| StartError::Store {
             path: config.data.display().to_string(),

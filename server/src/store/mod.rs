@@ -5,12 +5,15 @@ pub mod blob;
 pub mod migrations;
 
 use std::path::Path;
+use std::str::FromStr;
 use std::sync::Arc;
 
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteRow};
+use sqlx::ConnectOptions;
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions, AnyRow};
+use sqlx::sqlite::SqliteConnectOptions;
 // Dynamic SQL here is only ever assembled from this module's constant fragments; values are
 // always bound.
-use sqlx::{AssertSqlSafe, Row, SqlitePool};
+use sqlx::{AnyPool, AssertSqlSafe, Executor, Row};
 
 pub use blob::{BlobStore, LocalDir};
 
@@ -119,11 +122,37 @@ pub struct Job {
     pub user_id: Option<String>,
 }
 
+/// The database a [`Store`] talks to; the SQL is shared, the few differences are chosen by
+/// this.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    /// The embedded file database (one writer at a time).
+    Sqlite,
+    /// A PostgreSQL server, which several instances may share.
+    Postgres,
+}
+
+/// Why the store could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// The data folder.
+    #[error("data folder: {0}")]
+    Data(std::io::Error),
+    /// The database URL.
+    #[error("database URL: {0}")]
+    Url(String),
+    /// Connecting or migrating.
+    #[error("database: {0}")]
+    Database(#[from] sqlx::Error),
+}
+
 /// The database and the files.
 #[derive(Debug, Clone)]
 pub struct Store {
     /// The pool.
-    pub db: SqlitePool,
+    pub db: AnyPool,
+    /// Which database `db` talks to.
+    pub backend: Backend,
     /// The files.
     pub blobs: Arc<dyn BlobStore>,
 }
@@ -142,7 +171,7 @@ const DOC_COLUMNS: &str = "id, client_id, title, subtitle, filename, description
     supplemental, tags, creator_id, status, archived, group_id, sample_id, created, modified, \
     conversation_changed, deletion_due, warnings";
 
-fn document_from(row: &SqliteRow) -> Result<DocumentRow, sqlx::Error> {
+fn document_from(row: &AnyRow) -> Result<DocumentRow, sqlx::Error> {
     let tags: String = row.try_get("tags")?;
     let warnings: String = row.try_get("warnings")?;
     Ok(DocumentRow {
@@ -169,7 +198,7 @@ fn document_from(row: &SqliteRow) -> Result<DocumentRow, sqlx::Error> {
     })
 }
 
-fn user_from(row: &SqliteRow) -> Result<User, sqlx::Error> {
+fn user_from(row: &AnyRow) -> Result<User, sqlx::Error> {
     Ok(User {
         id: row.try_get("id")?,
         partner_id: row.try_get("partner_id")?,
@@ -203,22 +232,59 @@ pub enum ListQuery {
 
 impl Store {
     /// Opens (creating when missing) `data/sdconv.db` and `data/blobs/`, and migrates.
-    pub async fn open(data: &Path) -> Result<Store, Box<dyn std::error::Error + Send + Sync>> {
-        std::fs::create_dir_all(data)?;
-        let path = data.join("sdconv.db");
-        let options = SqliteConnectOptions::new()
-            .filename(&path)
-            .create_if_missing(true)
-            .journal_mode(SqliteJournalMode::Wal)
-            .busy_timeout(std::time::Duration::from_secs(10))
-            .foreign_keys(true);
-        let db = SqlitePoolOptions::new()
-            .max_connections(4)
+    pub async fn open(data: &Path) -> Result<Store, OpenError> {
+        Store::connect(None, data, 4).await
+    }
+
+    /// Opens the database at `database_url` (`postgres://…` or `sqlite://…`; `None` = the
+    /// SQLite file `data/sdconv.db`) with at most `pool_size` connections, and the files in
+    /// `data/blobs/`; runs the migrations not yet applied.
+    pub async fn connect(
+        database_url: Option<&str>,
+        data: &Path,
+        pool_size: u32,
+    ) -> Result<Store, OpenError> {
+        sqlx::any::install_default_drivers();
+        std::fs::create_dir_all(data).map_err(OpenError::Data)?;
+        let url = match database_url {
+            Some(raw) => raw.to_string(),
+            None => SqliteConnectOptions::new()
+                .filename(data.join("sdconv.db"))
+                .create_if_missing(true)
+                .to_url_lossy()
+                .to_string(),
+        };
+        let backend = match url.split_once(':').map(|(scheme, _)| scheme) {
+            Some("postgres" | "postgresql") => Backend::Postgres,
+            Some("sqlite") => Backend::Sqlite,
+            _ => {
+                return Err(OpenError::Url(
+                    "expected postgres://… or sqlite://…".to_string(),
+                ));
+            }
+        };
+        let options = AnyConnectOptions::from_str(&url)?;
+        let db = AnyPoolOptions::new()
+            .max_connections(pool_size.max(1))
+            .after_connect(move |conn, _| {
+                Box::pin(async move {
+                    if backend == Backend::Sqlite {
+                        // What SqliteConnectOptions would set; the Any driver takes only a URL.
+                        conn.execute(
+                            "PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 10000; \
+                             PRAGMA foreign_keys = ON;",
+                        )
+                        .await?;
+                    }
+                    Ok(())
+                })
+            })
             .connect_with(options)
             .await?;
-        migrations::run(&db).await?;
-        let blobs: Arc<dyn BlobStore> = Arc::new(LocalDir::new(&data.join("blobs"))?);
-        Ok(Store { db, blobs })
+        migrations::run(&db, backend).await?;
+        let blobs: Arc<dyn BlobStore> =
+            Arc::new(LocalDir::new(&data.join("blobs")).map_err(OpenError::Data)?);
+        Ok(Store { db, backend, blobs })
     }
 
     // ---- users ----
@@ -229,11 +295,11 @@ impl Store {
         let id = crate::ids::new_id();
         sqlx::query(
             "INSERT INTO users (id, client_id, partner_id, email, firstname, lastname, company, language)
-             VALUES (?, ?, ?, ?, ?, ?, ?, COALESCE(?, 'en_EN'))
+             VALUES ($1, $2, $3, $4, $5, $6, $7, COALESCE($8, 'en_EN'))
              ON CONFLICT (client_id, partner_id) DO UPDATE SET
                email = excluded.email, firstname = excluded.firstname,
                lastname = excluded.lastname, company = excluded.company,
-               language = COALESCE(?, users.language)",
+               language = COALESCE($9, users.language)",
         )
         .bind(&id)
         .bind(client)
@@ -254,7 +320,7 @@ impl Store {
 
     /// The user with partner id `partner_id`.
     pub async fn user(&self, client: &str, partner_id: &str) -> Result<Option<User>, sqlx::Error> {
-        sqlx::query("SELECT * FROM users WHERE client_id = ? AND partner_id = ?")
+        sqlx::query("SELECT * FROM users WHERE client_id = $1 AND partner_id = $2")
             .bind(client)
             .bind(partner_id)
             .fetch_optional(&self.db)
@@ -266,7 +332,7 @@ impl Store {
 
     /// The user with service id `id`.
     pub async fn user_by_sd_id(&self, client: &str, id: &str) -> Result<Option<User>, sqlx::Error> {
-        sqlx::query("SELECT * FROM users WHERE client_id = ? AND id = ?")
+        sqlx::query("SELECT * FROM users WHERE client_id = $1 AND id = $2")
             .bind(client)
             .bind(id)
             .fetch_optional(&self.db)
@@ -280,7 +346,7 @@ impl Store {
 
     /// Number of documents `client` holds (the freemium quota counts these).
     pub async fn count_documents(&self, client: &str) -> Result<u64, sqlx::Error> {
-        let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM documents WHERE client_id = ?")
+        let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM documents WHERE client_id = $1")
             .bind(client)
             .fetch_one(&self.db)
             .await?;
@@ -295,7 +361,7 @@ impl Store {
     ) -> Result<(), sqlx::Error> {
         let mut tx = self.db.begin().await?;
         sqlx::query(AssertSqlSafe(format!(
-            "INSERT INTO documents ({DOC_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            "INSERT INTO documents ({DOC_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)"
         )))
         .bind(&doc.id)
         .bind(&doc.client_id)
@@ -329,7 +395,7 @@ impl Store {
         id: &str,
     ) -> Result<Option<DocumentRow>, sqlx::Error> {
         sqlx::query(AssertSqlSafe(format!(
-            "SELECT {DOC_COLUMNS} FROM documents WHERE client_id = ? AND id = ?"
+            "SELECT {DOC_COLUMNS} FROM documents WHERE client_id = $1 AND id = $2"
         )))
         .bind(client)
         .bind(id)
@@ -343,7 +409,7 @@ impl Store {
     /// The document `id` whatever its client (for access links, which carry no client).
     pub async fn document_any_client(&self, id: &str) -> Result<Option<DocumentRow>, sqlx::Error> {
         sqlx::query(AssertSqlSafe(format!(
-            "SELECT {DOC_COLUMNS} FROM documents WHERE id = ?"
+            "SELECT {DOC_COLUMNS} FROM documents WHERE id = $1"
         )))
         .bind(id)
         .fetch_optional(&self.db)
@@ -356,8 +422,8 @@ impl Store {
     /// Writes the metadata fields and `modified` of `doc`.
     pub async fn update_metadata(&self, doc: &DocumentRow) -> Result<(), sqlx::Error> {
         sqlx::query(
-            "UPDATE documents SET title = ?, subtitle = ?, filename = ?, description = ?, footer = ?,
-             supplemental = ?, tags = ?, modified = ? WHERE id = ?",
+            "UPDATE documents SET title = $1, subtitle = $2, filename = $3, description = $4, footer = $5,
+             supplemental = $6, tags = $7, modified = $8 WHERE id = $9",
         )
         .bind(&doc.title)
         .bind(&doc.subtitle)
@@ -375,7 +441,7 @@ impl Store {
 
     /// Sets the status (and `modified`).
     pub async fn set_status(&self, id: &str, status: &str, now: i64) -> Result<(), sqlx::Error> {
-        sqlx::query("UPDATE documents SET status = ?, modified = ? WHERE id = ?")
+        sqlx::query("UPDATE documents SET status = $1, modified = $2 WHERE id = $3")
             .bind(status)
             .bind(now)
             .bind(id)
@@ -386,12 +452,13 @@ impl Store {
 
     /// Sets the archived flag when it is not already `archived`; false when it already was.
     pub async fn set_archived(&self, id: &str, archived: bool) -> Result<bool, sqlx::Error> {
-        let done = sqlx::query("UPDATE documents SET archived = ? WHERE id = ? AND archived = ?")
-            .bind(i64::from(archived))
-            .bind(id)
-            .bind(i64::from(!archived))
-            .execute(&self.db)
-            .await?;
+        let done =
+            sqlx::query("UPDATE documents SET archived = $1 WHERE id = $2 AND archived = $3")
+                .bind(i64::from(archived))
+                .bind(id)
+                .bind(i64::from(!archived))
+                .execute(&self.db)
+                .await?;
         Ok(done.rows_affected() == 1)
     }
 
@@ -404,7 +471,7 @@ impl Store {
         now: i64,
     ) -> Result<(), sqlx::Error> {
         sqlx::query(
-            "UPDATE documents SET deletion_due = ?, conversation_changed = ?, modified = ? WHERE id = ?",
+            "UPDATE documents SET deletion_due = $1, conversation_changed = $2, modified = $3 WHERE id = $4",
         )
         .bind(due)
         .bind(now)
@@ -420,13 +487,13 @@ impl Store {
         let mut tx = self.db.begin().await?;
         for table in ["members", "access_tokens", "pages"] {
             sqlx::query(AssertSqlSafe(format!(
-                "DELETE FROM {table} WHERE document_id = ?"
+                "DELETE FROM {table} WHERE document_id = $1"
             )))
             .bind(id)
             .execute(&mut *tx)
             .await?;
         }
-        sqlx::query("DELETE FROM documents WHERE id = ?")
+        sqlx::query("DELETE FROM documents WHERE id = $1")
             .bind(id)
             .execute(&mut *tx)
             .await?;
@@ -443,12 +510,14 @@ impl Store {
     ) -> Result<Vec<DocumentRow>, sqlx::Error> {
         let (cond, a, b) = match query {
             ListQuery::UserAndGroup { user, group } => (
-                "group_id = ? AND ((status = 'draft' AND creator_id = ?) OR status = 'review')",
+                "group_id = $2 AND ((status = 'draft' AND creator_id = $3) OR status = 'review')",
                 group.as_str(),
                 Some(user.as_str()),
             ),
-            ListQuery::Group(group) => ("group_id = ? AND status = 'review'", group.as_str(), None),
-            ListQuery::User(user) => ("creator_id = ? AND status = 'draft'", user.as_str(), None),
+            ListQuery::Group(group) => {
+                ("group_id = $2 AND status = 'review'", group.as_str(), None)
+            }
+            ListQuery::User(user) => ("creator_id = $2 AND status = 'draft'", user.as_str(), None),
         };
         let deletion = match with_deletion {
             Some(true) => " AND deletion_due IS NOT NULL",
@@ -456,7 +525,7 @@ impl Store {
             None => "",
         };
         let sql = format!(
-            "SELECT {DOC_COLUMNS} FROM documents WHERE client_id = ? AND {cond}{deletion} ORDER BY created, id"
+            "SELECT {DOC_COLUMNS} FROM documents WHERE client_id = $1 AND {cond}{deletion} ORDER BY created, id"
         );
         let mut q = sqlx::query(AssertSqlSafe(sql)).bind(client).bind(a);
         if let Some(b) = b {
@@ -477,11 +546,11 @@ impl Store {
         user: &str,
     ) -> Result<Vec<DocumentRow>, sqlx::Error> {
         let sql = format!(
-            "SELECT {DOC_COLUMNS} FROM documents d WHERE client_id = ?1 AND (
-               (status = 'draft' AND creator_id = ?2)
+            "SELECT {DOC_COLUMNS} FROM documents d WHERE client_id = $1 AND (
+               (status = 'draft' AND creator_id = $2)
                OR (status = 'review' AND group_id IN (
                    SELECT d2.group_id FROM documents d2 JOIN members m ON m.document_id = d2.id
-                   WHERE m.user_id = ?2 AND d2.client_id = ?1)))
+                   WHERE m.user_id = $2 AND d2.client_id = $1)))
              ORDER BY created, id"
         );
         sqlx::query(AssertSqlSafe(sql))
@@ -497,7 +566,7 @@ impl Store {
     /// Documents whose deletion process is due at `now`.
     pub async fn due_deletions(&self, now: i64) -> Result<Vec<String>, sqlx::Error> {
         let rows: Vec<(String,)> = sqlx::query_as(
-            "SELECT id FROM documents WHERE deletion_due IS NOT NULL AND deletion_due <= ?",
+            "SELECT id FROM documents WHERE deletion_due IS NOT NULL AND deletion_due <= $1",
         )
         .bind(now)
         .fetch_all(&self.db)
@@ -522,13 +591,13 @@ impl Store {
     pub async fn member(&self, document: &str, user: &str) -> Result<Option<Member>, sqlx::Error> {
         let row = sqlx::query(
             "SELECT role, section_history, export_duplicate, admin, last_opened FROM members
-             WHERE document_id = ? AND user_id = ?",
+             WHERE document_id = $1 AND user_id = $2",
         )
         .bind(document)
         .bind(user)
         .fetch_optional(&self.db)
         .await?;
-        let flag = |r: &SqliteRow, c: &str| -> Result<Option<bool>, sqlx::Error> {
+        let flag = |r: &AnyRow, c: &str| -> Result<Option<bool>, sqlx::Error> {
             Ok(r.try_get::<Option<i64>, _>(c)?.map(|v| v != 0))
         };
         row.map(|r| {
@@ -546,7 +615,7 @@ impl Store {
     /// Service ids of the document's users.
     pub async fn member_ids(&self, document: &str) -> Result<Vec<String>, sqlx::Error> {
         let rows: Vec<(String,)> =
-            sqlx::query_as("SELECT user_id FROM members WHERE document_id = ?")
+            sqlx::query_as("SELECT user_id FROM members WHERE document_id = $1")
                 .bind(document)
                 .fetch_all(&self.db)
                 .await?;
@@ -564,7 +633,7 @@ impl Store {
         let mut tx = self.db.begin().await?;
         for u in users {
             sqlx::query(
-                "INSERT INTO notifications (document_id, user_id, message, created) VALUES (?, ?, ?, ?)",
+                "INSERT INTO notifications (document_id, user_id, message, created) VALUES ($1, $2, $3, $4)",
             )
             .bind(document)
             .bind(u)
@@ -579,7 +648,7 @@ impl Store {
     /// Messages recorded for `user` (newest last).
     pub async fn notifications(&self, user: &str) -> Result<Vec<String>, sqlx::Error> {
         let rows: Vec<(String,)> =
-            sqlx::query_as("SELECT message FROM notifications WHERE user_id = ? ORDER BY id")
+            sqlx::query_as("SELECT message FROM notifications WHERE user_id = $1 ORDER BY id")
                 .bind(user)
                 .fetch_all(&self.db)
                 .await?;
@@ -597,7 +666,7 @@ impl Store {
         expires: i64,
     ) -> Result<(), sqlx::Error> {
         sqlx::query(
-            "INSERT INTO access_tokens (hash, document_id, user_id, expires) VALUES (?, ?, ?, ?)",
+            "INSERT INTO access_tokens (hash, document_id, user_id, expires) VALUES ($1, $2, $3, $4)",
         )
         .bind(hash)
         .bind(document)
@@ -616,7 +685,7 @@ impl Store {
         now: i64,
     ) -> Result<Option<(String, String)>, sqlx::Error> {
         sqlx::query_as(
-            "UPDATE access_tokens SET used = 1 WHERE hash = ? AND used = 0 AND expires > ?
+            "UPDATE access_tokens SET used = 1 WHERE hash = $1 AND used = 0 AND expires > $2
              RETURNING document_id, user_id",
         )
         .bind(hash)
@@ -632,7 +701,7 @@ impl Store {
         user: &str,
         now: i64,
     ) -> Result<(), sqlx::Error> {
-        sqlx::query("UPDATE members SET last_opened = ? WHERE document_id = ? AND user_id = ?")
+        sqlx::query("UPDATE members SET last_opened = $1 WHERE document_id = $2 AND user_id = $3")
             .bind(now)
             .bind(document)
             .bind(user)
@@ -648,7 +717,7 @@ impl Store {
         document: &str,
         expires: i64,
     ) -> Result<(), sqlx::Error> {
-        sqlx::query("INSERT INTO pages (hash, document_id, expires) VALUES (?, ?, ?)")
+        sqlx::query("INSERT INTO pages (hash, document_id, expires) VALUES ($1, $2, $3)")
             .bind(hash)
             .bind(document)
             .bind(expires)
@@ -659,7 +728,7 @@ impl Store {
 
     /// Whether the page exists and has not expired.
     pub async fn page_valid(&self, hash: &str, now: i64) -> Result<bool, sqlx::Error> {
-        let row: Option<(i64,)> = sqlx::query_as("SELECT expires FROM pages WHERE hash = ?")
+        let row: Option<(i64,)> = sqlx::query_as("SELECT expires FROM pages WHERE hash = $1")
             .bind(hash)
             .fetch_optional(&self.db)
             .await?;
@@ -676,7 +745,7 @@ impl Store {
         expires: i64,
     ) -> Result<bool, sqlx::Error> {
         let done = sqlx::query(
-            "INSERT INTO seen_jtis (client_id, jti, expires) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+            "INSERT INTO seen_jtis (client_id, jti, expires) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
         )
         .bind(client)
         .bind(jti)
@@ -693,7 +762,7 @@ impl Store {
         client: &str,
         expires: i64,
     ) -> Result<(), sqlx::Error> {
-        sqlx::query("INSERT INTO admin_tokens (hash, client_id, expires) VALUES (?, ?, ?)")
+        sqlx::query("INSERT INTO admin_tokens (hash, client_id, expires) VALUES ($1, $2, $3)")
             .bind(hash)
             .bind(client)
             .bind(expires)
@@ -709,7 +778,7 @@ impl Store {
         now: i64,
     ) -> Result<Option<String>, sqlx::Error> {
         let row: Option<(String,)> =
-            sqlx::query_as("SELECT client_id FROM admin_tokens WHERE hash = ? AND expires > ?")
+            sqlx::query_as("SELECT client_id FROM admin_tokens WHERE hash = $1 AND expires > $2")
                 .bind(hash)
                 .bind(now)
                 .fetch_optional(&self.db)
@@ -721,12 +790,14 @@ impl Store {
 
     /// Creates a pending job.
     pub async fn insert_job(&self, id: &str, client: &str, now: i64) -> Result<(), sqlx::Error> {
-        sqlx::query("INSERT INTO jobs (id, client_id, state, created) VALUES (?, ?, 'PENDING', ?)")
-            .bind(id)
-            .bind(client)
-            .bind(now)
-            .execute(&self.db)
-            .await?;
+        sqlx::query(
+            "INSERT INTO jobs (id, client_id, state, created) VALUES ($1, $2, 'PENDING', $3)",
+        )
+        .bind(id)
+        .bind(client)
+        .bind(now)
+        .execute(&self.db)
+        .await?;
         Ok(())
     }
 
@@ -741,7 +812,7 @@ impl Store {
             Err(message) => ("FAILURE", None, None, message),
         };
         sqlx::query(
-            "UPDATE jobs SET state = ?, document_id = ?, user_id = ?, message = ? WHERE id = ?",
+            "UPDATE jobs SET state = $1, document_id = $2, user_id = $3, message = $4 WHERE id = $5",
         )
         .bind(state)
         .bind(doc)
@@ -768,7 +839,7 @@ impl Store {
     /// The job `id` of `client`.
     pub async fn job(&self, client: &str, id: &str) -> Result<Option<Job>, sqlx::Error> {
         let row: Option<(String, Option<String>, Option<String>)> = sqlx::query_as(
-            "SELECT state, document_id, user_id FROM jobs WHERE client_id = ? AND id = ?",
+            "SELECT state, document_id, user_id FROM jobs WHERE client_id = $1 AND id = $2",
         )
         .bind(client)
         .bind(id)
@@ -787,14 +858,14 @@ impl Store {
     /// pages, whose files the caller removes.
     pub async fn expire(&self, now: i64) -> Result<Vec<String>, sqlx::Error> {
         let pages: Vec<(String,)> =
-            sqlx::query_as("DELETE FROM pages WHERE expires <= ? RETURNING hash")
+            sqlx::query_as("DELETE FROM pages WHERE expires <= $1 RETURNING hash")
                 .bind(now)
                 .fetch_all(&self.db)
                 .await?;
         for sql in [
-            "DELETE FROM access_tokens WHERE expires <= ?",
-            "DELETE FROM seen_jtis WHERE expires <= ?",
-            "DELETE FROM admin_tokens WHERE expires <= ?",
+            "DELETE FROM access_tokens WHERE expires <= $1",
+            "DELETE FROM seen_jtis WHERE expires <= $1",
+            "DELETE FROM admin_tokens WHERE expires <= $1",
         ] {
             sqlx::query(sql).bind(now).execute(&self.db).await?;
         }
@@ -803,14 +874,14 @@ impl Store {
 }
 
 async fn upsert_member(
-    conn: &mut sqlx::SqliteConnection,
+    conn: &mut sqlx::AnyConnection,
     document: &str,
     user: &str,
     m: &Member,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
         "INSERT INTO members (document_id, user_id, role, section_history, export_duplicate, admin)
-         VALUES (?, ?, ?, ?, ?, ?)
+         VALUES ($1, $2, $3, $4, $5, $6)
          ON CONFLICT (document_id, user_id) DO UPDATE SET role = excluded.role,
            section_history = excluded.section_history,
            export_duplicate = excluded.export_duplicate, admin = excluded.admin",

@@ -28,13 +28,18 @@ pub struct Harness {
 }
 
 impl Harness {
-    pub async fn start() -> Harness {
+    /// A server on the suite's store; `None` (the test skips) only for the PostgreSQL suite
+    /// without `SDCONV_TEST_POSTGRES` outside CI.
+    pub async fn start() -> Option<Harness> {
         Harness::start_with(|_| {}).await
     }
 
-    pub async fn start_with(adjust: impl FnOnce(&mut Config)) -> Harness {
+    pub async fn start_with(adjust: impl FnOnce(&mut Config)) -> Option<Harness> {
         let dir = tempfile::tempdir().unwrap();
         let mut config = Config::for_tests(dir.path().to_path_buf(), CLIENT, SECRET);
+        if crate::POSTGRES {
+            config.database_url = Some(postgres_schema().await?);
+        }
         config.legacy.push(LegacyAccount {
             client_id: CLIENT.into(),
             api_key: API_KEY.into(),
@@ -48,12 +53,12 @@ impl Harness {
             .redirect(reqwest::redirect::Policy::none())
             .build()
             .unwrap();
-        Harness {
+        Some(Harness {
             server,
             clock,
             http,
             _dir: dir,
-        }
+        })
     }
 
     pub fn url(&self, path: &str) -> String {
@@ -116,6 +121,45 @@ impl Harness {
         }
         send_json(r).await
     }
+}
+
+/// The PostgreSQL server of `SDCONV_TEST_POSTGRES`, or `None` with a printed reason when it
+/// is unset outside CI (in CI, `CI=true`, it must be set: the test fails instead).
+pub fn postgres_url() -> Option<String> {
+    match std::env::var("SDCONV_TEST_POSTGRES") {
+        Ok(url) if !url.is_empty() => Some(url),
+        _ if std::env::var("CI").is_ok_and(|v| v == "true") => {
+            panic!("CI=true but SDCONV_TEST_POSTGRES is unset: the PostgreSQL suite cannot skip")
+        }
+        _ => {
+            eprintln!("skipping: SDCONV_TEST_POSTGRES (postgres://…) is unset");
+            None
+        }
+    }
+}
+
+/// A fresh schema on the PostgreSQL test server, so that each test has its own tables; the
+/// URL selects it for every connection.
+pub async fn postgres_schema() -> Option<String> {
+    let url = postgres_url()?;
+    static SCHEMA: AtomicU64 = AtomicU64::new(0);
+    let schema = format!(
+        "t{}_{}_{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos(),
+        SCHEMA.fetch_add(1, Ordering::SeqCst)
+    );
+    let pool = sqlx::PgPool::connect(&url).await.unwrap();
+    sqlx::query(sqlx::AssertSqlSafe(format!("CREATE SCHEMA {schema}")))
+        .execute(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+    let sep = if url.contains('?') { '&' } else { '?' };
+    Some(format!("{url}{sep}options[search_path]={schema}"))
 }
 
 /// A creation payload.
