@@ -20,6 +20,7 @@ pub mod config;
 pub mod error;
 pub mod housekeeping;
 pub mod ids;
+pub mod jobs;
 pub mod openapi;
 pub mod payload;
 pub mod service;
@@ -30,7 +31,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::sync::{Semaphore, oneshot};
+use tokio::sync::{Notify, Semaphore, oneshot};
 use tokio::task::JoinHandle;
 
 use crate::auth::LegacyKeys;
@@ -73,6 +74,7 @@ pub struct Server {
     shutdown: Option<oneshot::Sender<()>>,
     task: JoinHandle<()>,
     sweeper: JoinHandle<()>,
+    workers: Vec<JoinHandle<()>>,
 }
 
 impl Server {
@@ -105,6 +107,10 @@ impl Server {
 impl Drop for Server {
     fn drop(&mut self) {
         self.sweeper.abort();
+        // A job a stopped worker held is taken over when its lease runs out.
+        for w in &self.workers {
+            w.abort();
+        }
     }
 }
 
@@ -136,7 +142,7 @@ pub async fn start(config: Config, clock: Arc<dyn Clock>) -> Result<Server, Star
     if interrupted > 0 {
         tracing::warn!(
             interrupted,
-            "background imports of the previous run marked FAILURE"
+            "background imports queued before jobs were stored marked FAILURE"
         );
     }
     let legacy = LegacyKeys::from_config(&config.legacy)?;
@@ -151,6 +157,7 @@ pub async fn start(config: Config, clock: Arc<dyn Clock>) -> Result<Server, Star
         clock,
         public_url,
         legacy,
+        jobs_queued: Notify::new(),
     }));
     let app = api::router(state.clone());
     let (tx, rx) = oneshot::channel::<()>();
@@ -165,11 +172,18 @@ pub async fn start(config: Config, clock: Arc<dyn Clock>) -> Result<Server, Star
         }
     });
     let sweeper = tokio::spawn(housekeeping::run(state.clone(), Duration::from_secs(60)));
+    // As many workers as conversions may run; the conversion semaphore bounds them with the
+    // synchronous requests.
+    let instance = ids::new_id();
+    let workers = (0..state.config.conversions)
+        .map(|n| tokio::spawn(jobs::run(state.clone(), format!("{instance}-{n}"))))
+        .collect();
     Ok(Server {
         addr,
         state,
         shutdown: Some(tx),
         task,
         sweeper,
+        workers,
     })
 }

@@ -6,9 +6,10 @@ use sqlx::{AnyConnection, AnyPool, Executor};
 use super::Backend;
 
 /// `(version, SQL)` for SQLite, in order.
-const SQLITE: &[(i64, &str)] = &[(
-    1,
-    r#"
+const SQLITE: &[(i64, &str)] = &[
+    (
+        1,
+        r#"
 CREATE TABLE users (
     id TEXT PRIMARY KEY,
     client_id TEXT NOT NULL,
@@ -92,13 +93,28 @@ CREATE TABLE notifications (
     created INTEGER NOT NULL
 );
 "#,
-)];
+    ),
+    (
+        2,
+        // Background imports as rows any instance's worker can claim: the request, a lease
+        // (Unix seconds; an expired one means the worker died) and who holds it.
+        r#"
+ALTER TABLE jobs ADD COLUMN payload TEXT NOT NULL DEFAULT '';
+ALTER TABLE jobs ADD COLUMN file_name TEXT NOT NULL DEFAULT '';
+ALTER TABLE jobs ADD COLUMN worker TEXT;
+ALTER TABLE jobs ADD COLUMN lease_until INTEGER;
+ALTER TABLE jobs ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX jobs_pending ON jobs (state, created);
+"#,
+    ),
+];
 
 /// The same schema for PostgreSQL: 64-bit integers (times, flags) and a serial id, the rest as
 /// for SQLite so that the queries are shared.
-const POSTGRES: &[(i64, &str)] = &[(
-    1,
-    r#"
+const POSTGRES: &[(i64, &str)] = &[
+    (
+        1,
+        r#"
 CREATE TABLE users (
     id TEXT PRIMARY KEY,
     client_id TEXT NOT NULL,
@@ -182,7 +198,21 @@ CREATE TABLE notifications (
     created BIGINT NOT NULL
 );
 "#,
-)];
+    ),
+    (
+        2,
+        // Background imports as rows any instance's worker can claim: the request, a lease
+        // (Unix seconds; an expired one means the worker died) and who holds it.
+        r#"
+ALTER TABLE jobs ADD COLUMN payload TEXT NOT NULL DEFAULT '';
+ALTER TABLE jobs ADD COLUMN file_name TEXT NOT NULL DEFAULT '';
+ALTER TABLE jobs ADD COLUMN worker TEXT;
+ALTER TABLE jobs ADD COLUMN lease_until BIGINT;
+ALTER TABLE jobs ADD COLUMN attempts BIGINT NOT NULL DEFAULT 0;
+CREATE INDEX jobs_pending ON jobs (state, created);
+"#,
+    ),
+];
 
 /// Key of the advisory lock PostgreSQL instances hold while migrating, so that several
 /// starting at once apply each migration once.

@@ -146,6 +146,26 @@ pub enum OpenError {
     Database(#[from] sqlx::Error),
 }
 
+/// A background import a worker has claimed.
+#[derive(Debug, Clone)]
+pub struct ClaimedJob {
+    /// Job id (also the id of the document it makes).
+    pub id: String,
+    /// Client.
+    pub client_id: String,
+    /// The request's `data` part.
+    pub payload: String,
+    /// The upload's file name.
+    pub file_name: String,
+    /// Claims so far, this one included.
+    pub attempts: i64,
+}
+
+/// Blob key of a queued background upload.
+pub fn job_upload_key(id: &str) -> String {
+    format!("jobs/{id}/upload.docx")
+}
+
 /// The database and the files.
 #[derive(Debug, Clone)]
 pub struct Store {
@@ -788,48 +808,101 @@ impl Store {
 
     // ---- jobs ----
 
-    /// Creates a pending job.
-    pub async fn insert_job(&self, id: &str, client: &str, now: i64) -> Result<(), sqlx::Error> {
+    /// Queues a background import: `payload` is the request's `data` part and `file_name` its
+    /// upload's name; the upload itself is the blob [`job_upload_key`].
+    pub async fn insert_job(
+        &self,
+        id: &str,
+        client: &str,
+        payload: &str,
+        file_name: &str,
+        now: i64,
+    ) -> Result<(), sqlx::Error> {
         sqlx::query(
-            "INSERT INTO jobs (id, client_id, state, created) VALUES ($1, $2, 'PENDING', $3)",
+            "INSERT INTO jobs (id, client_id, state, created, payload, file_name)
+             VALUES ($1, $2, 'PENDING', $3, $4, $5)",
         )
         .bind(id)
         .bind(client)
         .bind(now)
+        .bind(payload)
+        .bind(file_name)
         .execute(&self.db)
         .await?;
         Ok(())
     }
 
-    /// Finishes a job.
+    /// Claims the oldest pending job nobody holds (or whose holder's lease ran out) for
+    /// `worker` until `now + lease`. On PostgreSQL concurrent claims skip each other's rows
+    /// (`FOR UPDATE SKIP LOCKED`); SQLite has one writer, so the statement is a claim already.
+    pub async fn claim_job(
+        &self,
+        worker: &str,
+        now: i64,
+        lease: i64,
+    ) -> Result<Option<ClaimedJob>, sqlx::Error> {
+        let lock = match self.backend {
+            Backend::Postgres => " FOR UPDATE SKIP LOCKED",
+            Backend::Sqlite => "",
+        };
+        let row: Option<(String, String, String, String, i64)> =
+            sqlx::query_as(AssertSqlSafe(format!(
+                "UPDATE jobs SET worker = $1, lease_until = $2, attempts = attempts + 1
+                 WHERE id = (SELECT id FROM jobs WHERE state = 'PENDING' AND payload <> ''
+                             AND (lease_until IS NULL OR lease_until <= $3)
+                             ORDER BY created, id LIMIT 1{lock})
+                 RETURNING id, client_id, payload, file_name, attempts"
+            )))
+            .bind(worker)
+            .bind(now.saturating_add(lease))
+            .bind(now)
+            .fetch_optional(&self.db)
+            .await?;
+        Ok(
+            row.map(|(id, client_id, payload, file_name, attempts)| ClaimedJob {
+                id,
+                client_id,
+                payload,
+                file_name,
+                attempts,
+            }),
+        )
+    }
+
+    /// Finishes a job `worker` still holds; false (nothing recorded) when its lease was
+    /// taken over meanwhile, so a job is finished exactly once.
     pub async fn finish_job(
         &self,
         id: &str,
+        worker: &str,
         result: Result<(&str, &str), &str>,
-    ) -> Result<(), sqlx::Error> {
+    ) -> Result<bool, sqlx::Error> {
         let (state, doc, user, message) = match result {
             Ok((doc, user)) => ("SUCCESS", Some(doc), Some(user), ""),
             Err(message) => ("FAILURE", None, None, message),
         };
-        sqlx::query(
-            "UPDATE jobs SET state = $1, document_id = $2, user_id = $3, message = $4 WHERE id = $5",
+        let done = sqlx::query(
+            "UPDATE jobs SET state = $1, document_id = $2, user_id = $3, message = $4,
+             lease_until = NULL
+             WHERE id = $5 AND worker = $6 AND state = 'PENDING'",
         )
         .bind(state)
         .bind(doc)
         .bind(user)
         .bind(message)
         .bind(id)
+        .bind(worker)
         .execute(&self.db)
         .await?;
-        Ok(())
+        Ok(done.rows_affected() == 1)
     }
 
-    /// Marks jobs left pending by a previous run as failed (their work died with it); returns
-    /// how many.
+    /// Marks pending jobs queued before jobs were kept in the database (no stored request, so
+    /// nothing can resume them) as failed; returns how many.
     pub async fn fail_interrupted_jobs(&self) -> Result<u64, sqlx::Error> {
         let done = sqlx::query(
             "UPDATE jobs SET state = 'FAILURE', message = 'interrupted by a server restart'
-             WHERE state = 'PENDING'",
+             WHERE state = 'PENDING' AND payload = ''",
         )
         .execute(&self.db)
         .await?;
@@ -902,24 +975,56 @@ mod tests {
     use super::*;
 
     #[tokio::test]
-    async fn pending_jobs_of_a_previous_run_fail_and_migrations_run_once() {
+    async fn a_job_is_claimed_once_taken_over_after_its_lease_and_finished_once() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path()).await.unwrap();
-        store.insert_job("j1", "c", 1).await.unwrap();
-        store.insert_job("j2", "c", 1).await.unwrap();
-        store.finish_job("j2", Ok(("d", "u"))).await.unwrap();
+        store
+            .insert_job("j1", "c", "{}", "a.docx", 1)
+            .await
+            .unwrap();
+        let a = store.claim_job("a", 10, 60).await.unwrap().unwrap();
+        assert_eq!((a.id.as_str(), a.attempts), ("j1", 1));
+        // Held: nobody else gets it until the lease runs out.
+        assert!(store.claim_job("b", 69, 60).await.unwrap().is_none());
+        let b = store.claim_job("b", 70, 60).await.unwrap().unwrap();
+        assert_eq!((b.id.as_str(), b.attempts), ("j1", 2));
+        // The first worker lost it: its result is not recorded.
+        assert!(!store.finish_job("j1", "a", Ok(("d", "u"))).await.unwrap());
+        assert!(store.finish_job("j1", "b", Ok(("d", "u"))).await.unwrap());
+        assert!(!store.finish_job("j1", "b", Err("again")).await.unwrap());
+        let job = store.job("c", "j1").await.unwrap().unwrap();
+        assert_eq!(job.state, "SUCCESS");
+        assert_eq!(job.document_id.as_deref(), Some("d"));
+        assert!(store.claim_job("c", 1000, 60).await.unwrap().is_none());
+        assert!(store.job("other", "j1").await.unwrap().is_none());
+    }
+
+    #[tokio::test]
+    async fn migrations_run_once_and_rows_without_a_request_fail_at_start() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).await.unwrap();
+        // A row as the SQLite server before migration 2 left it.
+        sqlx::query(
+            "INSERT INTO jobs (id, client_id, state, created) VALUES ('old', 'c', 'PENDING', 1)",
+        )
+        .execute(&store.db)
+        .await
+        .unwrap();
+        store
+            .insert_job("new", "c", "{}", "a.docx", 1)
+            .await
+            .unwrap();
         drop(store);
         // Reopening applies no migration twice.
         let store = Store::open(dir.path()).await.unwrap();
         assert_eq!(store.fail_interrupted_jobs().await.unwrap(), 1);
         assert_eq!(
-            store.job("c", "j1").await.unwrap().unwrap().state,
+            store.job("c", "old").await.unwrap().unwrap().state,
             "FAILURE"
         );
         assert_eq!(
-            store.job("c", "j2").await.unwrap().unwrap().state,
-            "SUCCESS"
+            store.job("c", "new").await.unwrap().unwrap().state,
+            "PENDING"
         );
-        assert!(store.job("other", "j1").await.unwrap().is_none());
     }
 }
