@@ -18,5 +18,7 @@ mod browser;
 mod documents;
 #[path = "api/imports_exports.rs"]
 mod imports_exports;
+#[path = "api/instances.rs"]
+mod instances;
 // Not `api/openapi.rs`: its schemathesis run is bounded by time (3 minutes), not by what it
 // covers, and runs on SQLite in `api`.

@@ -22,6 +22,8 @@ static JTI: AtomicU64 = AtomicU64::new(0);
 
 pub struct Harness {
     pub server: Server,
+    /// What `server` was started with (a twin instance starts with it too).
+    pub config: Config,
     pub clock: ManualClock,
     pub http: reqwest::Client,
     _dir: tempfile::TempDir,
@@ -48,17 +50,36 @@ impl Harness {
         });
         adjust(&mut config);
         let clock = ManualClock::new(1_800_000_000);
-        let server = start(config, Arc::new(clock.clone())).await.unwrap();
+        let server = start(config.clone(), Arc::new(clock.clone()))
+            .await
+            .unwrap();
         let http = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
             .build()
             .unwrap();
         Some(Harness {
             server,
+            config,
             clock,
             http,
             _dir: dir,
         })
+    }
+
+    /// A second instance on the same database and file store, clock and clients (its own
+    /// port and workers).
+    pub async fn twin(&self) -> Server {
+        let mut config = self.config.clone();
+        config.public_url = None;
+        start(config, Arc::new(self.clock.clone())).await.unwrap()
+    }
+
+    /// A JWT-authenticated request to `server` (e.g. a twin).
+    pub fn req_on(&self, server: &Server, method: Method, path: &str) -> RequestBuilder {
+        self.http
+            .request(method, format!("{}{path}", server.url()))
+            .header("x-client-id", CLIENT)
+            .bearer_auth(self.jwt())
     }
 
     pub fn url(&self, path: &str) -> String {

@@ -11,4 +11,5 @@ mod auth;
 mod browser;
 mod documents;
 mod imports_exports;
+mod instances;
 mod openapi;
