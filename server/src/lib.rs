@@ -71,6 +71,8 @@ pub struct Server {
     pub addr: SocketAddr,
     /// The shared state (for tests: the store, the sweeper).
     pub state: AppState,
+    /// This instance's name; its job workers are `<instance>-<n>`.
+    pub instance: String,
     shutdown: Option<oneshot::Sender<()>>,
     task: JoinHandle<()>,
     sweeper: JoinHandle<()>,
@@ -94,13 +96,24 @@ impl Server {
         let _ = task.await;
     }
 
-    /// Stops accepting connections and finishes open requests.
+    /// Stops accepting connections and finishes open requests, stops the job workers and
+    /// releases the jobs they held (other instances take them over at once; a conversion
+    /// already running is abandoned, and its job's document is found again by its id).
     pub async fn shutdown(mut self) {
         if let Some(tx) = self.shutdown.take() {
             let _ = tx.send(());
         }
         let task = std::mem::replace(&mut self.task, tokio::spawn(async {}));
         let _ = task.await;
+        for w in std::mem::take(&mut self.workers) {
+            w.abort();
+            let _ = w.await;
+        }
+        match self.state.store.release_jobs(&self.instance).await {
+            Ok(0) => {}
+            Ok(released) => tracing::info!(released, "background jobs released at shutdown"),
+            Err(e) => tracing::error!("releasing background jobs at shutdown: {e}"),
+        }
     }
 }
 
@@ -181,6 +194,7 @@ pub async fn start(config: Config, clock: Arc<dyn Clock>) -> Result<Server, Star
     Ok(Server {
         addr,
         state,
+        instance,
         shutdown: Some(tx),
         task,
         sweeper,

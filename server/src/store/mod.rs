@@ -897,6 +897,19 @@ impl Store {
         Ok(done.rows_affected() == 1)
     }
 
+    /// Gives up the leases of pending jobs held by the workers of `instance` (named
+    /// `<instance>-<n>`), so other instances take them at once; returns how many.
+    pub async fn release_jobs(&self, instance: &str) -> Result<u64, sqlx::Error> {
+        let done = sqlx::query(
+            "UPDATE jobs SET lease_until = NULL, worker = NULL
+             WHERE state = 'PENDING' AND worker LIKE $1",
+        )
+        .bind(format!("{instance}-%"))
+        .execute(&self.db)
+        .await?;
+        Ok(done.rows_affected())
+    }
+
     /// Marks pending jobs queued before jobs were kept in the database (no stored request, so
     /// nothing can resume them) as failed; returns how many.
     pub async fn fail_interrupted_jobs(&self) -> Result<u64, sqlx::Error> {

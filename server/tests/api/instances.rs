@@ -125,24 +125,12 @@ async fn a_job_held_by_a_dead_worker_is_taken_over_after_its_lease() {
     let upload_key = "jobs/orphan/upload.docx";
     store.blobs.put(upload_key, &sample_docx()).unwrap();
     let data = creation("u2", "g1", "draft", "Orphan").to_string();
-    // Queued without waking the live workers (they poll every 500 ms), so the "dead" claim
-    // below almost always comes first.
-    store
-        .insert_job("orphan", CLIENT, &data, "s.docx", h.clock.now())
-        .await
-        .unwrap();
-    let dead = store
-        .claim_job("dead-worker", h.clock.now(), 300)
-        .await
-        .unwrap();
-    // Either the dead worker claimed it first or a live one already did; only the former
-    // tests a takeover.
-    if dead.is_some() {
-        tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
-        let (_, body) = send_json(h.get("/partner/documents/background-upload/orphan")).await;
-        assert_eq!(body["state"], "PENDING", "taken before the lease ran out");
-        h.clock.advance(301);
-    }
+    insert_held_job(&h, "orphan", &data, "dead-worker").await;
+    // Live workers poll every 500 ms: after two polls it is still held.
+    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    let (_, body) = send_json(h.get("/partner/documents/background-upload/orphan")).await;
+    assert_eq!(body["state"], "PENDING", "taken before the lease ran out");
+    h.clock.advance(301);
     let mut done = serde_json::Value::Null;
     for _ in 0..600 {
         let (_, body) = send_json(h.get("/partner/documents/background-upload/orphan")).await;
@@ -161,4 +149,47 @@ async fn a_job_held_by_a_dead_worker_is_taken_over_after_its_lease() {
             .await
             .unwrap()
     );
+}
+
+#[tokio::test]
+async fn shutdown_releases_the_jobs_its_workers_hold() {
+    let Some(h) = Harness::start().await else {
+        return;
+    };
+    let twin = h.twin().await;
+    let store = twin.state.store.clone();
+    let data = creation("u1", "g1", "draft", "Held").to_string();
+    // As if one of the twin's workers were converting it.
+    let worker = format!("{}-9", twin.instance);
+    insert_held_job(&h, "held", &data, &worker).await;
+    assert!(
+        store
+            .claim_job("other", h.clock.now(), 300)
+            .await
+            .unwrap()
+            .is_none()
+    );
+    twin.shutdown().await;
+    // Released at once: no lease to wait for.
+    let taken = store.claim_job("other", h.clock.now(), 300).await.unwrap();
+    assert_eq!(taken.map(|j| j.id).as_deref(), Some("held"));
+}
+
+/// A queued job already claimed by `worker` for 300 s (one statement, so no live worker can
+/// claim it first).
+async fn insert_held_job(h: &Harness, id: &str, payload: &str, worker: &str) {
+    sqlx::query(
+        "INSERT INTO jobs (id, client_id, state, created, payload, file_name, worker, lease_until,
+                           attempts)
+         VALUES ($1, $2, 'PENDING', $3, $4, 's.docx', $5, $6, 1)",
+    )
+    .bind(id)
+    .bind(CLIENT)
+    .bind(h.clock.now())
+    .bind(payload)
+    .bind(worker)
+    .bind(h.clock.now() + 300)
+    .execute(&h.server.state.store.db)
+    .await
+    .unwrap();
 }
