@@ -72,6 +72,13 @@ pub struct Flags {
     /// Conversions running at once (default: the number of cores).
     #[arg(long, env = "SDCONV_CONVERSIONS")]
     pub conversions: Option<usize>,
+    /// The database: `postgres://user@host:port/db` to share one among several instances
+    /// (migrated at start); default: the SQLite file in the data folder.
+    #[arg(long, env = "SDCONV_DATABASE_URL")]
+    pub database_url: Option<String>,
+    /// Database connections the instance keeps at most.
+    #[arg(long, env = "SDCONV_DB_POOL", default_value_t = 8)]
+    pub db_pool: u32,
 }
 
 /// Validated configuration.
@@ -99,6 +106,10 @@ pub struct Config {
     pub conversions: usize,
     /// Whether the development client was made up (and is printed at start-up).
     pub dev_client: bool,
+    /// The database URL; `None` = SQLite in the data folder.
+    pub database_url: Option<String>,
+    /// Database connections at most.
+    pub db_pool: u32,
 }
 
 /// A flag value that cannot be understood.
@@ -174,6 +185,8 @@ impl Config {
                 .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
                 .max(1),
             dev_client,
+            database_url: flags.database_url.filter(|u| !u.is_empty()),
+            db_pool: flags.db_pool.max(1),
         })
     }
 
@@ -200,6 +213,8 @@ impl Config {
             timeout: Duration::from_secs(300),
             conversions: 2,
             dev_client: false,
+            database_url: None,
+            db_pool: 4,
         }
     }
 }
@@ -250,6 +265,25 @@ mod tests {
         assert!(!config.dev_client);
         assert_eq!(config.legacy[0].password, "pa,ss");
         assert_eq!(config.listen.to_string(), "127.0.0.1:8080");
+        assert_eq!(config.database_url, None);
+    }
+
+    #[test]
+    fn database_url_and_pool_size_are_flags() {
+        let flags = Flags::parse_from([
+            "sdconv-server",
+            "--database-url",
+            "postgres://postgres@127.0.0.1:5432/test",
+            "--db-pool",
+            "0",
+        ]);
+        let config = Config::from_flags(flags).unwrap();
+        assert_eq!(
+            config.database_url.as_deref(),
+            Some("postgres://postgres@127.0.0.1:5432/test")
+        );
+        // A pool needs one connection at least.
+        assert_eq!(config.db_pool, 1);
     }
 
     #[test]

@@ -20,6 +20,7 @@ pub mod config;
 pub mod error;
 pub mod housekeeping;
 pub mod ids;
+pub mod jobs;
 pub mod openapi;
 pub mod payload;
 pub mod service;
@@ -30,7 +31,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::sync::{Semaphore, oneshot};
+use tokio::sync::{Notify, Semaphore, oneshot};
 use tokio::task::JoinHandle;
 
 use crate::auth::LegacyKeys;
@@ -51,7 +52,7 @@ pub enum StartError {
         source: std::io::Error,
     },
     /// Opening or migrating the store.
-    #[error("cannot open the data folder {path}: {message}")]
+    #[error("cannot open the store (data folder {path}): {message}")]
     Store {
         /// The folder.
         path: String,
@@ -70,9 +71,12 @@ pub struct Server {
     pub addr: SocketAddr,
     /// The shared state (for tests: the store, the sweeper).
     pub state: AppState,
+    /// This instance's name; its job workers are `<instance>-<n>`.
+    pub instance: String,
     shutdown: Option<oneshot::Sender<()>>,
     task: JoinHandle<()>,
     sweeper: JoinHandle<()>,
+    workers: Vec<JoinHandle<()>>,
 }
 
 impl Server {
@@ -92,19 +96,34 @@ impl Server {
         let _ = task.await;
     }
 
-    /// Stops accepting connections and finishes open requests.
+    /// Stops accepting connections and finishes open requests, stops the job workers and
+    /// releases the jobs they held (other instances take them over at once; a conversion
+    /// already running is abandoned, and its job's document is found again by its id).
     pub async fn shutdown(mut self) {
         if let Some(tx) = self.shutdown.take() {
             let _ = tx.send(());
         }
         let task = std::mem::replace(&mut self.task, tokio::spawn(async {}));
         let _ = task.await;
+        for w in std::mem::take(&mut self.workers) {
+            w.abort();
+            let _ = w.await;
+        }
+        match self.state.store.release_jobs(&self.instance).await {
+            Ok(0) => {}
+            Ok(released) => tracing::info!(released, "background jobs released at shutdown"),
+            Err(e) => tracing::error!("releasing background jobs at shutdown: {e}"),
+        }
     }
 }
 
 impl Drop for Server {
     fn drop(&mut self) {
         self.sweeper.abort();
+        // A job a stopped worker held is taken over when its lease runs out.
+        for w in &self.workers {
+            w.abort();
+        }
     }
 }
 
@@ -120,7 +139,7 @@ pub async fn start(config: Config, clock: Arc<dyn Clock>) -> Result<Server, Star
         addr: config.listen,
         source,
     })?;
-    let store = Store::open(&config.data)
+    let store = Store::connect(config.database_url.as_deref(), &config.data, config.db_pool)
         .await
         .map_err(|e| StartError::Store {
             path: config.data.display().to_string(),
@@ -136,7 +155,7 @@ pub async fn start(config: Config, clock: Arc<dyn Clock>) -> Result<Server, Star
     if interrupted > 0 {
         tracing::warn!(
             interrupted,
-            "background imports of the previous run marked FAILURE"
+            "background imports queued before jobs were stored marked FAILURE"
         );
     }
     let legacy = LegacyKeys::from_config(&config.legacy)?;
@@ -151,6 +170,7 @@ pub async fn start(config: Config, clock: Arc<dyn Clock>) -> Result<Server, Star
         clock,
         public_url,
         legacy,
+        jobs_queued: Notify::new(),
     }));
     let app = api::router(state.clone());
     let (tx, rx) = oneshot::channel::<()>();
@@ -165,11 +185,19 @@ pub async fn start(config: Config, clock: Arc<dyn Clock>) -> Result<Server, Star
         }
     });
     let sweeper = tokio::spawn(housekeeping::run(state.clone(), Duration::from_secs(60)));
+    // As many workers as conversions may run; the conversion semaphore bounds them with the
+    // synchronous requests.
+    let instance = ids::new_id();
+    let workers = (0..state.config.conversions)
+        .map(|n| tokio::spawn(jobs::run(state.clone(), format!("{instance}-{n}"))))
+        .collect();
     Ok(Server {
         addr,
         state,
+        instance,
         shutdown: Some(tx),
         task,
         sweeper,
+        workers,
     })
 }

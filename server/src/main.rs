@@ -45,12 +45,27 @@ async fn main() -> ExitCode {
         _ = tokio::signal::ctrl_c() => {
             println!("shutting down");
         }
-        () = wait_forever() => {}
+        () = terminated() => {
+            println!("SIGTERM: shutting down");
+        }
     }
     server.shutdown().await;
     ExitCode::SUCCESS
 }
 
-async fn wait_forever() {
+/// Resolves on SIGTERM (what service managers and orchestrators send); never when the
+/// handler cannot be installed.
+async fn terminated() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                term.recv().await;
+                return;
+            }
+            Err(e) => tracing::warn!("no SIGTERM handler: {e}"),
+        }
+    }
     std::future::pending::<()>().await
 }

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use tokio::sync::Semaphore;
+use tokio::sync::{Notify, Semaphore};
 
 use crate::auth::LegacyKeys;
 use crate::clock::Clock;
@@ -29,6 +29,8 @@ pub struct Inner {
     pub legacy: LegacyKeys,
     /// Conversions running at once.
     pub conversions: Semaphore,
+    /// Wakes a local job worker when a job is queued here (others find it by polling).
+    pub jobs_queued: Notify,
 }
 
 impl std::ops::Deref for AppState {

@@ -15,13 +15,16 @@ use crate::error::{ApiError, ApiResult};
 use crate::payload::{Creation, WordImportData, parse_json};
 use crate::service;
 use crate::state::AppState;
-use crate::store::{DocumentRow, User};
+use crate::store::{DocumentRow, User, job_upload_key};
 
 /// The two parts of an upload.
-struct Upload {
-    file_name: String,
-    file: Bytes,
-    data: Bytes,
+pub(crate) struct Upload {
+    /// The `file` part's name.
+    pub(crate) file_name: String,
+    /// The `file` part.
+    pub(crate) file: Bytes,
+    /// The `data` part.
+    pub(crate) data: Bytes,
 }
 
 async fn read_upload(multipart: Result<Multipart, MultipartRejection>) -> ApiResult<Upload> {
@@ -57,13 +60,14 @@ async fn read_upload(multipart: Result<Multipart, MultipartRejection>) -> ApiRes
 }
 
 /// A checked word import request.
-struct WordRequest {
-    creation: Creation,
-    options: ImportOptions,
-    file: Bytes,
+pub(crate) struct WordRequest {
+    pub(crate) creation: Creation,
+    pub(crate) options: ImportOptions,
+    pub(crate) file: Bytes,
 }
 
-fn word_request(upload: Upload) -> ApiResult<WordRequest> {
+/// Checks a word upload's parts.
+pub(crate) fn word_request(upload: Upload) -> ApiResult<WordRequest> {
     let data: WordImportData = parse_json("data", &upload.data)?;
     data.creation.check()?;
     if !upload.file_name.to_ascii_lowercase().ends_with(".docx") {
@@ -98,14 +102,16 @@ fn word_request(upload: Upload) -> ApiResult<WordRequest> {
     })
 }
 
-/// Converts and stores a checked request; returns the document and its creator.
-async fn import(
+/// Converts and stores a checked request as a new document (with id `id` when given: a
+/// background job's); returns the document and its creator.
+pub(crate) async fn import(
     state: &AppState,
     client: &str,
     creation: &Creation,
     format: Format,
     options: ImportOptions,
     file: Bytes,
+    id: Option<String>,
 ) -> ApiResult<(DocumentRow, User)> {
     let read = state
         .convert(move || sdconv::import(format, &file, &options))
@@ -116,7 +122,10 @@ async fn import(
         .store
         .upsert_user(client, &creation.rights.user.input())
         .await?;
-    let row = service::new_row(client, creation, &user, state.now());
+    let mut row = service::new_row(client, creation, &user, state.now());
+    if let Some(id) = id {
+        row.id = id;
+    }
     let row = service::store_document(state, row, read.value, creation, warnings).await?;
     Ok((row, user))
 }
@@ -136,46 +145,34 @@ pub async fn word_upload(
         Format::Word,
         req.options,
         req.file,
+        None,
     )
     .await?;
     Ok(Json(service::access_result(&state, &row.id, &user).await?))
 }
 
-/// POST /partner/imports/word/background-upload: checks the request now, converts later.
+/// POST /partner/imports/word/background-upload: checks the request now, queues it as a job
+/// row (the file as a blob) for the workers of any instance ([`crate::jobs`]).
 pub async fn word_background(
     State(state): State<AppState>,
     caller: Caller,
     multipart: Result<Multipart, MultipartRejection>,
 ) -> ApiResult<Json<Value>> {
-    let req = word_request(read_upload(multipart).await?)?;
+    let upload = read_upload(multipart).await?;
+    let (file_name, data) = (upload.file_name.clone(), upload.data.clone());
+    let req = word_request(upload)?;
     service::check_quota(&state, &caller.client_id).await?;
+    let payload =
+        std::str::from_utf8(&data).map_err(|e| ApiError::precondition("data", e.to_string()))?;
     let job = crate::ids::new_id();
     state
-        .store
-        .insert_job(&job, &caller.client_id, state.now())
+        .blob_put(vec![(job_upload_key(&job), req.file.to_vec())])
         .await?;
-    let (st, id, client) = (state.clone(), job.clone(), caller.client_id);
-    tokio::spawn(async move {
-        let result = import(
-            &st,
-            &client,
-            &req.creation,
-            Format::Word,
-            req.options,
-            req.file,
-        )
-        .await;
-        let finished = match &result {
-            Ok((row, user)) => st.store.finish_job(&id, Ok((&row.id, &user.id))).await,
-            Err(e) => {
-                tracing::warn!(job = %id, "background import failed: {e}");
-                st.store.finish_job(&id, Err(&e.message)).await
-            }
-        };
-        if let Err(e) = finished {
-            tracing::error!(job = %id, "recording the job result failed: {e}");
-        }
-    });
+    state
+        .store
+        .insert_job(&job, &caller.client_id, payload, &file_name, state.now())
+        .await?;
+    state.jobs_queued.notify_one();
     Ok(Json(json!({"jobId": job})))
 }
 
@@ -233,6 +230,7 @@ pub async fn sdxml_upload(
         Format::Sdxml,
         ImportOptions::default(),
         upload.file,
+        None,
     )
     .await?;
     Ok(Json(service::access_result(&state, &row.id, &user).await?))

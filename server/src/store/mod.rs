@@ -5,12 +5,15 @@ pub mod blob;
 pub mod migrations;
 
 use std::path::Path;
+use std::str::FromStr;
 use std::sync::Arc;
 
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteRow};
+use sqlx::ConnectOptions;
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions, AnyRow};
+use sqlx::sqlite::SqliteConnectOptions;
 // Dynamic SQL here is only ever assembled from this module's constant fragments; values are
 // always bound.
-use sqlx::{AssertSqlSafe, Row, SqlitePool};
+use sqlx::{AnyPool, AssertSqlSafe, Executor, Row};
 
 pub use blob::{BlobStore, LocalDir};
 
@@ -119,11 +122,57 @@ pub struct Job {
     pub user_id: Option<String>,
 }
 
+/// The database a [`Store`] talks to; the SQL is shared, the few differences are chosen by
+/// this.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    /// The embedded file database (one writer at a time).
+    Sqlite,
+    /// A PostgreSQL server, which several instances may share.
+    Postgres,
+}
+
+/// Why the store could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// The data folder.
+    #[error("data folder: {0}")]
+    Data(std::io::Error),
+    /// The database URL.
+    #[error("database URL: {0}")]
+    Url(String),
+    /// Connecting or migrating.
+    #[error("database: {0}")]
+    Database(#[from] sqlx::Error),
+}
+
+/// A background import a worker has claimed.
+#[derive(Debug, Clone)]
+pub struct ClaimedJob {
+    /// Job id (also the id of the document it makes).
+    pub id: String,
+    /// Client.
+    pub client_id: String,
+    /// The request's `data` part.
+    pub payload: String,
+    /// The upload's file name.
+    pub file_name: String,
+    /// Claims so far, this one included.
+    pub attempts: i64,
+}
+
+/// Blob key of a queued background upload.
+pub fn job_upload_key(id: &str) -> String {
+    format!("jobs/{id}/upload.docx")
+}
+
 /// The database and the files.
 #[derive(Debug, Clone)]
 pub struct Store {
     /// The pool.
-    pub db: SqlitePool,
+    pub db: AnyPool,
+    /// Which database `db` talks to.
+    pub backend: Backend,
     /// The files.
     pub blobs: Arc<dyn BlobStore>,
 }
@@ -142,7 +191,7 @@ const DOC_COLUMNS: &str = "id, client_id, title, subtitle, filename, description
     supplemental, tags, creator_id, status, archived, group_id, sample_id, created, modified, \
     conversation_changed, deletion_due, warnings";
 
-fn document_from(row: &SqliteRow) -> Result<DocumentRow, sqlx::Error> {
+fn document_from(row: &AnyRow) -> Result<DocumentRow, sqlx::Error> {
     let tags: String = row.try_get("tags")?;
     let warnings: String = row.try_get("warnings")?;
     Ok(DocumentRow {
@@ -169,7 +218,7 @@ fn document_from(row: &SqliteRow) -> Result<DocumentRow, sqlx::Error> {
     })
 }
 
-fn user_from(row: &SqliteRow) -> Result<User, sqlx::Error> {
+fn user_from(row: &AnyRow) -> Result<User, sqlx::Error> {
     Ok(User {
         id: row.try_get("id")?,
         partner_id: row.try_get("partner_id")?,
@@ -203,22 +252,59 @@ pub enum ListQuery {
 
 impl Store {
     /// Opens (creating when missing) `data/sdconv.db` and `data/blobs/`, and migrates.
-    pub async fn open(data: &Path) -> Result<Store, Box<dyn std::error::Error + Send + Sync>> {
-        std::fs::create_dir_all(data)?;
-        let path = data.join("sdconv.db");
-        let options = SqliteConnectOptions::new()
-            .filename(&path)
-            .create_if_missing(true)
-            .journal_mode(SqliteJournalMode::Wal)
-            .busy_timeout(std::time::Duration::from_secs(10))
-            .foreign_keys(true);
-        let db = SqlitePoolOptions::new()
-            .max_connections(4)
+    pub async fn open(data: &Path) -> Result<Store, OpenError> {
+        Store::connect(None, data, 4).await
+    }
+
+    /// Opens the database at `database_url` (`postgres://…` or `sqlite://…`; `None` = the
+    /// SQLite file `data/sdconv.db`) with at most `pool_size` connections, and the files in
+    /// `data/blobs/`; runs the migrations not yet applied.
+    pub async fn connect(
+        database_url: Option<&str>,
+        data: &Path,
+        pool_size: u32,
+    ) -> Result<Store, OpenError> {
+        sqlx::any::install_default_drivers();
+        std::fs::create_dir_all(data).map_err(OpenError::Data)?;
+        let url = match database_url {
+            Some(raw) => raw.to_string(),
+            None => SqliteConnectOptions::new()
+                .filename(data.join("sdconv.db"))
+                .create_if_missing(true)
+                .to_url_lossy()
+                .to_string(),
+        };
+        let backend = match url.split_once(':').map(|(scheme, _)| scheme) {
+            Some("postgres" | "postgresql") => Backend::Postgres,
+            Some("sqlite") => Backend::Sqlite,
+            _ => {
+                return Err(OpenError::Url(
+                    "expected postgres://… or sqlite://…".to_string(),
+                ));
+            }
+        };
+        let options = AnyConnectOptions::from_str(&url)?;
+        let db = AnyPoolOptions::new()
+            .max_connections(pool_size.max(1))
+            .after_connect(move |conn, _| {
+                Box::pin(async move {
+                    if backend == Backend::Sqlite {
+                        // What SqliteConnectOptions would set; the Any driver takes only a URL.
+                        conn.execute(
+                            "PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 10000; \
+                             PRAGMA foreign_keys = ON;",
+                        )
+                        .await?;
+                    }
+                    Ok(())
+                })
+            })
             .connect_with(options)
             .await?;
-        migrations::run(&db).await?;
-        let blobs: Arc<dyn BlobStore> = Arc::new(LocalDir::new(&data.join("blobs"))?);
-        Ok(Store { db, blobs })
+        migrations::run(&db, backend).await?;
+        let blobs: Arc<dyn BlobStore> =
+            Arc::new(LocalDir::new(&data.join("blobs")).map_err(OpenError::Data)?);
+        Ok(Store { db, backend, blobs })
     }
 
     // ---- users ----
@@ -229,11 +315,11 @@ impl Store {
         let id = crate::ids::new_id();
         sqlx::query(
             "INSERT INTO users (id, client_id, partner_id, email, firstname, lastname, company, language)
-             VALUES (?, ?, ?, ?, ?, ?, ?, COALESCE(?, 'en_EN'))
+             VALUES ($1, $2, $3, $4, $5, $6, $7, COALESCE($8, 'en_EN'))
              ON CONFLICT (client_id, partner_id) DO UPDATE SET
                email = excluded.email, firstname = excluded.firstname,
                lastname = excluded.lastname, company = excluded.company,
-               language = COALESCE(?, users.language)",
+               language = COALESCE($9, users.language)",
         )
         .bind(&id)
         .bind(client)
@@ -254,7 +340,7 @@ impl Store {
 
     /// The user with partner id `partner_id`.
     pub async fn user(&self, client: &str, partner_id: &str) -> Result<Option<User>, sqlx::Error> {
-        sqlx::query("SELECT * FROM users WHERE client_id = ? AND partner_id = ?")
+        sqlx::query("SELECT * FROM users WHERE client_id = $1 AND partner_id = $2")
             .bind(client)
             .bind(partner_id)
             .fetch_optional(&self.db)
@@ -266,7 +352,7 @@ impl Store {
 
     /// The user with service id `id`.
     pub async fn user_by_sd_id(&self, client: &str, id: &str) -> Result<Option<User>, sqlx::Error> {
-        sqlx::query("SELECT * FROM users WHERE client_id = ? AND id = ?")
+        sqlx::query("SELECT * FROM users WHERE client_id = $1 AND id = $2")
             .bind(client)
             .bind(id)
             .fetch_optional(&self.db)
@@ -280,7 +366,7 @@ impl Store {
 
     /// Number of documents `client` holds (the freemium quota counts these).
     pub async fn count_documents(&self, client: &str) -> Result<u64, sqlx::Error> {
-        let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM documents WHERE client_id = ?")
+        let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM documents WHERE client_id = $1")
             .bind(client)
             .fetch_one(&self.db)
             .await?;
@@ -295,7 +381,7 @@ impl Store {
     ) -> Result<(), sqlx::Error> {
         let mut tx = self.db.begin().await?;
         sqlx::query(AssertSqlSafe(format!(
-            "INSERT INTO documents ({DOC_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            "INSERT INTO documents ({DOC_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)"
         )))
         .bind(&doc.id)
         .bind(&doc.client_id)
@@ -329,7 +415,7 @@ impl Store {
         id: &str,
     ) -> Result<Option<DocumentRow>, sqlx::Error> {
         sqlx::query(AssertSqlSafe(format!(
-            "SELECT {DOC_COLUMNS} FROM documents WHERE client_id = ? AND id = ?"
+            "SELECT {DOC_COLUMNS} FROM documents WHERE client_id = $1 AND id = $2"
         )))
         .bind(client)
         .bind(id)
@@ -343,7 +429,7 @@ impl Store {
     /// The document `id` whatever its client (for access links, which carry no client).
     pub async fn document_any_client(&self, id: &str) -> Result<Option<DocumentRow>, sqlx::Error> {
         sqlx::query(AssertSqlSafe(format!(
-            "SELECT {DOC_COLUMNS} FROM documents WHERE id = ?"
+            "SELECT {DOC_COLUMNS} FROM documents WHERE id = $1"
         )))
         .bind(id)
         .fetch_optional(&self.db)
@@ -356,8 +442,8 @@ impl Store {
     /// Writes the metadata fields and `modified` of `doc`.
     pub async fn update_metadata(&self, doc: &DocumentRow) -> Result<(), sqlx::Error> {
         sqlx::query(
-            "UPDATE documents SET title = ?, subtitle = ?, filename = ?, description = ?, footer = ?,
-             supplemental = ?, tags = ?, modified = ? WHERE id = ?",
+            "UPDATE documents SET title = $1, subtitle = $2, filename = $3, description = $4, footer = $5,
+             supplemental = $6, tags = $7, modified = $8 WHERE id = $9",
         )
         .bind(&doc.title)
         .bind(&doc.subtitle)
@@ -375,7 +461,7 @@ impl Store {
 
     /// Sets the status (and `modified`).
     pub async fn set_status(&self, id: &str, status: &str, now: i64) -> Result<(), sqlx::Error> {
-        sqlx::query("UPDATE documents SET status = ?, modified = ? WHERE id = ?")
+        sqlx::query("UPDATE documents SET status = $1, modified = $2 WHERE id = $3")
             .bind(status)
             .bind(now)
             .bind(id)
@@ -386,12 +472,13 @@ impl Store {
 
     /// Sets the archived flag when it is not already `archived`; false when it already was.
     pub async fn set_archived(&self, id: &str, archived: bool) -> Result<bool, sqlx::Error> {
-        let done = sqlx::query("UPDATE documents SET archived = ? WHERE id = ? AND archived = ?")
-            .bind(i64::from(archived))
-            .bind(id)
-            .bind(i64::from(!archived))
-            .execute(&self.db)
-            .await?;
+        let done =
+            sqlx::query("UPDATE documents SET archived = $1 WHERE id = $2 AND archived = $3")
+                .bind(i64::from(archived))
+                .bind(id)
+                .bind(i64::from(!archived))
+                .execute(&self.db)
+                .await?;
         Ok(done.rows_affected() == 1)
     }
 
@@ -404,7 +491,7 @@ impl Store {
         now: i64,
     ) -> Result<(), sqlx::Error> {
         sqlx::query(
-            "UPDATE documents SET deletion_due = ?, conversation_changed = ?, modified = ? WHERE id = ?",
+            "UPDATE documents SET deletion_due = $1, conversation_changed = $2, modified = $3 WHERE id = $4",
         )
         .bind(due)
         .bind(now)
@@ -420,13 +507,13 @@ impl Store {
         let mut tx = self.db.begin().await?;
         for table in ["members", "access_tokens", "pages"] {
             sqlx::query(AssertSqlSafe(format!(
-                "DELETE FROM {table} WHERE document_id = ?"
+                "DELETE FROM {table} WHERE document_id = $1"
             )))
             .bind(id)
             .execute(&mut *tx)
             .await?;
         }
-        sqlx::query("DELETE FROM documents WHERE id = ?")
+        sqlx::query("DELETE FROM documents WHERE id = $1")
             .bind(id)
             .execute(&mut *tx)
             .await?;
@@ -443,12 +530,14 @@ impl Store {
     ) -> Result<Vec<DocumentRow>, sqlx::Error> {
         let (cond, a, b) = match query {
             ListQuery::UserAndGroup { user, group } => (
-                "group_id = ? AND ((status = 'draft' AND creator_id = ?) OR status = 'review')",
+                "group_id = $2 AND ((status = 'draft' AND creator_id = $3) OR status = 'review')",
                 group.as_str(),
                 Some(user.as_str()),
             ),
-            ListQuery::Group(group) => ("group_id = ? AND status = 'review'", group.as_str(), None),
-            ListQuery::User(user) => ("creator_id = ? AND status = 'draft'", user.as_str(), None),
+            ListQuery::Group(group) => {
+                ("group_id = $2 AND status = 'review'", group.as_str(), None)
+            }
+            ListQuery::User(user) => ("creator_id = $2 AND status = 'draft'", user.as_str(), None),
         };
         let deletion = match with_deletion {
             Some(true) => " AND deletion_due IS NOT NULL",
@@ -456,7 +545,7 @@ impl Store {
             None => "",
         };
         let sql = format!(
-            "SELECT {DOC_COLUMNS} FROM documents WHERE client_id = ? AND {cond}{deletion} ORDER BY created, id"
+            "SELECT {DOC_COLUMNS} FROM documents WHERE client_id = $1 AND {cond}{deletion} ORDER BY created, id"
         );
         let mut q = sqlx::query(AssertSqlSafe(sql)).bind(client).bind(a);
         if let Some(b) = b {
@@ -477,11 +566,11 @@ impl Store {
         user: &str,
     ) -> Result<Vec<DocumentRow>, sqlx::Error> {
         let sql = format!(
-            "SELECT {DOC_COLUMNS} FROM documents d WHERE client_id = ?1 AND (
-               (status = 'draft' AND creator_id = ?2)
+            "SELECT {DOC_COLUMNS} FROM documents d WHERE client_id = $1 AND (
+               (status = 'draft' AND creator_id = $2)
                OR (status = 'review' AND group_id IN (
                    SELECT d2.group_id FROM documents d2 JOIN members m ON m.document_id = d2.id
-                   WHERE m.user_id = ?2 AND d2.client_id = ?1)))
+                   WHERE m.user_id = $2 AND d2.client_id = $1)))
              ORDER BY created, id"
         );
         sqlx::query(AssertSqlSafe(sql))
@@ -497,7 +586,7 @@ impl Store {
     /// Documents whose deletion process is due at `now`.
     pub async fn due_deletions(&self, now: i64) -> Result<Vec<String>, sqlx::Error> {
         let rows: Vec<(String,)> = sqlx::query_as(
-            "SELECT id FROM documents WHERE deletion_due IS NOT NULL AND deletion_due <= ?",
+            "SELECT id FROM documents WHERE deletion_due IS NOT NULL AND deletion_due <= $1",
         )
         .bind(now)
         .fetch_all(&self.db)
@@ -522,13 +611,13 @@ impl Store {
     pub async fn member(&self, document: &str, user: &str) -> Result<Option<Member>, sqlx::Error> {
         let row = sqlx::query(
             "SELECT role, section_history, export_duplicate, admin, last_opened FROM members
-             WHERE document_id = ? AND user_id = ?",
+             WHERE document_id = $1 AND user_id = $2",
         )
         .bind(document)
         .bind(user)
         .fetch_optional(&self.db)
         .await?;
-        let flag = |r: &SqliteRow, c: &str| -> Result<Option<bool>, sqlx::Error> {
+        let flag = |r: &AnyRow, c: &str| -> Result<Option<bool>, sqlx::Error> {
             Ok(r.try_get::<Option<i64>, _>(c)?.map(|v| v != 0))
         };
         row.map(|r| {
@@ -546,7 +635,7 @@ impl Store {
     /// Service ids of the document's users.
     pub async fn member_ids(&self, document: &str) -> Result<Vec<String>, sqlx::Error> {
         let rows: Vec<(String,)> =
-            sqlx::query_as("SELECT user_id FROM members WHERE document_id = ?")
+            sqlx::query_as("SELECT user_id FROM members WHERE document_id = $1")
                 .bind(document)
                 .fetch_all(&self.db)
                 .await?;
@@ -564,7 +653,7 @@ impl Store {
         let mut tx = self.db.begin().await?;
         for u in users {
             sqlx::query(
-                "INSERT INTO notifications (document_id, user_id, message, created) VALUES (?, ?, ?, ?)",
+                "INSERT INTO notifications (document_id, user_id, message, created) VALUES ($1, $2, $3, $4)",
             )
             .bind(document)
             .bind(u)
@@ -579,7 +668,7 @@ impl Store {
     /// Messages recorded for `user` (newest last).
     pub async fn notifications(&self, user: &str) -> Result<Vec<String>, sqlx::Error> {
         let rows: Vec<(String,)> =
-            sqlx::query_as("SELECT message FROM notifications WHERE user_id = ? ORDER BY id")
+            sqlx::query_as("SELECT message FROM notifications WHERE user_id = $1 ORDER BY id")
                 .bind(user)
                 .fetch_all(&self.db)
                 .await?;
@@ -597,7 +686,7 @@ impl Store {
         expires: i64,
     ) -> Result<(), sqlx::Error> {
         sqlx::query(
-            "INSERT INTO access_tokens (hash, document_id, user_id, expires) VALUES (?, ?, ?, ?)",
+            "INSERT INTO access_tokens (hash, document_id, user_id, expires) VALUES ($1, $2, $3, $4)",
         )
         .bind(hash)
         .bind(document)
@@ -616,7 +705,7 @@ impl Store {
         now: i64,
     ) -> Result<Option<(String, String)>, sqlx::Error> {
         sqlx::query_as(
-            "UPDATE access_tokens SET used = 1 WHERE hash = ? AND used = 0 AND expires > ?
+            "UPDATE access_tokens SET used = 1 WHERE hash = $1 AND used = 0 AND expires > $2
              RETURNING document_id, user_id",
         )
         .bind(hash)
@@ -632,7 +721,7 @@ impl Store {
         user: &str,
         now: i64,
     ) -> Result<(), sqlx::Error> {
-        sqlx::query("UPDATE members SET last_opened = ? WHERE document_id = ? AND user_id = ?")
+        sqlx::query("UPDATE members SET last_opened = $1 WHERE document_id = $2 AND user_id = $3")
             .bind(now)
             .bind(document)
             .bind(user)
@@ -648,7 +737,7 @@ impl Store {
         document: &str,
         expires: i64,
     ) -> Result<(), sqlx::Error> {
-        sqlx::query("INSERT INTO pages (hash, document_id, expires) VALUES (?, ?, ?)")
+        sqlx::query("INSERT INTO pages (hash, document_id, expires) VALUES ($1, $2, $3)")
             .bind(hash)
             .bind(document)
             .bind(expires)
@@ -659,7 +748,7 @@ impl Store {
 
     /// Whether the page exists and has not expired.
     pub async fn page_valid(&self, hash: &str, now: i64) -> Result<bool, sqlx::Error> {
-        let row: Option<(i64,)> = sqlx::query_as("SELECT expires FROM pages WHERE hash = ?")
+        let row: Option<(i64,)> = sqlx::query_as("SELECT expires FROM pages WHERE hash = $1")
             .bind(hash)
             .fetch_optional(&self.db)
             .await?;
@@ -676,7 +765,7 @@ impl Store {
         expires: i64,
     ) -> Result<bool, sqlx::Error> {
         let done = sqlx::query(
-            "INSERT INTO seen_jtis (client_id, jti, expires) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+            "INSERT INTO seen_jtis (client_id, jti, expires) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
         )
         .bind(client)
         .bind(jti)
@@ -693,7 +782,7 @@ impl Store {
         client: &str,
         expires: i64,
     ) -> Result<(), sqlx::Error> {
-        sqlx::query("INSERT INTO admin_tokens (hash, client_id, expires) VALUES (?, ?, ?)")
+        sqlx::query("INSERT INTO admin_tokens (hash, client_id, expires) VALUES ($1, $2, $3)")
             .bind(hash)
             .bind(client)
             .bind(expires)
@@ -709,7 +798,7 @@ impl Store {
         now: i64,
     ) -> Result<Option<String>, sqlx::Error> {
         let row: Option<(String,)> =
-            sqlx::query_as("SELECT client_id FROM admin_tokens WHERE hash = ? AND expires > ?")
+            sqlx::query_as("SELECT client_id FROM admin_tokens WHERE hash = $1 AND expires > $2")
                 .bind(hash)
                 .bind(now)
                 .fetch_optional(&self.db)
@@ -719,46 +808,114 @@ impl Store {
 
     // ---- jobs ----
 
-    /// Creates a pending job.
-    pub async fn insert_job(&self, id: &str, client: &str, now: i64) -> Result<(), sqlx::Error> {
-        sqlx::query("INSERT INTO jobs (id, client_id, state, created) VALUES (?, ?, 'PENDING', ?)")
-            .bind(id)
-            .bind(client)
-            .bind(now)
-            .execute(&self.db)
-            .await?;
+    /// Queues a background import: `payload` is the request's `data` part and `file_name` its
+    /// upload's name; the upload itself is the blob [`job_upload_key`].
+    pub async fn insert_job(
+        &self,
+        id: &str,
+        client: &str,
+        payload: &str,
+        file_name: &str,
+        now: i64,
+    ) -> Result<(), sqlx::Error> {
+        sqlx::query(
+            "INSERT INTO jobs (id, client_id, state, created, payload, file_name)
+             VALUES ($1, $2, 'PENDING', $3, $4, $5)",
+        )
+        .bind(id)
+        .bind(client)
+        .bind(now)
+        .bind(payload)
+        .bind(file_name)
+        .execute(&self.db)
+        .await?;
         Ok(())
     }
 
-    /// Finishes a job.
+    /// Claims the oldest pending job nobody holds (or whose holder's lease ran out) for
+    /// `worker` until `now + lease`. On PostgreSQL concurrent claims skip each other's rows
+    /// (`FOR UPDATE SKIP LOCKED`); SQLite has one writer, so the statement is a claim already.
+    pub async fn claim_job(
+        &self,
+        worker: &str,
+        now: i64,
+        lease: i64,
+    ) -> Result<Option<ClaimedJob>, sqlx::Error> {
+        let lock = match self.backend {
+            Backend::Postgres => " FOR UPDATE SKIP LOCKED",
+            Backend::Sqlite => "",
+        };
+        let row: Option<(String, String, String, String, i64)> =
+            sqlx::query_as(AssertSqlSafe(format!(
+                "UPDATE jobs SET worker = $1, lease_until = $2, attempts = attempts + 1
+                 WHERE id = (SELECT id FROM jobs WHERE state = 'PENDING' AND payload <> ''
+                             AND (lease_until IS NULL OR lease_until <= $3)
+                             ORDER BY created, id LIMIT 1{lock})
+                 RETURNING id, client_id, payload, file_name, attempts"
+            )))
+            .bind(worker)
+            .bind(now.saturating_add(lease))
+            .bind(now)
+            .fetch_optional(&self.db)
+            .await?;
+        Ok(
+            row.map(|(id, client_id, payload, file_name, attempts)| ClaimedJob {
+                id,
+                client_id,
+                payload,
+                file_name,
+                attempts,
+            }),
+        )
+    }
+
+    /// Finishes a job `worker` still holds; false (nothing recorded) when its lease was
+    /// taken over meanwhile, so a job is finished exactly once.
     pub async fn finish_job(
         &self,
         id: &str,
+        worker: &str,
         result: Result<(&str, &str), &str>,
-    ) -> Result<(), sqlx::Error> {
+    ) -> Result<bool, sqlx::Error> {
         let (state, doc, user, message) = match result {
             Ok((doc, user)) => ("SUCCESS", Some(doc), Some(user), ""),
             Err(message) => ("FAILURE", None, None, message),
         };
-        sqlx::query(
-            "UPDATE jobs SET state = ?, document_id = ?, user_id = ?, message = ? WHERE id = ?",
+        let done = sqlx::query(
+            "UPDATE jobs SET state = $1, document_id = $2, user_id = $3, message = $4,
+             lease_until = NULL
+             WHERE id = $5 AND worker = $6 AND state = 'PENDING'",
         )
         .bind(state)
         .bind(doc)
         .bind(user)
         .bind(message)
         .bind(id)
+        .bind(worker)
         .execute(&self.db)
         .await?;
-        Ok(())
+        Ok(done.rows_affected() == 1)
     }
 
-    /// Marks jobs left pending by a previous run as failed (their work died with it); returns
-    /// how many.
+    /// Gives up the leases of pending jobs held by the workers of `instance` (named
+    /// `<instance>-<n>`), so other instances take them at once; returns how many.
+    pub async fn release_jobs(&self, instance: &str) -> Result<u64, sqlx::Error> {
+        let done = sqlx::query(
+            "UPDATE jobs SET lease_until = NULL, worker = NULL
+             WHERE state = 'PENDING' AND worker LIKE $1",
+        )
+        .bind(format!("{instance}-%"))
+        .execute(&self.db)
+        .await?;
+        Ok(done.rows_affected())
+    }
+
+    /// Marks pending jobs queued before jobs were kept in the database (no stored request, so
+    /// nothing can resume them) as failed; returns how many.
     pub async fn fail_interrupted_jobs(&self) -> Result<u64, sqlx::Error> {
         let done = sqlx::query(
             "UPDATE jobs SET state = 'FAILURE', message = 'interrupted by a server restart'
-             WHERE state = 'PENDING'",
+             WHERE state = 'PENDING' AND payload = ''",
         )
         .execute(&self.db)
         .await?;
@@ -768,7 +925,7 @@ impl Store {
     /// The job `id` of `client`.
     pub async fn job(&self, client: &str, id: &str) -> Result<Option<Job>, sqlx::Error> {
         let row: Option<(String, Option<String>, Option<String>)> = sqlx::query_as(
-            "SELECT state, document_id, user_id FROM jobs WHERE client_id = ? AND id = ?",
+            "SELECT state, document_id, user_id FROM jobs WHERE client_id = $1 AND id = $2",
         )
         .bind(client)
         .bind(id)
@@ -787,14 +944,14 @@ impl Store {
     /// pages, whose files the caller removes.
     pub async fn expire(&self, now: i64) -> Result<Vec<String>, sqlx::Error> {
         let pages: Vec<(String,)> =
-            sqlx::query_as("DELETE FROM pages WHERE expires <= ? RETURNING hash")
+            sqlx::query_as("DELETE FROM pages WHERE expires <= $1 RETURNING hash")
                 .bind(now)
                 .fetch_all(&self.db)
                 .await?;
         for sql in [
-            "DELETE FROM access_tokens WHERE expires <= ?",
-            "DELETE FROM seen_jtis WHERE expires <= ?",
-            "DELETE FROM admin_tokens WHERE expires <= ?",
+            "DELETE FROM access_tokens WHERE expires <= $1",
+            "DELETE FROM seen_jtis WHERE expires <= $1",
+            "DELETE FROM admin_tokens WHERE expires <= $1",
         ] {
             sqlx::query(sql).bind(now).execute(&self.db).await?;
         }
@@ -803,14 +960,14 @@ impl Store {
 }
 
 async fn upsert_member(
-    conn: &mut sqlx::SqliteConnection,
+    conn: &mut sqlx::AnyConnection,
     document: &str,
     user: &str,
     m: &Member,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
         "INSERT INTO members (document_id, user_id, role, section_history, export_duplicate, admin)
-         VALUES (?, ?, ?, ?, ?, ?)
+         VALUES ($1, $2, $3, $4, $5, $6)
          ON CONFLICT (document_id, user_id) DO UPDATE SET role = excluded.role,
            section_history = excluded.section_history,
            export_duplicate = excluded.export_duplicate, admin = excluded.admin",
@@ -831,24 +988,56 @@ mod tests {
     use super::*;
 
     #[tokio::test]
-    async fn pending_jobs_of_a_previous_run_fail_and_migrations_run_once() {
+    async fn a_job_is_claimed_once_taken_over_after_its_lease_and_finished_once() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path()).await.unwrap();
-        store.insert_job("j1", "c", 1).await.unwrap();
-        store.insert_job("j2", "c", 1).await.unwrap();
-        store.finish_job("j2", Ok(("d", "u"))).await.unwrap();
+        store
+            .insert_job("j1", "c", "{}", "a.docx", 1)
+            .await
+            .unwrap();
+        let a = store.claim_job("a", 10, 60).await.unwrap().unwrap();
+        assert_eq!((a.id.as_str(), a.attempts), ("j1", 1));
+        // Held: nobody else gets it until the lease runs out.
+        assert!(store.claim_job("b", 69, 60).await.unwrap().is_none());
+        let b = store.claim_job("b", 70, 60).await.unwrap().unwrap();
+        assert_eq!((b.id.as_str(), b.attempts), ("j1", 2));
+        // The first worker lost it: its result is not recorded.
+        assert!(!store.finish_job("j1", "a", Ok(("d", "u"))).await.unwrap());
+        assert!(store.finish_job("j1", "b", Ok(("d", "u"))).await.unwrap());
+        assert!(!store.finish_job("j1", "b", Err("again")).await.unwrap());
+        let job = store.job("c", "j1").await.unwrap().unwrap();
+        assert_eq!(job.state, "SUCCESS");
+        assert_eq!(job.document_id.as_deref(), Some("d"));
+        assert!(store.claim_job("c", 1000, 60).await.unwrap().is_none());
+        assert!(store.job("other", "j1").await.unwrap().is_none());
+    }
+
+    #[tokio::test]
+    async fn migrations_run_once_and_rows_without_a_request_fail_at_start() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).await.unwrap();
+        // A row as the SQLite server before migration 2 left it.
+        sqlx::query(
+            "INSERT INTO jobs (id, client_id, state, created) VALUES ('old', 'c', 'PENDING', 1)",
+        )
+        .execute(&store.db)
+        .await
+        .unwrap();
+        store
+            .insert_job("new", "c", "{}", "a.docx", 1)
+            .await
+            .unwrap();
         drop(store);
         // Reopening applies no migration twice.
         let store = Store::open(dir.path()).await.unwrap();
         assert_eq!(store.fail_interrupted_jobs().await.unwrap(), 1);
         assert_eq!(
-            store.job("c", "j1").await.unwrap().unwrap().state,
+            store.job("c", "old").await.unwrap().unwrap().state,
             "FAILURE"
         );
         assert_eq!(
-            store.job("c", "j2").await.unwrap().unwrap().state,
-            "SUCCESS"
+            store.job("c", "new").await.unwrap().unwrap().state,
+            "PENDING"
         );
-        assert!(store.job("other", "j1").await.unwrap().is_none());
     }
 }

@@ -20,7 +20,9 @@ async fn imported(h: &Harness, language: &str) -> Value {
 
 #[tokio::test]
 async fn a_link_opens_the_page_once_and_records_the_open() {
-    let h = Harness::start().await;
+    let Some(h) = Harness::start().await else {
+        return;
+    };
     let access = imported(&h, "de_DE").await;
     let link = access["documentAccessLink"].as_str().unwrap();
     let resp = h.http.get(link).send().await.unwrap();
@@ -87,7 +89,9 @@ async fn a_link_opens_the_page_once_and_records_the_open() {
 
 #[tokio::test]
 async fn a_link_expires_after_one_minute() {
-    let h = Harness::start().await;
+    let Some(h) = Harness::start().await else {
+        return;
+    };
     let a = h.create("u1", "g1", "draft").await;
     let b = h.create("u1", "g1", "draft").await;
     h.clock.advance(59);

@@ -22,19 +22,26 @@ static JTI: AtomicU64 = AtomicU64::new(0);
 
 pub struct Harness {
     pub server: Server,
+    /// What `server` was started with (a twin instance starts with it too).
+    pub config: Config,
     pub clock: ManualClock,
     pub http: reqwest::Client,
     _dir: tempfile::TempDir,
 }
 
 impl Harness {
-    pub async fn start() -> Harness {
+    /// A server on the suite's store; `None` (the test skips) only for the PostgreSQL suite
+    /// without `SDCONV_TEST_POSTGRES` outside CI.
+    pub async fn start() -> Option<Harness> {
         Harness::start_with(|_| {}).await
     }
 
-    pub async fn start_with(adjust: impl FnOnce(&mut Config)) -> Harness {
+    pub async fn start_with(adjust: impl FnOnce(&mut Config)) -> Option<Harness> {
         let dir = tempfile::tempdir().unwrap();
         let mut config = Config::for_tests(dir.path().to_path_buf(), CLIENT, SECRET);
+        if crate::POSTGRES {
+            config.database_url = Some(postgres_schema().await?);
+        }
         config.legacy.push(LegacyAccount {
             client_id: CLIENT.into(),
             api_key: API_KEY.into(),
@@ -43,17 +50,36 @@ impl Harness {
         });
         adjust(&mut config);
         let clock = ManualClock::new(1_800_000_000);
-        let server = start(config, Arc::new(clock.clone())).await.unwrap();
+        let server = start(config.clone(), Arc::new(clock.clone()))
+            .await
+            .unwrap();
         let http = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
             .build()
             .unwrap();
-        Harness {
+        Some(Harness {
             server,
+            config,
             clock,
             http,
             _dir: dir,
-        }
+        })
+    }
+
+    /// A second instance on the same database and file store, clock and clients (its own
+    /// port and workers).
+    pub async fn twin(&self) -> Server {
+        let mut config = self.config.clone();
+        config.public_url = None;
+        start(config, Arc::new(self.clock.clone())).await.unwrap()
+    }
+
+    /// A JWT-authenticated request to `server` (e.g. a twin).
+    pub fn req_on(&self, server: &Server, method: Method, path: &str) -> RequestBuilder {
+        self.http
+            .request(method, format!("{}{path}", server.url()))
+            .header("x-client-id", CLIENT)
+            .bearer_auth(self.jwt())
     }
 
     pub fn url(&self, path: &str) -> String {
@@ -116,6 +142,45 @@ impl Harness {
         }
         send_json(r).await
     }
+}
+
+/// The PostgreSQL server of `SDCONV_TEST_POSTGRES`, or `None` with a printed reason when it
+/// is unset outside CI (in CI, `CI=true`, it must be set: the test fails instead).
+pub fn postgres_url() -> Option<String> {
+    match std::env::var("SDCONV_TEST_POSTGRES") {
+        Ok(url) if !url.is_empty() => Some(url),
+        _ if std::env::var("CI").is_ok_and(|v| v == "true") => {
+            panic!("CI=true but SDCONV_TEST_POSTGRES is unset: the PostgreSQL suite cannot skip")
+        }
+        _ => {
+            eprintln!("skipping: SDCONV_TEST_POSTGRES (postgres://…) is unset");
+            None
+        }
+    }
+}
+
+/// A fresh schema on the PostgreSQL test server, so that each test has its own tables; the
+/// URL selects it for every connection.
+pub async fn postgres_schema() -> Option<String> {
+    let url = postgres_url()?;
+    static SCHEMA: AtomicU64 = AtomicU64::new(0);
+    let schema = format!(
+        "t{}_{}_{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos(),
+        SCHEMA.fetch_add(1, Ordering::SeqCst)
+    );
+    let pool = sqlx::PgPool::connect(&url).await.unwrap();
+    sqlx::query(sqlx::AssertSqlSafe(format!("CREATE SCHEMA {schema}")))
+        .execute(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+    let sep = if url.contains('?') { '&' } else { '?' };
+    Some(format!("{url}{sep}options[search_path]={schema}"))
 }
 
 /// A creation payload.
