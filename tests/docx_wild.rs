@@ -753,9 +753,7 @@ fn a_chart_is_kept_as_its_data_table() {
     assert!(table.rows[0].header);
     assert_eq!(
         messages(&c),
-        [
-            "a chart is kept as its data table (title as caption) after the paragraph that anchors it; the drawing itself is not kept"
-        ]
+        ["a chart is kept as its data table and kind (title as caption); its styling is not"]
     );
     assert_eq!(texts(&c).last().map(String::as_str), Some("after"));
 }

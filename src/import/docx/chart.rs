@@ -80,7 +80,8 @@ pub fn read(text: &str, part: &str, limits: &Limits) -> Result<ChartData> {
                 let s = t.xml10_content();
                 let inside = |n: &str| path.iter().any(|p| p == n);
                 let Some(last) = path.last() else { continue };
-                if last == "t" && inside("title") && !inside("ser") {
+                // The chart's own title: axis titles sit inside the plot area.
+                if last == "t" && inside("title") && !inside("ser") && !inside("plotArea") {
                     title.push_str(&s);
                 } else if last == "v" && inside("ser") {
                     let slot = if inside("tx") {
