@@ -79,6 +79,21 @@ async fn convert(
     Ok(out.value)
 }
 
+/// The sdxml and parsx exports: the stored tree written as a zip, named `<id>.<ext>`.
+async fn zip_export(
+    state: AppState,
+    caller: Caller,
+    id: String,
+    body: ExportUser,
+    format: Format,
+    ext: &str,
+) -> ApiResult<Response> {
+    let (row, user) = exporter(&state, &caller, &id, &body.user_id).await?;
+    let tree = service::load_tree(&state, &row, Some(&user.language)).await?;
+    let bytes = convert(&state, tree, format, ExportOptions::default()).await?;
+    Ok(file(ZIP, format!("{}.{ext}", row.id), bytes))
+}
+
 /// POST /partner/documents/{id}/export/sdxml
 pub async fn sdxml(
     State(state): State<AppState>,
@@ -86,10 +101,7 @@ pub async fn sdxml(
     Path(id): Path<String>,
     JsonBody(body): JsonBody<ExportUser>,
 ) -> ApiResult<Response> {
-    let (row, user) = exporter(&state, &caller, &id, &body.user_id).await?;
-    let tree = service::load_tree(&state, &row, Some(&user.language)).await?;
-    let bytes = convert(&state, tree, Format::Sdxml, ExportOptions::default()).await?;
-    Ok(file(ZIP, format!("{}.sdxml.zip", row.id), bytes))
+    zip_export(state, caller, id, body, Format::Sdxml, "sdxml.zip").await
 }
 
 /// POST /partner/documents/{id}/export/parsx
@@ -99,10 +111,7 @@ pub async fn parsx(
     Path(id): Path<String>,
     JsonBody(body): JsonBody<ExportUser>,
 ) -> ApiResult<Response> {
-    let (row, user) = exporter(&state, &caller, &id, &body.user_id).await?;
-    let tree = service::load_tree(&state, &row, Some(&user.language)).await?;
-    let bytes = convert(&state, tree, Format::Parsx, ExportOptions::default()).await?;
-    Ok(file(ZIP, format!("{}.parsx.zip", row.id), bytes))
+    zip_export(state, caller, id, body, Format::Parsx, "parsx.zip").await
 }
 
 /// POST /partner/documents/{id}/export/html
