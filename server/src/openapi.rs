@@ -67,6 +67,20 @@ fn public(mut operation: Value) -> Value {
     operation
 }
 
+/// Marks the operations of `path_item` as this server's own, beyond the partner spec: the
+/// `x-sdconv-extension` flag and the `extension` tag let a client generator leave them out.
+fn extension(mut path_item: Value) -> Value {
+    if let Some(ops) = path_item.as_object_mut() {
+        for operation in ops.values_mut() {
+            if let Some(o) = operation.as_object_mut() {
+                o.insert("x-sdconv-extension".into(), json!(true));
+                o.insert("tags".into(), json!(["extension"]));
+            }
+        }
+    }
+    path_item
+}
+
 fn string_props(names: &[&str]) -> Map<String, Value> {
     names
         .iter()
@@ -200,6 +214,10 @@ fn components() -> Value {
                     "imageCaption": {"type": "boolean"}, "tableCaption": {"type": "boolean"},
                     "textToc": {"type": "boolean"}, "imageToc": {"type": "boolean"},
                     "tableToc": {"type": "boolean"}, "compressedImages": {"type": "boolean"}}}}},
+            "PdfExport": {"type": "object", "required": ["userId"], "properties": {
+                "userId": {"type": "string", "minLength": 1},
+                "settings": {"type": "object", "description": "as WordExport.settings; language defaults to the user's"},
+                "paper": {"enum": ["a4", "letter"]}}},
             "Credentials": {"type": "object", "required": ["email", "password"], "properties": string_props(&["email", "password"])},
             "Job": {"type": "object", "required": ["state"], "properties": {
                 "state": {"enum": ["PENDING", "SUCCESS", "FAILURE"]},
@@ -278,6 +296,7 @@ pub fn document(server: &str) -> Value {
             "description": "The partner API of the collaborative document service on the sdconv engine. Errors share one body: {\"error\": code, \"message\": text}; 403 also stands for \"not found\" and \"request entity too large\", as the spec lists it."
         },
         "servers": [{"url": server}],
+        "tags": [{"name": "extension", "description": "Operations of this server beyond the partner spec (flagged x-sdconv-extension)"}],
         "security": [{"clientId": [], "jwt": []}, {"apiKey": [], "adminToken": []}],
         "paths": {
             "/health": {"get": public(op("Liveness", vec![], Value::Null, ("200", ok_json(json!({"type": "object", "required": ["status"], "properties": {"status": {"const": "ok"}}})))))},
@@ -314,6 +333,7 @@ pub fn document(server: &str) -> Value {
                 "application/zip": {"schema": {"type": "string", "contentMediaType": "application/zip"}},
                 "application/json": {"schema": {"type": "object", "required": ["url"], "properties": {"url": {"type": "string"}}}}}})),
             "/partner/documents/{id}/export/word": export("Export Word", "WordExport", ok_file("application/vnd.openxmlformats-officedocument.wordprocessingml.document")),
+            "/partner/documents/{id}/export/pdf": extension(export("Export PDF (extension of this server, not in the partner spec)", "PdfExport", ok_file("application/pdf"))),
             "/partner/imports/word/upload": {"post": op("Import a .docx", vec![], multipart_body(), ("200", ok_json(schema("AccessResult"))))},
             "/partner/imports/word/background-upload": {"post": op("Import a .docx in the background", vec![], multipart_body(), ("200", ok_json(json!({"type": "object", "required": ["jobId"], "properties": string_props(&["jobId"])}))))},
             "/partner/imports/sdxml/upload": {"post": op("Import an sd.xml zip", vec![], multipart_body(), ("200", ok_json(schema("AccessResult"))))},

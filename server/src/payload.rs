@@ -358,6 +358,24 @@ pub struct WordExport {
     pub settings: serde_json::Value,
 }
 
+/// Body of the PDF export (an extension of this server, not in the partner spec).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PdfExport {
+    /// Partner id of the exporting user (their language is the default).
+    pub user_id: String,
+    /// The Word export's settings object (captions, directories, language); optional here.
+    #[serde(default = "empty_object")]
+    pub settings: serde_json::Value,
+    /// `a4` (the default) or `letter`.
+    #[serde(default)]
+    pub paper: Option<String>,
+}
+
+fn empty_object() -> serde_json::Value {
+    serde_json::Value::Object(serde_json::Map::new())
+}
+
 /// Legacy authentication body.
 #[derive(Debug, Clone, Deserialize)]
 pub struct Credentials {

@@ -53,6 +53,7 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("post", "/partner/documents/{id}/export/parsx"),
     ("post", "/partner/documents/{id}/export/html"),
     ("post", "/partner/documents/{id}/export/word"),
+    ("post", "/partner/documents/{id}/export/pdf"),
     ("post", "/partner/imports/word/upload"),
     ("post", "/partner/imports/word/background-upload"),
     ("post", "/partner/imports/sdxml/upload"),
@@ -183,6 +184,8 @@ pub fn router(state: AppState) -> Router {
         .route("/partner/documents/{id}/export/parsx", post(exports::parsx))
         .route("/partner/documents/{id}/export/html", post(exports::html))
         .route("/partner/documents/{id}/export/word", post(exports::word))
+        // An extension of this server: the spec has no PDF export.
+        .route("/partner/documents/{id}/export/pdf", post(exports::pdf))
         .route("/partner/imports/word/upload", post(imports::word_upload))
         .route(
             "/partner/imports/word/background-upload",

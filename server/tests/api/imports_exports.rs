@@ -1,4 +1,5 @@
-//! Imports (word, word in the background, sdxml) and exports (sdxml, parsx, html, word),
+//! Imports (word, word in the background, sdxml) and exports (sdxml, parsx, html, word, and the
+//! PDF extension),
 //! including the Word round trip through the server.
 
 use std::collections::HashMap;
@@ -32,6 +33,14 @@ async fn export(h: &Harness, id: &str, kind: &str, body: Value) -> (StatusCode, 
         .map(|v| v.to_str().unwrap().to_string())
         .unwrap_or_default();
     (status, resp.bytes().await.unwrap().to_vec(), ct)
+}
+
+/// Imports the sample for `u1`, a German-speaking user; the document id.
+async fn german_sample(h: &Harness) -> String {
+    let mut data = import_data("u1");
+    data["user"]["language"] = json!("de_DE");
+    let (_, access) = word_import(h, "sample.docx", sample_docx(), &data).await;
+    access["documentId"].as_str().unwrap().to_string()
 }
 
 fn import_data(user: &str) -> Value {
@@ -240,10 +249,8 @@ async fn word_export_uses_the_users_language_and_checks_template_and_settings() 
     let Some(h) = Harness::start().await else {
         return;
     };
-    let mut data = import_data("u1");
-    data["user"]["language"] = json!("de_DE");
-    let (_, access) = word_import(&h, "sample.docx", sample_docx(), &data).await;
-    let id = access["documentId"].as_str().unwrap();
+    let id = german_sample(&h).await;
+    let id = id.as_str();
     let body = |settings: Value, template: &str| json!({"userId": "u1", "templateId": template, "settings": settings});
     let (status, bytes, _) = export(
         &h,
@@ -522,4 +529,108 @@ async fn sdxml_upload_takes_the_sdxml_export() {
     )))
     .await;
     assert_eq!(status.as_u16(), 412, "{body}");
+}
+
+/// Runs a poppler tool (`pdftotext`, `pdfinfo`) on `pdf`; None when poppler is missing outside CI
+/// (`.ci/run` installs it, so CI never skips).
+fn poppler(tool: &str, pdf: &[u8]) -> Option<String> {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("out.pdf");
+    std::fs::write(&path, pdf).unwrap();
+    let mut cmd = std::process::Command::new(tool);
+    if tool == "pdftotext" {
+        cmd.args([path.as_os_str(), "-".as_ref()]);
+    } else {
+        cmd.arg(&path);
+    }
+    match cmd.output() {
+        Ok(out) => {
+            assert!(out.status.success(), "{tool} failed on the export");
+            Some(String::from_utf8_lossy(&out.stdout).into_owned())
+        }
+        Err(e) if std::env::var_os("CI").is_none() => {
+            eprintln!("skipped the {tool} checks: {e} (install poppler-utils)");
+            None
+        }
+        Err(e) => panic!("{tool} is needed in CI: {e}"),
+    }
+}
+
+#[tokio::test]
+async fn pdf_export_extension() {
+    let Some(h) = Harness::start().await else {
+        return;
+    };
+    let id = german_sample(&h).await;
+    let id = id.as_str();
+
+    // Defaults: A4, the user's language (German captions).
+    let (status, pdf, ct) = export(
+        &h,
+        id,
+        "pdf",
+        json!({"userId": "u1", "settings": {"imageCaption": true}}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{}", String::from_utf8_lossy(&pdf));
+    assert_eq!(ct, "application/pdf");
+    assert!(pdf.starts_with(b"%PDF-"), "a PDF file");
+    if let Some(text) = poppler("pdftotext", &pdf) {
+        assert!(text.contains("Abbildung"), "German caption label: {text}");
+    }
+    if let Some(info) = poppler("pdfinfo", &pdf) {
+        assert!(info.contains("(A4)"), "{info}");
+    }
+
+    // Letter paper and an explicit language; settings may be left out entirely.
+    let (status, pdf, _) = export(
+        &h,
+        id,
+        "pdf",
+        json!({"userId": "u1", "paper": "letter", "settings": {"imageCaption": true, "language": "en_EN"}}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    if let Some(text) = poppler("pdftotext", &pdf) {
+        assert!(text.contains("Figure"), "English caption label: {text}");
+    }
+    if let Some(info) = poppler("pdfinfo", &pdf) {
+        assert!(info.contains("(letter)"), "{info}");
+    }
+    let (status, pdf, _) = export(&h, id, "pdf", json!({"userId": "u1"})).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(pdf.starts_with(b"%PDF-"));
+
+    // The same refusals as the other exports, and the extension's own field.
+    let path = format!("/partner/documents/{id}/export/pdf");
+    assert_error(
+        h.post(&path).json(&json!({"userId": "u1", "paper": "a5"})),
+        412,
+        "precondition_failed",
+        "paper",
+    )
+    .await;
+    assert_error(
+        h.post(&path)
+            .json(&json!({"userId": "u1", "settings": "x"})),
+        412,
+        "precondition_failed",
+        "settings",
+    )
+    .await;
+    assert_error(
+        h.post(&path).json(&json!({"userId": "ghost"})),
+        403,
+        "not_found",
+        "ghost",
+    )
+    .await;
+    h.create("u2", "g1", "draft").await;
+    assert_error(
+        h.post(&path).json(&json!({"userId": "u2"})),
+        403,
+        "forbidden",
+        "draft",
+    )
+    .await;
 }

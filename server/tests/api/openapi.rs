@@ -30,6 +30,21 @@ async fn openapi_lists_exactly_the_routes() {
         .map(|(m, p)| (m.to_string(), p.replace("{*path}", "{path}")))
         .collect();
     assert_eq!(documented, routed);
+    // Only the PDF export goes beyond the partner spec, and it says so.
+    let flagged: Vec<&String> = doc["paths"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .filter(|(_, item)| {
+            item.as_object()
+                .unwrap()
+                .values()
+                .any(|op| op["x-sdconv-extension"] == true)
+        })
+        .map(|(path, _)| path)
+        .collect();
+    assert_eq!(flagged, ["/partner/documents/{id}/export/pdf"]);
+    assert_eq!(doc["tags"][0]["name"], "extension");
     // Every $ref resolves.
     let text = doc.to_string();
     for part in text.split("\"$ref\":\"#/components/schemas/").skip(1) {
