@@ -453,8 +453,7 @@ impl<'d> Writer<'d> {
             self.warn_once("align", WarningKind::Lossy, "text alignment is not written");
         }
         let level = usize::from(p.level.min(5)) + 1;
-        let breaks = content_has_break(&content);
-        if breaks && level <= 2 {
+        if level <= 2 && self.keeps_break(&content) {
             // Only setext headings can hold a hard break.
             let mut lines = self.inline_lines(&content, Ctx::Para);
             if lines.iter().all(String::is_empty) {
@@ -470,6 +469,19 @@ impl<'d> Writer<'d> {
         } else {
             vec![format!("{} {text}", "#".repeat(level))]
         }
+    }
+
+    /// Whether `content`, written as a paragraph, holds a line break: not one at its end, nor
+    /// one inside a note (the setext heading form is only for breaks the reader will see, so a
+    /// second trip chooses the same form). Asks [`Writer::prepare`] without keeping its warnings:
+    /// the content is written afterwards and warns then.
+    fn keeps_break(&mut self, content: &[Inline]) -> bool {
+        let report = std::mem::take(&mut self.report);
+        let warned = self.warned.clone();
+        let runs = self.prepare(content, Ctx::Para);
+        self.report = report;
+        self.warned = warned;
+        runs.iter().any(|r| r.leaf == Leaf::LineBreak)
     }
 
     /// A paragraph's lines: a fenced block (with its language) for a code block, else inline
@@ -658,21 +670,36 @@ impl<'d> Writer<'d> {
                     }
                 }
             }
-            let mut first = true;
+            // Markdown has no empty paragraphs: an empty one (two breaks in a row, or a break at
+            // either end) is left out, and the first written one goes on the marker's line, which
+            // is what the reader gives back (so a second trip writes the same text).
+            let mut written = 0;
+            let mut skipped = false;
+            let several = paragraphs.len() > 1;
             for para in paragraphs {
                 let lines = self.inline_lines(&para, Ctx::Para);
-                let lines = if lines.is_empty() {
-                    vec![String::new()]
-                } else {
-                    lines
-                };
-                if first {
+                if lines.iter().all(String::is_empty) {
+                    skipped = true;
+                    continue;
+                }
+                if written == 0 {
                     let marker = format!("[^{i}]: ");
                     self.emit(&lines, 0, &marker, "    ", true);
-                    first = false;
-                } else if lines.iter().any(|l| !l.is_empty()) {
+                } else {
                     self.emit(&lines, 0, "    ", "    ", true);
                 }
+                written += 1;
+            }
+            if written == 0 {
+                self.emit(&[String::new()], 0, &format!("[^{i}]:"), "", true);
+            }
+            // An empty note is written as it is; only line breaks that are not written are lost.
+            if skipped && several {
+                self.warn_once(
+                    "note-empty-paragraph",
+                    WarningKind::Lossy,
+                    "empty paragraphs in a footnote are not written (Markdown has none)",
+                );
             }
         }
     }
@@ -897,7 +924,9 @@ impl<'d> Writer<'d> {
     fn image(&mut self, r: &mut Render, media: &str, alt: Option<&str>, caption: Option<&str>) {
         let path = self.image_path(media);
         r.raw("![");
-        if let Some(alt) = alt {
+        // The reader trims alt text (white space at its edges is not part of the description):
+        // trimmed here too, the text reads back as written.
+        if let Some(alt) = alt.map(str::trim) {
             r.text(alt);
         }
         r.raw("](");
@@ -942,14 +971,6 @@ impl<'d> Writer<'d> {
         self.image_names.insert(media.to_string(), name.clone());
         format!("images/{name}")
     }
-}
-
-/// Whether inline content holds a line break (outside notes).
-fn content_has_break(content: &[Inline]) -> bool {
-    content.iter().any(|i| match i {
-        Inline::LineBreak => true,
-        other => other.children().is_some_and(content_has_break),
-    })
 }
 
 /// The text of a code block's paragraph when it is only code text and line breaks.
