@@ -13,10 +13,6 @@ fn t(s: &str) -> Inline {
     Inline::text(s)
 }
 
-fn styled(style: TextStyle, children: Vec<Inline>) -> Inline {
-    Inline::styled(style, children)
-}
-
 fn note(content: Vec<Inline>) -> Inline {
     Inline::Note {
         kind: NoteKind::Footnote,
@@ -33,23 +29,6 @@ fn doc(blocks: Vec<Block>) -> Document {
 
 fn para(content: Vec<Inline>) -> Block {
     Block::Paragraph(Paragraph::new(TextType::Paragraph, normalize(&content)))
-}
-
-/// A one-row table whose cells hold one paragraph each.
-fn table(cells: Vec<Vec<Inline>>) -> Block {
-    Block::Table(Table {
-        rows: vec![Row {
-            cells: cells
-                .into_iter()
-                .map(|content| Cell {
-                    blocks: vec![para(content)],
-                    ..Cell::default()
-                })
-                .collect(),
-            ..Row::default()
-        }],
-        ..Table::default()
-    })
 }
 
 /// Writes `doc`, reads the text back, writes again: returns the first write (with its warnings)
@@ -130,4 +109,105 @@ fn a_heading_with_an_inner_break_is_a_setext_heading() {
         vec![t("a"), Inline::LineBreak, t("b")],
     ));
     assert_eq!(assert_settles(&doc(vec![heading])).value, "a\\\nb\n===\n");
+}
+
+#[test]
+fn a_footnote_reference_stays_apart_from_a_link_after_it() {
+    let link = Inline::Link {
+        href: "x\"&<y>".into(),
+        children: vec![t("a")],
+    };
+    let out = assert_settles(&doc(vec![para(vec![note(Vec::new()), link])]));
+    assert_eq!(out.value, "[^1] [a](<x\"&\\<y\\>>)\n\n[^1]:\n");
+    assert!(
+        out.warnings
+            .iter()
+            .any(|w| w.kind == WarningKind::Lossy && w.message.contains("footnote reference")),
+        "{:?}",
+        out.warnings
+    );
+    // Text after a reference that would make it a link or a definition is escaped instead.
+    for (after, written) in [("(b)", "[^1]\\(b)"), (": b", "[^1]\\: b")] {
+        let out = assert_settles(&doc(vec![para(vec![note(vec![t("n")]), t(after)])]));
+        assert_eq!(out.value, format!("{written}\n\n[^1]: n\n"));
+    }
+}
+
+#[test]
+fn white_space_a_parser_strips_at_line_edges_is_written_as_references() {
+    let heading = Block::Paragraph(Paragraph::new(TextType::Heading, vec![t("\u{b};a\u{c}")]));
+    let item = Block::Paragraph(Paragraph::new(TextType::ListOl, vec![t("\u{b}")]));
+    let out = assert_settles(&doc(vec![heading, item]));
+    assert_eq!(out.value, "# &#11;;a&#12;\n\n1. &#11;\n");
+}
+
+#[test]
+fn a_break_inside_formatting_in_a_footnote_separates_its_paragraphs() {
+    let content = vec![
+        t("a"),
+        Inline::Span {
+            style: "s".into(),
+            children: vec![t("b"), Inline::LineBreak, t("c")],
+        },
+    ];
+    let out = assert_settles(&doc(vec![para(vec![t("x"), note(content)])]));
+    assert_eq!(out.value, "x[^1]\n\n[^1]: ab\n\n    c\n");
+}
+
+#[test]
+fn emphasis_around_code_goes_on_into_the_same_emphasis_after_it() {
+    // Code nests outside bold in the tree (`Code{Bold{a}}`, then `Bold{b}`): written as two bold
+    // spans, the delimiters met as `****`, which reads as literal asterisks.
+    let content = vec![
+        styled_code_bold("a"),
+        Inline::styled(TextStyle::Bold, vec![t(" b")]),
+    ];
+    for block in [para(content.clone()), cell_table(content)] {
+        let out = assert_settles(&doc(vec![block]));
+        assert!(out.value.contains("**`a` b**"), "{}", out.value);
+    }
+}
+
+fn styled_code_bold(text: &str) -> Inline {
+    Inline::styled(
+        TextStyle::Code,
+        vec![Inline::styled(TextStyle::Bold, vec![t(text)])],
+    )
+}
+
+/// A one-cell table holding `content`.
+fn cell_table(content: Vec<Inline>) -> Block {
+    Block::Table(Table {
+        rows: vec![Row {
+            cells: vec![Cell {
+                blocks: vec![para(content)],
+                ..Cell::default()
+            }],
+            ..Row::default()
+        }],
+        ..Table::default()
+    })
+}
+
+#[test]
+fn emphasis_closing_before_a_format_character_stays_emphasis() {
+    // U+FEFF is neither letter nor punctuation to Rust's char tests, and not punctuation to the
+    // parser: the closing `**` after code needs the character written as a reference.
+    let content = vec![
+        styled_code_bold("m"),
+        t("\u{feff}x"),
+        Inline::styled(TextStyle::Code, vec![t("\r")]),
+    ];
+    let out = assert_settles(&doc(vec![para(content)]));
+    assert_eq!(out.value, "**`m`**&#65279;x` `\n");
+}
+
+#[test]
+fn a_line_end_in_code_in_a_heading_is_a_space() {
+    let heading = Block::Paragraph(Paragraph::new(
+        TextType::Heading,
+        vec![Inline::styled(TextStyle::Code, vec![t("a\nb")])],
+    ));
+    let out = assert_settles(&doc(vec![heading]));
+    assert_eq!(out.value, "# `a b`\n");
 }

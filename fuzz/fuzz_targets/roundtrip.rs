@@ -19,7 +19,7 @@ fuzz_target!(|data: &[u8]| {
     writers::check_sdxml(&doc);
     writers::check_json(&doc);
     writers::check_word(&doc);
-    writers::check_markdown(&doc);
+    writers::check_markdown_settles(&doc);
     let options = ExportOptions::default();
     let Ok(sdxml) = sdconv::export(&doc, Format::Sdxml, &options) else {
         panic!("sd.xml writer refused a valid tree");
