@@ -9,7 +9,6 @@ mod writers;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    if let Some(doc) = tree::tree(data) {
-        writers::check_parsx(&doc);
-    }
+    let doc = tree::tree(data);
+    writers::check_parsx(&doc);
 });

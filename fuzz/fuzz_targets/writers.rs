@@ -10,11 +10,9 @@
 //!   exactly today, not even a second time (e.g. a `code`-styled line break inside a link loses
 //!   its style), so the check would fail at once; it joins here when the Word reader and writer
 //!   agree on such trees.
-//! - Markdown: the reader takes the text back. Not (yet) checked: that a second trip writes the
-//!   same text as the first. It does not always: a footnote whose first paragraph is empty is
-//!   written as `[^3]:`, a blank line and an indented paragraph; read back, the empty paragraph
-//!   is gone, so the next write puts the text on the marker's line (found by the `roundtrip`
-//!   target within seconds).
+//! - Markdown: the reader takes the text back; in the fuzz targets also: writing what it read
+//!   gives the same text (the text settles after one trip: what Markdown cannot hold is lost
+//!   once, with a warning, not a little more on every trip).
 //! - JSON: the reader gives the same tree back (images without their bytes, by design).
 
 #![allow(dead_code)]
@@ -175,10 +173,30 @@ pub fn check_word(doc: &Document) {
     }
 }
 
-/// Markdown: the reader takes the text back.
+/// Markdown: the reader takes the text back to a valid tree.
 pub fn check_markdown(doc: &Document) {
+    read_markdown_back(&export(doc, Format::Markdown));
+}
+
+/// Markdown: the reader takes the text back to a valid tree, which writes the same text. Used by
+/// the fuzz targets only for now: proptest's trees still find a case that does not settle (a
+/// line break ending strike-through that goes on inside bold: `Strike{"<", break}` then
+/// `Bold{Strike{"A"}}` writes the closing `~~` after the break, where it cannot close).
+pub fn check_markdown_settles(doc: &Document) {
     let md = export(doc, Format::Markdown);
-    let back = import(Format::Markdown, &md);
+    let back = read_markdown_back(&md);
+    let again = export(&back, Format::Markdown);
+    if again != md {
+        let (first, second) = (text(&md, "Markdown"), text(&again, "Markdown"));
+        panic!(
+            "Markdown does not settle: writing the read-back tree gave other text\n\
+             --- first write\n{first}\n--- second write\n{second}"
+        );
+    }
+}
+
+fn read_markdown_back(md: &[u8]) -> Document {
+    let back = import(Format::Markdown, md);
     if let Err(violations) = back.validate() {
         let real: Vec<String> = violations
             .iter()
@@ -190,6 +208,7 @@ pub fn check_markdown(doc: &Document) {
             "the Markdown reader built an invalid tree: {real:?}"
         );
     }
+    back
 }
 
 /// JSON: the same tree back, images by name, size and hash (the dump holds no bytes).

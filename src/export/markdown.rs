@@ -453,8 +453,7 @@ impl<'d> Writer<'d> {
             self.warn_once("align", WarningKind::Lossy, "text alignment is not written");
         }
         let level = usize::from(p.level.min(5)) + 1;
-        let breaks = content_has_break(&content);
-        if breaks && level <= 2 {
+        if level <= 2 && self.keeps_break(&content) {
             // Only setext headings can hold a hard break.
             let mut lines = self.inline_lines(&content, Ctx::Para);
             if lines.iter().all(String::is_empty) {
@@ -470,6 +469,19 @@ impl<'d> Writer<'d> {
         } else {
             vec![format!("{} {text}", "#".repeat(level))]
         }
+    }
+
+    /// Whether `content`, written as a paragraph, holds a line break: not one at its end, nor
+    /// one inside a note (the setext heading form is only for breaks the reader will see, so a
+    /// second trip chooses the same form). Asks [`Writer::prepare`] without keeping its warnings:
+    /// the content is written afterwards and warns then.
+    fn keeps_break(&mut self, content: &[Inline]) -> bool {
+        let report = std::mem::take(&mut self.report);
+        let warned = self.warned.clone();
+        let runs = self.prepare(content, Ctx::Para);
+        self.report = report;
+        self.warned = warned;
+        runs.iter().any(|r| r.leaf == Leaf::LineBreak)
     }
 
     /// A paragraph's lines: a fenced block (with its language) for a code block, else inline
@@ -646,33 +658,46 @@ impl<'d> Writer<'d> {
         while i < self.notes.len() {
             let content = self.notes.get(i).cloned().unwrap_or_default();
             i += 1;
-            // The note's line breaks separate its paragraphs.
-            let mut paragraphs: Vec<Vec<Inline>> = vec![Vec::new()];
-            for inline in content {
-                match inline {
-                    Inline::LineBreak => paragraphs.push(Vec::new()),
-                    other => {
-                        if let Some(p) = paragraphs.last_mut() {
-                            p.push(other);
-                        }
-                    }
+            // The note's line breaks separate its paragraphs: every break that is written, also
+            // one inside formatting (the reader gives it back at the top level).
+            let mut paragraphs: Vec<Vec<Run>> = vec![Vec::new()];
+            for run in self.prepare(&content, Ctx::Para) {
+                if run.leaf == Leaf::LineBreak {
+                    paragraphs.push(Vec::new());
+                } else if let Some(p) = paragraphs.last_mut() {
+                    p.push(run);
                 }
             }
-            let mut first = true;
+            // Markdown has no empty paragraphs: an empty one (two breaks in a row, or a break at
+            // either end) is left out, and the first written one goes on the marker's line, which
+            // is what the reader gives back (so a second trip writes the same text).
+            let mut written = 0;
+            let mut skipped = false;
+            let several = paragraphs.len() > 1;
             for para in paragraphs {
-                let lines = self.inline_lines(&para, Ctx::Para);
-                let lines = if lines.is_empty() {
-                    vec![String::new()]
-                } else {
-                    lines
-                };
-                if first {
+                let lines = self.inline_lines(&from_runs(para), Ctx::Para);
+                if lines.iter().all(String::is_empty) {
+                    skipped = true;
+                    continue;
+                }
+                if written == 0 {
                     let marker = format!("[^{i}]: ");
                     self.emit(&lines, 0, &marker, "    ", true);
-                    first = false;
-                } else if lines.iter().any(|l| !l.is_empty()) {
+                } else {
                     self.emit(&lines, 0, "    ", "    ", true);
                 }
+                written += 1;
+            }
+            if written == 0 {
+                self.emit(&[String::new()], 0, &format!("[^{i}]:"), "", true);
+            }
+            // An empty note is written as it is; only line breaks that are not written are lost.
+            if skipped && several {
+                self.warn_once(
+                    "note-empty-paragraph",
+                    WarningKind::Lossy,
+                    "empty paragraphs in a footnote are not written (Markdown has none)",
+                );
             }
         }
     }
@@ -803,6 +828,14 @@ impl<'d> Writer<'d> {
                     r.raw(&format!("<{text}>"));
                     return;
                 }
+                if r.note_end == Some(r.buf.len()) {
+                    self.warn_once(
+                        "note-link",
+                        WarningKind::Lossy,
+                        "a space is written between a footnote reference and a link right after it",
+                    );
+                    r.raw(" ");
+                }
                 r.raw("[");
                 self.inlines(r, children);
                 r.raw("](");
@@ -820,6 +853,7 @@ impl<'d> Writer<'d> {
                 self.notes.push(content.clone());
                 let label = self.notes.len();
                 r.raw(&format!("[^{label}]"));
+                r.note_end = Some(r.buf.len());
             }
             Inline::Image {
                 media,
@@ -857,6 +891,15 @@ impl<'d> Writer<'d> {
     fn code(&mut self, r: &mut Render, children: &[Inline]) {
         for child in children {
             match child {
+                // A heading or table cell is one line: no hard break there.
+                Inline::Text { text } if r.ctx != Ctx::Para && text.contains('\n') => {
+                    self.warn_once(
+                        "break-in-line",
+                        WarningKind::Lossy,
+                        "a line break in a heading or table cell is written as a space",
+                    );
+                    r.code_span(&text.replace('\n', " "));
+                }
                 Inline::Text { text } => {
                     for (k, segment) in text.split('\n').enumerate() {
                         if k > 0 {
@@ -897,7 +940,9 @@ impl<'d> Writer<'d> {
     fn image(&mut self, r: &mut Render, media: &str, alt: Option<&str>, caption: Option<&str>) {
         let path = self.image_path(media);
         r.raw("![");
-        if let Some(alt) = alt {
+        // The reader trims alt text (white space at its edges is not part of the description):
+        // trimmed here too, the text reads back as written.
+        if let Some(alt) = alt.map(str::trim) {
             r.text(alt);
         }
         r.raw("](");
@@ -942,14 +987,6 @@ impl<'d> Writer<'d> {
         self.image_names.insert(media.to_string(), name.clone());
         format!("images/{name}")
     }
-}
-
-/// Whether inline content holds a line break (outside notes).
-fn content_has_break(content: &[Inline]) -> bool {
-    content.iter().any(|i| match i {
-        Inline::LineBreak => true,
-        other => other.children().is_some_and(content_has_break),
-    })
 }
 
 /// The text of a code block's paragraph when it is only code text and line breaks.
@@ -1229,8 +1266,18 @@ impl MarkPolicy for Writer<'_> {
     }
 }
 
+/// The white space a Markdown parser strips at the edges of a line (CommonMark's whitespace
+/// characters other than line endings): written there as character references.
+const EDGE_SPACE: [char; 4] = [' ', '\t', '\u{b}', '\u{c}'];
+
 struct Render {
     ctx: Ctx,
+    /// Where the last footnote reference ends: what follows it must not join it into other
+    /// syntax (`[^1][a](b)` or `[^1](b)` would be read as a link, `[^1]:` as a definition).
+    note_end: Option<usize>,
+    /// The delimiter written last, when it closed emphasis and nothing followed it yet (checked
+    /// with the end of `buf`).
+    last_close: Option<String>,
     buf: String,
     /// Byte offset, character and opening-ness of every delimiter character.
     delims: Vec<(usize, char, bool)>,
@@ -1243,6 +1290,8 @@ impl Render {
     fn new(ctx: Ctx) -> Self {
         Render {
             ctx,
+            note_end: None,
+            last_close: None,
             buf: String::new(),
             delims: Vec::new(),
             hard: HashSet::new(),
@@ -1259,9 +1308,29 @@ impl Render {
     }
 
     fn delim(&mut self, d: &str, open: bool) {
+        // Opening right where the same delimiter just closed (`**`a`****b**`, from code, which
+        // nests outside emphasis in the tree, then emphasis alone) would read as literal
+        // asterisks: the emphasis goes on instead (`**`a`b**`), which reads back as the same marks.
+        if open && self.last_close.as_deref() == Some(d) && self.buf.ends_with(d) {
+            if let Some(keep) = self.delims.len().checked_sub(d.len()) {
+                if self.delims[keep..]
+                    .iter()
+                    .all(|&(pos, _, open)| !open && pos >= self.buf.len() - d.len())
+                {
+                    self.delims.truncate(keep);
+                    self.buf.truncate(self.buf.len() - d.len());
+                    self.last_close = None;
+                    return;
+                }
+            }
+        }
+        self.last_close = None;
         for c in d.chars() {
             self.delims.push((self.buf.len(), c, open));
             self.buf.push(c);
+        }
+        if !open {
+            self.last_close = Some(d.to_string());
         }
     }
 
@@ -1296,9 +1365,14 @@ impl Render {
                 }
             }
         }
+        let after_note = self.note_end == Some(self.buf.len());
         while let Some(&c) = chars.get(i) {
             let next = chars.get(i + 1).copied();
             match c {
+                '(' | ':' if i == 0 && after_note => {
+                    self.buf.push('\\');
+                    self.buf.push(c);
+                }
                 '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '~' | '|' | '$' => {
                     self.buf.push('\\');
                     self.buf.push(c);
@@ -1319,10 +1393,12 @@ impl Render {
         if code.is_empty() {
             return;
         }
+        // A carriage return would end the line; the parser reads it as a space anyway.
+        let code = code.replace('\r', " ");
         let code = if self.ctx == Ctx::Cell {
             code.replace('|', "\\|")
         } else {
-            code.to_string()
+            code
         };
         let fence = "`".repeat(longest_run(&code, '`') + 1);
         let all_space = code.chars().all(|c| c == ' ');
@@ -1353,14 +1429,14 @@ impl Render {
                 Some(body) if self.hard.contains(&k) => (body, "\\"),
                 _ => (line, ""),
             };
-            let start = body.len() - body.trim_start_matches([' ', '\t']).len();
-            let end = body.trim_end_matches([' ', '\t']).len().max(start);
+            let start = body.len() - body.trim_start_matches(EDGE_SPACE).len();
+            let end = body.trim_end_matches(EDGE_SPACE).len().max(start);
             for c in body[..start].chars() {
-                out.push_str(if c == '\t' { "&#9;" } else { "&#32;" });
+                out.push_str(&format!("&#{};", c as u32));
             }
             out.push_str(&body[start..end]);
             for c in body[end..].chars() {
-                out.push_str(if c == '\t' { "&#9;" } else { "&#32;" });
+                out.push_str(&format!("&#{};", c as u32));
             }
             out.push_str(brk);
         }
@@ -1394,7 +1470,11 @@ impl Render {
             let end = start + (j - i);
             let prev = self.buf[..start].chars().next_back();
             let next = self.buf[end..].chars().next();
-            let letter = |c: Option<char>| c.is_some_and(|c| !c.is_whitespace() && !is_punct(c));
+            // Not ASCII punctuation: a non-ASCII character may or may not be Unicode punctuation
+            // to the parser (U+FEFF is not), and a character reference is right either way.
+            let letter = |c: Option<char>| {
+                c.is_some_and(|c| !c.is_whitespace() && !c.is_ascii_punctuation())
+            };
             if opens && next.is_some_and(is_punct) && letter(prev) {
                 if let Some(c) = prev {
                     fixes.push(start - c.len_utf8());
