@@ -211,3 +211,43 @@ fn a_line_end_in_code_in_a_heading_is_a_space() {
     let out = assert_settles(&doc(vec![heading]));
     assert_eq!(out.value, "# `a b`\n");
 }
+
+#[test]
+fn a_mark_going_on_past_a_break_into_new_emphasis_closes_before_the_break() {
+    // `Strike{"<", break}` then `Bold{Strike{"A"}}`: the strike goes on past the break, but bold
+    // opens there, so the strike must close and reopen inside it; a `~~` at the start of a line
+    // can only open, so it has to close before the break instead.
+    let content = vec![
+        Inline::styled(TextStyle::Strike, vec![t("<"), Inline::LineBreak]),
+        Inline::styled(
+            TextStyle::Bold,
+            vec![Inline::styled(TextStyle::Strike, vec![t("A")])],
+        ),
+    ];
+    let out = assert_settles(&doc(vec![para(content)]));
+    assert!(!out.value.contains("\n~~"), "{}", out.value);
+}
+
+#[test]
+fn emphasis_running_across_a_break_stays_one_span() {
+    let content = vec![Inline::styled(
+        TextStyle::Italic,
+        vec![t("a"), Inline::LineBreak, t("b")],
+    )];
+    let out = assert_settles(&doc(vec![para(content)]));
+    assert_eq!(out.value.matches('*').count(), 2, "{}", out.value);
+}
+
+#[test]
+fn a_break_ending_a_link_goes_after_it() {
+    let content = vec![Inline::Link {
+        href: "https://example.org/".into(),
+        children: vec![t("a"), Inline::LineBreak],
+    }];
+    let out = assert_settles(&doc(vec![para(vec![content[0].clone(), t("b")])]));
+    assert!(
+        out.value.starts_with("[a](https://example.org/)"),
+        "{}",
+        out.value
+    );
+}

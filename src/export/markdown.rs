@@ -1105,10 +1105,35 @@ fn boundary_pass(runs: &[Run]) -> Vec<Run> {
                     });
                 }
             }
-            Leaf::LineBreak => out.push(Run {
-                marks: without(&[&opening, &closing]),
-                leaf: Leaf::LineBreak,
-            }),
+            Leaf::LineBreak => {
+                // A delimiter just after a hard break stands at a line start, where it can open
+                // but never close. When the next run opens emphasis of its own, the writer may
+                // have to close and reopen the break's marks right there: then the break carries
+                // none, so they close before it instead.
+                let next_opens = next.iter().any(|m| !run.marks.contains(m));
+                let emphasis: Vec<Mark> = run
+                    .marks
+                    .iter()
+                    .filter(|m| is_emphasis(m))
+                    .cloned()
+                    .collect();
+                let mut marks = if next_opens {
+                    without(&[&emphasis])
+                } else {
+                    without(&[&opening, &closing])
+                };
+                // A hard break cannot end a link's text either (`[a\` newline `](…)` reads as
+                // a backslash): a link that ends at the break ends before it.
+                let link_goes_on = |m: &Mark| {
+                    !matches!(m, Mark::Link(_))
+                        || runs.get(i + 1).is_some_and(|r| r.marks.contains(m))
+                };
+                marks.retain(link_goes_on);
+                out.push(Run {
+                    marks,
+                    leaf: Leaf::LineBreak,
+                });
+            }
             Leaf::Atom(a) => out.push(Run {
                 marks: run.marks.clone(),
                 leaf: Leaf::Atom(a.clone()),
