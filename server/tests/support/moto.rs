@@ -11,12 +11,15 @@ use std::time::{Duration, Instant};
 use tokio::sync::OnceCell;
 
 /// Runs moto ($1, port $2) and ends it once the process $3 (the tests) is gone: a static's
-/// owner is never dropped, so the test process cannot stop it itself.
-const WATCHDOG: &str = r#"
-"$1" -H 127.0.0.1 -p "$2" >/dev/null 2>&1 &
+/// owner is never dropped, so the test process cannot stop it itself. The watchdog runs in
+/// the background of a shell that exits at once (and is waited for), so no child is left
+/// unreaped.
+const WATCHDOG: &str = r#"(
+"$1" -H 127.0.0.1 -p "$2" &
 moto=$!
 while kill -0 "$3" 2>/dev/null && kill -0 "$moto" 2>/dev/null; do sleep 1; done
 kill "$moto" 2>/dev/null
+) </dev/null >/dev/null 2>&1 &
 "#;
 
 static MOTO: OnceCell<Option<String>> = OnceCell::const_new();
@@ -41,12 +44,13 @@ async fn start() -> Option<String> {
         .local_addr()
         .unwrap()
         .port();
-    Command::new("sh")
+    let started = Command::new("sh")
         .args(["-c", WATCHDOG, "sh", &program, &port.to_string()])
         .arg(std::process::id().to_string())
         .stdin(Stdio::null())
-        .spawn()
+        .status()
         .expect("start moto through sh");
+    assert!(started.success(), "sh: {started}");
     let endpoint = format!("http://127.0.0.1:{port}");
     sdconv_server::tls_provider();
     let http = reqwest::Client::new();
