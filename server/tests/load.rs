@@ -82,6 +82,7 @@ async fn run(backend: &str, database_url: Option<String>) {
     let http = crate::child::http();
     let duration = Duration::from_secs(seconds());
     let tally: Arc<Mutex<Tally>> = Arc::default();
+    let cpu_before = server.cpu_seconds();
     let started = Instant::now();
     let end = started + duration;
 
@@ -111,6 +112,7 @@ async fn run(backend: &str, database_url: Option<String>) {
         c.await.unwrap();
     }
     let elapsed = started.elapsed();
+    let cpu = server.cpu_seconds() - cpu_before;
     let samples = sampler.await.unwrap();
     let peak_kib = server.status_kib("VmHWM");
     let tally = tally.lock().await;
@@ -151,6 +153,17 @@ async fn run(backend: &str, database_url: Option<String>) {
         samples.len(),
         samples.first().copied().unwrap_or(0) as f64 / 1024.0,
         samples.last().copied().unwrap_or(0) as f64 / 1024.0,
+    );
+    // What a round costs the server in CPU, independent of what else shares the machine,
+    // and the rounds per second two dedicated cores would give at that cost.
+    let rounds = tally.delete.latencies.len().max(1) as f64;
+    eprintln!(
+        "  server CPU {cpu:.1} s = {:.1} ms per round (import + export + delete): {:.1} rounds/s on 2 free cores; load average {}",
+        cpu * 1000.0 / rounds,
+        2.0 * rounds / cpu.max(0.001),
+        std::fs::read_to_string("/proc/loadavg")
+            .unwrap_or_default()
+            .trim()
     );
 
     for kind in [&tally.import, &tally.export, &tally.delete] {

@@ -97,6 +97,37 @@ impl Child {
             .unwrap_or_else(|| panic!("{field} missing from /proc status"))
     }
 
+    /// CPU time (user + system) the process has used so far, in seconds: what a run cost,
+    /// whatever else the machine was running.
+    pub fn cpu_seconds(&self) -> f64 {
+        let stat =
+            std::fs::read_to_string(format!("/proc/{}/stat", self.pid())).expect("/proc/PID/stat");
+        // After the command name in parentheses: state is field 3, utime 14, stime 15.
+        let fields: Vec<&str> = stat
+            .rsplit_once(')')
+            .map_or("", |(_, rest)| rest)
+            .split_whitespace()
+            .collect();
+        let ticks = |i: usize| {
+            fields
+                .get(i)
+                .and_then(|v| v.parse::<u64>().ok())
+                .unwrap_or(0)
+        };
+        let tck = Command::new("getconf")
+            .arg("CLK_TCK")
+            .output()
+            .ok()
+            .and_then(|o| {
+                String::from_utf8_lossy(&o.stdout)
+                    .trim()
+                    .parse::<f64>()
+                    .ok()
+            })
+            .unwrap_or(100.0);
+        (ticks(11) + ticks(12)) as f64 / tck
+    }
+
     /// A request with a fresh JWT.
     pub fn req(
         &self,
