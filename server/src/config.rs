@@ -79,6 +79,15 @@ pub struct Flags {
     /// Database connections the instance keeps at most.
     #[arg(long, env = "SDCONV_DB_POOL", default_value_t = 8)]
     pub db_pool: u32,
+    /// Lease of a background job in seconds: a worker renews it every third of it while it
+    /// converts, and a job whose lease ran out (its instance died) is taken over.
+    #[arg(long, env = "SDCONV_JOB_LEASE", default_value_t = 30)]
+    pub job_lease: u64,
+    /// Where stored files go: `s3://BUCKET[/PREFIX][?endpoint=URL&region=NAME]` for an
+    /// S3-compatible store that several instances share (credentials from `AWS_ACCESS_KEY_ID`
+    /// and `AWS_SECRET_ACCESS_KEY`); default: the folder `blobs` in the data folder.
+    #[arg(long, env = "SDCONV_BLOB_URL")]
+    pub blob_url: Option<String>,
 }
 
 /// Validated configuration.
@@ -110,6 +119,13 @@ pub struct Config {
     pub database_url: Option<String>,
     /// Database connections at most.
     pub db_pool: u32,
+    /// Lease of a background job (renewed every third of it while the job runs).
+    pub job_lease: Duration,
+    /// The S3 URL of the file store; `None` = `blobs/` in the data folder.
+    pub blob_url: Option<String>,
+    /// S3 access key id and secret for embedding and tests; `None` (what the binary uses) =
+    /// the `AWS_*` environment variables.
+    pub s3_keys: Option<(String, String)>,
 }
 
 /// A flag value that cannot be understood.
@@ -187,6 +203,10 @@ impl Config {
             dev_client,
             database_url: flags.database_url.filter(|u| !u.is_empty()),
             db_pool: flags.db_pool.max(1),
+            // Under 3 s a renewal (every third) could not keep up with the clock's seconds.
+            job_lease: Duration::from_secs(flags.job_lease.max(3)),
+            blob_url: flags.blob_url.filter(|u| !u.is_empty()),
+            s3_keys: None,
         })
     }
 
@@ -215,6 +235,9 @@ impl Config {
             dev_client: false,
             database_url: None,
             db_pool: 4,
+            job_lease: Duration::from_secs(30),
+            blob_url: None,
+            s3_keys: None,
         }
     }
 }

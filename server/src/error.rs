@@ -14,6 +14,7 @@
 //! | `no_route` | 404 | no endpoint has the path |
 //! | `method_not_allowed` | 405 | the path exists, not with this method |
 //! | `timeout` | 503 | the request took longer than the configured timeout |
+//! | `unavailable` | 503 | the database cannot be reached (down, restarting, pool exhausted); retry |
 //! | `internal` | 500 | a failure of the server itself |
 
 use axum::Json;
@@ -116,9 +117,43 @@ impl ApiError {
     }
 }
 
+impl ApiError {
+    /// 503: a service the request needs is away for now; the detail is logged.
+    pub fn unavailable(what: &str, detail: impl std::fmt::Display) -> Self {
+        tracing::warn!("{what} unavailable: {detail}");
+        Self::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "unavailable",
+            format!("{what} is unavailable; retry later"),
+        )
+    }
+}
+
+/// Whether a database error means the database is away (not reachable, shutting down,
+/// starting up, connection lost) rather than that the request or the server is wrong.
+pub fn database_away(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::Io(_)
+        | sqlx::Error::Tls(_)
+        | sqlx::Error::PoolTimedOut
+        | sqlx::Error::PoolClosed
+        | sqlx::Error::WorkerCrashed => true,
+        sqlx::Error::Database(d) => d.code().is_some_and(|c| {
+            // SQLSTATE classes 08 (connection exception) and 57P (operator intervention:
+            // admin shutdown, crash shutdown, cannot connect now).
+            c.starts_with("08") || c.starts_with("57P")
+        }),
+        _ => false,
+    }
+}
+
 impl From<sqlx::Error> for ApiError {
     fn from(e: sqlx::Error) -> Self {
-        ApiError::internal("database", e)
+        if database_away(&e) {
+            ApiError::unavailable("the database", e)
+        } else {
+            ApiError::internal("database", e)
+        }
     }
 }
 
@@ -152,5 +187,18 @@ mod tests {
             detail: "9 > 8".into(),
         };
         assert_eq!(ApiError::engine("file", &big).status, StatusCode::FORBIDDEN);
+    }
+
+    #[test]
+    fn an_unreachable_database_is_503_other_database_errors_500() {
+        let away = ApiError::from(sqlx::Error::PoolTimedOut);
+        assert_eq!((away.status.as_u16(), away.code), (503, "unavailable"));
+        let refused = std::io::Error::from(std::io::ErrorKind::ConnectionRefused);
+        assert_eq!(
+            ApiError::from(sqlx::Error::Io(refused)).status.as_u16(),
+            503
+        );
+        let wrong = ApiError::from(sqlx::Error::RowNotFound);
+        assert_eq!((wrong.status.as_u16(), wrong.code), (500, "internal"));
     }
 }

@@ -20,17 +20,21 @@ pub struct Swept {
 /// One sweep at the clock's current time.
 pub async fn sweep(state: &AppState) -> ApiResult<Swept> {
     let now = state.now();
-    let due = state.store.due_deletions(now).await?;
-    for id in &due {
-        tracing::info!(document = %id, "deletion process due: deleting");
-        service::delete_document(state, id).await?;
+    // Several instances sweep the same database: each due document is deleted (and counted)
+    // by the one whose conditional DELETE removes its row.
+    let mut documents = 0;
+    for id in state.store.due_deletions(now).await? {
+        if service::delete_document(state, &id, Some(now)).await? {
+            tracing::info!(document = %id, "deletion process due: deleted");
+            documents += 1;
+        }
     }
     let pages = state.store.expire(now).await?;
     for hash in &pages {
         state.blob_delete(page_prefix(hash)).await?;
     }
     Ok(Swept {
-        documents: due.len(),
+        documents,
         pages: pages.len(),
     })
 }

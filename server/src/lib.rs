@@ -127,8 +127,16 @@ impl Drop for Server {
     }
 }
 
+/// Installs rustls' ring provider as the process's TLS provider, once. The S3 client (and
+/// any other reqwest client in the process) takes its TLS from it; a provider installed
+/// already (by the embedding program) is kept.
+pub fn tls_provider() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+}
+
 /// Binds, opens the store, migrates and starts serving.
 pub async fn start(config: Config, clock: Arc<dyn Clock>) -> Result<Server, StartError> {
+    tls_provider();
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await
         .map_err(|source| StartError::Listen {
@@ -139,12 +147,18 @@ pub async fn start(config: Config, clock: Arc<dyn Clock>) -> Result<Server, Star
         addr: config.listen,
         source,
     })?;
-    let store = Store::connect(config.database_url.as_deref(), &config.data, config.db_pool)
-        .await
-        .map_err(|e| StartError::Store {
-            path: config.data.display().to_string(),
-            message: e.to_string(),
-        })?;
+    let store = Store::connect(
+        config.database_url.as_deref(),
+        &config.data,
+        config.db_pool,
+        config.blob_url.as_deref(),
+        config.s3_keys.as_ref(),
+    )
+    .await
+    .map_err(|e| StartError::Store {
+        path: config.data.display().to_string(),
+        message: e.to_string(),
+    })?;
     let interrupted = store
         .fail_interrupted_jobs()
         .await

@@ -36,6 +36,8 @@ async fn main() -> ExitCode {
     };
     println!("sdconv-server listening on http://{}", server.addr);
     println!("public URL: {}", server.url());
+    // Job rows name their worker `<instance>-<n>`: this ties them to this process's log.
+    println!("instance: {}", server.instance);
     if let Some(c) = dev {
         println!("development client (no --client given):");
         println!("  x-client-id: {}", c.id);

@@ -178,7 +178,7 @@ fn components() -> Value {
         },
         "schemas": {
             "Error": {"type": "object", "required": ["error", "message"], "properties": {
-                "error": {"type": "string", "description": "unauthorized, payment_required, forbidden, not_found, too_large, precondition_failed, bad_request, job_not_found, no_route, internal"},
+                "error": {"type": "string", "description": "unauthorized, payment_required, forbidden, not_found, too_large, precondition_failed, bad_request, job_not_found, no_route, method_not_allowed, timeout, unavailable (503: the database is away; retry), internal"},
                 "message": {"type": "string"}}},
             "User": user,
             "Creation": creation,

@@ -259,8 +259,13 @@ pub fn record(
     v
 }
 
-/// Deletes a document's records and files.
-pub async fn delete_document(state: &AppState, id: &str) -> ApiResult<()> {
-    state.store.delete_document(id).await?;
-    state.blob_delete(format!("documents/{id}")).await
+/// Deletes a document's records and then its files; with `due_at`, only when its deletion
+/// process is due then. True when this call deleted it (false: another instance did, or it is
+/// no longer due), so files are removed and deletions counted once.
+pub async fn delete_document(state: &AppState, id: &str, due_at: Option<i64>) -> ApiResult<bool> {
+    if !state.store.delete_document(id, due_at).await? {
+        return Ok(false);
+    }
+    state.blob_delete(format!("documents/{id}")).await?;
+    Ok(true)
 }

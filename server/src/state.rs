@@ -62,35 +62,33 @@ impl AppState {
             .map_err(|e| ApiError::internal("conversion", e))
     }
 
-    /// Reads a blob on the blocking pool.
+    /// Reads a blob.
     pub async fn blob_get(&self, key: String) -> ApiResult<Option<Vec<u8>>> {
-        let blobs = self.store.blobs.clone();
-        tokio::task::spawn_blocking(move || blobs.get(&key))
+        self.store
+            .blobs
+            .get(&key)
             .await
-            .map_err(|e| ApiError::internal("file store", e))?
             .map_err(|e| ApiError::internal("file store", e))
     }
 
-    /// Writes blobs on the blocking pool.
+    /// Writes blobs.
     pub async fn blob_put(&self, files: Vec<(String, Vec<u8>)>) -> ApiResult<()> {
-        let blobs = self.store.blobs.clone();
-        tokio::task::spawn_blocking(move || {
-            for (key, bytes) in files {
-                blobs.put(&key, &bytes)?;
-            }
-            Ok::<_, std::io::Error>(())
-        })
-        .await
-        .map_err(|e| ApiError::internal("file store", e))?
-        .map_err(|e| ApiError::internal("file store", e))
+        for (key, bytes) in files {
+            self.store
+                .blobs
+                .put(&key, bytes)
+                .await
+                .map_err(|e| ApiError::internal("file store", e))?;
+        }
+        Ok(())
     }
 
-    /// Removes a blob folder on the blocking pool.
+    /// Removes a blob folder.
     pub async fn blob_delete(&self, prefix: String) -> ApiResult<()> {
-        let blobs = self.store.blobs.clone();
-        tokio::task::spawn_blocking(move || blobs.delete_prefix(&prefix))
+        self.store
+            .blobs
+            .delete_prefix(&prefix)
             .await
-            .map_err(|e| ApiError::internal("file store", e))?
             .map_err(|e| ApiError::internal("file store", e))
     }
 }

@@ -4,6 +4,8 @@
 
 /// Every harness of this binary opens a PostgreSQL store.
 const POSTGRES: bool = true;
+/// Files in a folder (`api_s3` covers S3).
+const S3: bool = false;
 
 #[path = "api/harness.rs"]
 mod harness;

@@ -409,7 +409,8 @@ pub async fn delete(
             "document {id} is in review mode; delete it with POST /partner/documents/{id}/deletion-process"
         )));
     }
-    service::delete_document(&state, &row.id).await?;
+    // False when a concurrent call deleted it first: deleted either way.
+    service::delete_document(&state, &row.id, None).await?;
     Ok(Json(json!({})))
 }
 
@@ -452,7 +453,7 @@ pub async fn deletion_start(
         state.store.notify(&row.id, &others, m, now).await?;
     }
     if d.immediate == Some(true) {
-        service::delete_document(&state, &row.id).await?;
+        service::delete_document(&state, &row.id, None).await?;
     } else {
         state
             .store

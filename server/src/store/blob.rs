@@ -1,25 +1,55 @@
-//! Stored files (converted documents, rendered pages) behind one small trait, so a directory
-//! can later be swapped for object storage.
+//! Stored files (converted documents, rendered pages, queued uploads) behind one small async
+//! trait: a local directory ([`LocalDir`]) or an S3-compatible object store
+//! ([`super::s3::S3Store`]), which several instances share.
 
 use std::fs;
+use std::future::Future;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::pin::Pin;
+use std::sync::Arc;
 
-/// A key-value store of files. Keys are `/`-separated paths of `[a-z0-9._-]` segments; `..`
-/// and absolute keys are refused. Calls block: callers run them on the blocking pool.
+/// What a [`BlobStore`] call returns: a boxed future, so the trait stays usable as
+/// `dyn BlobStore`.
+pub type BlobFuture<'a, T> = Pin<Box<dyn Future<Output = io::Result<T>> + Send + 'a>>;
+
+/// A key-value store of files. Keys are `/`-separated paths of `[a-z0-9._-]` segments
+/// ([`check_key`]); `..` and absolute keys are refused.
 pub trait BlobStore: Send + Sync + std::fmt::Debug {
-    /// Stores `bytes` under `key`, replacing what was there.
-    fn put(&self, key: &str, bytes: &[u8]) -> io::Result<()>;
+    /// Stores `bytes` under `key`, replacing what was there; a reader sees the old or the new
+    /// file, never part of one.
+    fn put<'a>(&'a self, key: &'a str, bytes: Vec<u8>) -> BlobFuture<'a, ()>;
     /// The bytes under `key`, `None` when absent.
-    fn get(&self, key: &str) -> io::Result<Option<Vec<u8>>>;
+    fn get<'a>(&'a self, key: &'a str) -> BlobFuture<'a, Option<Vec<u8>>>;
     /// Removes `prefix` and everything below it; absent is fine.
-    fn delete_prefix(&self, prefix: &str) -> io::Result<()>;
+    fn delete_prefix<'a>(&'a self, prefix: &'a str) -> BlobFuture<'a, ()>;
 }
 
-/// Files in a local directory.
-#[derive(Debug)]
+/// Refuses a key that is not a safe relative path of `[A-Za-z0-9._-]` segments.
+pub fn check_key(key: &str) -> io::Result<()> {
+    let ok = !key.is_empty()
+        && key.split('/').all(|seg| {
+            !seg.is_empty()
+                && seg != "."
+                && seg != ".."
+                && seg
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+        });
+    if ok {
+        Ok(())
+    } else {
+        Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("blob key {key:?} is not a safe relative path"),
+        ))
+    }
+}
+
+/// Files in a local directory (file calls run on the blocking pool).
+#[derive(Debug, Clone)]
 pub struct LocalDir {
-    root: PathBuf,
+    root: Arc<PathBuf>,
 }
 
 impl LocalDir {
@@ -27,61 +57,64 @@ impl LocalDir {
     pub fn new(root: &Path) -> io::Result<Self> {
         fs::create_dir_all(root)?;
         Ok(LocalDir {
-            root: root.to_path_buf(),
+            root: Arc::new(root.to_path_buf()),
         })
     }
 
     fn path(&self, key: &str) -> io::Result<PathBuf> {
-        let ok = !key.is_empty()
-            && key.split('/').all(|seg| {
-                !seg.is_empty()
-                    && seg != "."
-                    && seg != ".."
-                    && seg
-                        .bytes()
-                        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
-            });
-        if !ok {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                format!("blob key {key:?} is not a safe relative path"),
-            ));
-        }
+        check_key(key)?;
         Ok(self.root.join(key))
+    }
+
+    /// Runs `work` on the path of `key` on the blocking pool.
+    fn blocking<'a, T: Send + 'static>(
+        &self,
+        key: &str,
+        work: impl FnOnce(PathBuf) -> io::Result<T> + Send + 'static,
+    ) -> BlobFuture<'a, T> {
+        let path = self.path(key);
+        Box::pin(async move {
+            let path = path?;
+            tokio::task::spawn_blocking(move || work(path))
+                .await
+                .map_err(io::Error::other)?
+        })
     }
 }
 
 impl BlobStore for LocalDir {
-    fn put(&self, key: &str, bytes: &[u8]) -> io::Result<()> {
-        let path = self.path(key)?;
-        if let Some(dir) = path.parent() {
-            fs::create_dir_all(dir)?;
-        }
-        // Write beside and rename, so a reader never sees half a file.
-        let tmp = path.with_extension("partial");
-        fs::write(&tmp, bytes)?;
-        fs::rename(&tmp, &path)
+    fn put<'a>(&'a self, key: &'a str, bytes: Vec<u8>) -> BlobFuture<'a, ()> {
+        self.blocking(key, move |path| {
+            if let Some(dir) = path.parent() {
+                fs::create_dir_all(dir)?;
+            }
+            // Write beside and rename, so a reader never sees half a file.
+            let tmp = path.with_extension("partial");
+            fs::write(&tmp, bytes)?;
+            fs::rename(&tmp, &path)
+        })
     }
 
-    fn get(&self, key: &str) -> io::Result<Option<Vec<u8>>> {
-        match fs::read(self.path(key)?) {
+    fn get<'a>(&'a self, key: &'a str) -> BlobFuture<'a, Option<Vec<u8>>> {
+        self.blocking(key, |path| match fs::read(path) {
             Ok(b) => Ok(Some(b)),
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
             Err(e) => Err(e),
-        }
+        })
     }
 
-    fn delete_prefix(&self, prefix: &str) -> io::Result<()> {
-        let path = self.path(prefix)?;
-        let result = if path.is_dir() {
-            fs::remove_dir_all(&path)
-        } else {
-            fs::remove_file(&path)
-        };
-        match result {
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
-            other => other,
-        }
+    fn delete_prefix<'a>(&'a self, prefix: &'a str) -> BlobFuture<'a, ()> {
+        self.blocking(prefix, |path| {
+            let result = if path.is_dir() {
+                fs::remove_dir_all(&path)
+            } else {
+                fs::remove_file(&path)
+            };
+            match result {
+                Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+                other => other,
+            }
+        })
     }
 }
 
@@ -89,21 +122,19 @@ impl BlobStore for LocalDir {
 mod tests {
     use super::*;
 
-    #[test]
-    fn put_get_delete_and_unsafe_keys() {
+    #[tokio::test]
+    async fn local_dir_puts_gets_deletes_and_refuses_unsafe_keys() {
         let dir = tempfile::tempdir().unwrap();
         let store = LocalDir::new(dir.path()).unwrap();
-        store.put("documents/a1/sd.xml.zip", b"zip").unwrap();
-        assert_eq!(
-            store.get("documents/a1/sd.xml.zip").unwrap().as_deref(),
-            Some(&b"zip"[..])
-        );
-        assert_eq!(store.get("documents/none").unwrap(), None);
-        store.delete_prefix("documents/a1").unwrap();
-        assert_eq!(store.get("documents/a1/sd.xml.zip").unwrap(), None);
-        store.delete_prefix("documents/a1").unwrap();
+        let key = "documents/a1/sd.xml.zip";
+        store.put(key, b"zip".to_vec()).await.unwrap();
+        assert_eq!(store.get(key).await.unwrap().as_deref(), Some(&b"zip"[..]));
+        assert_eq!(store.get("documents/none").await.unwrap(), None);
+        store.delete_prefix("documents/a1").await.unwrap();
+        assert_eq!(store.get(key).await.unwrap(), None);
+        store.delete_prefix("documents/a1").await.unwrap();
         for bad in ["../x", "/etc/passwd", "a//b", "a/../b", "a b"] {
-            assert!(store.put(bad, b"").is_err(), "{bad}");
+            assert!(store.put(bad, Vec::new()).await.is_err(), "{bad}");
         }
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod blob;
 pub mod migrations;
+pub mod s3;
 
 use std::path::Path;
 use std::str::FromStr;
@@ -144,6 +145,9 @@ pub enum OpenError {
     /// Connecting or migrating.
     #[error("database: {0}")]
     Database(#[from] sqlx::Error),
+    /// The file store URL.
+    #[error("file store: {0}")]
+    Blobs(#[from] s3::BlobUrlError),
 }
 
 /// A background import a worker has claimed.
@@ -165,6 +169,9 @@ pub struct ClaimedJob {
 pub fn job_upload_key(id: &str) -> String {
     format!("jobs/{id}/upload.docx")
 }
+
+/// How long a request waits for a database connection before it fails with 503.
+const DB_ACQUIRE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// The database and the files.
 #[derive(Debug, Clone)]
@@ -253,16 +260,19 @@ pub enum ListQuery {
 impl Store {
     /// Opens (creating when missing) `data/sdconv.db` and `data/blobs/`, and migrates.
     pub async fn open(data: &Path) -> Result<Store, OpenError> {
-        Store::connect(None, data, 4).await
+        Store::connect(None, data, 4, None, None).await
     }
 
     /// Opens the database at `database_url` (`postgres://…` or `sqlite://…`; `None` = the
     /// SQLite file `data/sdconv.db`) with at most `pool_size` connections, and the files in
-    /// `data/blobs/`; runs the migrations not yet applied.
+    /// `data/blobs/` or the S3 store of `blob_url` (signed with `s3_keys`, default: the
+    /// `AWS_*` environment); runs the migrations not yet applied.
     pub async fn connect(
         database_url: Option<&str>,
         data: &Path,
         pool_size: u32,
+        blob_url: Option<&str>,
+        s3_keys: Option<&(String, String)>,
     ) -> Result<Store, OpenError> {
         sqlx::any::install_default_drivers();
         std::fs::create_dir_all(data).map_err(OpenError::Data)?;
@@ -286,6 +296,9 @@ impl Store {
         let options = AnyConnectOptions::from_str(&url)?;
         let db = AnyPoolOptions::new()
             .max_connections(pool_size.max(1))
+            // A database that is away fails a request (503) within seconds instead of holding
+            // it for sqlx's default 30 s; the pool reconnects by itself once it is back.
+            .acquire_timeout(DB_ACQUIRE_TIMEOUT)
             .after_connect(move |conn, _| {
                 Box::pin(async move {
                     if backend == Backend::Sqlite {
@@ -302,8 +315,10 @@ impl Store {
             .connect_with(options)
             .await?;
         migrations::run(&db, backend).await?;
-        let blobs: Arc<dyn BlobStore> =
-            Arc::new(LocalDir::new(&data.join("blobs")).map_err(OpenError::Data)?);
+        let blobs: Arc<dyn BlobStore> = match blob_url {
+            Some(url) => Arc::new(s3::S3Store::from_url(url, s3_keys)?),
+            None => Arc::new(LocalDir::new(&data.join("blobs")).map_err(OpenError::Data)?),
+        };
         Ok(Store { db, backend, blobs })
     }
 
@@ -502,9 +517,33 @@ impl Store {
         Ok(())
     }
 
-    /// Deletes the document's records (its files are the caller's: [`Store::delete_files`]).
-    pub async fn delete_document(&self, id: &str) -> Result<(), sqlx::Error> {
+    /// Deletes the document's records (its files are the caller's: see
+    /// `service::delete_document`); with `due_at`, only when its deletion process is due at
+    /// that time. True when this call deleted it: of several instances deleting one document
+    /// (two sweepers, or a sweeper and a DELETE), exactly one gets true, because the row's
+    /// own DELETE decides and the rest of the transaction is undone for the others.
+    pub async fn delete_document(
+        &self,
+        id: &str,
+        due_at: Option<i64>,
+    ) -> Result<bool, sqlx::Error> {
         let mut tx = self.db.begin().await?;
+        let due = match due_at {
+            Some(_) => " AND deletion_due IS NOT NULL AND deletion_due <= $2",
+            None => "",
+        };
+        let mut delete = sqlx::query_as(AssertSqlSafe(format!(
+            "DELETE FROM documents WHERE id = $1{due} RETURNING id"
+        )))
+        .bind(id);
+        if let Some(t) = due_at {
+            delete = delete.bind(t);
+        }
+        let deleted: Option<(String,)> = delete.fetch_optional(&mut *tx).await?;
+        if deleted.is_none() {
+            tx.rollback().await?;
+            return Ok(false);
+        }
         for table in ["members", "access_tokens", "pages"] {
             sqlx::query(AssertSqlSafe(format!(
                 "DELETE FROM {table} WHERE document_id = $1"
@@ -513,11 +552,8 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         }
-        sqlx::query("DELETE FROM documents WHERE id = $1")
-            .bind(id)
-            .execute(&mut *tx)
-            .await?;
-        tx.commit().await
+        tx.commit().await?;
+        Ok(true)
     }
 
     /// Documents of `client` matching `query`, optionally filtered by an active deletion
@@ -890,6 +926,20 @@ impl Store {
         .bind(doc)
         .bind(user)
         .bind(message)
+        .bind(id)
+        .bind(worker)
+        .execute(&self.db)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Extends the lease `worker` holds on job `id` to `until`; false when it no longer holds
+    /// it (taken over, or finished).
+    pub async fn renew_job(&self, id: &str, worker: &str, until: i64) -> Result<bool, sqlx::Error> {
+        let done = sqlx::query(
+            "UPDATE jobs SET lease_until = $1 WHERE id = $2 AND worker = $3 AND state = 'PENDING'",
+        )
+        .bind(until)
         .bind(id)
         .bind(worker)
         .execute(&self.db)

@@ -18,6 +18,9 @@ pub const API_KEY: &str = "key-1";
 pub const ADMIN_EMAIL: &str = "admin@example.com";
 pub const ADMIN_PASSWORD: &str = "pw";
 
+#[path = "../support/moto.rs"]
+mod moto;
+
 static JTI: AtomicU64 = AtomicU64::new(0);
 
 pub struct Harness {
@@ -31,7 +34,7 @@ pub struct Harness {
 
 impl Harness {
     /// A server on the suite's store; `None` (the test skips) only for the PostgreSQL suite
-    /// without `SDCONV_TEST_POSTGRES` outside CI.
+    /// without `SDCONV_TEST_POSTGRES`, or the S3 suite without moto, outside CI.
     pub async fn start() -> Option<Harness> {
         Harness::start_with(|_| {}).await
     }
@@ -41,6 +44,11 @@ impl Harness {
         let mut config = Config::for_tests(dir.path().to_path_buf(), CLIENT, SECRET);
         if crate::POSTGRES {
             config.database_url = Some(postgres_schema().await?);
+        }
+        if crate::S3 {
+            config.blob_url = Some(moto_bucket().await?);
+            // moto takes any keys; these keep the environment's out of the tests.
+            config.s3_keys = Some(("test".into(), "test".into()));
         }
         config.legacy.push(LegacyAccount {
             client_id: CLIENT.into(),
@@ -53,6 +61,7 @@ impl Harness {
         let server = start(config.clone(), Arc::new(clock.clone()))
             .await
             .unwrap();
+        // start() installed the TLS provider reqwest needs.
         let http = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
             .build()
@@ -142,6 +151,12 @@ impl Harness {
         }
         send_json(r).await
     }
+}
+
+/// A new bucket on the test process's moto server (its store URL), or `None` with a printed
+/// reason when moto cannot run outside CI.
+pub async fn moto_bucket() -> Option<String> {
+    moto::bucket().await
 }
 
 /// The PostgreSQL server of `SDCONV_TEST_POSTGRES`, or `None` with a printed reason when it

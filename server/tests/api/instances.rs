@@ -1,14 +1,17 @@
 //! Two instances on one database and one file store: background imports queued on either are
 //! spread over both instances' workers and each is done once; an access link issued by one
-//! instance is consumed on the other, once.
+//! instance is consumed on the other, once; a worker renews its lease while it converts; two
+//! sweepers delete each due document once.
 
 use std::collections::BTreeSet;
+use std::time::Duration;
 
 use reqwest::{Method, StatusCode};
+use serde_json::json;
 
 use crate::harness::*;
 
-const IMPORTS: usize = 12;
+const IMPORTS: usize = 200;
 
 #[tokio::test]
 async fn two_instances_share_jobs_documents_and_access_links() {
@@ -18,6 +21,7 @@ async fn two_instances_share_jobs_documents_and_access_links() {
     let twin = h.twin().await;
     let servers = [&h.server, &twin];
     let mut jobs = Vec::new();
+    let file = sample_docx();
     for n in 0..IMPORTS {
         let data = creation(&format!("u{n}"), "g1", "draft", &format!("Import {n}"));
         let (status, body) = send_json(
@@ -26,7 +30,7 @@ async fn two_instances_share_jobs_documents_and_access_links() {
                 Method::POST,
                 "/partner/imports/word/background-upload",
             )
-            .multipart(upload("s.docx", sample_docx(), &data)),
+            .multipart(upload("s.docx", file.clone(), &data)),
         )
         .await;
         assert_eq!(status, StatusCode::OK, "{body}");
@@ -38,7 +42,7 @@ async fn two_instances_share_jobs_documents_and_access_links() {
     for (n, job) in jobs.iter().enumerate() {
         let path = format!("/partner/documents/background-upload/{job}");
         let mut done = None;
-        for _ in 0..600 {
+        for _ in 0..2400 {
             let (status, body) =
                 send_json(h.req_on(servers[(n + 1) % 2], Method::GET, &path)).await;
             assert_eq!(status, StatusCode::OK, "{body}");
@@ -85,6 +89,7 @@ async fn two_instances_share_jobs_documents_and_access_links() {
             .store
             .blobs
             .get(&format!("jobs/{job}/upload.docx"))
+            .await
             .unwrap();
         assert!(upload.is_none(), "upload of {job} left behind");
     }
@@ -123,7 +128,7 @@ async fn a_job_held_by_a_dead_worker_is_taken_over_after_its_lease() {
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
     let upload_key = "jobs/orphan/upload.docx";
-    store.blobs.put(upload_key, &sample_docx()).unwrap();
+    store.blobs.put(upload_key, sample_docx()).await.unwrap();
     let data = creation("u2", "g1", "draft", "Orphan").to_string();
     insert_held_job(&h, "orphan", &data, "dead-worker").await;
     // Live workers poll every 500 ms: after two polls it is still held.
@@ -170,9 +175,21 @@ async fn shutdown_releases_the_jobs_its_workers_hold() {
             .is_none()
     );
     twin.shutdown().await;
-    // Released at once: no lease to wait for.
-    let taken = store.claim_job("other", h.clock.now(), 300).await.unwrap();
-    assert_eq!(taken.map(|j| j.id).as_deref(), Some("held"));
+    // Released at once, with no lease to wait for: free, or already claimed by a worker of the
+    // first instance (which polls every 500 ms).
+    let (holder, lease): (Option<String>, Option<i64>) =
+        sqlx::query_as("SELECT worker, lease_until FROM jobs WHERE id = 'held'")
+            .fetch_one(&store.db)
+            .await
+            .unwrap();
+    match holder {
+        None => {
+            assert_eq!(lease, None);
+            let taken = store.claim_job("other", h.clock.now(), 300).await.unwrap();
+            assert_eq!(taken.map(|j| j.id).as_deref(), Some("held"));
+        }
+        Some(w) => assert!(w.starts_with(&h.server.instance), "still held by {w}"),
+    }
 }
 
 /// A queued job already claimed by `worker` for 300 s (one statement, so no live worker can
@@ -192,4 +209,110 @@ async fn insert_held_job(h: &Harness, id: &str, payload: &str, worker: &str) {
     .execute(&h.server.state.store.db)
     .await
     .unwrap();
+}
+
+#[tokio::test]
+async fn a_worker_renews_its_lease_while_converting() {
+    let Some(h) = Harness::start_with(|c| c.job_lease = Duration::from_secs(3)).await else {
+        return;
+    };
+    let state = &h.server.state;
+    // Every conversion slot taken: the worker claims the job, then waits in its conversion as
+    // a slow one would.
+    let slots = u32::try_from(state.config.conversions).unwrap();
+    let held = state.conversions.acquire_many(slots).await.unwrap();
+    let (status, body) = send_json(h.post("/partner/imports/word/background-upload").multipart(
+        upload(
+            "s.docx",
+            sample_docx(),
+            &creation("u1", "g1", "draft", "Slow"),
+        ),
+    ))
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let job = body["jobId"].as_str().unwrap().to_string();
+    let mut worker = None;
+    for _ in 0..600 {
+        let row: (Option<String>,) = sqlx::query_as("SELECT worker FROM jobs WHERE id = $1")
+            .bind(&job)
+            .fetch_one(&state.store.db)
+            .await
+            .unwrap();
+        if row.0.is_some() {
+            worker = row.0;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(worker.is_some(), "the job was never claimed");
+    // The clock runs on, a second per second, twice past the claim's 3 s lease. Without the
+    // renewals (every second) the instance's other worker would take the job over.
+    for _ in 0..6 {
+        h.clock.advance(1);
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+    assert!(
+        state
+            .store
+            .claim_job("other", h.clock.now(), 3)
+            .await
+            .unwrap()
+            .is_none(),
+        "the lease of a converting worker ran out"
+    );
+    drop(held);
+    let path = format!("/partner/documents/background-upload/{job}");
+    let mut done = serde_json::Value::Null;
+    for _ in 0..600 {
+        let (_, body) = send_json(h.get(&path)).await;
+        if body["state"] != "PENDING" {
+            done = body;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let (attempts, finished_by, message): (i64, Option<String>, String) =
+        sqlx::query_as("SELECT attempts, worker, message FROM jobs WHERE id = $1")
+            .bind(&job)
+            .fetch_one(&state.store.db)
+            .await
+            .unwrap();
+    assert_eq!(done["state"], "SUCCESS", "{done} {message}");
+    assert_eq!(attempts, 1, "claimed once");
+    assert_eq!(finished_by, worker);
+}
+
+#[tokio::test]
+async fn two_sweepers_delete_each_due_document_once() {
+    const DOCUMENTS: usize = 8;
+    let Some(h) = Harness::start().await else {
+        return;
+    };
+    let twin = h.twin().await;
+    for _ in 0..DOCUMENTS {
+        let id = h.create("a", "g1", "review").await["documentId"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let (status, body) = send_json(
+            h.post(&format!("/partner/documents/{id}/deletion-process"))
+                .json(&json!({"userId": "a"})),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+    }
+    h.clock.advance(15 * 24 * 3600 + 1);
+    let (first, second) = tokio::join!(h.server.sweep(), twin.sweep());
+    let (first, second) = (first.unwrap(), second.unwrap());
+    assert_eq!(
+        first.documents + second.documents,
+        DOCUMENTS,
+        "each due document deleted by one sweeper: {first:?} {second:?}"
+    );
+    assert_eq!(
+        h.server.state.store.count_documents(CLIENT).await.unwrap(),
+        0
+    );
+    // Nothing left to sweep.
+    assert_eq!(twin.sweep().await.unwrap().documents, 0);
 }

@@ -3,6 +3,8 @@
 
 /// This suite runs on SQLite; `api_postgres` runs the same tests on PostgreSQL.
 const POSTGRES: bool = false;
+/// This suite keeps its files in a folder; `api_s3` runs part of it on S3.
+const S3: bool = false;
 
 mod harness;
 
