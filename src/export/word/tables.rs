@@ -4,6 +4,7 @@
 
 use std::fmt::Write;
 
+use crate::ast::chart::ChartData;
 use crate::ast::numbering::BlockNumber;
 use crate::ast::{Align, Block, Cell, DirectoryKind, Table, VAlign, grid_positions, length};
 use crate::report::WarningKind;
@@ -46,11 +47,14 @@ impl Writer<'_> {
         avail: u32,
     ) {
         if t.chart.is_some() {
-            self.warn(
-                WarningKind::Lossy,
-                "c:chart",
-                "a chart is written as its data table; Word gets no chart part",
-            );
+            match ChartData::from_table(t) {
+                Some(data) => return self.write_chart(out, &data, avail),
+                None => self.warn(
+                    WarningKind::Lossy,
+                    "c:chart",
+                    "a chart whose table a chart part cannot hold whole (formatting, spans, rich text, ids, missing names or values that are not numbers) is written as its data table; Word gets no chart",
+                ),
+            }
         }
         let caption = t
             .caption
