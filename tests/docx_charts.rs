@@ -239,6 +239,7 @@ fn scatter_charts_keep_numeric_x_values_as_numbers() {
 fn a_chart_in_a_table_cell_round_trips_through_word() {
     let chart = chart_table(ChartKind::Column, Some("Inner")).to_table();
     let outer = sdconv::ast::Table {
+        columns: vec![100.0],
         rows: vec![sdconv::ast::Row {
             cells: vec![sdconv::ast::Cell {
                 blocks: vec![Block::Table(chart)],
@@ -326,4 +327,33 @@ fn libreoffice_draws_the_written_chart() {
     for want in ["Quarterly figures", "Share by region", "R&D <2024>", "North & East", "South"] {
         assert!(text.contains(want), "{want:?} not in the PDF text:\n{text}");
     }
+    // The bars and slices are drawn in the series' colours (a chart without a theme's
+    // automatic colours once came out as axes and labels only).
+    if Command::new("pdftoppm").arg("-v").output().is_err() {
+        eprintln!("skipping the pixel check: pdftoppm is not installed");
+        return;
+    }
+    let ppm = Command::new("pdftoppm")
+        .args(["-r", "30", "-f", "1", "-l", "1"])
+        .arg(&pdf)
+        .output()
+        .unwrap()
+        .stdout;
+    // Binary PPM: "P6", width, height, maximum, one white-space byte, then RGB triples.
+    let mut fields = 0;
+    let mut at = 0;
+    while fields < 4 {
+        while ppm[at].is_ascii_whitespace() {
+            at += 1;
+        }
+        while !ppm[at].is_ascii_whitespace() {
+            at += 1;
+        }
+        fields += 1;
+    }
+    let pixels = &ppm[at + 1..];
+    let near = |p: &[u8], rgb: [u8; 3]| p.iter().zip(rgb).all(|(a, b)| a.abs_diff(b) < 24);
+    let count = |rgb| pixels.chunks(3).filter(|p| near(p, rgb)).count();
+    let (blue, orange) = (count([0x44, 0x72, 0xC4]), count([0xED, 0x7D, 0x31]));
+    assert!(blue > 50 && orange > 500, "blue {blue}, orange {orange} pixels");
 }

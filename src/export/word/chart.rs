@@ -24,6 +24,10 @@ const CHART_URI: &str = "http://schemas.openxmlformats.org/drawingml/2006/chart"
 /// The content type of a chart part.
 pub(crate) const CHART_CONTENT_TYPE: &str =
     "application/vnd.openxmlformats-officedocument.drawingml.chart+xml";
+/// Series colours (Office's default accents): without a theme part, which the writer does not
+/// write, readers take "automatic" colours from, LibreOffice draws series without fill.
+const PALETTE: [&str; 6] = ["4472C4", "ED7D31", "A5A5A5", "FFC000", "5B9BD5", "70AD47"];
+
 /// Ids of the two axes of a chart that has axes.
 const AXES: (u32, u32) = (111_111_111, 222_222_222);
 
@@ -128,12 +132,31 @@ pub(crate) fn chart_part(data: &ChartData) -> String {
         );
         escape_text(name, &mut x);
         x.push_str("</c:v></c:pt></c:strCache></c:strRef></c:tx>");
+        let colour = PALETTE[k % PALETTE.len()];
+        let fill = format!(r#"<a:solidFill><a:srgbClr val="{colour}"/></a:solidFill>"#);
         match data.kind {
             ChartKind::Line | ChartKind::Scatter | ChartKind::Other => {
-                x.push_str(r#"<c:marker><c:symbol val="circle"/></c:marker>"#)
+                let _ = write!(
+                    x,
+                    r#"<c:spPr><a:ln w="28575">{fill}</a:ln></c:spPr><c:marker><c:symbol val="circle"/><c:size val="5"/><c:spPr>{fill}</c:spPr></c:marker>"#
+                );
             }
-            ChartKind::Bar | ChartKind::Column => x.push_str(r#"<c:invertIfNegative val="0"/>"#),
-            ChartKind::Pie | ChartKind::Area => {}
+            ChartKind::Bar | ChartKind::Column => {
+                let _ = write!(x, r#"<c:spPr>{fill}</c:spPr><c:invertIfNegative val="0"/>"#);
+            }
+            ChartKind::Area => {
+                let _ = write!(x, "<c:spPr>{fill}</c:spPr>");
+            }
+            // Each slice its own colour.
+            ChartKind::Pie => {
+                for i in 0..data.categories.len() {
+                    let colour = PALETTE[i % PALETTE.len()];
+                    let _ = write!(
+                        x,
+                        r#"<c:dPt><c:idx val="{i}"/><c:bubble3D val="0"/><c:spPr><a:solidFill><a:srgbClr val="{colour}"/></a:solidFill></c:spPr></c:dPt>"#
+                    );
+                }
+            }
         }
         let values: Vec<(usize, &str)> = data
             .values

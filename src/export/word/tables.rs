@@ -281,8 +281,12 @@ impl Writer<'_> {
                 };
                 let inner = width.saturating_sub(CELL_MARGINS).max(720);
                 self.write_blocks(out, &cell.blocks, inner, Some(format), false);
-                // A cell ends with a paragraph (ECMA-376 17.4.66).
-                if !matches!(
+                // A cell ends with a paragraph (ECMA-376 17.4.66); a chart is one.
+                let chart_last = matches!(
+                    cell.blocks.last(),
+                    Some(Block::Table(t)) if ChartData::from_table(t).is_some()
+                );
+                if !chart_last && !matches!(
                     cell.blocks.last(),
                     Some(
                         Block::Paragraph(_)
