@@ -123,6 +123,8 @@ impl ChartData {
         Table {
             rows,
             caption: self.title.clone(),
+            // Only a caption is numbered (what readers make of a table without one).
+            numbered: self.title.is_some(),
             chart: Some(self.kind),
             ..Table::default()
         }
@@ -163,6 +165,11 @@ impl ChartData {
             categories,
             values,
         };
-        (fits && data.to_table() == *t).then_some(data)
+        let mut same = data.to_table();
+        if t.caption.is_none() {
+            // Whether a caption that is not there would be numbered says nothing.
+            same.numbered = t.numbered;
+        }
+        (fits && same == *t).then_some(data)
     }
 }
