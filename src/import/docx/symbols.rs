@@ -370,7 +370,7 @@ mod tests {
             ("Wingdings", 0xF0FB, '\u{1F5F6}'),
             ("Wingdings", 0xF0FE, '\u{1F5F9}'),
             ("Wingdings", 0xF0FD, '\u{1F5F7}'),
-            ("Wingdings", 0xF06F, '\u{1F790}'),
+            ("Wingdings", 0xF06F, '\u{1F78F}'),
             // Webdings: check mark, cancellation, media controls, the globe.
             ("Webdings", 0xF061, '✔'),
             ("Webdings", 0xF072, '\u{1F5D9}'),
