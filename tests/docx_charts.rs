@@ -205,17 +205,30 @@ fn every_chart_kind_round_trips_through_word() {
     ] {
         for title in [Some("Q1 & Q2 <draft>"), None] {
             let table = chart_table(kind, title).to_table();
-            assert_eq!(ChartData::from_table(&table), Some(chart_table(kind, title)));
+            assert_eq!(
+                ChartData::from_table(&table),
+                Some(chart_table(kind, title))
+            );
             let mut doc = sdconv::Document::new();
             doc.blocks = vec![
-                Block::Paragraph(Paragraph::new(TextType::Paragraph, vec![Inline::text("Before")])),
+                Block::Paragraph(Paragraph::new(
+                    TextType::Paragraph,
+                    vec![Inline::text("Before")],
+                )),
                 Block::Table(table),
-                Block::Paragraph(Paragraph::new(TextType::Paragraph, vec![Inline::text("after")])),
+                Block::Paragraph(Paragraph::new(
+                    TextType::Paragraph,
+                    vec![Inline::text("after")],
+                )),
             ];
             let docx = export_word(&doc).value;
             let chart = zip_part(&docx, "word/charts/chart1.xml");
             // Pie charts have no axes; every other kind has two.
-            assert_eq!(chart.matches("<c:axId ").count(), if kind == ChartKind::Pie { 0 } else { 4 }, "{kind:?}");
+            assert_eq!(
+                chart.matches("<c:axId ").count(),
+                if kind == ChartKind::Pie { 0 } else { 4 },
+                "{kind:?}"
+            );
             assert_eq!(chart.contains("<c:title>"), title.is_some(), "{kind:?}");
             assert_eq!(import_word(&docx).blocks, doc.blocks, "{kind:?} {title:?}");
         }
@@ -260,26 +273,46 @@ fn a_chart_table_a_chart_part_cannot_hold_is_written_as_a_table_with_a_warning()
     let base = chart_table(ChartKind::Column, Some("Sales")).to_table();
     let mut bold = base.clone();
     if let Some(Block::Paragraph(p)) = bold.rows[1].cells[1].blocks.first_mut() {
-        p.content = vec![Inline::styled(sdconv::ast::TextStyle::Bold, vec![Inline::text("4.5")])];
+        p.content = vec![Inline::styled(
+            sdconv::ast::TextStyle::Bold,
+            vec![Inline::text("4.5")],
+        )];
     }
     let mut words = base.clone();
-    words.rows[1].cells[1] = chart_table(ChartKind::Column, None).to_table().rows[0].cells[1].clone();
+    words.rows[1].cells[1] =
+        chart_table(ChartKind::Column, None).to_table().rows[0].cells[1].clone();
     words.rows[1].cells[1].header = false;
     let mut id = base.clone();
     id.id = Some("sales".into());
     let mut no_name = base.clone();
-    no_name.rows[0].cells[1].blocks = vec![Block::Paragraph(Paragraph::new(TextType::Paragraph, vec![]))];
-    for (what, table) in [("bold value", bold), ("a word as value", words), ("an id", id), ("an unnamed series", no_name)] {
+    no_name.rows[0].cells[1].blocks = vec![Block::Paragraph(Paragraph::new(
+        TextType::Paragraph,
+        vec![],
+    ))];
+    for (what, table) in [
+        ("bold value", bold),
+        ("a word as value", words),
+        ("an id", id),
+        ("an unnamed series", no_name),
+    ] {
         assert_eq!(ChartData::from_table(&table), None, "{what}");
         let mut doc = sdconv::Document::new();
         doc.blocks = vec![Block::Table(table.clone())];
         let out = export_word(&doc);
         assert!(
-            out.warnings.iter().any(|w| w.message.contains("is written as its data table; Word gets no chart")),
+            out.warnings.iter().any(|w| w
+                .message
+                .contains("is written as its data table; Word gets no chart")),
             "{what}: {:?}",
             out.warnings
         );
-        assert!(sdconv::package::ZipReader::new(&out.value, &Default::default()).unwrap().names().iter().all(|n| !n.contains("charts/")));
+        assert!(
+            sdconv::package::ZipReader::new(&out.value, &Default::default())
+                .unwrap()
+                .names()
+                .iter()
+                .all(|n| !n.contains("charts/"))
+        );
         let Some(Block::Table(t)) = import_word(&out.value).blocks.into_iter().next() else {
             panic!("{what}: no table");
         };
@@ -306,25 +339,48 @@ fn libreoffice_draws_the_written_chart() {
     let dir = keep.as_deref().unwrap_or(tmp.path());
     let mut doc = sdconv::Document::new();
     doc.blocks = vec![
-        Block::Paragraph(Paragraph::new(TextType::Paragraph, vec![Inline::text("A column chart:")])),
+        Block::Paragraph(Paragraph::new(
+            TextType::Paragraph,
+            vec![Inline::text("A column chart:")],
+        )),
         Block::Table(chart_table(ChartKind::Column, Some("Quarterly figures")).to_table()),
-        Block::Paragraph(Paragraph::new(TextType::Paragraph, vec![Inline::text("A pie chart:")])),
+        Block::Paragraph(Paragraph::new(
+            TextType::Paragraph,
+            vec![Inline::text("A pie chart:")],
+        )),
         Block::Table(chart_table(ChartKind::Pie, Some("Share by region")).to_table()),
     ];
     let path = dir.join("chart.docx");
     std::fs::write(&path, export_word(&doc).value).unwrap();
     let out = Command::new("soffice")
-        .arg(format!("-env:UserInstallation=file://{}", tmp.path().join("profile").display()))
+        .arg(format!(
+            "-env:UserInstallation=file://{}",
+            tmp.path().join("profile").display()
+        ))
         .args(["--headless", "--convert-to", "pdf", "--outdir"])
         .arg(dir)
         .arg(&path)
         .output()
         .unwrap();
     let pdf = path.with_extension("pdf");
-    assert!(pdf.exists(), "not converted: {}", String::from_utf8_lossy(&out.stderr));
-    let text = Command::new("pdftotext").arg(&pdf).arg("-").output().unwrap();
+    assert!(
+        pdf.exists(),
+        "not converted: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = Command::new("pdftotext")
+        .arg(&pdf)
+        .arg("-")
+        .output()
+        .unwrap();
     let text = String::from_utf8_lossy(&text.stdout);
-    for want in ["Quarterly figures", "Share by region", "R&D <2024>", "North & East", "South"] {
+    for want in [
+        "Quarterly figures",
+        "Share by region",
+        "R&D <2024>",
+        "North & East",
+        "South",
+    ] {
         assert!(text.contains(want), "{want:?} not in the PDF text:\n{text}");
     }
     // The bars and slices are drawn in the series' colours (a chart without a theme's
@@ -355,5 +411,8 @@ fn libreoffice_draws_the_written_chart() {
     let near = |p: &[u8], rgb: [u8; 3]| p.iter().zip(rgb).all(|(a, b)| a.abs_diff(b) < 24);
     let count = |rgb| pixels.chunks(3).filter(|p| near(p, rgb)).count();
     let (blue, orange) = (count([0x44, 0x72, 0xC4]), count([0xED, 0x7D, 0x31]));
-    assert!(blue > 50 && orange > 500, "blue {blue}, orange {orange} pixels");
+    assert!(
+        blue > 50 && orange > 500,
+        "blue {blue}, orange {orange} pixels"
+    );
 }

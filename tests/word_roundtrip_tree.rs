@@ -571,7 +571,9 @@ fn charts_round_trip_through_a_chart_part() {
             .to_table(),
         )
     };
-    let mut doc = fixture(r#"[{"type":"paragraph","kind":"paragraph","content":[{"type":"text","text":"Charts:"}]}]"#);
+    let mut doc = fixture(
+        r#"[{"type":"paragraph","kind":"paragraph","content":[{"type":"text","text":"Charts:"}]}]"#,
+    );
     doc.blocks.push(chart(ChartKind::Column, Some("Sales")));
     doc.blocks.push(chart(ChartKind::Pie, None));
     doc.blocks.push(chart(ChartKind::Scatter, Some("Fit")));

@@ -145,20 +145,53 @@ pub fn math_row() -> BoxedStrategy<Vec<MathNode>> {
         let row = vec(inner, 1..3);
         prop_oneof![
             (row.clone(), row.clone()).prop_map(|(num, den)| MathNode::Fraction { num, den }),
-            (row.clone(), option::of(row.clone()), option::of(row.clone()))
+            (
+                row.clone(),
+                option::of(row.clone()),
+                option::of(row.clone())
+            )
                 .prop_filter("a script", |(_, sub, sup)| sub.is_some() || sup.is_some())
                 .prop_map(|(base, sub, sup)| MathNode::Scripts { base, sub, sup }),
             (option::of(row.clone()), row.clone())
                 .prop_map(|(degree, body)| MathNode::Radical { degree, body }),
-            (prop::sample::select(vec!["∑", "∫", "∏"]), option::of(row.clone()), option::of(row.clone()), row.clone())
-                .prop_map(|(op, sub, sup, body)| MathNode::Nary { op: op.into(), sub, sup, body }),
-            (prop::sample::select(vec![("(", ")"), ("[", "]"), ("|", "|"), ("{", "")]), row.clone())
-                .prop_map(|((open, close), body)| MathNode::Delimited { open: open.into(), close: close.into(), body }),
+            (
+                prop::sample::select(vec!["∑", "∫", "∏"]),
+                option::of(row.clone()),
+                option::of(row.clone()),
+                row.clone()
+            )
+                .prop_map(|(op, sub, sup, body)| MathNode::Nary {
+                    op: op.into(),
+                    sub,
+                    sup,
+                    body
+                }),
+            (
+                prop::sample::select(vec![("(", ")"), ("[", "]"), ("|", "|"), ("{", "")]),
+                row.clone()
+            )
+                .prop_map(|((open, close), body)| MathNode::Delimited {
+                    open: open.into(),
+                    close: close.into(),
+                    body
+                }),
             vec(vec(row.clone(), 2), 1..3).prop_map(|rows| MathNode::Matrix { rows }),
-            (prop::sample::select(vec!["^", "¯", "→"]), any::<bool>(), row.clone())
-                .prop_map(|(accent, under, body)| MathNode::Accent { accent: accent.into(), under: under && accent == "¯", body }),
-            (prop::sample::select(vec!["sin", "log", "lim"]), row)
-                .prop_map(|(name, body)| MathNode::Function { name: vec![MathNode::ident(name)], body }),
+            (
+                prop::sample::select(vec!["^", "¯", "→"]),
+                any::<bool>(),
+                row.clone()
+            )
+                .prop_map(|(accent, under, body)| MathNode::Accent {
+                    accent: accent.into(),
+                    under: under && accent == "¯",
+                    body
+                }),
+            (prop::sample::select(vec!["sin", "log", "lim"]), row).prop_map(|(name, body)| {
+                MathNode::Function {
+                    name: vec![MathNode::ident(name)],
+                    body,
+                }
+            }),
         ]
     });
     vec(node, 1..4).boxed()
@@ -259,7 +292,10 @@ pub fn code_paragraph() -> BoxedStrategy<Paragraph> {
             }
             Paragraph {
                 code: Some(language.to_string()),
-                ..Paragraph::new(TextType::Paragraph, normalize(&[Inline::styled(TextStyle::Code, code)]))
+                ..Paragraph::new(
+                    TextType::Paragraph,
+                    normalize(&[Inline::styled(TextStyle::Code, code)]),
+                )
             }
         })
         .boxed()
@@ -279,7 +315,10 @@ pub fn chart_table() -> BoxedStrategy<Table> {
         ]),
         option::of("[A-Z][a-z&<> ]{0,8}[a-z]"),
         vec("[A-Z][a-z&<\" ]{0,6}[a-z]", 1..4),
-        vec(("[A-Za-z0-9&< ]{1,6}", vec(option::of(-1000i32..1000), 4)), 0..5),
+        vec(
+            ("[A-Za-z0-9&< ]{1,6}", vec(option::of(-1000i32..1000), 4)),
+            0..5,
+        ),
     )
         .prop_map(|(kind, title, series, rows)| {
             let n = series.len();
@@ -289,12 +328,22 @@ pub fn chart_table() -> BoxedStrategy<Table> {
                     let values = values
                         .into_iter()
                         .take(n)
-                        .map(|v| v.map(|v| (f64::from(v) / 4.0).to_string()).unwrap_or_default())
+                        .map(|v| {
+                            v.map(|v| (f64::from(v) / 4.0).to_string())
+                                .unwrap_or_default()
+                        })
                         .collect();
                     (category, values)
                 })
                 .unzip();
-            ChartData { kind, title, series, categories, values }.to_table()
+            ChartData {
+                kind,
+                title,
+                series,
+                categories,
+                values,
+            }
+            .to_table()
         })
         .boxed()
 }

@@ -286,19 +286,21 @@ impl Writer<'_> {
                     cell.blocks.last(),
                     Some(Block::Table(t)) if ChartData::from_table(t).is_some()
                 );
-                if !chart_last && !matches!(
-                    cell.blocks.last(),
-                    Some(
-                        Block::Paragraph(_)
-                            | Block::Image(_)
-                            | Block::PageBreak
-                            | Block::Directory {
-                                kind: DirectoryKind::Content
-                                    | DirectoryKind::Images
-                                    | DirectoryKind::Tables
-                            }
+                if !chart_last
+                    && !matches!(
+                        cell.blocks.last(),
+                        Some(
+                            Block::Paragraph(_)
+                                | Block::Image(_)
+                                | Block::PageBreak
+                                | Block::Directory {
+                                    kind: DirectoryKind::Content
+                                        | DirectoryKind::Images
+                                        | DirectoryKind::Tables
+                                }
+                        )
                     )
-                ) {
+                {
                     out.push_str(&format.empty_paragraph());
                 }
                 out.push_str("</w:tc>");

@@ -244,6 +244,7 @@ fn symbol(code: u8) -> Option<char> {
 
 /// Wingdings codes 0x20-0xFF (index `code - 0x20`); `\0` where Unicode has no equivalent
 /// (0xFF, the Windows logo, was not encoded).
+#[rustfmt::skip]
 static WINGDINGS: [char; 224] = [
     '\u{20}', '\u{1F589}', '\u{2702}', '\u{2701}', '\u{1F453}', '\u{1F56D}', '\u{1F56E}', '\u{1F56F}', // 0x20
     '\u{1F57F}', '\u{2706}', '\u{1F582}', '\u{1F583}', '\u{1F4EA}', '\u{1F4EB}', '\u{1F4EC}', '\u{1F4ED}', // 0x28
@@ -276,6 +277,7 @@ static WINGDINGS: [char; 224] = [
 ];
 
 /// Webdings codes 0x20-0xFF (index `code - 0x20`).
+#[rustfmt::skip]
 static WEBDINGS: [char; 224] = [
     '\u{20}', '\u{1F577}', '\u{1F578}', '\u{1F572}', '\u{1F576}', '\u{1F3C6}', '\u{1F396}', '\u{1F587}', // 0x20
     '\u{1F5E8}', '\u{1F5E9}', '\u{1F5F0}', '\u{1F5F1}', '\u{1F336}', '\u{1F397}', '\u{1F67E}', '\u{1F67C}', // 0x28
@@ -406,7 +408,12 @@ mod tests {
         // No two codes of one font show the same picture.
         for table in [&WINGDINGS, &WEBDINGS] {
             let mut seen = std::collections::HashSet::new();
-            assert!(table.iter().filter(|c| **c != '\0').all(|c| seen.insert(*c)));
+            assert!(
+                table
+                    .iter()
+                    .filter(|c| **c != '\0')
+                    .all(|c| seen.insert(*c))
+            );
         }
     }
 }
