@@ -449,17 +449,17 @@ fn symbols_of_symbol_fonts_become_the_unicode_they_show() {
         sym("Symbol", "F0B7"),    // bullet
         sym("Wingdings", "F0FC"), // check mark
         sym("Wingdings", "F0D8"), // arrowhead bullet
-        sym("Webdings", "F061"),  // check mark
-        sym("Wingdings", "F0F9"), // no Unicode equivalent
-        sym("Wingdings", "F0F9"), // the same again: one warning
+        sym("Webdings", "F061"),  // heavy check mark
+        sym("Wingdings", "F0FF"), // no Unicode equivalent (the Windows logo)
+        sym("Wingdings", "F0FF"), // the same again: one warning
     );
     let c = docx(&body).read();
     valid(&c);
-    assert_eq!(texts(&c), ["α→•✓➢✓\u{F0F9}\u{F0F9}"]);
+    assert_eq!(texts(&c), ["α→•✓\u{2B9A}✔\u{F0FF}\u{F0FF}"]);
     assert_eq!(
         messages(&c),
         [
-            "symbol U+F0F9 of the font \"Wingdings\" has no Unicode equivalent; kept as that code, which shows only in that font"
+            "symbol U+F0FF of the font \"Wingdings\" has no Unicode equivalent; kept as that code, which shows only in that font"
         ]
     );
 }

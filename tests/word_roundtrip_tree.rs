@@ -550,3 +550,82 @@ fn real_sd_xml_sample_table_image() {
         assert_round_trip("export-2017-table-image", &in_word_units(&doc));
     }
 }
+
+/// A chart's data table comes back from Word as the same chart (kind, title, series names,
+/// categories, values), in the body and between paragraphs.
+#[test]
+fn charts_round_trip_through_a_chart_part() {
+    use sdconv::ast::chart::{ChartData, ChartKind};
+    let chart = |kind, title: Option<&str>| {
+        Block::Table(
+            ChartData {
+                kind,
+                title: title.map(str::to_string),
+                series: vec!["2023".into(), "2024".into()],
+                categories: vec!["North".into(), "South".into()],
+                values: vec![
+                    vec!["1.5".into(), "2".into()],
+                    vec![String::new(), "-4".into()],
+                ],
+            }
+            .to_table(),
+        )
+    };
+    let mut doc = fixture(
+        r#"[{"type":"paragraph","kind":"paragraph","content":[{"type":"text","text":"Charts:"}]}]"#,
+    );
+    doc.blocks.push(chart(ChartKind::Column, Some("Sales")));
+    doc.blocks.push(chart(ChartKind::Pie, None));
+    doc.blocks.push(chart(ChartKind::Scatter, Some("Fit")));
+    assert_round_trip("charts", &doc);
+}
+
+/// Trees of plain paragraphs with every inline kind (formulas, ruby, styled line breaks in
+/// links included), code blocks and charts: the features of issue 14 amid ordinary text.
+fn text_math_code_and_charts() -> proptest::strategy::BoxedStrategy<Document> {
+    use proptest::prelude::*;
+    proptest::collection::vec(
+        prop_oneof![
+            6 => common::arb::inlines().prop_map(|content| {
+                Block::Paragraph(sdconv::ast::Paragraph::new(sdconv::ast::TextType::Paragraph, content))
+            }),
+            2 => common::arb::code_paragraph().prop_map(Block::Paragraph),
+            2 => common::arb::chart_table().prop_map(Block::Table),
+        ],
+        1..6,
+    )
+    .prop_map(|blocks| {
+        let mut doc = Document {
+            blocks,
+            ..Document::new()
+        };
+        common::arb::finish(&mut doc, 8);
+        doc
+    })
+    .boxed()
+}
+
+proptest::proptest! {
+    #![proptest_config(common::config(64))]
+
+    /// Such trees settle after one trip through Word: what the reader makes of the writer's
+    /// output, written and read again, is the same tree. (The first trip itself changes what
+    /// Word cannot hold: ids a .docx has no place for, characters XML 1.0 cannot carry.)
+    ///
+    /// Known gaps of the whole generator (`common::arb::document`) that keep it out of this
+    /// property for now: a picture in a table cell is sized against the cell by the writer and
+    /// against the page by the reader, so it shrinks on every trip; some one-row header tables
+    /// come back with another cell; an empty list item can come back as a plain paragraph in
+    /// the "List Paragraph" style.
+    #[test]
+    fn generated_trees_settle_after_one_word_trip(doc in text_math_code_and_charts()) {
+        let once = comparable(&round_trip(&doc));
+        let twice = comparable(&round_trip(&once));
+        proptest::prop_assert!(
+            once == twice,
+            "the second Word trip changed the tree:\n--- once\n{}\n--- twice\n{}",
+            once.to_json(),
+            twice.to_json()
+        );
+    }
+}

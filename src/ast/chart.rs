@@ -7,6 +7,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::{Block, Cell, Inline, Paragraph, Row, Table, TextType};
+
 /// How a chart draws its data.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -40,5 +42,134 @@ impl ChartKind {
             "scatterChart" => ChartKind::Scatter,
             _ => ChartKind::Other,
         }
+    }
+}
+
+/// A chart's data in the form a chart part holds it: series names, categories (or x values)
+/// and one value per category and series (empty: no point).
+///
+/// [`ChartData::to_table`] makes the data table every reader of charts builds, and
+/// [`ChartData::from_table`] takes such a table back apart; the Word writer writes a chart part
+/// only for a table that comes back the same from the part it writes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChartData {
+    /// How the chart draws its data.
+    pub kind: ChartKind,
+    /// The title (the table's caption).
+    pub title: Option<String>,
+    /// Series names, left to right.
+    pub series: Vec<String>,
+    /// Categories (x values for scatter charts), top to bottom.
+    pub categories: Vec<String>,
+    /// `values[category][series]`, as written; empty when the series has no point there.
+    pub values: Vec<Vec<String>>,
+}
+
+/// One cell of a chart's data table: a single plain paragraph (none when `text` is empty).
+fn data_cell(text: &str, header: bool) -> Cell {
+    let content = if text.is_empty() {
+        Vec::new()
+    } else {
+        vec![Inline::text(text)]
+    };
+    Cell {
+        header,
+        blocks: vec![Block::Paragraph(Paragraph::new(
+            TextType::Paragraph,
+            content,
+        ))],
+        ..Cell::default()
+    }
+}
+
+/// The text of a cell that is one plain-text paragraph, the only cell form a chart part keeps.
+fn cell_text(cell: &Cell) -> Option<String> {
+    match cell.blocks.as_slice() {
+        [Block::Paragraph(p)] => match p.content.as_slice() {
+            [] => Some(String::new()),
+            [Inline::Text { text }] => Some(text.clone()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A number a chart's value cache can hold (`xsd:double` without INF and NaN).
+pub fn is_chart_number(s: &str) -> bool {
+    s.chars()
+        .all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-'))
+        && s.parse::<f64>().is_ok_and(f64::is_finite)
+}
+
+impl ChartData {
+    /// The data table: a header row (an empty corner, then the series names), then one row per
+    /// category with each series' value; the title is the caption.
+    pub fn to_table(&self) -> Table {
+        let mut rows = vec![Row {
+            header: true,
+            cells: std::iter::once(data_cell("", true))
+                .chain(self.series.iter().map(|s| data_cell(s, true)))
+                .collect(),
+            ..Row::default()
+        }];
+        for (category, values) in self.categories.iter().zip(&self.values) {
+            rows.push(Row {
+                cells: std::iter::once(data_cell(category, false))
+                    .chain(values.iter().map(|v| data_cell(v, false)))
+                    .collect(),
+                ..Row::default()
+            });
+        }
+        Table {
+            rows,
+            caption: self.title.clone(),
+            // Only a caption is numbered (what readers make of a table without one).
+            numbered: self.title.is_some(),
+            chart: Some(self.kind),
+            ..Table::default()
+        }
+    }
+
+    /// The chart data of a chart's table when a chart part holds all of it: the table is exactly
+    /// what [`ChartData::to_table`] makes (no spans, widths, ids, formatting or rich text), it
+    /// has at least one series, series names and categories are non-empty (a reader numbers
+    /// missing ones), names and title have no edge white space (readers trim them), no text
+    /// holds control characters, and every value is a number or empty. `None` otherwise.
+    pub fn from_table(t: &Table) -> Option<ChartData> {
+        let kind = t.chart?;
+        let (head, body) = t.rows.split_first()?;
+        let texts = |r: &Row| r.cells.iter().map(cell_text).collect::<Option<Vec<_>>>();
+        let series: Vec<String> = texts(head)?.into_iter().skip(1).collect();
+        let mut categories = Vec::new();
+        let mut values = Vec::new();
+        for row in body {
+            let mut cells = texts(row)?.into_iter();
+            categories.push(cells.next()?);
+            values.push(cells.collect::<Vec<_>>());
+        }
+        let clean = |s: &str| !s.chars().any(char::is_control);
+        let trimmed = |s: &str| !s.is_empty() && s.trim() == s && clean(s);
+        let fits = !series.is_empty()
+            && series.iter().all(|s| trimmed(s))
+            && t.caption.as_deref().is_none_or(trimmed)
+            && categories.iter().all(|c| !c.is_empty() && clean(c))
+            && values.iter().all(|row| row.len() == series.len())
+            && values
+                .iter()
+                .flatten()
+                .all(|v| v.is_empty() || is_chart_number(v));
+        let data = ChartData {
+            kind,
+            title: t.caption.clone(),
+            series,
+            categories,
+            values,
+        };
+        let mut same = data.to_table();
+        if t.caption.is_none() {
+            // Whether a caption that is not there would be numbered says nothing.
+            same.numbered = t.numbered;
+        }
+        (fits && same == *t).then_some(data)
     }
 }

@@ -3,14 +3,17 @@
 //! [`document`] covers every block kind (tables with row and column spans that respect the grid,
 //! blocks nested in cells), every inline kind (notes inside notes, tracked changes, comment
 //! anchors that name existing comments, index marks, inline images), metadata with values the
-//! sd.xml DTD cannot hold, empty strings and characters XML cannot hold. Every inline list is
+//! sd.xml DTD cannot hold, empty strings and characters XML cannot hold, formulas, ruby, code
+//! blocks and charts. Every inline list is
 //! normalised, ids are unique, every referenced image is in the media store and nothing else is;
 //! percentages are whole or .5. Generated trees pass `Document::validate`.
 
 use proptest::collection::vec;
 use proptest::option;
 use proptest::prelude::*;
+use sdconv::ast::chart::{ChartData, ChartKind};
 use sdconv::ast::inline::normalize;
+use sdconv::ast::math::MathNode;
 use sdconv::ast::{
     Align, Block, Borders, Cell, Change, ChangeKind, Comment, DirectoryKind, Document, Extent,
     Image, IndexNode, Inline, MediaItem, Meta, NoteKind, NumberFormat, Paragraph, Row, Table,
@@ -111,10 +114,87 @@ fn leaf() -> BoxedStrategy<Inline> {
             .prop_map(|(media, caption, alt)| Inline::Image { media: media.into(), caption, alt }),
         1 => prop::sample::select(vec!["ix0", "ix1", "x\"y"])
             .prop_map(|id| Inline::IndexMark { id: id.into() }),
+        1 => (text(), text()).prop_map(|(base, reading)| Inline::Ruby { base, reading }),
+        1 => (any::<bool>(), math_row()).prop_map(|(display, math)| Inline::Math { display, math }),
         1 => prop::sample::select(COMMENTS.to_vec()).prop_map(|id| Inline::CommentStart { id: id.into() }),
         1 => prop::sample::select(COMMENTS.to_vec()).prop_map(|id| Inline::CommentEnd { id: id.into() }),
     ]
     .boxed()
+}
+
+/// Characters of math leaves: letters, digits, operators, Greek, and ones XML must escape.
+fn math_text() -> BoxedStrategy<String> {
+    prop_oneof![
+        6 => "[a-zA-Z0-9]{1,3}",
+        2 => prop::sample::select(vec!["+", "=", "−", "<", "&", "(", ")", "α", "∞", ","]).prop_map(String::from),
+        1 => "[a-z ]{1,6}",
+    ]
+    .boxed()
+}
+
+/// A formula row with fractions, scripts, radicals, big operators, delimiters, matrices,
+/// accents and functions nested up to three deep.
+pub fn math_row() -> BoxedStrategy<Vec<MathNode>> {
+    let leaf = prop_oneof![
+        3 => math_text().prop_map(|text| MathNode::Ident { text }),
+        2 => "[0-9]{1,3}(\\.[0-9])?".prop_map(|text| MathNode::Number { text }),
+        2 => prop::sample::select(vec!["+", "=", "<", "&", "−", "→"]).prop_map(MathNode::op),
+        1 => "[a-z ]{1,8}".prop_map(|text| MathNode::Text { text }),
+    ];
+    let node = leaf.prop_recursive(3, 16, 3, |inner| {
+        let row = vec(inner, 1..3);
+        prop_oneof![
+            (row.clone(), row.clone()).prop_map(|(num, den)| MathNode::Fraction { num, den }),
+            (
+                row.clone(),
+                option::of(row.clone()),
+                option::of(row.clone())
+            )
+                .prop_filter("a script", |(_, sub, sup)| sub.is_some() || sup.is_some())
+                .prop_map(|(base, sub, sup)| MathNode::Scripts { base, sub, sup }),
+            (option::of(row.clone()), row.clone())
+                .prop_map(|(degree, body)| MathNode::Radical { degree, body }),
+            (
+                prop::sample::select(vec!["∑", "∫", "∏"]),
+                option::of(row.clone()),
+                option::of(row.clone()),
+                row.clone()
+            )
+                .prop_map(|(op, sub, sup, body)| MathNode::Nary {
+                    op: op.into(),
+                    sub,
+                    sup,
+                    body
+                }),
+            (
+                prop::sample::select(vec![("(", ")"), ("[", "]"), ("|", "|"), ("{", "")]),
+                row.clone()
+            )
+                .prop_map(|((open, close), body)| MathNode::Delimited {
+                    open: open.into(),
+                    close: close.into(),
+                    body
+                }),
+            vec(vec(row.clone(), 2), 1..3).prop_map(|rows| MathNode::Matrix { rows }),
+            (
+                prop::sample::select(vec!["^", "¯", "→"]),
+                any::<bool>(),
+                row.clone()
+            )
+                .prop_map(|(accent, under, body)| MathNode::Accent {
+                    accent: accent.into(),
+                    under: under && accent == "¯",
+                    body
+                }),
+            (prop::sample::select(vec!["sin", "log", "lim"]), row).prop_map(|(name, body)| {
+                MathNode::Function {
+                    name: vec![MathNode::ident(name)],
+                    body,
+                }
+            }),
+        ]
+    });
+    vec(node, 1..4).boxed()
 }
 
 /// One inline node, wrappers and notes nested up to three deep (not yet normalised).
@@ -187,12 +267,84 @@ pub fn paragraph() -> BoxedStrategy<Paragraph> {
                     start,
                     list_id,
                     number_format,
-                    // Code blocks are tested with wholly-code content in tests/code_blocks.rs.
                     code: None,
                     content,
                 }
             },
         )
+        .boxed()
+}
+
+/// A code block: a plain paragraph wholly in code style, lines and indentation kept, with a
+/// language (or none known).
+pub fn code_paragraph() -> BoxedStrategy<Paragraph> {
+    (
+        prop::sample::select(vec!["", "rust", "python"]),
+        vec(("[ \t]{0,4}", "[a-z(){}<&;=\" ]{1,12}"), 1..4),
+    )
+        .prop_map(|(language, lines)| {
+            let mut code = Vec::new();
+            for (k, (indent, line)) in lines.into_iter().enumerate() {
+                if k > 0 {
+                    code.push(Inline::LineBreak);
+                }
+                code.push(Inline::text(format!("{indent}{line}")));
+            }
+            Paragraph {
+                code: Some(language.to_string()),
+                ..Paragraph::new(
+                    TextType::Paragraph,
+                    normalize(&[Inline::styled(TextStyle::Code, code)]),
+                )
+            }
+        })
+        .boxed()
+}
+
+/// A chart's data table (every kind, with or without title, a point sometimes missing).
+pub fn chart_table() -> BoxedStrategy<Table> {
+    (
+        prop::sample::select(vec![
+            ChartKind::Bar,
+            ChartKind::Column,
+            ChartKind::Line,
+            ChartKind::Pie,
+            ChartKind::Area,
+            ChartKind::Scatter,
+            ChartKind::Other,
+        ]),
+        option::of("[A-Z][a-z&<> ]{0,8}[a-z]"),
+        vec("[A-Z][a-z&<\" ]{0,6}[a-z]", 1..4),
+        vec(
+            ("[A-Za-z0-9&< ]{1,6}", vec(option::of(-1000i32..1000), 4)),
+            0..5,
+        ),
+    )
+        .prop_map(|(kind, title, series, rows)| {
+            let n = series.len();
+            let (categories, values) = rows
+                .into_iter()
+                .map(|(category, values)| {
+                    let values = values
+                        .into_iter()
+                        .take(n)
+                        .map(|v| {
+                            v.map(|v| (f64::from(v) / 4.0).to_string())
+                                .unwrap_or_default()
+                        })
+                        .collect();
+                    (category, values)
+                })
+                .unzip();
+            ChartData {
+                kind,
+                title,
+                series,
+                categories,
+                values,
+            }
+            .to_table()
+        })
         .boxed()
 }
 
@@ -407,7 +559,7 @@ pub fn table(nested: bool) -> BoxedStrategy<Table> {
                     id: id.then(|| "?".to_string()),
                     style,
                     origin_ids,
-                    // Chart tables come from Word only, which does not write charts back yet.
+                    // Chart tables come from chart_table(): a chart is drawn from its data.
                     chart: None,
                 }
             },
@@ -421,6 +573,8 @@ pub fn block() -> BoxedStrategy<Block> {
         10 => paragraph().prop_map(Block::Paragraph),
         2 => image().prop_map(Block::Image),
         2 => table(false).prop_map(Block::Table),
+        1 => chart_table().prop_map(Block::Table),
+        1 => code_paragraph().prop_map(Block::Paragraph),
         1 => Just(Block::PageBreak),
         1 => prop::sample::select(DirectoryKind::ALL.to_vec()).prop_map(|kind| Block::Directory { kind }),
     ]

@@ -62,6 +62,8 @@ pub(crate) enum Rel {
     Link(String),
     /// An image, by index into [`Writer::media_order`].
     Image(usize),
+    /// A chart part, by index into [`Writer::charts`] (`charts/chart<index + 1>.xml`).
+    Chart(usize),
 }
 
 /// Relationships of one part, in creation order, deduplicated.
@@ -193,6 +195,8 @@ pub(crate) struct Writer<'a> {
     /// Media names in order of first use, with the widest printed width (EMU).
     pub media_order: Vec<(String, u64)>,
     media_index: HashMap<String, usize>,
+    /// Chart parts written, in order (`word/charts/chart1.xml`, …).
+    pub charts: Vec<String>,
     pub rels: BTreeMap<Part, Rels>,
     /// Finished `w:footnote` / `w:endnote` elements.
     pub footnotes: Vec<String>,
@@ -260,6 +264,7 @@ impl<'a> Writer<'a> {
             block: None,
             media_order: Vec::new(),
             media_index: HashMap::new(),
+            charts: Vec::new(),
             rels: BTreeMap::new(),
             footnotes: Vec::new(),
             endnotes: Vec::new(),
@@ -324,6 +329,20 @@ impl<'a> Writer<'a> {
             }
         };
         self.rels.entry(part).or_default().image(index)
+    }
+
+    /// Adds chart part `xml` and returns the main part's relationship to it (charts stand in
+    /// body tables only).
+    pub fn chart_rel(&mut self, xml: String) -> String {
+        self.charts.push(xml);
+        let index = self.charts.len() - 1;
+        let id = format!("rIdChart{}", index + 1);
+        self.rels
+            .entry(Part::Document)
+            .or_default()
+            .items
+            .push((id.clone(), Rel::Chart(index)));
+        id
     }
 
     pub fn link_rel(&mut self, part: Part, href: &str) -> String {

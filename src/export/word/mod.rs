@@ -50,6 +50,7 @@
 //! written) — each reported as a warning.
 
 pub mod captions;
+mod chart;
 pub mod document;
 pub mod images;
 pub mod numbering;

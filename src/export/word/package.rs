@@ -177,6 +177,15 @@ pub(crate) fn write_package(
         has_endnotes,
         has_comments,
     );
+    for i in 1..=w.charts.len() {
+        types = types.replace(
+            "</Types>",
+            &format!(
+                r#"<Override PartName="/word/charts/chart{i}.xml" ContentType="{}"/></Types>"#,
+                super::chart::CHART_CONTENT_TYPE
+            ),
+        );
+    }
     for (_, part, _, _) in &extra_headers {
         types = types.replace(
             "</Types>",
@@ -353,6 +362,13 @@ pub(crate) fn write_package(
             .replace("{{title}}", &title);
         zip.add("word/footer1.xml", f.as_bytes(), Compression::Deflate)?;
     }
+    for (i, chart) in w.charts.iter().enumerate() {
+        zip.add(
+            &format!("word/charts/chart{}.xml", i + 1),
+            chart.as_bytes(),
+            Compression::Deflate,
+        )?;
+    }
     for (p, name) in images.iter().zip(&media_names) {
         // Images are compressed already: deflating them again only costs time.
         zip.add(&format!("word/{name}"), &p.bytes, Compression::Store)?;
@@ -423,6 +439,13 @@ fn push_rels(out: &mut String, rels: Option<&super::document::Rels>, media: &[St
                 );
                 escape_attr(href, out);
                 out.push_str(r#"" TargetMode="External"/>"#);
+            }
+            Rel::Chart(i) => {
+                let _ = write!(
+                    out,
+                    r#"<Relationship Id="{id}" Type="{REL_BASE}/chart" Target="charts/chart{}.xml"/>"#,
+                    i + 1
+                );
             }
             Rel::Image(i) => {
                 if let Some(target) = media.get(*i) {

@@ -263,7 +263,12 @@ impl Writer<'_> {
                 let rpr = self.run_properties(&run.marks, linked, ctx);
                 text_run(out, t, &rpr, deleted);
             }
-            Leaf::LineBreak => out.push_str("<w:r><w:br/></w:r>"),
+            // A break carries its run's properties, as a break inside text does: a reader
+            // keeps it inside its span, code or link style.
+            Leaf::LineBreak => {
+                let rpr = self.run_properties(&run.marks, linked, ctx);
+                text_run(out, "\n", &rpr, deleted);
+            }
             Leaf::Atom(atom) => self.write_atom(out, part, atom, deleted, ctx),
         }
     }

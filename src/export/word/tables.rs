@@ -4,6 +4,7 @@
 
 use std::fmt::Write;
 
+use crate::ast::chart::ChartData;
 use crate::ast::numbering::BlockNumber;
 use crate::ast::{Align, Block, Cell, DirectoryKind, Table, VAlign, grid_positions, length};
 use crate::report::WarningKind;
@@ -46,11 +47,14 @@ impl Writer<'_> {
         avail: u32,
     ) {
         if t.chart.is_some() {
-            self.warn(
-                WarningKind::Lossy,
-                "c:chart",
-                "a chart is written as its data table; Word gets no chart part",
-            );
+            match ChartData::from_table(t) {
+                Some(data) => return self.write_chart(out, &data, avail),
+                None => self.warn(
+                    WarningKind::Lossy,
+                    "c:chart",
+                    "a chart whose table a chart part cannot hold whole (formatting, spans, rich text, ids, missing names or values that are not numbers) is written as its data table; Word gets no chart",
+                ),
+            }
         }
         let caption = t
             .caption
@@ -277,20 +281,26 @@ impl Writer<'_> {
                 };
                 let inner = width.saturating_sub(CELL_MARGINS).max(720);
                 self.write_blocks(out, &cell.blocks, inner, Some(format), false);
-                // A cell ends with a paragraph (ECMA-376 17.4.66).
-                if !matches!(
+                // A cell ends with a paragraph (ECMA-376 17.4.66); a chart is one.
+                let chart_last = matches!(
                     cell.blocks.last(),
-                    Some(
-                        Block::Paragraph(_)
-                            | Block::Image(_)
-                            | Block::PageBreak
-                            | Block::Directory {
-                                kind: DirectoryKind::Content
-                                    | DirectoryKind::Images
-                                    | DirectoryKind::Tables
-                            }
+                    Some(Block::Table(t)) if ChartData::from_table(t).is_some()
+                );
+                if !chart_last
+                    && !matches!(
+                        cell.blocks.last(),
+                        Some(
+                            Block::Paragraph(_)
+                                | Block::Image(_)
+                                | Block::PageBreak
+                                | Block::Directory {
+                                    kind: DirectoryKind::Content
+                                        | DirectoryKind::Images
+                                        | DirectoryKind::Tables
+                                }
+                        )
                     )
-                ) {
+                {
                     out.push_str(&format.empty_paragraph());
                 }
                 out.push_str("</w:tc>");

@@ -4,8 +4,8 @@
 
 use quick_xml::events::Event;
 
-use crate::ast::chart::ChartKind;
-use crate::ast::{Block, Cell, Inline, Paragraph, Row, Table, TextType};
+use crate::ast::Table;
+use crate::ast::chart::{ChartData, ChartKind};
 use crate::error::Result;
 use crate::limits::{Limits, MAX_TABLE_COLUMNS};
 use crate::xml::XmlReader;
@@ -23,7 +23,7 @@ struct Series {
 
 /// What a chart part holds: its kind (`barChart`, `pieChart`, …), title and series.
 #[derive(Debug, Default, PartialEq)]
-pub struct ChartData {
+pub struct ChartPart {
     /// The plot's element name without prefix (the first one when several are combined).
     pub kind: String,
     /// `c:barDir="bar"`: horizontal bars.
@@ -42,9 +42,9 @@ enum Slot {
 }
 
 /// Reads a chart part's text.
-pub fn read(text: &str, part: &str, limits: &Limits) -> Result<ChartData> {
+pub fn read(text: &str, part: &str, limits: &Limits) -> Result<ChartPart> {
     let mut r = XmlReader::new(text, part, limits);
-    let mut data = ChartData::default();
+    let mut data = ChartPart::default();
     // Open elements by local name, to know the context of a `c:v` or `a:t`.
     let mut path: Vec<String> = Vec::new();
     let mut point: usize = 0;
@@ -63,6 +63,12 @@ pub fn read(text: &str, part: &str, limits: &Limits) -> Result<ChartData> {
                             .and_then(|v| v.trim().parse().ok())
                             .unwrap_or(0);
                     }
+                    // Text is read whole (entities included) where it stands.
+                    "t" | "v" => {
+                        let s = r.read_text()?;
+                        take_text(&mut data, &path, &name, point, s, &mut title);
+                        continue;
+                    }
                     n if n.ends_with("Chart") && data.kind.is_empty() && n != "chart" => {
                         data.kind = n.to_string();
                     }
@@ -76,37 +82,6 @@ pub fn read(text: &str, part: &str, limits: &Limits) -> Result<ChartData> {
             Event::End(_) => {
                 path.pop();
             }
-            Event::Text(t) => {
-                let s = t.xml10_content();
-                let inside = |n: &str| path.iter().any(|p| p == n);
-                let Some(last) = path.last() else { continue };
-                // The chart's own title: axis titles sit inside the plot area.
-                if last == "t" && inside("title") && !inside("ser") && !inside("plotArea") {
-                    title.push_str(&s);
-                } else if last == "v" && inside("ser") {
-                    let slot = if inside("tx") {
-                        Slot::Name
-                    } else if inside("cat") || inside("xVal") {
-                        Slot::Categories
-                    } else if inside("val") || inside("yVal") {
-                        Slot::Values
-                    } else {
-                        continue;
-                    };
-                    if let Some(ser) = data.series.last_mut() {
-                        match slot {
-                            Slot::Name => ser.name.push_str(&s),
-                            Slot::Categories if ser.categories.len() < MAX_POINTS => {
-                                ser.categories.push((point, s.into_owned()))
-                            }
-                            Slot::Values if ser.values.len() < MAX_POINTS => {
-                                ser.values.push((point, s.into_owned()))
-                            }
-                            _ => {}
-                        }
-                    }
-                }
-            }
             Event::Eof => break,
             _ => {}
         }
@@ -118,23 +93,45 @@ pub fn read(text: &str, part: &str, limits: &Limits) -> Result<ChartData> {
     Ok(data)
 }
 
-fn cell(text: &str, header: bool) -> Cell {
-    let content = if text.is_empty() {
-        Vec::new()
+/// Files the text of an `a:t` or `c:v` element (`tag`) under the open elements `path`.
+fn take_text(
+    data: &mut ChartPart,
+    path: &[String],
+    tag: &str,
+    point: usize,
+    s: String,
+    title: &mut String,
+) {
+    let inside = |n: &str| path.iter().any(|p| p == n);
+    // The chart's own title: axis titles sit inside the plot area.
+    if tag == "t" && inside("title") && !inside("ser") && !inside("plotArea") {
+        title.push_str(&s);
+        return;
+    }
+    if tag != "v" || !inside("ser") {
+        return;
+    }
+    let slot = if inside("tx") {
+        Slot::Name
+    } else if inside("cat") || inside("xVal") {
+        Slot::Categories
+    } else if inside("val") || inside("yVal") {
+        Slot::Values
     } else {
-        vec![Inline::text(text)]
+        return;
     };
-    Cell {
-        header,
-        blocks: vec![Block::Paragraph(Paragraph::new(
-            TextType::Paragraph,
-            content,
-        ))],
-        ..Cell::default()
+    let Some(ser) = data.series.last_mut() else {
+        return;
+    };
+    match slot {
+        Slot::Name => ser.name.push_str(&s),
+        Slot::Categories if ser.categories.len() < MAX_POINTS => ser.categories.push((point, s)),
+        Slot::Values if ser.values.len() < MAX_POINTS => ser.values.push((point, s)),
+        _ => {}
     }
 }
 
-impl ChartData {
+impl ChartPart {
     /// The data table: a header row (an empty corner, then the series names), then one row per
     /// category with each series' value; the title is the caption. `None` without any series.
     pub fn to_table(&self) -> Option<Table> {
@@ -148,48 +145,52 @@ impl ChartData {
             .max()
             .unwrap_or(0)
             .min(MAX_POINTS);
-        let categories = series.iter().find(|s| !s.categories.is_empty());
-        let mut rows = vec![Row {
-            header: true,
-            cells: std::iter::once(cell("", true))
-                .chain(series.iter().enumerate().map(|(k, s)| match s.name.trim() {
-                    "" => cell(&format!("Series {}", k + 1), true),
-                    name => cell(name, true),
-                }))
-                .collect(),
-            ..Row::default()
-        }];
-        for p in 0..points {
-            let label = categories
-                .and_then(|s| s.categories.iter().find(|(i, _)| *i == p))
-                .map(|(_, c)| c.clone())
-                .unwrap_or_else(|| (p + 1).to_string());
-            let mut cells = vec![cell(&label, false)];
-            for s in series {
-                let v = s
-                    .values
+        let named = series.iter().find(|s| !s.categories.is_empty());
+        let categories = (0..points)
+            .map(|p| {
+                named
+                    .and_then(|s| s.categories.iter().find(|(i, _)| *i == p))
+                    .map(|(_, c)| c.clone())
+                    .filter(|c| !c.is_empty())
+                    .unwrap_or_else(|| (p + 1).to_string())
+            })
+            .collect();
+        let values = (0..points)
+            .map(|p| {
+                series
                     .iter()
-                    .find(|(i, _)| *i == p)
-                    .map(|(_, v)| v.as_str());
-                cells.push(cell(v.unwrap_or(""), false));
-            }
-            rows.push(Row {
-                cells,
-                ..Row::default()
-            });
-        }
-        Some(Table {
-            rows,
-            caption: self.title.clone(),
-            chart: Some(ChartKind::from_plot(&self.kind, self.horizontal)),
-            ..Table::default()
-        })
+                    .map(|s| {
+                        s.values
+                            .iter()
+                            .find(|(i, _)| *i == p)
+                            .map(|(_, v)| v.clone())
+                            .unwrap_or_default()
+                    })
+                    .collect()
+            })
+            .collect();
+        let data = ChartData {
+            kind: ChartKind::from_plot(&self.kind, self.horizontal),
+            title: self.title.clone(),
+            series: series
+                .iter()
+                .enumerate()
+                .map(|(k, s)| match s.name.trim() {
+                    "" => format!("Series {}", k + 1),
+                    name => name.to_string(),
+                })
+                .collect(),
+            categories,
+            values,
+        };
+        Some(data.to_table())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ast::Block;
 
     const BAR: &str = r#"<c:chartSpace xmlns:c="c" xmlns:a="a"><c:chart><c:title><c:tx><c:rich><a:p><a:r><a:t>Sales</a:t></a:r></a:p></c:rich></c:tx></c:title><c:plotArea><c:barChart><c:barDir val="col"/>
 <c:ser><c:tx><c:strRef><c:strCache><c:pt idx="0"><c:v>2024</c:v></c:pt></c:strCache></c:strRef></c:tx>

@@ -34,7 +34,8 @@
 //! - ✔ ruby (`Inline::Ruby`: base and reading), symbol fonts (Symbol, Wingdings, Webdings →
 //!   Unicode), page headers, unknown block elements around runs (their text as a paragraph),
 //!   several `w:body` elements
-//! - ◐ charts: the cached data as a table (title as caption), the drawing dropped (warned)
+//! - ◐ charts: the cached data as a table (title as caption) with the chart's kind; its styling
+//!   dropped (warned)
 //! - ✘ shapes without text, `altChunk`, `subDoc` — each reported as a
 //!   warning where met; revisions of paragraph marks and of formatting (`w:rPrChange`,
 //!   `w:pPrChange`) are ignored: the current formatting is what the tree keeps
