@@ -95,11 +95,14 @@ fn pie(cats: &[String], values: &[Option<f64>], out: &mut String) {
     let (cx, cy, r) = (W / 2.0 - 60.0, H / 2.0, H / 2.0 - 24.0);
     let mut angle = -std::f64::consts::FRAC_PI_2;
     for (i, v) in values.iter().enumerate() {
+        let color = COLORS[i % COLORS.len()];
+        // Every category has its legend entry, as in Word and Excel; only a positive value has
+        // a slice to draw.
+        legend_entry(out, i, color, cats.get(i).map_or("", |c| c.as_str()));
         let Some(v) = v.filter(|v| *v > 0.0) else {
             continue;
         };
         let sweep = v / total * std::f64::consts::TAU;
-        let color = COLORS[i % COLORS.len()];
         if sweep >= std::f64::consts::TAU - 1e-9 {
             let _ = write!(
                 out,
@@ -116,21 +119,19 @@ fn pie(cats: &[String], values: &[Option<f64>], out: &mut String) {
             );
         }
         angle += sweep;
-        let ly = 24.0 + 18.0 * i as f64;
-        let _ = write!(
-            out,
-            "<rect x=\"{}\" y=\"{}\" width=\"10\" height=\"10\" fill=\"{color}\"/>",
-            W - 140.0,
-            ly - 9.0
-        );
-        label(
-            out,
-            W - 124.0,
-            ly,
-            "start",
-            cats.get(i).map_or("", |c| c.as_str()),
-        );
     }
+}
+
+/// The pie legend's `i`th entry: a swatch and the category's name, down the right edge.
+fn legend_entry(out: &mut String, i: usize, color: &str, name: &str) {
+    let ly = 24.0 + 18.0 * i as f64;
+    let _ = write!(
+        out,
+        "<rect x=\"{}\" y=\"{}\" width=\"10\" height=\"10\" fill=\"{color}\"/>",
+        W - 140.0,
+        ly - 9.0
+    );
+    label(out, W - 124.0, ly, "start", name);
 }
 
 fn axes(
@@ -324,6 +325,22 @@ mod tests {
             let cx = format!("<circle cx=\"{:.1}\"", L + frac * pw);
             assert!(out.contains(&cx), "{cx} in {out}");
         }
+    }
+
+    #[test]
+    fn a_pie_lists_every_category_but_draws_only_positive_slices() {
+        let t = table(&[
+            &["", "Sales"],
+            &["North", "3"],
+            &["Desert", "0"],
+            &["South", "1"],
+        ]);
+        let mut out = String::new();
+        assert!(write(&t, ChartKind::Pie, "P", &mut out));
+        for name in ["North", "Desert", "South"] {
+            assert!(out.contains(&format!(">{name}</text>")), "{name} in {out}");
+        }
+        assert_eq!(out.matches("<path ").count(), 2, "{out}");
     }
 
     #[test]
