@@ -195,7 +195,8 @@ pub fn convert(
             Ok(report.finish(doc))
         })
     } else {
-        sdconv::import(from, &input.bytes, import_options)
+        // Shared: a Word or sd.xml input's pictures stay deflated inside these bytes.
+        sdconv::import_shared(from, input.bytes.clone(), import_options)
     }
     .map_err(|e| Failure::convert(&input.name, e))?;
     let mut warnings = imported.warnings;
