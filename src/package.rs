@@ -66,7 +66,7 @@ type SharedArchive = ZipArchive<Cursor<Source<'static>>>;
 /// A zip archive opened for reading under [`Limits`].
 pub struct ZipReader<'a> {
     archive: ZipArchive<Cursor<Source<'a>>>,
-    /// The same archive when it was opened from shared bytes ([`ZipReader::shared`]): raw
+    /// The same archive when it was opened from [`Source::Shared`] bytes: raw
     /// entries then point into those bytes.
     shared: Option<SharedArchive>,
     names: Vec<String>,
@@ -241,7 +241,7 @@ impl<'a> ZipReader<'a> {
     /// checks it (and counted against the total budget); the content, and so its checksum, is
     /// checked only when inflated, and inflating never produces more than the declared size.
     ///
-    /// A reader opened with [`ZipReader::shared`] hands out entries that point into its bytes
+    /// A reader opened from [`Source::Shared`] bytes hands out entries that point into its bytes
     /// (nothing is copied; the copy keeps the entry's own timestamp and attributes). Otherwise the
     /// entry is copied into a one-entry archive of its own, with the fixed timestamp and
     /// permissions every zip sdconv writes has.
@@ -357,16 +357,31 @@ impl RawEntry {
     }
 
     /// Inflates the entry into `out`, streaming: never more than the declared size (checked at
-    /// reading against the limits), and the checksum checked at the end. On an error part of the
-    /// entry may have been written.
+    /// reading against the limits), and the checksum checked at the end. A broken entry is
+    /// [`Error::NotZip`], a failing `out` [`Error::Write`]; either way part of the entry may have
+    /// been written.
     pub fn copy_to(&self, out: &mut dyn Write) -> Result<u64> {
         let mut archive = self.archive.clone();
         let file = archive
             .by_index(self.index)
             .map_err(|e| Error::NotZip(format!("{}: {e}", self.name)))?;
         // One byte past the declared size shows a lying size field.
-        let got = std::io::copy(&mut file.take(self.size.saturating_add(1)), out)
-            .map_err(|e| Error::NotZip(format!("{}: {e}", self.name)))?;
+        let mut file = file.take(self.size.saturating_add(1));
+        let mut buf = vec![0u8; 64 * 1024];
+        let mut got = 0u64;
+        loop {
+            let n = match file.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(Error::NotZip(format!("{}: {e}", self.name))),
+            };
+            out.write_all(&buf[..n]).map_err(|e| Error::Write {
+                format: "file",
+                message: format!("{}: {e}", self.name),
+            })?;
+            got += n as u64;
+        }
         if got != self.size {
             return Err(Error::NotZip(format!(
                 "{}: inflates to {}{got} bytes, {} declared",

@@ -245,6 +245,30 @@ impl MediaItem {
         }
     }
 
+    /// Writes the bytes to `out`. A picture still deflated (and not inflated yet) is inflated
+    /// straight into `out`, never held whole in memory: for writing files. Errors: the
+    /// picture's own (it does not inflate: [`crate::Error::Invalid`]) or `out`'s
+    /// ([`crate::Error::Write`]); part of the bytes may have been written.
+    pub fn write_to(&self, out: &mut dyn std::io::Write) -> crate::Result<()> {
+        let write_error = |e: std::io::Error| crate::Error::Write {
+            format: "file",
+            message: format!("{}: {e}", self.name),
+        };
+        match &self.content {
+            Content::Deflated(d) if d.inflated.get().is_none() => {
+                d.raw.copy_to(out).map(|_| ()).map_err(|e| match e {
+                    e @ crate::Error::Write { .. } => e,
+                    other => MediaError {
+                        name: self.name.clone(),
+                        reason: other.to_string(),
+                    }
+                    .into(),
+                })
+            }
+            _ => out.write_all(&self.bytes()?).map_err(write_error),
+        }
+    }
+
     /// The zip entry the bytes are still stored in, when they are deflated and nothing changed
     /// them: a writer producing a zip copies it as it is ([`crate::package::ZipWriter::add_media`]).
     pub fn stored(&self) -> Option<&RawEntry> {
@@ -562,5 +586,42 @@ mod tests {
             .chain([content_hash(&base), content_hash(&base[..19])])
             .collect();
         assert_eq!(hashes.len(), 22);
+    }
+
+    #[test]
+    fn deflated_items_sniff_a_prefix_and_inflate_once() {
+        use crate::package::{Compression, Source, ZipReader, ZipWriter};
+        // A JPEG whose frame header sits behind 5 KB of metadata: past the short prefix.
+        let mut jpg = vec![0xFF, 0xD8, 0xFF, 0xE1];
+        jpg.extend_from_slice(&5000u16.to_be_bytes());
+        jpg.extend_from_slice(&[0u8; 4998]);
+        jpg.extend_from_slice(&[0xFF, 0xC0, 0x00, 0x0B, 0x08, 0x00, 0x0A, 0x00, 0x14, 0x03]);
+        jpg.extend_from_slice(&[0u8; 100]);
+        let mut w = ZipWriter::new();
+        w.add("p.jpg", &jpg, Compression::Deflate).unwrap();
+        let zip = Bytes::from(w.finish().unwrap());
+        let limits = crate::Limits::default();
+        let mut r = ZipReader::from_source(Source::Shared(zip), &limits).unwrap();
+        let item = MediaItem::deflated("p.jpg", r.read_raw("p.jpg").unwrap());
+        assert_eq!(
+            (item.kind, item.width, item.height, item.size),
+            (MediaKind::Jpeg, Some(20), Some(10), jpg.len())
+        );
+        assert!(!item.is_inflated());
+        let plain = MediaItem::new("p.jpg", jpg.clone());
+        let copy = item.clone();
+        assert_eq!(item.hash(), plain.hash());
+        // Inflated once, for every clone.
+        assert!(copy.is_inflated());
+        assert_eq!(item, plain);
+        assert_eq!(&item.bytes().unwrap()[..], &jpg[..]);
+
+        // The JSON dump keeps size and hash, not the bytes.
+        let back: MediaItem =
+            serde_json::from_str(&serde_json::to_string(&item).unwrap()).unwrap();
+        assert!(!back.has_bytes());
+        assert_eq!((back.hash(), back.size), (plain.hash(), jpg.len()));
+        assert!(back.bytes().unwrap().is_empty());
+        assert_ne!(back, plain);
     }
 }

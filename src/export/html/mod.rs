@@ -86,11 +86,14 @@ impl HtmlOptions {
 /// media, not copied. A picture that does not inflate is left out, with a warning.
 pub fn write_files(doc: &Document, opts: &HtmlOptions) -> Converted<Vec<(String, Bytes)>> {
     use rayon::prelude::*;
-    let Page {
-        html,
-        images,
-        mut report,
-    } = page(doc, opts);
+    let Converted {
+        value: HtmlParts { html, images },
+        warnings,
+    } = write_parts(doc, opts);
+    let mut report = Report::new();
+    for w in warnings {
+        report.push(w);
+    }
     let inflated: Vec<_> = images.par_iter().map(|(_, item)| item.bytes()).collect();
     let mut files = Vec::with_capacity(2 + images.len());
     files.push(("index.html".to_string(), Bytes::from(html)));
@@ -115,29 +118,36 @@ pub fn write_files(doc: &Document, opts: &HtmlOptions) -> Converted<Vec<(String,
 /// `images/`, deterministic bytes. Pictures still deflated as their source stored them are
 /// copied as they are, never inflated.
 pub fn write_zip(doc: &Document, opts: &HtmlOptions) -> crate::Result<Converted<Vec<u8>>> {
-    let Page {
-        html,
-        images,
-        report,
-    } = page(doc, opts);
+    let Converted {
+        value: HtmlParts { html, images },
+        warnings,
+    } = write_parts(doc, opts);
     let mut zip = ZipWriter::new();
     zip.add("index.html", html.as_bytes(), Compression::Deflate)?;
     zip.add("style.css", STYLESHEET.as_bytes(), Compression::Deflate)?;
     for (name, item) in &images {
         zip.add_media(name, item)?;
     }
-    Ok(report.finish(zip.finish()?))
+    Ok(Converted {
+        value: zip.finish()?,
+        warnings,
+    })
 }
 
-/// The page of the `html` export and the pictures it shows, each with its file name
-/// (`images/<name>`), in media-store order.
-struct Page<'d> {
-    html: String,
-    images: Vec<(String, &'d MediaItem)>,
-    report: Report,
+/// The `html` export before any picture is read: the page and the pictures it shows.
+#[derive(Debug)]
+pub struct HtmlParts<'d> {
+    /// `index.html` (it links `style.css`, [`STYLESHEET`]).
+    pub html: String,
+    /// The pictures the page shows, each with its file name (`images/<name>`), in media-store
+    /// order.
+    pub images: Vec<(String, &'d MediaItem)>,
 }
 
-fn page<'d>(doc: &'d Document, opts: &HtmlOptions) -> Page<'d> {
+/// The `html` export with its pictures left as they are, for a caller that writes them itself:
+/// the CLI streams pictures still deflated straight into their files
+/// ([`MediaItem::write_to`]), in parallel. [`write_files`] and [`write_zip`] are built on it.
+pub fn write_parts<'d>(doc: &'d Document, opts: &HtmlOptions) -> Converted<HtmlParts<'d>> {
     let mut w = Writer::new(doc, opts, ImageMode::Files);
     let html = w.run();
     let mut images = Vec::with_capacity(w.media.used.len());
@@ -156,11 +166,7 @@ fn page<'d>(doc: &'d Document, opts: &HtmlOptions) -> Page<'d> {
             images.push((format!("images/{file}"), item));
         }
     }
-    Page {
-        html,
-        images,
-        report: w.report,
-    }
+    w.report.finish(HtmlParts { html, images })
 }
 
 /// One self-contained page: the stylesheet inline, images as `data:` URIs (base64).
