@@ -4,7 +4,8 @@
 //! ([`Limits`]), and the bytes actually inflated are capped too, so a lying size field cannot get
 //! past them; names with `..`, absolute paths, drive letters or backslashes refuse the archive.
 //! Writing: fixed timestamps (1980-01-01), fixed permissions and the caller's entry order, so the
-//! same content always gives the same bytes.
+//! same content always gives the same bytes; entries copied raw from an input (pictures kept
+//! deflated) keep that input's timestamp and attributes, so the same input does too.
 
 use std::collections::HashMap;
 use std::io::{Cursor, Read, Write};
@@ -241,10 +242,11 @@ impl<'a> ZipReader<'a> {
     /// checks it (and counted against the total budget); the content, and so its checksum, is
     /// checked only when inflated, and inflating never produces more than the declared size.
     ///
-    /// A reader opened from [`Source::Shared`] bytes hands out entries that point into its bytes
-    /// (nothing is copied; the copy keeps the entry's own timestamp and attributes). Otherwise the
-    /// entry is copied into a one-entry archive of its own, with the fixed timestamp and
-    /// permissions every zip sdconv writes has.
+    /// A reader opened from [`Source::Shared`] bytes hands out entries that point into its bytes;
+    /// otherwise the entry's stored bytes are copied into a one-entry archive of its own. Either
+    /// way a copy made with [`ZipWriter::add_raw`] keeps the entry's own timestamp and attributes
+    /// (the zip crate copies raw entries only with them), so the output is the same bytes for
+    /// the same input on both paths.
     pub fn read_raw(&mut self, name: &str) -> Result<RawEntry> {
         let stored = self
             .find(name)
@@ -290,7 +292,7 @@ impl<'a> ZipReader<'a> {
             Some(shared) => (shared.clone(), index),
             None => {
                 let mut one = RawWriter::new(Cursor::new(Vec::new()));
-                one.raw_copy_file_touch(file, DateTime::DEFAULT, Some(0o644))
+                one.raw_copy_file(file)
                     .map_err(|e| write_error(&stored, e))?;
                 let bytes = one
                     .finish()

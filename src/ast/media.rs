@@ -238,7 +238,11 @@ impl MediaItem {
                         .map(|_| Bytes::from(out))
                         .map_err(|e| MediaError {
                             name: self.name.clone(),
-                            reason: e.to_string(),
+                            reason: match e {
+                                // Not the archive as a whole: this entry's content.
+                                crate::Error::NotZip(message) => message,
+                                other => other.to_string(),
+                            },
                         })
                 })
                 .clone(),
@@ -258,6 +262,11 @@ impl MediaItem {
             Content::Deflated(d) if d.inflated.get().is_none() => {
                 d.raw.copy_to(out).map(|_| ()).map_err(|e| match e {
                     e @ crate::Error::Write { .. } => e,
+                    crate::Error::NotZip(message) => MediaError {
+                        name: self.name.clone(),
+                        reason: message,
+                    }
+                    .into(),
                     other => MediaError {
                         name: self.name.clone(),
                         reason: other.to_string(),
