@@ -28,7 +28,8 @@ fn input() -> Bytes {
     let mut w = ZipWriter::new();
     for name in r.names().to_vec() {
         let bytes = r.read(&name).expect("our own entry");
-        w.add(&name, &bytes, Compression::Deflate).expect("a valid name");
+        w.add(&name, &bytes, Compression::Deflate)
+            .expect("a valid name");
     }
     w.finish().expect("in memory").into()
 }

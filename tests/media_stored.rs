@@ -226,13 +226,25 @@ fn a_corrupt_deflated_picture_is_a_warning_in_every_writer() {
     }
     // Writers that need the bytes warn and go on.
     let page = write_all_in_one(&doc, &HtmlOptions::default());
-    assert!(has(&page.warnings, WarningKind::MissingMedia, "cannot be read"));
+    assert!(has(
+        &page.warnings,
+        WarningKind::MissingMedia,
+        "cannot be read"
+    ));
     assert!(!page.value.contains("data:image/png"));
     let files = write_files(&doc, &HtmlOptions::default());
-    assert!(has(&files.warnings, WarningKind::MissingMedia, "not written"));
+    assert!(has(
+        &files.warnings,
+        WarningKind::MissingMedia,
+        "not written"
+    ));
     assert_eq!(files.value.len(), 2, "index.html and style.css only");
     let md = sdconv::export::markdown::write(&doc, &Default::default());
-    assert!(has(&md.warnings, WarningKind::MissingMedia, "cannot be read"));
+    assert!(has(
+        &md.warnings,
+        WarningKind::MissingMedia,
+        "cannot be read"
+    ));
     assert!(md.value.files.is_empty());
     let pdf = sdconv::export(&doc, Format::Pdf, &ExportOptions::default()).unwrap();
     assert!(has(&pdf.warnings, WarningKind::MissingMedia, "empty box"));
@@ -292,8 +304,11 @@ fn copied_pictures_give_the_same_bytes_every_time() {
     let (docx, _) = word_input(50, 50);
     let run = || {
         let doc = import(&docx, Format::Word, &ImportOptions::default());
-        [Format::Word, Format::Sdxml, Format::Parsx, Format::Html]
-            .map(|f| sdconv::export(&doc, f, &ExportOptions::default()).unwrap().value)
+        [Format::Word, Format::Sdxml, Format::Parsx, Format::Html].map(|f| {
+            sdconv::export(&doc, f, &ExportOptions::default())
+                .unwrap()
+                .value
+        })
     };
     assert_eq!(run(), run());
 }

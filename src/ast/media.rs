@@ -338,7 +338,13 @@ impl std::fmt::Debug for MediaItem {
 impl PartialEq for MediaItem {
     fn eq(&self, other: &Self) -> bool {
         if (&self.name, self.kind, self.width, self.height, self.size)
-            != (&other.name, other.kind, other.width, other.height, other.size)
+            != (
+                &other.name,
+                other.kind,
+                other.width,
+                other.height,
+                other.size,
+            )
         {
             return false;
         }
@@ -626,8 +632,7 @@ mod tests {
         assert_eq!(&item.bytes().unwrap()[..], &jpg[..]);
 
         // The JSON dump keeps size and hash, not the bytes.
-        let back: MediaItem =
-            serde_json::from_str(&serde_json::to_string(&item).unwrap()).unwrap();
+        let back: MediaItem = serde_json::from_str(&serde_json::to_string(&item).unwrap()).unwrap();
         assert!(!back.has_bytes());
         assert_eq!((back.hash(), back.size), (plain.hash(), jpg.len()));
         assert!(back.bytes().unwrap().is_empty());

@@ -44,8 +44,8 @@ use super::marks::{self, Loss, MarkPolicy};
 use crate::ast::inline::{Leaf, Run, from_runs, to_runs};
 use crate::ast::numbering::{BlockNumber, number_blocks};
 use crate::ast::{
-    Align, Block, Cell, Document, Image, Inline, Mark, MediaItem, MediaKind, NoteKind, Paragraph, Table,
-    TextStyle, TextType,
+    Align, Block, Cell, Document, Image, Inline, Mark, MediaItem, MediaKind, NoteKind, Paragraph,
+    Table, TextStyle, TextType,
 };
 use crate::error::Result;
 use crate::lang::Language;

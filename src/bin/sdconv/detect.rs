@@ -131,7 +131,7 @@ mod tests {
     fn input(bytes: Vec<u8>, is_stdin: bool) -> Input {
         Input {
             name: "in".into(),
-            bytes,
+            bytes: bytes.into(),
             is_stdin,
         }
     }

@@ -52,9 +52,7 @@ use std::collections::{HashMap, HashSet};
 use bytes::Bytes;
 
 use crate::ast::numbering::{BlockNumber, number_blocks};
-use crate::ast::{
-    Block, DirectoryKind, Document, Inline, MediaItem, TextType, inline::plain_text,
-};
+use crate::ast::{Block, DirectoryKind, Document, Inline, MediaItem, TextType, inline::plain_text};
 use crate::lang::Language;
 use crate::package::{Compression, ZipWriter};
 use crate::report::{Converted, Location, Report, WarningKind};

@@ -84,7 +84,10 @@ pub fn read(bytes: &[u8], options: &SdxmlImportOptions) -> Result<Converted<Docu
 /// Reads an sd.xml zip like [`read`], from borrowed or shared bytes. The images stay deflated as
 /// stored until something needs their bytes ([`MediaItem::deflated`]); from [`Source::Shared`]
 /// bytes they point into those bytes instead of being copied.
-pub fn read_source(source: Source<'_>, options: &SdxmlImportOptions) -> Result<Converted<Document>> {
+pub fn read_source(
+    source: Source<'_>,
+    options: &SdxmlImportOptions,
+) -> Result<Converted<Document>> {
     let mut zip = ZipReader::from_source(source, &options.limits)?;
     let (stored, prefix) = find_part(zip.names()).ok_or_else(|| Error::MissingPart {
         part: PART.to_string(),
