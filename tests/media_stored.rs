@@ -312,3 +312,34 @@ fn copied_pictures_give_the_same_bytes_every_time() {
     };
     assert_eq!(run(), run());
 }
+
+#[test]
+fn the_cli_streams_pictures_into_the_html_folder() {
+    let (docx, part) = word_input(200, 150);
+    let (_, _, _, picture) = entry(&docx, &part);
+    let dir = tempfile::tempdir().unwrap();
+    let run = |input: &[u8], name: &str| {
+        let path = dir.path().join(format!("{name}.docx"));
+        std::fs::write(&path, input).unwrap();
+        let out = dir.path().join(name).join("index.html");
+        let done = std::process::Command::new(env!("CARGO_BIN_EXE_sdconv"))
+            .arg("convert")
+            .arg(&path)
+            .arg("-o")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(done.status.success(), "{done:?}");
+        let images: Vec<_> = std::fs::read_dir(dir.path().join(name).join("images"))
+            .map(|d| d.map(|e| e.unwrap().path()).collect())
+            .unwrap_or_default();
+        (String::from_utf8(done.stderr).unwrap(), images)
+    };
+    let (stderr, images) = run(&docx, "good");
+    assert_eq!(images.len(), 1, "{stderr}");
+    assert_eq!(std::fs::read(&images[0]).unwrap(), picture);
+    // A broken picture is a warning, and leaves no half-written file behind.
+    let (stderr, images) = run(&corrupt(&docx, &part), "bad");
+    assert!(stderr.contains("not written"), "{stderr}");
+    assert!(images.is_empty(), "{images:?}");
+}
