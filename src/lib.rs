@@ -85,6 +85,25 @@ pub fn import(
     bytes: &[u8],
     options: &ImportOptions,
 ) -> Result<Converted<Document>> {
+    import_source(format, package::Source::Borrowed(bytes), options)
+}
+
+/// Reads `bytes` in `format` into a tree like [`import`], keeping a share of them: the pictures
+/// of a Word or sd.xml zip then stay deflated inside these bytes, with no copy, until something
+/// needs them (a writer producing a zip copies them as they are).
+pub fn import_shared(
+    format: Format,
+    bytes: bytes::Bytes,
+    options: &ImportOptions,
+) -> Result<Converted<Document>> {
+    import_source(format, package::Source::Shared(bytes), options)
+}
+
+fn import_source(
+    format: Format,
+    bytes: package::Source<'_>,
+    options: &ImportOptions,
+) -> Result<Converted<Document>> {
     // Bad keys are the caller's error (412) before any work is done.
     if let Some(key) = &options.magic {
         magic::resolve(key)?;
@@ -129,7 +148,12 @@ pub fn import(
     Ok(report.finish(doc))
 }
 
-fn read(format: Format, bytes: &[u8], options: &ImportOptions) -> Result<Converted<Document>> {
+fn read(
+    format: Format,
+    source: package::Source<'_>,
+    options: &ImportOptions,
+) -> Result<Converted<Document>> {
+    let bytes: &[u8] = source.as_ref();
     match format {
         Format::Json => import::json::read(bytes),
         // The library never touches the file system: images stay unresolved here (the CLI
@@ -139,8 +163,8 @@ fn read(format: Format, bytes: &[u8], options: &ImportOptions) -> Result<Convert
             &import::markdown::MarkdownImportOptions::default().with_limits(options.limits.clone()),
             &mut |_| None,
         ),
-        Format::Sdxml => import::sdxml::read(
-            bytes,
+        Format::Sdxml => import::sdxml::read_source(
+            source.clone(),
             &import::sdxml::SdxmlImportOptions {
                 limits: options.limits.clone(),
             },
@@ -148,7 +172,7 @@ fn read(format: Format, bytes: &[u8], options: &ImportOptions) -> Result<Convert
         Format::Word => {
             let mut docx = options.docx.clone();
             docx.limits = options.limits.clone();
-            import::docx::read(bytes, &docx)
+            import::docx::read_source(source.clone(), &docx)
         }
         other => Err(Error::Unavailable(format!("{other} (import)"))),
     }

@@ -4,7 +4,8 @@
 //! ([`Limits`]), and the bytes actually inflated are capped too, so a lying size field cannot get
 //! past them; names with `..`, absolute paths, drive letters or backslashes refuse the archive.
 //! Writing: fixed timestamps (1980-01-01), fixed permissions and the caller's entry order, so the
-//! same content always gives the same bytes.
+//! same content always gives the same bytes; entries copied raw from an input (pictures kept
+//! deflated) keep that input's timestamp and attributes, so the same input does too.
 
 use std::collections::HashMap;
 use std::io::{Cursor, Read, Write};
@@ -12,6 +13,7 @@ use std::io::{Cursor, Read, Write};
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, DateTime, ZipArchive, ZipWriter as RawWriter};
 
+use crate::ast::MediaItem;
 use crate::error::{Error, Result};
 use crate::limits::Limits;
 
@@ -39,9 +41,35 @@ pub fn check_entry_name(name: &str) -> std::result::Result<(), &'static str> {
     Ok(())
 }
 
+/// The bytes an input is read from: borrowed, or shared. From shared bytes a zip reader hands
+/// out raw entries that point into them ([`ZipReader::read_raw`]), so the pictures of a Word file
+/// cost no copy at all while they stay deflated.
+#[derive(Debug, Clone)]
+pub enum Source<'a> {
+    /// The caller's bytes, for the duration of the call.
+    Borrowed(&'a [u8]),
+    /// Bytes the result may keep a share of.
+    Shared(bytes::Bytes),
+}
+
+impl AsRef<[u8]> for Source<'_> {
+    fn as_ref(&self) -> &[u8] {
+        match self {
+            Source::Borrowed(b) => b,
+            Source::Shared(b) => b,
+        }
+    }
+}
+
+/// An archive whose bytes live as long as anything holding it (a [`RawEntry`]).
+type SharedArchive = ZipArchive<Cursor<Source<'static>>>;
+
 /// A zip archive opened for reading under [`Limits`].
 pub struct ZipReader<'a> {
-    archive: ZipArchive<Cursor<&'a [u8]>>,
+    archive: ZipArchive<Cursor<Source<'a>>>,
+    /// The same archive when it was opened from [`Source::Shared`] bytes: raw
+    /// entries then point into those bytes.
+    shared: Option<SharedArchive>,
     names: Vec<String>,
     by_lower: HashMap<String, usize>,
     limits: Limits,
@@ -59,8 +87,32 @@ impl std::fmt::Debug for ZipReader<'_> {
 impl<'a> ZipReader<'a> {
     /// Opens `bytes` as a zip. Refuses non-zips, too many entries and unsafe names.
     pub fn new(bytes: &'a [u8], limits: &Limits) -> Result<Self> {
-        let archive =
-            ZipArchive::new(Cursor::new(bytes)).map_err(|e| Error::NotZip(e.to_string()))?;
+        Self::from_source(Source::Borrowed(bytes), limits)
+    }
+
+    /// Opens `source` as a zip, like [`ZipReader::new`]; from [`Source::Shared`] bytes, entries
+    /// read with [`ZipReader::read_raw`] share those bytes instead of copying their own.
+    pub fn from_source(source: Source<'a>, limits: &Limits) -> Result<Self> {
+        let not_zip = |e: zip::result::ZipError| Error::NotZip(e.to_string());
+        match source {
+            Source::Borrowed(bytes) => Self::open(
+                ZipArchive::new(Cursor::new(Source::Borrowed(bytes))).map_err(not_zip)?,
+                None,
+                limits,
+            ),
+            Source::Shared(bytes) => {
+                let archive: SharedArchive =
+                    ZipArchive::new(Cursor::new(Source::Shared(bytes))).map_err(not_zip)?;
+                Self::open(archive.clone(), Some(archive), limits)
+            }
+        }
+    }
+
+    fn open(
+        archive: ZipArchive<Cursor<Source<'a>>>,
+        shared: Option<SharedArchive>,
+        limits: &Limits,
+    ) -> Result<Self> {
         if archive.len() > limits.max_entries {
             return Err(Error::TooLarge {
                 what: "zip entry count",
@@ -83,6 +135,7 @@ impl<'a> ZipReader<'a> {
         }
         Ok(ZipReader {
             archive,
+            shared,
             names,
             by_lower,
             limits: limits.clone(),
@@ -187,7 +240,13 @@ impl<'a> ZipReader<'a> {
     /// inflating it ([`ZipWriter::add_raw`]); [`RawEntry::inflate`] gives the bytes when they are
     /// needed after all. The declared size is checked against the limits as [`ZipReader::read`]
     /// checks it (and counted against the total budget); the content, and so its checksum, is
-    /// checked only when inflated.
+    /// checked only when inflated, and inflating never produces more than the declared size.
+    ///
+    /// A reader opened from [`Source::Shared`] bytes hands out entries that point into its bytes;
+    /// otherwise the entry's stored bytes are copied into a one-entry archive of its own. Either
+    /// way a copy made with [`ZipWriter::add_raw`] keeps the entry's own timestamp and attributes
+    /// (the zip crate copies raw entries only with them), so the output is the same bytes for
+    /// the same input on both paths.
     pub fn read_raw(&mut self, name: &str) -> Result<RawEntry> {
         let stored = self
             .find(name)
@@ -200,11 +259,20 @@ impl<'a> ZipReader<'a> {
             .max_total_size
             .saturating_sub(self.inflated)
             .min(limits.max_entry_size);
+        let index = self
+            .archive
+            .index_for_name(&stored)
+            .ok_or_else(|| Error::MissingPart {
+                part: stored.clone(),
+            })?;
         let file = self
             .archive
-            .by_name_raw(stored.as_bytes())
+            .by_index_raw(index)
             .map_err(|e| Error::NotZip(format!("{stored}: {e}")))?;
         let (size, compressed) = (file.size(), file.compressed_size());
+        if file.encrypted() {
+            return Err(Error::NotZip(format!("{stored}: encrypted entry")));
+        }
         if size > budget {
             return Err(Error::TooLarge {
                 what: "zip entry size",
@@ -220,18 +288,26 @@ impl<'a> ZipReader<'a> {
                 ),
             });
         }
-        // A one-entry archive of the stored bytes, with the fixed timestamp and permissions every
-        // zip sdconv writes has: copying it on later keeps the output deterministic.
-        let mut one = RawWriter::new(Cursor::new(Vec::new()));
-        one.raw_copy_file_touch(file, DateTime::DEFAULT, Some(0o644))
-            .map_err(|e| write_error(&stored, e))?;
-        let archive = one
-            .finish()
-            .map_err(|e| write_error(&stored, e))?
-            .into_inner();
+        let (archive, index) = match &self.shared {
+            Some(shared) => (shared.clone(), index),
+            None => {
+                let mut one = RawWriter::new(Cursor::new(Vec::new()));
+                one.raw_copy_file(file)
+                    .map_err(|e| write_error(&stored, e))?;
+                let bytes = one
+                    .finish()
+                    .map_err(|e| write_error(&stored, e))?
+                    .into_inner();
+                let archive = ZipArchive::new(Cursor::new(Source::Shared(bytes.into())))
+                    .map_err(|e| Error::NotZip(format!("{stored}: {e}")))?;
+                (archive, 0)
+            }
+        };
         self.inflated += size;
         Ok(RawEntry {
-            archive: bytes::Bytes::from(archive),
+            archive,
+            index,
+            name: stored,
             size,
             compressed_size: compressed,
         })
@@ -240,26 +316,105 @@ impl<'a> ZipReader<'a> {
 
 /// A zip entry as it was stored (usually deflated), kept to be copied into another zip as it is.
 /// Cloning shares the bytes.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct RawEntry {
-    /// A one-entry zip holding the entry (fixed timestamp and permissions).
-    archive: bytes::Bytes,
-    /// The inflated size.
+    /// The archive holding the entry: the shared source, or a one-entry copy.
+    archive: SharedArchive,
+    /// The entry's index in `archive`.
+    index: usize,
+    /// The entry's name in its source (for messages).
+    name: String,
+    /// The inflated size (declared, checked against the limits when read).
     pub size: u64,
     /// The stored (compressed) size.
     pub compressed_size: u64,
 }
 
+impl std::fmt::Debug for RawEntry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RawEntry")
+            .field("name", &self.name)
+            .field("size", &self.size)
+            .field("compressed_size", &self.compressed_size)
+            .finish()
+    }
+}
+
 impl RawEntry {
     /// The entry's bytes, inflated, with the checksum checked and `limits` applied.
     pub fn inflate(&self, limits: &Limits) -> Result<Vec<u8>> {
-        let mut reader = ZipReader::new(&self.archive, limits)?;
-        let name = reader
-            .names()
-            .first()
-            .cloned()
-            .ok_or_else(|| Error::NotZip("empty raw entry".into()))?;
-        reader.read(&name)
+        let most = limits.max_entry_size.min(limits.max_total_size);
+        if self.size > most {
+            return Err(Error::TooLarge {
+                what: "zip entry size",
+                detail: format!(
+                    "{} declares {} bytes, at most {most} allowed",
+                    self.name, self.size
+                ),
+            });
+        }
+        let mut out = Vec::with_capacity(self.size as usize);
+        self.copy_to(&mut out)?;
+        Ok(out)
+    }
+
+    /// Inflates the entry into `out`, streaming: never more than the declared size (checked at
+    /// reading against the limits), and the checksum checked at the end. A broken entry is
+    /// [`Error::NotZip`], a failing `out` [`Error::Write`]; either way part of the entry may have
+    /// been written.
+    pub fn copy_to(&self, out: &mut dyn Write) -> Result<u64> {
+        let mut archive = self.archive.clone();
+        let file = archive
+            .by_index(self.index)
+            .map_err(|e| Error::NotZip(format!("{}: {e}", self.name)))?;
+        // One byte past the declared size shows a lying size field.
+        let mut file = file.take(self.size.saturating_add(1));
+        let mut buf = vec![0u8; 64 * 1024];
+        let mut got = 0u64;
+        loop {
+            let n = match file.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(Error::NotZip(format!("{}: {e}", self.name))),
+            };
+            out.write_all(&buf[..n]).map_err(|e| Error::Write {
+                format: "file",
+                message: format!("{}: {e}", self.name),
+            })?;
+            got += n as u64;
+        }
+        if got != self.size {
+            return Err(Error::NotZip(format!(
+                "{}: inflates to {}{got} bytes, {} declared",
+                self.name,
+                if got > self.size { "more than " } else { "" },
+                self.size
+            )));
+        }
+        Ok(got)
+    }
+
+    /// The first `len` bytes of the entry (fewer when it is shorter), inflating only as much as
+    /// that takes: for sniffing a header. The checksum is not checked (the rest is not read).
+    pub fn head(&self, len: usize) -> Result<Vec<u8>> {
+        let mut archive = self.archive.clone();
+        let file = archive
+            .by_index(self.index)
+            .map_err(|e| Error::NotZip(format!("{}: {e}", self.name)))?;
+        let len = (len as u64).min(self.size);
+        let mut out = Vec::with_capacity(len as usize);
+        file.take(len)
+            .read_to_end(&mut out)
+            .map_err(|e| Error::NotZip(format!("{}: {e}", self.name)))?;
+        Ok(out)
+    }
+
+    /// Whether `self` and `other` are the same stored entry (same source archive, same index):
+    /// then their contents are equal without inflating either.
+    pub fn same_entry(&self, other: &RawEntry) -> bool {
+        self.index == other.index
+            && std::sync::Arc::ptr_eq(&self.archive.metadata(), &other.archive.metadata())
     }
 }
 
@@ -352,16 +507,25 @@ impl ZipWriter {
             .map_err(|e| write_error(name, e))
     }
 
+    /// Adds picture `item` under `name`: its zip entry copied as it is stored when it still has
+    /// one ([`MediaItem::stored`]), else its bytes, stored (pictures are compressed already).
+    pub fn add_media(&mut self, name: &str, item: &MediaItem) -> Result<()> {
+        match item.stored() {
+            Some(raw) => self.add_raw(name, raw),
+            // Only deflated items can fail to give their bytes, and those took the branch above.
+            None => self.add(name, &item.bytes()?, Compression::Store),
+        }
+    }
+
     /// Adds `entry` under `name` as it was stored: no inflating, no deflating.
     pub fn add_raw(&mut self, name: &str, entry: &RawEntry) -> Result<()> {
         check_entry_name(name).map_err(|reason| Error::UnsafeName {
             name: name.to_string(),
             reason,
         })?;
-        let mut source = ZipArchive::new(Cursor::new(entry.archive.as_ref()))
-            .map_err(|e| Error::NotZip(format!("{name}: {e}")))?;
+        let mut source = entry.archive.clone();
         let file = source
-            .by_index_raw(0)
+            .by_index_raw(entry.index)
             .map_err(|e| Error::NotZip(format!("{name}: {e}")))?;
         self.inner
             .raw_copy_file_rename(file, name)

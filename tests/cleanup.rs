@@ -515,7 +515,7 @@ fn animated_gifs_are_kept_with_a_warning() {
     d.media.add("p", bytes.clone());
     let mut r = Report::new();
     cleanup::apply(&mut d, &["rotate-landscape-images".to_string()], &mut r).unwrap();
-    assert_eq!(&d.media.get("p").unwrap().bytes[..], &bytes[..]);
+    assert_eq!(&d.media.get("p").unwrap().bytes().unwrap()[..], &bytes[..]);
     let w = r.warnings();
     assert!(
         w.iter().any(|w| w.message.contains("animated GIF")),

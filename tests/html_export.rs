@@ -194,7 +194,7 @@ fn every_image_of_the_single_file_is_a_data_uri_of_its_bytes() {
             .decode(b64)
             .unwrap();
         assert!(
-            doc.media.iter().any(|m| m.bytes == bytes),
+            doc.media.iter().any(|m| m.bytes().unwrap() == bytes),
             "image {found} is none of the media"
         );
         found += 1;
@@ -224,10 +224,10 @@ fn files_are_ordered_share_image_bytes_and_have_safe_names() {
         let item = doc
             .media
             .iter()
-            .find(|m| m.bytes == *bytes)
+            .find(|m| m.bytes().unwrap() == *bytes)
             .unwrap_or_else(|| panic!("{media}"));
         // The same allocation: image bytes are shared, never copied.
-        assert_eq!(item.bytes.as_ptr(), bytes.as_ptr(), "{media}");
+        assert_eq!(item.bytes().unwrap().as_ptr(), bytes.as_ptr(), "{media}");
         sdconv::package::check_entry_name(name).unwrap();
     }
     let html = String::from_utf8(out.value[0].1.to_vec()).unwrap();

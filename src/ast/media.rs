@@ -1,10 +1,14 @@
 //! The media store: every image once, by name, with its type and pixel size sniffed from the
-//! header bytes (never decoded).
+//! header bytes (never decoded). Pictures read from a zip stay deflated until something needs
+//! their bytes.
 
 use std::collections::BTreeMap;
+use std::sync::{Arc, OnceLock};
 
 use bytes::Bytes;
 use serde::{Deserialize, Serialize};
+
+use crate::package::RawEntry;
 
 /// An image file type, recognised from its first bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -74,30 +78,112 @@ impl MediaKind {
     }
 }
 
+/// Why a picture's bytes cannot be had: its stored (deflated) form does not inflate to what its
+/// zip entry declares. Writers turn it into a warning.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("picture {name} cannot be read: {reason}")]
+pub struct MediaError {
+    /// The item's name.
+    pub name: String,
+    /// What went wrong (a corrupt deflate stream, a wrong checksum, a lying size).
+    pub reason: String,
+}
+
+impl From<MediaError> for crate::error::Error {
+    fn from(e: MediaError) -> Self {
+        crate::error::Error::Invalid {
+            part: e.name,
+            message: format!("the picture cannot be read: {}", e.reason),
+        }
+    }
+}
+
 /// One stored image.
+///
+/// The bytes are either plain or still deflated as the source zip stored them ([`MediaItem::
+/// deflated`]): those are inflated on first use ([`MediaItem::bytes`], cached and shared by
+/// clones), and writers producing a zip copy them as they are ([`MediaItem::stored`]), so a
+/// picture nothing looks into is never inflated.
 ///
 /// In the JSON dump the bytes are replaced by their length and a content hash, so golden files
 /// stay small but still change when the content does; a tree read back from JSON has no bytes.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Serialize, Deserialize)]
+#[serde(into = "MediaDump", from = "MediaDump")]
 pub struct MediaItem {
     /// The file name, unique in the store (`3b15….png`, `image1.jpeg`).
     pub name: String,
     /// Sniffed file type.
     pub kind: MediaKind,
     /// Pixel width, when the header says.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub width: Option<u32>,
     /// Pixel height, when the header says.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub height: Option<u32>,
-    /// Byte length.
+    /// Byte length (inflated).
     pub size: usize,
-    /// A 64-bit hash of the bytes, hex (see `content_hash`).
-    pub hash: String,
-    /// The bytes, shared (cloning an item never copies them).
-    #[serde(skip)]
-    pub bytes: Bytes,
+    content: Content,
 }
+
+/// Where an item's bytes are.
+#[derive(Clone)]
+enum Content {
+    /// In memory, shared.
+    Plain(Bytes),
+    /// Still deflated in a zip; inflated once, on first use, for every clone.
+    Deflated(Arc<Deflated>),
+    /// Read from a JSON dump: only the hash of the bytes is known.
+    Dumped { hash: String },
+}
+
+struct Deflated {
+    raw: RawEntry,
+    inflated: OnceLock<Result<Bytes, MediaError>>,
+}
+
+/// The JSON form of an item.
+#[derive(Serialize, Deserialize)]
+struct MediaDump {
+    name: String,
+    kind: MediaKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    width: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    height: Option<u32>,
+    size: usize,
+    hash: String,
+}
+
+impl From<MediaItem> for MediaDump {
+    fn from(item: MediaItem) -> Self {
+        let hash = item.hash();
+        MediaDump {
+            name: item.name,
+            kind: item.kind,
+            width: item.width,
+            height: item.height,
+            size: item.size,
+            hash,
+        }
+    }
+}
+
+impl From<MediaDump> for MediaItem {
+    fn from(d: MediaDump) -> Self {
+        MediaItem {
+            name: d.name,
+            kind: d.kind,
+            width: d.width,
+            height: d.height,
+            size: d.size,
+            content: Content::Dumped { hash: d.hash },
+        }
+    }
+}
+
+/// How much of a deflated picture is inflated to find its type and size: PNG, GIF, BMP and WebP
+/// say both in the first bytes; JPEG's frame header can come after metadata segments (EXIF,
+/// colour profiles), so a JPEG without it in the first bytes gets the longer prefix.
+const SNIFF_SHORT: usize = 1024;
+const SNIFF_LONG: usize = 64 * 1024;
 
 impl MediaItem {
     /// Stores `bytes` under `name`, sniffing type and size.
@@ -110,8 +196,166 @@ impl MediaItem {
             width: dims.map(|d| d.0),
             height: dims.map(|d| d.1),
             size: bytes.len(),
-            hash: format!("{:016x}", content_hash(&bytes)),
-            bytes,
+            content: Content::Plain(bytes),
+        }
+    }
+
+    /// Keeps a zip entry as it is stored, sniffing type and size from its first bytes only.
+    /// A header that does not inflate gives an item of unknown kind; the error shows when the
+    /// bytes are asked for.
+    pub fn deflated(name: impl Into<String>, raw: RawEntry) -> Self {
+        let head = raw.head(SNIFF_SHORT).unwrap_or_default();
+        let (mut kind, mut dims) = sniff(&head);
+        if kind == MediaKind::Jpeg && dims.is_none() && head.len() < raw.size as usize {
+            (kind, dims) = sniff(&raw.head(SNIFF_LONG).unwrap_or_default());
+        }
+        MediaItem {
+            name: name.into(),
+            kind,
+            width: dims.map(|d| d.0),
+            height: dims.map(|d| d.1),
+            size: usize::try_from(raw.size).unwrap_or(usize::MAX),
+            content: Content::Deflated(Arc::new(Deflated {
+                raw,
+                inflated: OnceLock::new(),
+            })),
+        }
+    }
+
+    /// The bytes: inflated on the first call for a deflated item (then shared by every clone),
+    /// empty for an item read from a JSON dump ([`MediaItem::has_bytes`]). A deflated item whose
+    /// stream is corrupt gives the error, every time.
+    pub fn bytes(&self) -> Result<Bytes, MediaError> {
+        match &self.content {
+            Content::Plain(bytes) => Ok(bytes.clone()),
+            Content::Dumped { .. } => Ok(Bytes::new()),
+            Content::Deflated(d) => d
+                .inflated
+                .get_or_init(|| {
+                    let mut out = Vec::with_capacity(self.size);
+                    d.raw
+                        .copy_to(&mut out)
+                        .map(|_| Bytes::from(out))
+                        .map_err(|e| MediaError {
+                            name: self.name.clone(),
+                            reason: match e {
+                                // Not the archive as a whole: this entry's content.
+                                crate::Error::NotZip(message) => message,
+                                other => other.to_string(),
+                            },
+                        })
+                })
+                .clone(),
+        }
+    }
+
+    /// Writes the bytes to `out`. A picture still deflated (and not inflated yet) is inflated
+    /// straight into `out`, never held whole in memory: for writing files. Errors: the
+    /// picture's own (it does not inflate: [`crate::Error::Invalid`]) or `out`'s
+    /// ([`crate::Error::Write`]); part of the bytes may have been written.
+    pub fn write_to(&self, out: &mut dyn std::io::Write) -> crate::Result<()> {
+        let write_error = |e: std::io::Error| crate::Error::Write {
+            format: "file",
+            message: format!("{}: {e}", self.name),
+        };
+        match &self.content {
+            Content::Deflated(d) if d.inflated.get().is_none() => {
+                d.raw.copy_to(out).map(|_| ()).map_err(|e| match e {
+                    e @ crate::Error::Write { .. } => e,
+                    crate::Error::NotZip(message) => MediaError {
+                        name: self.name.clone(),
+                        reason: message,
+                    }
+                    .into(),
+                    other => MediaError {
+                        name: self.name.clone(),
+                        reason: other.to_string(),
+                    }
+                    .into(),
+                })
+            }
+            _ => out.write_all(&self.bytes()?).map_err(write_error),
+        }
+    }
+
+    /// The zip entry the bytes are still stored in, when they are deflated and nothing changed
+    /// them: a writer producing a zip copies it as it is ([`crate::package::ZipWriter::add_media`]).
+    pub fn stored(&self) -> Option<&RawEntry> {
+        match &self.content {
+            Content::Deflated(d) => Some(&d.raw),
+            _ => None,
+        }
+    }
+
+    /// Whether the bytes have been inflated already (or never needed to be): for tests and
+    /// measurements that check nothing inflates needlessly.
+    pub fn is_inflated(&self) -> bool {
+        match &self.content {
+            Content::Deflated(d) => d.inflated.get().is_some(),
+            _ => true,
+        }
+    }
+
+    /// Whether the item has its bytes: `false` for one read from a JSON dump, which knows only
+    /// their size and hash.
+    pub fn has_bytes(&self) -> bool {
+        !matches!(self.content, Content::Dumped { .. })
+    }
+
+    /// A 64-bit hash of the bytes, hex (see `content_hash`): what the JSON dump shows. Inflates
+    /// a deflated item; one that cannot be inflated hashes as `unreadable`.
+    pub fn hash(&self) -> String {
+        match &self.content {
+            Content::Dumped { hash } => hash.clone(),
+            _ => match self.bytes() {
+                Ok(bytes) => format!("{:016x}", content_hash(&bytes)),
+                Err(_) => "unreadable".to_string(),
+            },
+        }
+    }
+}
+
+impl std::fmt::Debug for MediaItem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let storage = match &self.content {
+            Content::Plain(_) => "plain",
+            Content::Deflated(_) => "deflated",
+            Content::Dumped { .. } => "dumped",
+        };
+        f.debug_struct("MediaItem")
+            .field("name", &self.name)
+            .field("kind", &self.kind)
+            .field("width", &self.width)
+            .field("height", &self.height)
+            .field("size", &self.size)
+            .field("storage", &storage)
+            .finish()
+    }
+}
+
+/// Items are equal when their names, sniffed facts and bytes are: two deflated items of the
+/// same zip entry without inflating, others by their bytes (or, read from JSON, their hashes).
+impl PartialEq for MediaItem {
+    fn eq(&self, other: &Self) -> bool {
+        if (&self.name, self.kind, self.width, self.height, self.size)
+            != (
+                &other.name,
+                other.kind,
+                other.width,
+                other.height,
+                other.size,
+            )
+        {
+            return false;
+        }
+        match (&self.content, &other.content) {
+            (Content::Deflated(a), Content::Deflated(b)) if a.raw.same_entry(&b.raw) => true,
+            (Content::Dumped { hash: a }, Content::Dumped { hash: b }) => a == b,
+            (Content::Dumped { .. }, _) | (_, Content::Dumped { .. }) => false,
+            _ => match (self.bytes(), other.bytes()) {
+                (Ok(a), Ok(b)) => a == b,
+                _ => false,
+            },
         }
     }
 }
@@ -344,7 +588,7 @@ mod tests {
     fn item_hash_changes_with_content() {
         let a = MediaItem::new("a.png", b"abc".to_vec());
         let b = MediaItem::new("a.png", b"abd".to_vec());
-        assert_ne!(a.hash, b.hash);
+        assert_ne!(a.hash(), b.hash());
         assert_eq!(a.size, 3);
         // Every position counts, the tail and the length too.
         let base = vec![7u8; 20];
@@ -357,5 +601,41 @@ mod tests {
             .chain([content_hash(&base), content_hash(&base[..19])])
             .collect();
         assert_eq!(hashes.len(), 22);
+    }
+
+    #[test]
+    fn deflated_items_sniff_a_prefix_and_inflate_once() {
+        use crate::package::{Compression, Source, ZipReader, ZipWriter};
+        // A JPEG whose frame header sits behind 5 KB of metadata: past the short prefix.
+        let mut jpg = vec![0xFF, 0xD8, 0xFF, 0xE1];
+        jpg.extend_from_slice(&5000u16.to_be_bytes());
+        jpg.extend_from_slice(&[0u8; 4998]);
+        jpg.extend_from_slice(&[0xFF, 0xC0, 0x00, 0x0B, 0x08, 0x00, 0x0A, 0x00, 0x14, 0x03]);
+        jpg.extend_from_slice(&[0u8; 100]);
+        let mut w = ZipWriter::new();
+        w.add("p.jpg", &jpg, Compression::Deflate).unwrap();
+        let zip = Bytes::from(w.finish().unwrap());
+        let limits = crate::Limits::default();
+        let mut r = ZipReader::from_source(Source::Shared(zip), &limits).unwrap();
+        let item = MediaItem::deflated("p.jpg", r.read_raw("p.jpg").unwrap());
+        assert_eq!(
+            (item.kind, item.width, item.height, item.size),
+            (MediaKind::Jpeg, Some(20), Some(10), jpg.len())
+        );
+        assert!(!item.is_inflated());
+        let plain = MediaItem::new("p.jpg", jpg.clone());
+        let copy = item.clone();
+        assert_eq!(item.hash(), plain.hash());
+        // Inflated once, for every clone.
+        assert!(copy.is_inflated());
+        assert_eq!(item, plain);
+        assert_eq!(&item.bytes().unwrap()[..], &jpg[..]);
+
+        // The JSON dump keeps size and hash, not the bytes.
+        let back: MediaItem = serde_json::from_str(&serde_json::to_string(&item).unwrap()).unwrap();
+        assert!(!back.has_bytes());
+        assert_eq!((back.hash(), back.size), (plain.hash(), jpg.len()));
+        assert!(back.bytes().unwrap().is_empty());
+        assert_ne!(back, plain);
     }
 }

@@ -27,7 +27,7 @@ pub use block::{
 };
 pub use inline::{Change, ChangeKind, Inline, Mark, NoteKind, TextStyle};
 pub use math::MathNode;
-pub use media::{MediaItem, MediaKind, MediaStore};
+pub use media::{MediaError, MediaItem, MediaKind, MediaStore};
 pub use validate::{Violation, is_code_language};
 pub use walk::BlockPath;
 

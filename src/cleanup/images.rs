@@ -64,19 +64,21 @@ fn process_one(item: &MediaItem, op: ImageOp) -> Result<Option<MediaItem>, Strin
             ));
         }
     };
-    if format == ImageFormat::Gif && is_animated(&item.bytes) {
-        // Only the first frame would survive a decode and encode.
-        return Err("animated GIF pictures are kept as they are".into());
-    }
     if let ImageOp::Downscale(max) = op {
-        // The header's size decides without decoding anything.
+        // The header's size decides without decoding (or inflating) anything.
         if let (Some(w), Some(h)) = (item.width, item.height) {
             if w.max(h) <= max {
                 return Ok(None);
             }
         }
     }
-    let mut reader = ImageReader::with_format(Cursor::new(item.bytes.as_ref()), format);
+    // The pixels are needed: a picture still deflated is inflated here, and only here.
+    let bytes = item.bytes().map_err(|e| e.reason)?;
+    if format == ImageFormat::Gif && is_animated(&bytes) {
+        // Only the first frame would survive a decode and encode.
+        return Err("animated GIF pictures are kept as they are".into());
+    }
+    let mut reader = ImageReader::with_format(Cursor::new(bytes.as_ref()), format);
     let mut limits = image::Limits::default();
     limits.max_image_width = Some(MAX_SIDE);
     limits.max_image_height = Some(MAX_SIDE);

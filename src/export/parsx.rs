@@ -40,14 +40,12 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use bytes::Bytes;
-
 use super::marks::{self, Loss, MarkPolicy};
 use crate::ast::inline::{Leaf, Run, from_runs, to_runs};
 use crate::ast::numbering::{BlockNumber, number_blocks};
 use crate::ast::{
-    Align, Block, Cell, Document, Image, Inline, Mark, MediaKind, NoteKind, Paragraph, Table,
-    TextStyle, TextType,
+    Align, Block, Cell, Document, Image, Inline, Mark, MediaItem, MediaKind, NoteKind, Paragraph,
+    Table, TextStyle, TextType,
 };
 use crate::error::Result;
 use crate::lang::Language;
@@ -81,15 +79,20 @@ pub fn write(doc: &Document, opts: &ParsxOptions) -> Result<Converted<Vec<u8>>> 
     let mut zip = ZipWriter::new();
     zip.add("parsx.xml", built.xml.as_bytes(), Compression::Deflate)?;
     zip.add_directory("images/")?;
-    for (name, (kind, bytes)) in &built.images {
-        // Already-compressed formats are stored: deflating them again only costs time.
-        let compression = match kind {
+    for (name, item) in &built.images {
+        let path = format!("images/{name}");
+        // Already-compressed formats are stored: deflating them again only costs time. A
+        // picture still deflated as its source stored it is copied as it is.
+        let compression = match item.kind {
             MediaKind::Png | MediaKind::Jpeg | MediaKind::Gif | MediaKind::Webp => {
                 Compression::Store
             }
             _ => Compression::Deflate,
         };
-        zip.add(&format!("images/{name}"), bytes, compression)?;
+        match item.stored() {
+            Some(raw) => zip.add_raw(&path, raw)?,
+            None => zip.add(&path, &item.bytes()?, compression)?,
+        }
     }
     Ok(built.report.finish(zip.finish()?))
 }
@@ -102,7 +105,7 @@ pub fn write_xml(doc: &Document, opts: &ParsxOptions) -> Converted<String> {
 
 struct Built {
     xml: String,
-    images: BTreeMap<String, (MediaKind, Bytes)>,
+    images: BTreeMap<String, MediaItem>,
     report: Report,
 }
 
@@ -167,8 +170,8 @@ struct Writer<'d> {
     block_ids: HashMap<Vec<usize>, String>,
     /// Cross-reference targets by the tree's id.
     targets: HashMap<String, Target>,
-    /// Zip name → bytes of every image written.
-    images: BTreeMap<String, (MediaKind, Bytes)>,
+    /// Zip name → every image written (clones share the bytes).
+    images: BTreeMap<String, MediaItem>,
     /// Media name → zip name.
     image_names: HashMap<String, String>,
     taken_image_names: HashSet<String>,
@@ -901,8 +904,7 @@ impl<'d> Writer<'d> {
                 format!("image {media:?} is stored as images/{name}"),
             );
         }
-        self.images
-            .insert(name.clone(), (item.kind, item.bytes.clone()));
+        self.images.insert(name.clone(), item.clone());
         self.image_names.insert(media.to_string(), name.clone());
         Some(format!("images/{name}"))
     }

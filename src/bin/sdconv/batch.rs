@@ -296,12 +296,15 @@ fn process(job: &Job, ctx: &Context, guard: &Guard<'_>) -> FileReport {
         }
     };
     count_warnings(&mut report, &converted.warnings);
-    report.bytes_out = converted.value.iter().map(|(_, b)| b.len() as u64).sum();
-    if let Err(failure) = convert::write_files(&main_partial, &converted.value) {
-        remove_any(&partial);
-        report.bytes_out = 0;
-        report.error = Some(message(failure, job));
-        return report;
+    report.bytes_out = converted.value.iter().map(|(_, b)| b.byte_len()).sum();
+    match convert::write_files(&main_partial, &converted.value) {
+        Ok(warnings) => count_warnings(&mut report, &warnings),
+        Err(failure) => {
+            remove_any(&partial);
+            report.bytes_out = 0;
+            report.error = Some(message(failure, job));
+            return report;
+        }
     }
     if !guard.commit() {
         // Timed out meanwhile: the batch reported this file as failed; its output must not

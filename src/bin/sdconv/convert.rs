@@ -88,12 +88,19 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             return Err(failed.failure);
         }
     };
-    print_warnings(&converted.warnings, args.warnings);
+    let mut warnings = converted.warnings;
     let files = converted.value;
-    match output {
-        Some(path) => write_files(path, &files),
-        None => write_stdout(files.first().map(|(_, b)| b.as_ref()).unwrap_or_default()),
-    }
+    let written = match output {
+        // Pictures that turn out broken while written are warnings too: printed with the rest.
+        Some(path) => write_files(path, &files).map(|more| warnings.extend(more)),
+        None => match files.first() {
+            Some((_, Content::Bytes(bytes))) => write_stdout(bytes),
+            // Pictures never come first, and there is always a first file.
+            _ => write_stdout(&[]),
+        },
+    };
+    print_warnings(&warnings, args.warnings);
+    written
 }
 
 /// The conversion options every command that converts takes (`convert` and `batch`), as given
@@ -195,7 +202,8 @@ pub fn convert(
             Ok(report.finish(doc))
         })
     } else {
-        sdconv::import(from, &input.bytes, import_options)
+        // Shared: a Word or sd.xml input's pictures stay deflated inside these bytes.
+        sdconv::import_shared(from, input.bytes.clone(), import_options)
     }
     .map_err(|e| Failure::convert(&input.name, e))?;
     let mut warnings = imported.warnings;
@@ -223,9 +231,28 @@ pub fn convert(
     }
 }
 
-/// The output as files: `(path relative to the output's folder, bytes)`, the main one first
+/// The output as files: `(path relative to the output's folder, content)`, the main one first
 /// (its name is the output path itself, written as `""`).
-pub type Files = Vec<(String, bytes::Bytes)>;
+pub type Files = Vec<(String, Content)>;
+
+/// What an output file holds.
+pub enum Content {
+    /// Bytes in memory.
+    Bytes(bytes::Bytes),
+    /// A picture of the tree, written straight from its media: one still deflated as its source
+    /// stored it is inflated into the file as it is written, never held whole in memory.
+    Picture(sdconv::ast::MediaItem),
+}
+
+impl Content {
+    /// The length in bytes.
+    pub fn byte_len(&self) -> u64 {
+        match self {
+            Content::Bytes(b) => b.len() as u64,
+            Content::Picture(item) => item.size as u64,
+        }
+    }
+}
 
 /// The Word writer's options from the flags: `--settings` first, single flags switch on top.
 fn word_options(
@@ -283,27 +310,34 @@ fn export(
         Format::Html if !is_zip => {
             let mut opts = html::HtmlOptions::default();
             opts.language = language;
-            Ok(html::write_files(doc, &opts).map(|files| {
+            Ok(html::write_parts(doc, &opts).map(|parts| {
+                // The page takes the output's own name; the rest goes beside it.
+                let mut files = vec![
+                    (String::new(), Content::Bytes(parts.html.into())),
+                    (
+                        "style.css".to_string(),
+                        Content::Bytes(bytes::Bytes::from_static(html::STYLESHEET.as_bytes())),
+                    ),
+                ];
+                files.extend(
+                    parts
+                        .images
+                        .into_iter()
+                        .map(|(name, item)| (name, Content::Picture(item.clone()))),
+                );
                 files
-                    .into_iter()
-                    .map(|(name, bytes)| {
-                        // The page takes the output's own name; the rest goes beside it.
-                        let name = if name == "index.html" {
-                            String::new()
-                        } else {
-                            name
-                        };
-                        (name, bytes)
-                    })
-                    .collect()
             }))
         }
         Format::Markdown if output.is_some() => {
             let mut opts = markdown::MarkdownOptions::default();
             opts.language = language;
             Ok(markdown::write(doc, &opts).map(|out| {
-                let mut files = vec![(String::new(), bytes::Bytes::from(out.text))];
-                files.extend(out.files);
+                let mut files = vec![(String::new(), Content::Bytes(out.text.into()))];
+                files.extend(
+                    out.files
+                        .into_iter()
+                        .map(|(name, bytes)| (name, Content::Bytes(bytes))),
+                );
                 files
             }))
         }
@@ -318,7 +352,7 @@ fn export(
             });
             opts.word = word;
             sdconv::export(doc, to, &opts)
-                .map(|out| out.map(|bytes| vec![(String::new(), bytes::Bytes::from(bytes))]))
+                .map(|out| out.map(|bytes| vec![(String::new(), Content::Bytes(bytes.into()))]))
         }
     }
 }
@@ -360,25 +394,67 @@ pub fn print_warnings(warnings: &[Warning], style: WarningStyle) {
 }
 
 /// Writes the main file at `path` and the others beside it (their names were checked by the
-/// writers: relative, no `..`). Everything exists in memory before this runs, so a failed
-/// conversion never truncates an existing file.
-pub fn write_files(path: &Path, files: &Files) -> Result<(), Failure> {
+/// writers: relative, no `..`), in parallel. Everything but the pictures exists in memory before
+/// this runs, so a failed conversion never truncates an existing file. A picture that does not
+/// inflate is left out and returned as a warning; a file that cannot be written is the failure.
+pub fn write_files(path: &Path, files: &Files) -> Result<Vec<Warning>, Failure> {
+    use rayon::prelude::*;
     let folder = path.parent().unwrap_or(Path::new(""));
-    for (name, bytes) in files {
-        let target = if name.is_empty() {
-            path.to_path_buf()
-        } else {
-            folder.join(name)
-        };
-        let fail = |e: std::io::Error| {
-            Failure::convert(target.display().to_string(), format!("cannot write: {e}"))
-        };
+    let targets: Vec<PathBuf> = files
+        .iter()
+        .map(|(name, _)| {
+            if name.is_empty() {
+                path.to_path_buf()
+            } else {
+                folder.join(name)
+            }
+        })
+        .collect();
+    let fail = |target: &Path, e: &dyn std::fmt::Display| {
+        Failure::convert(target.display().to_string(), format!("cannot write: {e}"))
+    };
+    for target in &targets {
         if let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(fail)?;
+            std::fs::create_dir_all(dir).map_err(|e| fail(target, &e))?;
         }
-        std::fs::write(&target, bytes).map_err(fail)?;
     }
-    Ok(())
+    let written: Vec<Result<Option<Warning>, Failure>> = files
+        .par_iter()
+        .zip(&targets)
+        .map(|((_, content), target)| match content {
+            Content::Bytes(bytes) => std::fs::write(target, bytes)
+                .map(|()| None)
+                .map_err(|e| fail(target, &e)),
+            Content::Picture(item) => {
+                let file = std::fs::File::create(target).map_err(|e| fail(target, &e))?;
+                let mut out = std::io::BufWriter::with_capacity(64 * 1024, file);
+                match item.write_to(&mut out).and_then(|()| {
+                    out.flush().map_err(|e| sdconv::Error::Write {
+                        format: "file",
+                        message: e.to_string(),
+                    })
+                }) {
+                    Ok(()) => Ok(None),
+                    Err(e @ sdconv::Error::Write { .. }) => Err(fail(target, &e)),
+                    Err(e) => {
+                        // The picture itself is broken: no half-written file stays behind.
+                        drop(out);
+                        let _ = std::fs::remove_file(target);
+                        Ok(Some(Warning::new(
+                            sdconv::WarningKind::MissingMedia,
+                            format!("{e}; {} is not written", target.display()),
+                            sdconv::Location::default().element("img@src"),
+                        )))
+                    }
+                }
+            }
+        })
+        .collect();
+    let mut warnings = Vec::new();
+    for w in written {
+        warnings.extend(w?);
+    }
+    Ok(warnings)
 }
 
 fn write_stdout(bytes: &[u8]) -> Result<(), Failure> {

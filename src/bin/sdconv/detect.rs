@@ -12,8 +12,8 @@ use crate::Failure;
 pub struct Input {
     /// `<stdin>` or the path as given.
     pub name: String,
-    /// The bytes.
-    pub bytes: Vec<u8>,
+    /// The bytes, shared: the tree read from them keeps its pictures deflated inside them.
+    pub bytes: bytes::Bytes,
     /// Whether the input is standard input.
     is_stdin: bool,
 }
@@ -28,7 +28,7 @@ pub fn read_input(path: &Path) -> Result<Input, Failure> {
             .map_err(|e| Failure::convert("<stdin>", format!("cannot read: {e}")))?;
         return Ok(Input {
             name: "<stdin>".into(),
-            bytes,
+            bytes: bytes.into(),
             is_stdin: true,
         });
     }
@@ -36,7 +36,7 @@ pub fn read_input(path: &Path) -> Result<Input, Failure> {
     match std::fs::read(path) {
         Ok(bytes) => Ok(Input {
             name,
-            bytes,
+            bytes: bytes.into(),
             is_stdin: false,
         }),
         Err(e) => Err(Failure::convert(name, format!("cannot read: {e}"))),
@@ -131,7 +131,7 @@ mod tests {
     fn input(bytes: Vec<u8>, is_stdin: bool) -> Input {
         Input {
             name: "in".into(),
-            bytes,
+            bytes: bytes.into(),
             is_stdin,
         }
     }

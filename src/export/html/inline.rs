@@ -403,6 +403,20 @@ impl<'a> Writer<'a> {
             }
             return false;
         };
+        if self.mode == ImageMode::Inline
+            && let Err(e) = item.bytes()
+        {
+            // A `data:` URI needs the bytes: a picture still deflated is inflated here, and one
+            // that does not inflate is left out with its text kept.
+            if self.media.warned.insert(media) {
+                self.warn(
+                    WarningKind::MissingMedia,
+                    format!("{e}; its text is kept"),
+                    "img",
+                );
+            }
+            return false;
+        }
         if !item.kind.is_web_image()
             && item.kind != MediaKind::Bmp
             && self.media.warned.insert(media)
@@ -439,7 +453,10 @@ impl<'a> Writer<'a> {
                 self.out.push_str("data:");
                 self.out.push_str(item.kind.mime());
                 self.out.push_str(";base64,");
-                base64::engine::general_purpose::STANDARD.encode_string(&item.bytes, &mut self.out);
+                // Checked by `image_available`; the inflated bytes are cached in the item.
+                if let Ok(bytes) = item.bytes() {
+                    base64::engine::general_purpose::STANDARD.encode_string(&bytes, &mut self.out);
+                }
             }
         }
     }

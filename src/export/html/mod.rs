@@ -52,7 +52,7 @@ use std::collections::{HashMap, HashSet};
 use bytes::Bytes;
 
 use crate::ast::numbering::{BlockNumber, number_blocks};
-use crate::ast::{Block, DirectoryKind, Document, Inline, TextType, inline::plain_text};
+use crate::ast::{Block, DirectoryKind, Document, Inline, MediaItem, TextType, inline::plain_text};
 use crate::lang::Language;
 use crate::package::{Compression, ZipWriter};
 use crate::report::{Converted, Location, Report, WarningKind};
@@ -79,16 +79,76 @@ impl HtmlOptions {
 
 /// Files of the `html` export: `("index.html", …)`, `("style.css", …)`, then
 /// `("images/<name>", …)` for every image the page shows, in media-store order — the CLI writes
-/// them to a folder, the facade zips them ([`write_zip`]). Image bytes are shared, not copied.
+/// them to a folder, the facade zips them ([`write_zip`]). The pictures must be real files, so
+/// those still deflated are inflated here, in parallel; the bytes are shared with the tree's
+/// media, not copied. A picture that does not inflate is left out, with a warning.
 pub fn write_files(doc: &Document, opts: &HtmlOptions) -> Converted<Vec<(String, Bytes)>> {
-    let mut w = Writer::new(doc, opts, ImageMode::Files);
-    let html = w.run();
-    let mut files = Vec::with_capacity(2 + w.media.used.len());
+    use rayon::prelude::*;
+    let Converted {
+        value: HtmlParts { html, images },
+        warnings,
+    } = write_parts(doc, opts);
+    let mut report = Report::new();
+    for w in warnings {
+        report.push(w);
+    }
+    let inflated: Vec<_> = images.par_iter().map(|(_, item)| item.bytes()).collect();
+    let mut files = Vec::with_capacity(2 + images.len());
     files.push(("index.html".to_string(), Bytes::from(html)));
     files.push((
         "style.css".to_string(),
         Bytes::from_static(STYLESHEET.as_bytes()),
     ));
+    for ((name, _), bytes) in images.into_iter().zip(inflated) {
+        match bytes {
+            Ok(bytes) => files.push((name, bytes)),
+            Err(e) => report.warn(
+                WarningKind::MissingMedia,
+                format!("{e}; {name} is not written"),
+                Location::default().element("img@src"),
+            ),
+        }
+    }
+    report.finish(files)
+}
+
+/// The `html` export as a zip (the API's download form): `index.html`, `style.css` and
+/// `images/`, deterministic bytes. Pictures still deflated as their source stored them are
+/// copied as they are, never inflated.
+pub fn write_zip(doc: &Document, opts: &HtmlOptions) -> crate::Result<Converted<Vec<u8>>> {
+    let Converted {
+        value: HtmlParts { html, images },
+        warnings,
+    } = write_parts(doc, opts);
+    let mut zip = ZipWriter::new();
+    zip.add("index.html", html.as_bytes(), Compression::Deflate)?;
+    zip.add("style.css", STYLESHEET.as_bytes(), Compression::Deflate)?;
+    for (name, item) in &images {
+        zip.add_media(name, item)?;
+    }
+    Ok(Converted {
+        value: zip.finish()?,
+        warnings,
+    })
+}
+
+/// The `html` export before any picture is read: the page and the pictures it shows.
+#[derive(Debug)]
+pub struct HtmlParts<'d> {
+    /// `index.html` (it links `style.css`, [`STYLESHEET`]).
+    pub html: String,
+    /// The pictures the page shows, each with its file name (`images/<name>`), in media-store
+    /// order.
+    pub images: Vec<(String, &'d MediaItem)>,
+}
+
+/// The `html` export with its pictures left as they are, for a caller that writes them itself:
+/// the CLI streams pictures still deflated straight into their files
+/// ([`MediaItem::write_to`]), in parallel. [`write_files`] and [`write_zip`] are built on it.
+pub fn write_parts<'d>(doc: &'d Document, opts: &HtmlOptions) -> Converted<HtmlParts<'d>> {
+    let mut w = Writer::new(doc, opts, ImageMode::Files);
+    let html = w.run();
+    let mut images = Vec::with_capacity(w.media.used.len());
     for item in doc.media.iter() {
         if !w.media.used.contains(item.name.as_str()) {
             continue;
@@ -101,31 +161,10 @@ pub fn write_files(doc: &Document, opts: &HtmlOptions) -> Converted<Vec<(String,
                     Location::default().element("img@src"),
                 );
             }
-            files.push((format!("images/{file}"), item.bytes.clone()));
+            images.push((format!("images/{file}"), item));
         }
     }
-    w.report.finish(files)
-}
-
-/// The `html` export as a zip (the API's `download: true` form): `index.html`, `style.css` and
-/// `images/`, deterministic bytes.
-pub fn write_zip(doc: &Document, opts: &HtmlOptions) -> crate::Result<Converted<Vec<u8>>> {
-    let files = write_files(doc, opts);
-    let mut zip = ZipWriter::new();
-    for (name, bytes) in &files.value {
-        // Images are compressed already; deflating them again only costs time.
-        let compression = if name.starts_with("images/") {
-            Compression::Store
-        } else {
-            Compression::Deflate
-        };
-        zip.add(name, bytes, compression)?;
-    }
-    let bytes = zip.finish()?;
-    Ok(Converted {
-        value: bytes,
-        warnings: files.warnings,
-    })
+    w.report.finish(HtmlParts { html, images })
 }
 
 /// One self-contained page: the stylesheet inline, images as `data:` URIs (base64).

@@ -16,7 +16,7 @@ const MAX_SIDE: u32 = 2048;
 
 /// The XObject for `item`, or why it cannot be drawn.
 pub(crate) fn xobject(item: &MediaItem, max_pixels: u64) -> Result<ExternalXObject, String> {
-    if item.bytes.is_empty() {
+    if !item.has_bytes() || item.size == 0 {
         return Err("its bytes are missing".into());
     }
     if let (Some(w), Some(h)) = (item.width, item.height)
@@ -24,13 +24,16 @@ pub(crate) fn xobject(item: &MediaItem, max_pixels: u64) -> Result<ExternalXObje
     {
         return Err(format!("{w}×{h} pixels is over the limit of {max_pixels}"));
     }
+    // The pixels are needed here: a picture still deflated is inflated (a corrupt one is the
+    // error the writer reports).
+    let bytes = item.bytes().map_err(|e| e.reason)?;
     if item.kind == MediaKind::Jpeg
-        && let Some((w, h, comps)) = jpeg_info(&item.bytes)
+        && let Some((w, h, comps)) = jpeg_info(&bytes)
     {
-        return Ok(jpeg(&item.bytes, w, h, comps));
+        return Ok(jpeg(&bytes, w, h, comps));
     }
     if item.kind == MediaKind::Png
-        && let Some(x) = png_passthrough(&item.bytes)
+        && let Some(x) = png_passthrough(&bytes)
     {
         return Ok(x);
     }
@@ -44,7 +47,7 @@ pub(crate) fn xobject(item: &MediaItem, max_pixels: u64) -> Result<ExternalXObje
         MediaKind::Bmp => image::ImageFormat::Bmp,
         _ => image::ImageFormat::Jpeg,
     };
-    let mut reader = image::ImageReader::with_format(std::io::Cursor::new(&item.bytes[..]), format);
+    let mut reader = image::ImageReader::with_format(std::io::Cursor::new(&bytes[..]), format);
     let mut limits = image::Limits::default();
     limits.max_alloc = Some(max_pixels.saturating_mul(4));
     reader.limits(limits);

@@ -196,12 +196,7 @@ pub fn write_with_info(doc: &Document, options: &PdfOptions) -> Result<Converted
         items
             .iter()
             .zip(prepared)
-            .map(|((item, _), p)| {
-                (
-                    item.name.as_str(),
-                    crate::ast::MediaItem::new(item.name.clone(), p.bytes),
-                )
-            })
+            .map(|((item, _), p)| (item.name.as_str(), p))
             .collect()
     } else {
         HashMap::new()

@@ -116,7 +116,7 @@ pub fn write(
     for entry in &plan.entries {
         match doc.media.get(&entry.original) {
             // A tree read back from JSON knows an image's size but not its bytes.
-            Some(item) if item.bytes.is_empty() && item.size > 0 => report.warn(
+            Some(item) if !item.has_bytes() && item.size > 0 => report.warn(
                 WarningKind::MissingMedia,
                 format!(
                     "image {:?} has no bytes (a tree read from JSON?): left out of images/",
@@ -124,11 +124,8 @@ pub fn write(
                 ),
                 Location::part(format!("images/{}", entry.written)),
             ),
-            Some(item) => zip.add(
-                &format!("images/{}", entry.written),
-                &item.bytes,
-                Compression::Store,
-            )?,
+            // Copied as the source stored it when still deflated: never inflated here.
+            Some(item) => zip.add_media(&format!("images/{}", entry.written), item)?,
             // Reported when the plan was made.
             None => {}
         }

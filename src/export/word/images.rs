@@ -1,7 +1,6 @@
 //! Images: display size, the `w:drawing` markup, and `compressedImages` (downscale to 150 dpi at
 //! the printed width, re-encode, in parallel with rayon).
 
-use bytes::Bytes;
 use image::{DynamicImage, GenericImageView, ImageFormat};
 use rayon::prelude::*;
 
@@ -120,20 +119,14 @@ impl ImageStats {
     }
 }
 
-/// An image as it goes into the package.
-#[derive(Debug, Clone)]
-pub(crate) struct Prepared {
-    pub bytes: Bytes,
-    pub kind: MediaKind,
-}
-
 /// Compresses `items` (each with the widest width it is printed at, in EMU) in parallel. Output
-/// order is input order, so the result does not depend on scheduling.
+/// order is input order, so the result does not depend on scheduling. An image left as it was
+/// is a clone of its item, so one still deflated is copied into the package as it is.
 pub(crate) fn compress_all(
     items: &[(&MediaItem, u64)],
     max_pixels: u64,
-) -> (Vec<Prepared>, ImageStats, Vec<Warning>) {
-    let results: Vec<(Prepared, bool, Option<Warning>)> = items
+) -> (Vec<MediaItem>, ImageStats, Vec<Warning>) {
+    let results: Vec<(MediaItem, bool, Option<Warning>)> = items
         .par_iter()
         .map(|&(item, width)| compress_one(item, width, max_pixels))
         .collect();
@@ -142,8 +135,8 @@ pub(crate) fn compress_all(
     let mut out = Vec::with_capacity(results.len());
     for ((item, _), (prepared, changed, warning)) in items.iter().zip(results) {
         stats.images += 1;
-        stats.bytes_before += item.bytes.len() as u64;
-        stats.bytes_after += prepared.bytes.len() as u64;
+        stats.bytes_before += item.size as u64;
+        stats.bytes_after += prepared.size as u64;
         stats.recompressed += usize::from(changed);
         if let Some(w) = warning {
             if w.kind == WarningKind::Lossy && w.message.contains("pixels") {
@@ -156,59 +149,65 @@ pub(crate) fn compress_all(
     (out, stats, warnings)
 }
 
-fn keep(item: &MediaItem) -> Prepared {
-    Prepared {
-        bytes: item.bytes.clone(),
-        kind: item.kind,
-    }
-}
-
 /// Downscales to [`COMPRESSED_DPI`] at `width_emu` (never up), re-encodes opaque images as JPEG
-/// and transparent ones as PNG, and keeps the original when that is not smaller.
+/// and transparent ones as PNG, and keeps the original when that is not smaller. The bytes are
+/// inflated only when the picture is decoded (or its header must be read).
 fn compress_one(
     item: &MediaItem,
     width_emu: u64,
     max_pixels: u64,
-) -> (Prepared, bool, Option<Warning>) {
+) -> (MediaItem, bool, Option<Warning>) {
+    let keep = || item.clone();
     let format = match item.kind {
         MediaKind::Png => ImageFormat::Png,
         MediaKind::Jpeg => ImageFormat::Jpeg,
         // GIFs may be animated, and the rest have no codec here: kept as they are.
-        _ => return (keep(item), false, None),
+        _ => return (keep(), false, None),
+    };
+    let unreadable = |e: crate::ast::MediaError| {
+        let msg = format!("{e}; kept as it is");
+        (keep(), false, Some(lossy(msg)))
     };
     let dims = match (item.width, item.height) {
         (Some(w), Some(h)) => Some((w, h)),
-        _ => image::ImageReader::with_format(std::io::Cursor::new(&item.bytes[..]), format)
-            .into_dimensions()
-            .ok(),
+        _ => match item.bytes() {
+            Ok(bytes) => image::ImageReader::with_format(std::io::Cursor::new(&bytes[..]), format)
+                .into_dimensions()
+                .ok(),
+            Err(e) => return unreadable(e),
+        },
     };
     let Some((w, h)) = dims else {
         let msg = format!(
             "image {} has an unreadable header; kept uncompressed",
             item.name
         );
-        return (keep(item), false, Some(lossy(msg)));
+        return (keep(), false, Some(lossy(msg)));
     };
     if u64::from(w) * u64::from(h) > max_pixels {
         let msg = format!(
             "image {} has {w}x{h} pixels, more than the {max_pixels} the limit allows decoding; kept uncompressed",
             item.name
         );
-        return (keep(item), false, Some(lossy(msg)));
+        return (keep(), false, Some(lossy(msg)));
     }
     let target_w = (width_emu * COMPRESSED_DPI).div_ceil(EMU_PER_INCH).max(1);
     let downscale = u64::from(w) > target_w;
     if !downscale && item.kind == MediaKind::Jpeg {
-        return (keep(item), false, None);
+        return (keep(), false, None);
     }
-    let img = match image::load_from_memory_with_format(&item.bytes, format) {
+    let bytes = match item.bytes() {
+        Ok(bytes) => bytes,
+        Err(e) => return unreadable(e),
+    };
+    let img = match image::load_from_memory_with_format(&bytes, format) {
         Ok(img) => img,
         Err(e) => {
             let msg = format!(
                 "image {} could not be decoded ({e}); kept uncompressed",
                 item.name
             );
-            return (keep(item), false, Some(lossy(msg)));
+            return (keep(), false, Some(lossy(msg)));
         }
     };
     let img = if downscale {
@@ -220,20 +219,15 @@ fn compress_one(
         img
     };
     let encoded = if has_transparency(&img) {
-        encode_png(&img).map(|b| (b, MediaKind::Png))
+        encode_png(&img)
     } else {
-        encode_jpeg(&img).map(|b| (b, MediaKind::Jpeg))
+        encode_jpeg(&img)
     };
     match encoded {
-        Some((bytes, kind)) if bytes.len() < item.bytes.len() => (
-            Prepared {
-                bytes: Bytes::from(bytes),
-                kind,
-            },
-            true,
-            None,
-        ),
-        _ => (keep(item), false, None),
+        Some(new) if new.len() < bytes.len() => {
+            (MediaItem::new(item.name.clone(), new), true, None)
+        }
+        _ => (keep(), false, None),
     }
 }
 

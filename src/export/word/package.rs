@@ -12,7 +12,7 @@ use crate::report::{Converted, Location, WarningKind};
 use crate::xml::{escape_attr, escape_text};
 
 use super::document::{Part, Rel, Writer};
-use super::images::{Prepared, compress_all};
+use super::images::compress_all;
 use super::runs::word_date;
 use super::template::WordTemplate;
 use super::{ImageStats, WordOutput, WordSettings};
@@ -72,14 +72,9 @@ pub(crate) fn write_package(
         }
         (prepared, stats)
     } else {
-        let prepared: Vec<Prepared> = used
-            .iter()
-            .map(|(m, _)| Prepared {
-                bytes: m.bytes.clone(),
-                kind: m.kind,
-            })
-            .collect();
-        let total: u64 = prepared.iter().map(|p| p.bytes.len() as u64).sum();
+        // Clones share the bytes, and deflated ones are copied into the package as they are.
+        let prepared: Vec<crate::ast::MediaItem> = used.iter().map(|(m, _)| (*m).clone()).collect();
+        let total: u64 = prepared.iter().map(|p| p.size as u64).sum();
         let stats = ImageStats {
             images: prepared.len(),
             bytes_before: total,
@@ -370,8 +365,9 @@ pub(crate) fn write_package(
         )?;
     }
     for (p, name) in images.iter().zip(&media_names) {
-        // Images are compressed already: deflating them again only costs time.
-        zip.add(&format!("word/{name}"), &p.bytes, Compression::Store)?;
+        // Images are compressed already: deflating them again only costs time, and those still
+        // deflated as the source stored them are copied as they are.
+        zip.add_media(&format!("word/{name}"), p)?;
     }
     let bytes = zip.finish()?;
     Ok(w.report.finish(WordOutput { bytes, stats }))

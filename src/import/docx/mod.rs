@@ -75,7 +75,7 @@ use bytes::Bytes;
 use crate::ast::{Block, Document, Inline, MediaItem, MediaKind, Meta, NoteKind};
 use crate::error::{Error, Result};
 use crate::limits::Limits;
-use crate::package::ZipReader;
+use crate::package::{Source, ZipReader};
 use crate::report::{Converted, Location, Report, WarningKind};
 
 pub use mapping::{MappingEntry, StyleMapping};
@@ -149,6 +149,14 @@ impl DocxImportOptions {
 /// assert_eq!(err.to_string(), "not a docx file: a PDF");
 /// ```
 pub fn read(bytes: &[u8], options: &DocxImportOptions) -> Result<Converted<Document>> {
+    read_source(Source::Borrowed(bytes), options)
+}
+
+/// Reads a Word file like [`read`], from borrowed or shared bytes: from [`Source::Shared`]
+/// bytes the pictures, kept deflated until something needs them ([`MediaItem::deflated`]),
+/// point into those bytes; borrowed bytes cost each picture a copy of its deflated bytes.
+pub fn read_source(source: Source<'_>, options: &DocxImportOptions) -> Result<Converted<Document>> {
+    let bytes: &[u8] = source.as_ref();
     meta::check_given(&options.meta)?;
     let limits = &options.limits;
     let mut report = Report::new();
@@ -160,12 +168,13 @@ pub fn read(bytes: &[u8], options: &DocxImportOptions) -> Result<Converted<Docum
     images.sort_unstable();
     images.dedup();
 
-    // Pictures are most of a document's bytes: a second thread inflates and sniffs the main
-    // part's pictures while this one reads and converts the text, then this one helps with what
-    // is left. Both take pictures from one queue and count their bytes against what is left of
-    // the budget; the sum of all reads is checked at the end.
+    // Pictures are most of a document's bytes and stay deflated (only a header prefix is
+    // inflated, to sniff type and size): a second thread reads the main part's pictures while
+    // this one reads and converts the text, then this one helps with what is left. Both take
+    // pictures from one queue and count their declared sizes against what is left of the
+    // budget; the sum of all reads is checked at the end.
     let job = MediaJob::new(
-        bytes,
+        &source,
         limits
             .clone()
             .with_max_total_size(limits.max_total_size.saturating_sub(pkg.inflated)),
@@ -220,7 +229,7 @@ pub fn read(bytes: &[u8], options: &DocxImportOptions) -> Result<Converted<Docum
             .inflated
             .saturating_add(job.inflated.load(Ordering::Relaxed));
         let more = MediaJob::new(
-            bytes,
+            &source,
             limits
                 .clone()
                 .with_max_total_size(limits.max_total_size.saturating_sub(used)),
@@ -623,9 +632,10 @@ fn convert_text(
     Ok((doc, wanted, report, wide))
 }
 
-/// Picture parts to inflate, shared by the threads that work on them.
+/// Picture parts to read (kept deflated, sniffed from their first bytes), shared by the threads
+/// that work on them.
 struct MediaJob<'b> {
-    bytes: &'b [u8],
+    source: &'b Source<'b>,
     limits: Limits,
     parts: &'b [String],
     next: AtomicUsize,
@@ -637,9 +647,9 @@ struct MediaJob<'b> {
 type Loaded = Vec<(usize, std::result::Result<MediaItem, String>)>;
 
 impl<'b> MediaJob<'b> {
-    fn new(bytes: &'b [u8], limits: Limits, parts: &'b [String]) -> Self {
+    fn new(source: &'b Source<'b>, limits: Limits, parts: &'b [String]) -> Self {
         MediaJob {
-            bytes,
+            source,
             limits,
             parts,
             next: AtomicUsize::new(0),
@@ -664,14 +674,15 @@ impl<'b> MediaJob<'b> {
             };
             let reader = match &mut zip {
                 Some(z) => z,
-                None => zip.insert(ZipReader::new(self.bytes, &self.limits)?),
+                None => zip.insert(ZipReader::from_source(self.source.clone(), &self.limits)?),
             };
-            match reader.read(part) {
-                Ok(data) => {
+            match reader.read_raw(part) {
+                Ok(raw) => {
+                    let size = raw.size;
                     let total = self
                         .inflated
-                        .fetch_add(data.len() as u64, Ordering::Relaxed)
-                        .saturating_add(data.len() as u64);
+                        .fetch_add(size, Ordering::Relaxed)
+                        .saturating_add(size);
                     if total > self.limits.max_total_size {
                         return Err(Error::TooLarge {
                             what: "total uncompressed size",
@@ -682,7 +693,7 @@ impl<'b> MediaJob<'b> {
                         });
                     }
                     let name = part.rsplit('/').next().unwrap_or(part).to_string();
-                    out.push((i, Ok(MediaItem::new(name, Bytes::from(data)))));
+                    out.push((i, Ok(MediaItem::deflated(name, raw))));
                 }
                 Err(e @ Error::TooLarge { .. }) => return Err(e),
                 Err(e) => out.push((i, Err(e.to_string()))),

@@ -3,8 +3,6 @@
 
 use std::collections::HashSet;
 
-use bytes::Bytes;
-
 use super::parser::Parser;
 use crate::ast::inline::{Leaf, from_runs, to_runs};
 use crate::ast::{Block, Inline, NoteKind};
@@ -14,14 +12,14 @@ use crate::report::{Converted, Location, WarningKind};
 /// Runs the passes and returns the tree with its warnings.
 pub(super) fn finish(
     mut p: Parser<'_>,
-    resolve: &mut dyn FnMut(&str) -> Result<Option<Bytes>>,
+    resolve: &mut dyn FnMut(&str) -> Result<Option<crate::ast::MediaItem>>,
 ) -> Result<Converted<crate::ast::Document>> {
     place_attached(&mut p);
     let media = std::mem::take(&mut p.media);
     for (name, loc) in media {
         match resolve(&name)? {
-            Some(bytes) => {
-                p.doc.media.add(name, bytes);
+            Some(item) => {
+                p.doc.media.insert(item);
             }
             None => p.warn.once(
                 WarningKind::MissingMedia,

@@ -56,9 +56,9 @@ mod warn;
 
 use bytes::Bytes;
 
-use crate::ast::Document;
+use crate::ast::{Document, MediaItem};
 use crate::error::{Error, Result};
-use crate::package::ZipReader;
+use crate::package::{Source, ZipReader};
 use crate::report::Converted;
 
 /// The name of the XML part in the zip.
@@ -78,12 +78,22 @@ pub struct SdxmlImportOptions {
 /// text that is not UTF-8 → [`Error::Xml`]; a root other than `smashdoc` → [`Error::Invalid`];
 /// an unsafe entry name → [`Error::UnsafeName`]; a limit passed → [`Error::TooLarge`].
 pub fn read(bytes: &[u8], options: &SdxmlImportOptions) -> Result<Converted<Document>> {
-    let mut zip = ZipReader::new(bytes, &options.limits)?;
+    read_source(Source::Borrowed(bytes), options)
+}
+
+/// Reads an sd.xml zip like [`read`], from borrowed or shared bytes. The images stay deflated as
+/// stored until something needs their bytes ([`MediaItem::deflated`]); from [`Source::Shared`]
+/// bytes they point into those bytes instead of being copied.
+pub fn read_source(
+    source: Source<'_>,
+    options: &SdxmlImportOptions,
+) -> Result<Converted<Document>> {
+    let mut zip = ZipReader::from_source(source, &options.limits)?;
     let (stored, prefix) = find_part(zip.names()).ok_or_else(|| Error::MissingPart {
         part: PART.to_string(),
     })?;
     let xml = zip.read(&stored)?;
-    let mut resolve = |name: &str| -> Result<Option<Bytes>> {
+    let mut resolve = |name: &str| -> Result<Option<MediaItem>> {
         if name.is_empty() || name.ends_with('/') {
             return Ok(None);
         }
@@ -93,7 +103,9 @@ pub fn read(bytes: &[u8], options: &SdxmlImportOptions) -> Result<Converted<Docu
                 if found.ends_with('/') {
                     continue;
                 }
-                return zip.read(&found).map(|v| Some(Bytes::from(v)));
+                return zip
+                    .read_raw(&found)
+                    .map(|raw| Some(MediaItem::deflated(name, raw)));
             }
         }
         Ok(None)
@@ -108,13 +120,18 @@ pub fn read_xml(
     images: &mut dyn FnMut(&str) -> Option<Bytes>,
     options: &SdxmlImportOptions,
 ) -> Result<Converted<Document>> {
-    read_part(xml, PART, &mut |name| Ok(images(name)), options)
+    read_part(
+        xml,
+        PART,
+        &mut |name| Ok(images(name).map(|bytes| MediaItem::new(name, bytes))),
+        options,
+    )
 }
 
 fn read_part(
     xml: &[u8],
     part: &str,
-    resolve: &mut dyn FnMut(&str) -> Result<Option<Bytes>>,
+    resolve: &mut dyn FnMut(&str) -> Result<Option<MediaItem>>,
     options: &SdxmlImportOptions,
 ) -> Result<Converted<Document>> {
     let text = crate::xml::decode(xml, part)?;

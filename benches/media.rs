@@ -1,0 +1,68 @@
+//! Word file in, file out, with the pictures kept compressed: `large.docx` (the shared benchmark
+//! document, `../shared/bench/large.docx`; a generated Word file with deflated pictures when it
+//! is not there) read and written as docx, sd.xml and the HTML folder's files — bytes to bytes,
+//! as the CLI does. The zip writers copy the pictures as they are stored; the HTML files need
+//! them inflated (in parallel).
+//!
+//! `cargo bench --bench media` measures; `cargo test --benches` runs each once as a smoke test.
+
+use std::hint::black_box;
+
+use bytes::Bytes;
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use sdconv::package::{Compression, ZipReader, ZipWriter};
+use sdconv::{ExportOptions, Format, ImportOptions, Limits};
+
+/// The benchmark document, or a generated stand-in with every entry deflated.
+fn input() -> Bytes {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/bench/large.docx");
+    if let Ok(bytes) = std::fs::read(path) {
+        return bytes.into();
+    }
+    eprintln!("media: {path} not found, using a generated Word file");
+    let doc = sdconv::sample::large_document(2_000, 40, 20, 1);
+    let docx = sdconv::export(&doc, Format::Word, &ExportOptions::default())
+        .expect("the sample exports")
+        .value;
+    let mut r = ZipReader::new(&docx, &Limits::default()).expect("our own zip");
+    let mut w = ZipWriter::new();
+    for name in r.names().to_vec() {
+        let bytes = r.read(&name).expect("our own entry");
+        w.add(&name, &bytes, Compression::Deflate)
+            .expect("a valid name");
+    }
+    w.finish().expect("in memory").into()
+}
+
+fn word_to(bytes: &Bytes, format: Format) -> usize {
+    let doc = sdconv::import_shared(Format::Word, bytes.clone(), &ImportOptions::default())
+        .expect("the input reads")
+        .value;
+    if format == Format::Html {
+        // The folder form: every file, pictures inflated.
+        let files = sdconv::export::html::write_files(&doc, &Default::default());
+        return files.value.iter().map(|(_, b)| b.len()).sum();
+    }
+    sdconv::export(&doc, format, &ExportOptions::default())
+        .expect("the tree writes")
+        .value
+        .len()
+}
+
+fn media(c: &mut Criterion) {
+    let bytes = input();
+    let mut group = c.benchmark_group("media");
+    group.sample_size(10);
+    group.throughput(Throughput::Bytes(bytes.len() as u64));
+    for (name, format) in [
+        ("docx_to_docx", Format::Word),
+        ("docx_to_sdxml", Format::Sdxml),
+        ("docx_to_html_folder", Format::Html),
+    ] {
+        group.bench_function(name, |b| b.iter(|| word_to(black_box(&bytes), format)));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, media);
+criterion_main!(benches);
