@@ -1,10 +1,11 @@
 //! Fuzzes the round trips through the formats sdconv both writes and reads: an arbitrary valid
 //! tree → sd.xml → tree must be the same tree; → JSON → tree the same tree (image bytes aside);
-//! → Word → tree a valid tree; → Markdown → tree → Markdown the same text (it settles after one
-//! trip); and across formats, the tree read back from sd.xml must write the same Word, parsX,
-//! HTML and Markdown bytes as the original.
+//! → Word → tree a valid tree; → Markdown → tree a valid tree (the same Markdown text again
+//! with SDCONV_FUZZ_MARKDOWN_SETTLE set); and across formats, the tree read back from sd.xml must
+//! write the same Word, parsX, HTML and Markdown bytes as the original.
 //!
-//! Not yet checked: that Word gives the same tree back (see `writers.rs`).
+//! Not yet checked: that Word gives the same tree back, and in CI that Markdown settles (see
+//! `writers.rs`).
 
 #![no_main]
 
@@ -19,7 +20,7 @@ fuzz_target!(|data: &[u8]| {
     writers::check_sdxml(&doc);
     writers::check_json(&doc);
     writers::check_word(&doc);
-    writers::check_markdown_settles(&doc);
+    writers::check_markdown_for_fuzzing(&doc);
     let options = ExportOptions::default();
     let Ok(sdxml) = sdconv::export(&doc, Format::Sdxml, &options) else {
         panic!("sd.xml writer refused a valid tree");
