@@ -240,11 +240,11 @@ fn emphasis_running_across_a_break_stays_one_span() {
 
 #[test]
 fn a_break_ending_a_link_goes_after_it() {
-    let content = vec![Inline::Link {
+    let link = Inline::Link {
         href: "https://example.org/".into(),
         children: vec![t("a"), Inline::LineBreak],
-    }];
-    let out = assert_settles(&doc(vec![para(vec![content[0].clone(), t("b")])]));
+    };
+    let out = assert_settles(&doc(vec![para(vec![link, t("b")])]));
     assert!(
         out.value.starts_with("[a](https://example.org/)"),
         "{}",
