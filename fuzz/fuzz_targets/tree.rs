@@ -24,6 +24,9 @@
 
 #![allow(dead_code)]
 
+#[path = "tidy.rs"]
+mod tidy;
+
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use sdconv::Document;
 use sdconv::ast::inline::normalize;
@@ -32,7 +35,6 @@ use sdconv::ast::{
     IndexNode, Inline, Meta, NoteKind, NumberFormat, Paragraph, Row, Table, TextStyle, TextType,
     VAlign, WordExportPresets,
 };
-use std::collections::BTreeSet;
 
 /// Blocks, cells and inline nodes one tree may hold in all.
 pub const MAX_NODES: usize = 48;
@@ -617,51 +619,7 @@ impl Gen<'_> {
 /// Makes a generated tree valid: unique ids, anchors only for comments that exist, index ids,
 /// media items for exactly the referenced images.
 fn finish(doc: &mut Document) {
-    let mut n = 0;
-    doc.walk_blocks_mut(&mut |_, block| {
-        let id = match block {
-            Block::Paragraph(p) => &mut p.id,
-            Block::Image(i) => &mut i.id,
-            Block::Table(t) => &mut t.id,
-            _ => return,
-        };
-        if id.is_some() {
-            *id = Some(format!("b{n}"));
-            n += 1;
-        }
-    });
-    let known: BTreeSet<String> = doc.comments.iter().map(|c| c.id.clone()).collect();
-    doc.walk_inline_lists_mut(&mut |list| {
-        list.retain(|i| match i {
-            Inline::CommentStart { id } | Inline::CommentEnd { id } => known.contains(id),
-            _ => true,
-        });
-    });
-    // Dropping anchors can leave mergeable neighbours: normalise again.
-    doc.walk_blocks_mut(&mut |_, block| {
-        if let Block::Paragraph(p) = block {
-            p.content = normalize(&p.content);
-        }
-    });
-    fn number(nodes: &mut [IndexNode], next: &mut usize) {
-        for node in nodes {
-            node.id = format!("ix{next}");
-            *next += 1;
-            number(&mut node.children, next);
-        }
-    }
-    number(&mut doc.indexes, &mut 0);
-    let mut used = BTreeSet::new();
-    doc.walk_blocks(&mut |_, block| {
-        if let Block::Image(img) = block {
-            used.insert(img.media.clone());
-        }
-    });
-    doc.walk_inlines(&mut |inline| {
-        if let Inline::Image { media, .. } = inline {
-            used.insert(media.clone());
-        }
-    });
+    let used = tidy::tidy(doc);
     for name in MEDIA {
         if !used.contains(name) {
             doc.media.remove(name);

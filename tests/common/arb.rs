@@ -8,6 +8,9 @@
 //! normalised, ids are unique, every referenced image is in the media store and nothing else is;
 //! percentages are whole or .5. Generated trees pass `Document::validate`.
 
+#[path = "../../fuzz/fuzz_targets/tidy.rs"]
+mod tidy;
+
 use proptest::collection::vec;
 use proptest::option;
 use proptest::prelude::*;
@@ -19,7 +22,6 @@ use sdconv::ast::{
     Image, IndexNode, Inline, MediaItem, Meta, NoteKind, NumberFormat, Paragraph, Row, Table,
     TextStyle, TextType, VAlign, WordExportPresets,
 };
-use std::collections::BTreeSet;
 
 /// Media names trees refer to (spaces and non-ASCII on purpose).
 pub const MEDIA: [&str; 3] = ["a.png", "b c.png", "ü-ß.png"];
@@ -736,52 +738,7 @@ pub fn document() -> BoxedStrategy<Document> {
 /// Makes a generated tree valid: unique ids, anchors only for comments that exist, index ids,
 /// media items for exactly the referenced images.
 pub fn finish(doc: &mut Document, px: u32) {
-    let mut n = 0;
-    doc.walk_blocks_mut(&mut |_, block| {
-        let id = match block {
-            Block::Paragraph(p) => &mut p.id,
-            Block::Image(i) => &mut i.id,
-            Block::Table(t) => &mut t.id,
-            _ => return,
-        };
-        if id.is_some() {
-            *id = Some(format!("b{n}"));
-            n += 1;
-        }
-    });
-    let known: BTreeSet<String> = doc.comments.iter().map(|c| c.id.clone()).collect();
-    doc.walk_inline_lists_mut(&mut |list| {
-        list.retain(|i| match i {
-            Inline::CommentStart { id } | Inline::CommentEnd { id } => known.contains(id),
-            _ => true,
-        });
-    });
-    // Dropping anchors can leave mergeable neighbours: normalise again.
-    doc.walk_blocks_mut(&mut |_, block| {
-        if let Block::Paragraph(p) = block {
-            p.content = normalize(&p.content);
-        }
-    });
-    let mut next = 0;
-    fn number(nodes: &mut [IndexNode], next: &mut usize) {
-        for node in nodes {
-            node.id = format!("ix{next}");
-            *next += 1;
-            number(&mut node.children, next);
-        }
-    }
-    number(&mut doc.indexes, &mut next);
-    let mut used = BTreeSet::new();
-    doc.walk_blocks(&mut |_, block| {
-        if let Block::Image(img) = block {
-            used.insert(img.media.clone());
-        }
-    });
-    doc.walk_inlines(&mut |inline| {
-        if let Inline::Image { media, .. } = inline {
-            used.insert(media.clone());
-        }
-    });
+    let used = tidy::tidy(doc);
     for (i, name) in used.into_iter().enumerate() {
         doc.media
             .insert(MediaItem::new(name, tiny_png(px + i as u32, 7)));
