@@ -11,6 +11,8 @@
 
 use std::time::Duration;
 
+use tokio::sync::watch;
+
 use crate::api::imports::{Upload, import, word_request};
 use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
@@ -19,27 +21,51 @@ use crate::store::{ClaimedJob, job_upload_key};
 /// How often an idle worker looks for jobs queued by other instances.
 const POLL: Duration = Duration::from_millis(500);
 
-/// Claims and runs jobs until the runtime stops; `worker` names this worker in the rows.
-pub async fn run(state: AppState, worker: String) {
+/// Claims and runs jobs until `stop` turns true (or its sender is gone); `worker` names this
+/// worker in the rows.
+///
+/// A claim is never cut short: a claim dropped in the middle of its query may still be carried
+/// out by the database afterwards, after shutdown released this instance's jobs, and would
+/// leave a job held by a worker that no longer runs until its lease ran out. So the stop is
+/// looked at only between claims, while idle, and while a claimed job runs (that job is then
+/// released by [`crate::Server::shutdown`], once every worker has returned).
+pub async fn run(state: AppState, worker: String, mut stop: watch::Receiver<bool>) {
     loop {
-        match work_one(&state, &worker).await {
-            Ok(true) => continue,
-            Ok(false) => {}
-            Err(e) => tracing::error!(worker, "background job queue: {e}"),
+        if *stop.borrow() {
+            return;
+        }
+        let lease = lease_seconds(&state);
+        let found = match state.store.claim_job(&worker, state.now(), lease).await {
+            Ok(Some(job)) => {
+                tokio::select! {
+                    result = run_claimed(&state, &worker, job) => {
+                        if let Err(e) = result {
+                            tracing::error!(worker, "background job queue: {e}");
+                        }
+                    }
+                    _ = stop.changed() => return,
+                }
+                true
+            }
+            Ok(None) => false,
+            Err(e) => {
+                tracing::error!(worker, "background job queue: {e}");
+                false
+            }
+        };
+        if found {
+            continue;
         }
         tokio::select! {
             () = state.jobs_queued.notified() => {}
             () = tokio::time::sleep(POLL) => {}
+            _ = stop.changed() => return,
         }
     }
 }
 
-/// Claims one job and runs it; false when none was waiting.
-pub async fn work_one(state: &AppState, worker: &str) -> ApiResult<bool> {
-    let lease = lease_seconds(state);
-    let Some(job) = state.store.claim_job(worker, state.now(), lease).await? else {
-        return Ok(false);
-    };
+/// Runs a claimed job and records its result while `worker` still holds it.
+async fn run_claimed(state: &AppState, worker: &str, job: ClaimedJob) -> ApiResult<()> {
     let result = {
         // Dropped (and so stopped) when the job is done, before its result is recorded.
         let _renewal = Renewal::start(state, &job.id, worker);
@@ -74,7 +100,7 @@ pub async fn work_one(state: &AppState, worker: &str) -> ApiResult<bool> {
     if !recorded {
         tracing::warn!(job = %job.id, worker, "lease lost: another worker finishes the job");
     }
-    Ok(true)
+    Ok(())
 }
 
 /// The lease in whole seconds (the unit of the clock and the rows).

@@ -77,6 +77,8 @@ pub struct Server {
     task: JoinHandle<()>,
     sweeper: JoinHandle<()>,
     workers: Vec<JoinHandle<()>>,
+    /// Tells the job workers to return (see [`jobs::run`]).
+    stop_workers: tokio::sync::watch::Sender<bool>,
 }
 
 impl Server {
@@ -105,8 +107,10 @@ impl Server {
         }
         let task = std::mem::replace(&mut self.task, tokio::spawn(async {}));
         let _ = task.await;
+        // Not aborted: a worker returns between claims (see jobs::run), so no claim of this
+        // instance's is still on its way to the database when its jobs are released.
+        self.stop_workers.send_replace(true);
         for w in std::mem::take(&mut self.workers) {
-            w.abort();
             let _ = w.await;
         }
         match self.state.store.release_jobs(&self.instance).await {
@@ -202,8 +206,12 @@ pub async fn start(config: Config, clock: Arc<dyn Clock>) -> Result<Server, Star
     // As many workers as conversions may run; the conversion semaphore bounds them with the
     // synchronous requests.
     let instance = ids::new_id();
+    let (stop_workers, stop) = tokio::sync::watch::channel(false);
     let workers = (0..state.config.conversions)
-        .map(|n| tokio::spawn(jobs::run(state.clone(), format!("{instance}-{n}"))))
+        .map(|n| {
+            let worker = format!("{instance}-{n}");
+            tokio::spawn(jobs::run(state.clone(), worker, stop.clone()))
+        })
         .collect();
     Ok(Server {
         addr,
@@ -213,5 +221,6 @@ pub async fn start(config: Config, clock: Arc<dyn Clock>) -> Result<Server, Star
         task,
         sweeper,
         workers,
+        stop_workers,
     })
 }
