@@ -113,8 +113,11 @@ pub async fn load_tree(
         .blob_get(document_key(&row.id))
         .await?
         .ok_or_else(|| ApiError::internal("stored document", format!("{} has no file", row.id)))?;
+    // Shared, not borrowed: the pictures stay deflated inside these bytes, and the zip
+    // writers copy them from there (no copy of their own, no inflating).
+    let bytes = bytes::Bytes::from(bytes);
     let tree = state
-        .convert(move || sdconv::import(Format::Sdxml, &bytes, &ImportOptions::default()))
+        .convert(move || sdconv::import_shared(Format::Sdxml, bytes, &ImportOptions::default()))
         .await?
         .map_err(|e| ApiError::internal("reading the stored document", e))?;
     let mut tree = tree.value;

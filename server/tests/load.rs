@@ -1,8 +1,20 @@
 //! A bounded load test on loopback against a real `sdconv-server` process: 32 clients, each
-//! in a loop — word import of `../shared/bench/medium.docx`, html export (zip download) of the
-//! document made, DELETE of it (so the store stays the same size) — for
+//! running rounds — word import of `../shared/bench/medium.docx`, html export (zip download) of
+//! the document made, DELETE of it (so the store stays the same size) — for
 //! `SDCONV_LOAD_SECONDS` (default 10; README figures: 60 with a release server,
 //! `SDCONV_LOAD_SERVER=target/release/sdconv-server`), on SQLite and on PostgreSQL.
+//!
+//! Two ways to offer the load (`SDCONV_LOAD_RATE`):
+//! - paced (the default, 40 rounds/s, the throughput goal): round `k` is due at
+//!   `k / rate` seconds and taken by whichever of the 32 clients is free (an open loop, as
+//!   wrk2 does). The import's latency counts from the round's due time, so a server that falls
+//!   behind shows it in the percentiles instead of slowing the clients down (no coordinated
+//!   omission). This is the latency at the goal throughput.
+//! - `max`: each client starts its next round as soon as the last one ends (a closed loop). This
+//!   measures the most the server does; its latency is by Little's law the number of clients
+//!   divided by that throughput, whatever the server does.
+//!
+//! `SDCONV_LOAD_SERVER_ARGS` passes more flags to the server (`"--db-pool 4"`).
 //!
 //! Prints per request kind the throughput, p50/p99 latency and errors, and the server's peak
 //! memory (VmHWM). Asserts what does not depend on the machine's speed: no error, and memory
@@ -10,6 +22,7 @@
 //! third's).
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use reqwest::{Method, StatusCode};
@@ -64,6 +77,21 @@ struct Tally {
     delete: Kind,
 }
 
+/// Rounds per second to offer, or `None` for as many as the server takes
+/// (`SDCONV_LOAD_RATE`: a number, or `max`; default 40).
+fn rate() -> Option<f64> {
+    match std::env::var("SDCONV_LOAD_RATE") {
+        Ok(s) if s == "max" => None,
+        Ok(s) => Some(
+            s.parse::<f64>()
+                .ok()
+                .filter(|r| *r > 0.0)
+                .expect("SDCONV_LOAD_RATE: a positive number or max"),
+        ),
+        Err(_) => Some(40.0),
+    }
+}
+
 fn seconds() -> u64 {
     std::env::var("SDCONV_LOAD_SECONDS")
         .ok()
@@ -78,7 +106,10 @@ async fn run(backend: &str, database_url: Option<String>) {
     ))
     .expect("../shared/bench/medium.docx");
     let data = tempfile::tempdir().unwrap();
-    let server = Arc::new(Child::start(data.path(), database_url.as_deref(), &[]));
+    // More server flags for a measurement (`SDCONV_LOAD_SERVER_ARGS="--db-pool 4"`).
+    let extra = std::env::var("SDCONV_LOAD_SERVER_ARGS").unwrap_or_default();
+    let extra: Vec<&str> = extra.split_whitespace().collect();
+    let server = Arc::new(Child::start(data.path(), database_url.as_deref(), &extra));
     let http = crate::child::http();
     let duration = Duration::from_secs(seconds());
     let tally: Arc<Mutex<Tally>> = Arc::default();
@@ -97,14 +128,41 @@ async fn run(backend: &str, database_url: Option<String>) {
             samples
         })
     };
+    let rate = rate();
+    // The next round to start, in the paced mode.
+    let next = Arc::new(AtomicU64::new(0));
+    let missed = Arc::new(AtomicU64::new(0));
     let mut clients = Vec::new();
     for n in 0..CLIENTS {
-        let (server, http, tally, file) =
-            (server.clone(), http.clone(), tally.clone(), file.clone());
+        let (server, http, tally, file, next, missed) = (
+            server.clone(),
+            http.clone(),
+            tally.clone(),
+            file.clone(),
+            next.clone(),
+            missed.clone(),
+        );
         clients.push(tokio::spawn(async move {
             let user = format!("c{n}");
-            while Instant::now() < end {
-                one_round(&server, &http, &user, &file, &tally).await;
+            loop {
+                let due = match rate {
+                    None => Instant::now(),
+                    Some(rate) => {
+                        let k = next.fetch_add(1, Ordering::Relaxed);
+                        started + Duration::from_secs_f64(k as f64 / rate)
+                    }
+                };
+                if due >= end {
+                    break;
+                }
+                if Instant::now() >= end {
+                    // Due in the run but no client was free before it ended: the server
+                    // fell behind the offered rate.
+                    missed.fetch_add(1, Ordering::Relaxed);
+                    continue;
+                }
+                tokio::time::sleep_until(due.into()).await;
+                one_round(&server, &http, &user, &file, due, &tally).await;
             }
         }));
     }
@@ -117,8 +175,11 @@ async fn run(backend: &str, database_url: Option<String>) {
     let peak_kib = server.status_kib("VmHWM");
     let tally = tally.lock().await;
 
+    let offered = rate.map_or("as fast as answered (closed loop)".to_string(), |r| {
+        format!("{r} rounds/s offered (paced; import latency from each round's due time)")
+    });
     eprintln!(
-        "\nload {backend}: {CLIENTS} clients, {:.1} s, medium.docx ({} bytes)",
+        "\nload {backend}: {CLIENTS} clients, {offered}, {:.1} s, medium.docx ({} bytes)",
         elapsed.as_secs_f64(),
         file.len()
     );
@@ -154,6 +215,10 @@ async fn run(backend: &str, database_url: Option<String>) {
         samples.first().copied().unwrap_or(0) as f64 / 1024.0,
         samples.last().copied().unwrap_or(0) as f64 / 1024.0,
     );
+    let missed = missed.load(Ordering::Relaxed);
+    if missed > 0 {
+        eprintln!("  {missed} rounds due in the run never started: the server fell behind");
+    }
     // What a round costs the server in CPU, independent of what else shares the machine,
     // and the rounds per second two dedicated cores would give at that cost.
     let rounds = tally.delete.latencies.len().max(1) as f64;
@@ -192,22 +257,24 @@ async fn run(backend: &str, database_url: Option<String>) {
     );
 }
 
-/// import → export → delete, each timed; a failure is recorded and ends the round.
+/// import → export → delete, each timed (the import from `due`, when the round should have
+/// started); a failure is recorded and ends the round.
 async fn one_round(
     server: &Child,
     http: &reqwest::Client,
     user: &str,
     file: &[u8],
+    due: Instant,
     tally: &Mutex<Tally>,
 ) {
     let data = creation(user, "load", "draft", "Load");
     let import = server
         .req(http, Method::POST, "/partner/imports/word/upload")
         .multipart(upload("medium.docx", file.to_vec(), &data));
-    let result = timed(import).await.and_then(|(d, body)| {
+    let result = timed(import).await.and_then(|(_, body)| {
         let answer: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
         match answer["documentId"].as_str() {
-            Some(id) => Ok((d, id.to_string())),
+            Some(id) => Ok((due.elapsed(), id.to_string())),
             None => Err(format!("no documentId: {answer}")),
         }
     });

@@ -114,7 +114,8 @@ pub(crate) async fn import(
     id: Option<String>,
 ) -> ApiResult<(DocumentRow, User)> {
     let read = state
-        .convert(move || sdconv::import(format, &file, &options))
+        // Shared: the upload's pictures stay deflated in it until the stored zip copies them.
+        .convert(move || sdconv::import_shared(format, file, &options))
         .await?
         .map_err(|e| ApiError::engine("file", &e))?;
     let warnings = read.warnings.iter().map(ToString::to_string).collect();
