@@ -638,19 +638,16 @@ fn hostile_trees_render_without_panic() {
 
 // ---- page numbers for the Word export ---------------------------------------------------
 
-#[test]
-fn word_toc_page_numbers_are_the_pdf_layout_pages() {
+/// The cached result of each `PAGEREF` field in the Word export of `doc`, in order.
+fn word_pagerefs(doc: &Document, settings: WordSettings) -> Vec<usize> {
     use sdconv::export::word::{WordOptions, write as write_word};
-    let doc = long_doc("en_EN");
-    let settings = WordSettings::new(Language::En);
-    let docx = write_word(&doc, &WordOptions::new("report", settings))
+    let docx = write_word(doc, &WordOptions::new("report", settings))
         .unwrap()
         .value;
     let mut z = sdconv::package::ZipReader::new(&docx, &sdconv::Limits::default()).unwrap();
     let xml = String::from_utf8(z.read("word/document.xml").unwrap()).unwrap();
     // Each PAGEREF field's cached result, up to the field's end.
-    let word_pages: Vec<usize> = xml
-        .split("PAGEREF ")
+    xml.split("PAGEREF ")
         .skip(1)
         .map(|rest| {
             let field = &rest[..rest.find(r#"fldCharType="end""#).expect("field end")];
@@ -664,7 +661,14 @@ fn word_toc_page_numbers_are_the_pdf_layout_pages() {
                 .parse()
                 .unwrap_or_else(|_| panic!("result {value:?} is not a page"))
         })
-        .collect();
+        .collect()
+}
+
+#[test]
+fn word_toc_page_numbers_are_the_pdf_layout_pages() {
+    let doc = long_doc("en_EN");
+    let settings = WordSettings::new(Language::En);
+    let word_pages = word_pagerefs(&doc, settings);
     assert_eq!(word_pages.len(), 12);
     // The same numbers the PDF's own contents page prints.
     let (out, _) = pdf(&doc, settings);
@@ -676,6 +680,38 @@ fn word_toc_page_numbers_are_the_pdf_layout_pages() {
         .collect();
     assert_eq!(word_pages, pdf_pages);
     assert!(word_pages.windows(2).all(|w| w[0] <= w[1]) && word_pages[11] > 1);
+}
+
+/// A document long enough (over 500 top-level blocks) for the Word writer to lay it out on
+/// another thread while it writes the body: the page numbers must be the same.
+#[test]
+fn word_toc_page_numbers_of_a_long_document_laid_out_alongside() {
+    let mut blocks = vec![Block::Directory {
+        kind: sdconv::ast::DirectoryKind::Content,
+    }];
+    let mut headings = Vec::new();
+    for h in 0..20 {
+        headings.push(blocks.len());
+        blocks.push(fx::p(
+            TextType::HeadingOl,
+            0,
+            vec![fx::t(&format!("Part {h}"))],
+        ));
+        for k in 0..30 {
+            blocks.push(fx::text(&long_text(h * 100 + k, 12)));
+        }
+    }
+    assert!(blocks.len() > 600);
+    let doc = fx::doc("Many blocks", blocks);
+    let settings = WordSettings::new(Language::En);
+    let word_pages = word_pagerefs(&doc, settings);
+    let layout = sdconv::export::pdf::block_pages(&doc, settings, Paper::A4);
+    let expected: Vec<usize> = headings
+        .iter()
+        .map(|&i| layout[i].expect("every heading is placed") as usize)
+        .collect();
+    assert_eq!(word_pages, expected);
+    assert!(expected[19] > 10, "the test needs many pages: {expected:?}");
 }
 
 #[test]

@@ -287,6 +287,15 @@ impl MediaItem {
         }
     }
 
+    /// How many bytes the item takes in a zip a writer copies it into: the stored entry's
+    /// compressed size while it is still deflated, else its size.
+    pub fn stored_size(&self) -> usize {
+        match &self.content {
+            Content::Deflated(d) => usize::try_from(d.raw.compressed_size).unwrap_or(usize::MAX),
+            _ => self.size,
+        }
+    }
+
     /// Whether the bytes have been inflated already (or never needed to be): for tests and
     /// measurements that check nothing inflates needlessly.
     pub fn is_inflated(&self) -> bool {

@@ -110,7 +110,13 @@ pub fn write(
     for w in xml.warnings {
         report.push(w);
     }
-    let mut zip = ZipWriter::new();
+    // Room for the pictures as stored plus sd.xml (about a fifth once deflated).
+    let pictures: usize = doc
+        .media
+        .iter()
+        .map(crate::ast::MediaItem::stored_size)
+        .sum();
+    let mut zip = ZipWriter::with_capacity(pictures + xml.value.len() / 4 + 4096);
     zip.add(PART, xml.value.as_bytes(), Compression::Deflate)?;
     zip.add_directory("images/")?;
     for entry in &plan.entries {

@@ -285,7 +285,7 @@ impl<'a> Writer<'a> {
             sidenotes: 0,
             hidden_captions: (0, 0),
             wrote_toc: false,
-            pages: toc_pages(doc, settings),
+            pages: Vec::new(),
         }
     }
 
@@ -888,7 +888,7 @@ pub(crate) fn text_run(out: &mut String, text: &str, rpr: &str, deleted: bool) {
 /// The PDF layout's page numbers, when a list with page numbers will be written: every reader
 /// then shows numbers at once (Word still updates them on open).
 #[cfg(feature = "pdf")]
-fn toc_pages(doc: &Document, settings: &WordSettings) -> Vec<Option<u32>> {
+pub(crate) fn toc_pages(doc: &Document, settings: &WordSettings) -> Vec<Option<u32>> {
     let listed = settings.text_toc
         || settings.image_toc
         || settings.table_toc
@@ -908,7 +908,7 @@ fn toc_pages(doc: &Document, settings: &WordSettings) -> Vec<Option<u32>> {
 }
 
 #[cfg(not(feature = "pdf"))]
-fn toc_pages(_doc: &Document, _settings: &WordSettings) -> Vec<Option<u32>> {
+pub(crate) fn toc_pages(_doc: &Document, _settings: &WordSettings) -> Vec<Option<u32>> {
     Vec::new()
 }
 

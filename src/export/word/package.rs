@@ -23,6 +23,9 @@ const XML_DECL: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"ye
 const REL_BASE: &str = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
 const CT_BASE: &str = "application/vnd.openxmlformats-officedocument.wordprocessingml";
 
+/// From how many top-level blocks the TOC layout runs beside the body writer.
+const PARALLEL_LAYOUT_BLOCKS: usize = 500;
+
 pub(crate) fn write_package(
     doc: &Document,
     tpl: &WordTemplate,
@@ -30,7 +33,19 @@ pub(crate) fn write_package(
     limits: &Limits,
 ) -> Result<Converted<WordOutput>> {
     let mut w = Writer::new(doc, tpl, settings);
-    let body = w.write_body();
+    // The lists' page numbers come from the PDF layout, a third of a long document's export
+    // and needing nothing the body writer makes: lay a long document out on another core
+    // meanwhile (a short one on this thread: handing it over costs more than it saves). The
+    // numbers are used only when the markers are resolved, after both.
+    let (pages, body) = if doc.blocks.len() >= PARALLEL_LAYOUT_BLOCKS {
+        rayon::join(
+            || super::document::toc_pages(doc, settings),
+            || w.write_body(),
+        )
+    } else {
+        (super::document::toc_pages(doc, settings), w.write_body())
+    };
+    w.pages = pages;
     let body = w.resolve_markers(body);
     let footnotes: Vec<String> = std::mem::take(&mut w.footnotes)
         .into_iter()
@@ -159,7 +174,13 @@ pub(crate) fn write_package(
     }
     document.push_str("</w:sectPr></w:body></w:document>");
 
-    let mut zip = ZipWriter::new();
+    // Room for the pictures as stored plus the text parts (about a fifth once deflated).
+    let pictures: usize = doc
+        .media
+        .iter()
+        .map(crate::ast::MediaItem::stored_size)
+        .sum();
+    let mut zip = ZipWriter::with_capacity(pictures + document.len() / 4 + 64 * 1024);
     let mut defaults: BTreeSet<&str> = BTreeSet::new();
     for name in &media_names {
         defaults.insert(name.rsplit_once('.').map_or("bin", |(_, ext)| ext));
