@@ -76,7 +76,7 @@ impl ParsxOptions {
 /// Writes the parsX zip: `parsx.xml`, then `images/` with every image the text refers to.
 pub fn write(doc: &Document, opts: &ParsxOptions) -> Result<Converted<Vec<u8>>> {
     let built = build(doc, opts);
-    let pictures: usize = built.images.iter().map(|(_, i)| i.stored_size()).sum();
+    let pictures: usize = built.images.values().map(|i| i.stored_size()).sum();
     let mut zip = ZipWriter::with_capacity(pictures + built.xml.len() / 4 + 4096);
     zip.add("parsx.xml", built.xml.as_bytes(), Compression::Deflate)?;
     zip.add_directory("images/")?;
