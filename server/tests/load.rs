@@ -1,5 +1,6 @@
 //! A bounded load test on loopback against a real `sdconv-server` process: 32 clients, each
-//! running rounds — word import of `../shared/bench/medium.docx`, html export (zip download) of
+//! running rounds — word import of `../shared/bench/medium.docx` (a generated Word file where
+//! `../shared` is absent), html export (zip download) of
 //! the document made, DELETE of it (so the store stays the same size) — for
 //! `SDCONV_LOAD_SECONDS` (default 10; README figures: 60 with a release server,
 //! `SDCONV_LOAD_SERVER=target/release/sdconv-server`), on SQLite and on PostgreSQL.
@@ -100,11 +101,7 @@ fn seconds() -> u64 {
 }
 
 async fn run(backend: &str, database_url: Option<String>) {
-    let file = std::fs::read(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../shared/bench/medium.docx"
-    ))
-    .expect("../shared/bench/medium.docx");
+    let file = child::medium_docx();
     let data = tempfile::tempdir().unwrap();
     // More server flags for a measurement (`SDCONV_LOAD_SERVER_ARGS="--db-pool 4"`).
     let extra = std::env::var("SDCONV_LOAD_SERVER_ARGS").unwrap_or_default();

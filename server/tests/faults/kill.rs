@@ -9,21 +9,13 @@ use std::time::{Duration, Instant};
 use reqwest::{Method, StatusCode};
 use sqlx::AnyPool;
 
-use crate::child::Child;
+use crate::child::{Child, medium_docx};
 use crate::harness::{creation, postgres_schema, send_json, upload};
 
 /// Jobs queued; each imports the benchmark's medium.docx, long enough to be caught mid-way.
 const JOBS: usize = 12;
 /// Flags of every instance: a short lease, so a dead instance's jobs move on within seconds.
 const FLAGS: &[&str] = &["--job-lease", "3", "--conversions", "2"];
-
-fn medium_docx() -> Vec<u8> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../shared/bench/medium.docx"
-    );
-    std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
 
 #[tokio::test]
 async fn killed_instance_on_postgres_its_jobs_finish_once_on_the_other() {

@@ -173,3 +173,26 @@ pub fn jwt() -> String {
     )
     .expect("sign a JWT")
 }
+
+/// The upload of the load and fault tests: `../shared/bench/medium.docx` (2.2 MB, 54 pages),
+/// or, where `../shared` is absent, a Word file of similar shape made by the engine (printed).
+pub fn medium_docx() -> Vec<u8> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../shared/bench/medium.docx"
+    );
+    match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            eprintln!("{path}: {e}; using a generated Word file instead");
+            let doc = sdconv::sample::large_document(600, 12, 10, 7);
+            sdconv::export(
+                &doc,
+                sdconv::Format::Word,
+                &sdconv::ExportOptions::default(),
+            )
+            .expect("the sample exports")
+            .value
+        }
+    }
+}
