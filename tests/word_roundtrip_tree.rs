@@ -338,6 +338,29 @@ fn images_with_width_alt_caption_and_inline_images() {
     assert_round_trip("images", &doc);
 }
 
+/// A picture's width inside a cell is a share of the cell, in the tree as in Word: measured
+/// against the page, the reader gave a picture filling a cell a fraction of that, and it
+/// shrank on every trip.
+#[test]
+fn pictures_in_table_cells_keep_their_share_of_the_cell() {
+    let doc = with_media(
+        fixture(
+            r#"[{"type":"table","columns":[30.0,70.0],"rows":[
+                {"cells":[
+                    {"blocks":[{"type":"image","media":"cat.png","width_percent":100.0}]},
+                    {"blocks":[{"type":"image","media":"dog.png","width_percent":40.0,"align":"right"}]}]},
+                {"cells":[
+                    {"colspan":2,"blocks":[{"type":"image","media":"cat.png","width_percent":75.0}]}]}
+            ]}]"#,
+        ),
+        &[("cat.png", 40, 30), ("dog.png", 20, 50)],
+    );
+    assert_round_trip("pictures in cells", &doc);
+    // And again: nothing shrinks a little more on a second trip.
+    let once = round_trip(&doc);
+    assert_eq!(comparable(&round_trip(&once)), comparable(&once));
+}
+
 #[test]
 fn footnotes_endnotes_links_and_marks() {
     assert_round_trip(

@@ -185,7 +185,7 @@ pub(super) struct Converter<'a> {
     chains: HashMap<&'a str, Rc<[StyleInfo<'a>]>>,
     warned: HashSet<String>,
     fields: FieldState,
-    text_width: u64,
+    pub(super) text_width: u64,
     note_depth: u32,
     footer_mode: bool,
     block_no: usize,

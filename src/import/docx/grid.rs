@@ -16,6 +16,13 @@ use crate::ast::{self, Align, Borders, Cell, Row, Table, length};
 use crate::limits::MAX_TABLE_COLUMNS;
 use crate::report::WarningKind;
 
+/// Word's default cell margins, left and right together (108 twips a side).
+const CELL_MARGINS_TWIPS: u64 = 216;
+/// The narrowest text width a cell is taken to have (half an inch), as the Word writer does.
+const MIN_CELL_TWIPS: u64 = 720;
+/// English Metric Units per twip (914,400 per inch, 1,440 twips per inch).
+const EMU_PER_TWIP: u64 = 635;
+
 struct Placed {
     col: usize,
     span: usize,
@@ -61,7 +68,7 @@ impl Converter<'_> {
                 if cell.hmerge == Some(Merge::Continue) {
                     if let Some(prev) = placed.last_mut().filter(|p| !p.filler) {
                         prev.span += span;
-                        let blocks = self.block_list(cell.blocks, None);
+                        let blocks = self.cell_blocks(cell.blocks, &t.grid, prev.col, prev.span);
                         prev.cell.blocks.extend(blocks.into_iter().filter(has_text));
                         col += span;
                         continue;
@@ -74,7 +81,7 @@ impl Converter<'_> {
                             .and_then(|cells| cells.get(oidx))
                             .is_some_and(|o| o.col == col && o.span == span);
                         if fits {
-                            let blocks = self.block_list(cell.blocks, None);
+                            let blocks = self.cell_blocks(cell.blocks, &t.grid, col, span);
                             if let Some(o) = rows.get_mut(orow).and_then(|c| c.get_mut(oidx)) {
                                 o.rowspan += 1;
                                 // Text in a covered cell is unusual; keep it in the merged cell.
@@ -90,7 +97,7 @@ impl Converter<'_> {
                 let (align, size) = shared_format(&cell.blocks);
                 let borders = cell_borders(&cell.borders);
                 let background = self.hex_color(cell.fill.as_deref(), "w:shd");
-                let mut blocks = self.block_list(cell.blocks, None);
+                let mut blocks = self.cell_blocks(cell.blocks, &t.grid, col, span);
                 // The alignment all paragraphs share is the cell's (Word has no cell `w:jc`);
                 // a picture's alignment is its own, so a cell holding one keeps them apart.
                 let align =
@@ -227,6 +234,33 @@ impl Converter<'_> {
     /// `w:tblW` of type `pct` as a percentage of the text width: fiftieths of a percent
     /// (§17.18.90), or a number with `%` (later editions). Other types (`dxa`, `auto`, `nil`)
     /// give none: the grid says the width.
+    /// Converts a cell's blocks with the cell's text width as the width pictures are measured
+    /// against: a picture's `width_percent` inside a cell is a share of the cell, as the HTML
+    /// and Word writers apply it (measured against the page, a picture filling a cell came
+    /// back a fraction of it and shrank on every round trip). The cell's width is its grid
+    /// columns' less Word's default cell margins (108 twips a side), as the Word writer
+    /// reserves them; a table without a usable grid keeps the page's width.
+    fn cell_blocks(
+        &mut self,
+        blocks: Vec<model::Block>,
+        grid: &[u64],
+        col: usize,
+        span: usize,
+    ) -> Vec<ast::Block> {
+        let twips: u64 = grid.iter().skip(col).take(span).sum();
+        if twips == 0 || grid.len() < col + span {
+            return self.block_list(blocks, None);
+        }
+        let page = self.text_width;
+        self.text_width = twips
+            .saturating_sub(CELL_MARGINS_TWIPS)
+            .max(MIN_CELL_TWIPS)
+            .saturating_mul(EMU_PER_TWIP);
+        let out = self.block_list(blocks, None);
+        self.text_width = page;
+        out
+    }
+
     fn width_percent(&mut self, width: Option<&(Option<String>, String)>) -> Option<f32> {
         let (ty, w) = width?;
         if ty.as_deref() != Some("pct") {
