@@ -636,10 +636,10 @@ proptest::proptest! {
     /// Word cannot hold: ids a .docx has no place for, characters XML 1.0 cannot carry.)
     ///
     /// Known gaps of the whole generator (`common::arb::document`) that keep it out of this
-    /// property for now: a picture in a table cell is sized against the cell by the writer and
-    /// against the page by the reader, so it shrinks on every trip; some one-row header tables
-    /// come back with another cell; an empty list item can come back as a plain paragraph in
-    /// the "List Paragraph" style.
+    /// property for now: some one-row header tables come back with another cell; an empty
+    /// list item can come back as a plain paragraph in the "List Paragraph" style. (A picture
+    /// in a table cell no longer shrinks on each trip: the reader measures it against the
+    /// cell, as the writer sizes it; `pictures_in_table_cells_keep_their_share_of_the_cell`.)
     #[test]
     fn generated_trees_settle_after_one_word_trip(doc in text_math_code_and_charts()) {
         let once = comparable(&round_trip(&doc));

@@ -7,8 +7,9 @@
 //! - html (zip): a zip with `index.html` and `style.css`; html_all_in_one: one page.
 //! - Word: every XML part well-formed; the reader takes it and builds a valid tree. Not (yet)
 //!   checked: that the tree comes back the same. Arbitrary trees do not survive the Word trip
-//!   exactly today (a picture in a table cell shrinks on each trip, some one-row header tables
-//!   gain a cell; tests/word_roundtrip_tree.rs checks the shapes that do), so the check would
+//!   exactly today (the cells of a header row come back marked as header cells, some one-row
+//!   header tables gain a cell; tests/word_roundtrip_tree.rs checks the shapes that do; a
+//!   picture in a table cell no longer shrinks on each trip), so the check would
 //!   fail at once; it joins here when the Word reader and writer agree on such trees.
 //! - Markdown: the reader takes the text back. With `SDCONV_FUZZ_MARKDOWN_SETTLE=1` (local
 //!   campaigns) also: writing what it read gives the same text (the text settles after one trip:
