@@ -38,14 +38,16 @@ pub async fn run(state: AppState, worker: String, mut stop: watch::Receiver<bool
         let found = match state.store.claim_job(&worker, state.now(), lease).await {
             Ok(Some(job)) => {
                 tokio::select! {
-                    result = run_claimed(&state, &worker, job) => {
-                        if let Err(e) = result {
+                    result = run_claimed(&state, &worker, job) => match result {
+                        Ok(()) => true,
+                        // As after a failed claim: wait a poll before the next one.
+                        Err(e) => {
                             tracing::error!(worker, "background job queue: {e}");
+                            false
                         }
-                    }
+                    },
                     _ = stop.changed() => return,
                 }
-                true
             }
             Ok(None) => false,
             Err(e) => {
