@@ -449,20 +449,38 @@ impl Default for ZipWriter {
     }
 }
 
+/// The most a [`ZipWriter`] reserves up front; a larger archive grows as it is written. The
+/// sizes a reservation is made from come partly from the input (a zip entry's declared
+/// compressed size), so they are never trusted with a larger allocation.
+pub const MAX_RESERVE: usize = 256 << 20;
+
 impl ZipWriter {
     /// An empty archive in memory.
     pub fn new() -> Self {
         Self::with_capacity(0)
     }
 
-    /// An empty archive in memory with room for about `bytes` of output, so that a zip of
-    /// large pictures is not copied again each time its buffer grows (an 18 MB Word file's
-    /// pictures went through 24 MB of such copies, and the page faults of a buffer twice
-    /// their size).
+    /// An empty archive in memory with room for about `bytes` of output (at most
+    /// [`MAX_RESERVE`]), so that a zip of large pictures is not copied again each time its
+    /// buffer grows (an 18 MB Word file's pictures went through 24 MB of such copies, and the
+    /// page faults of a buffer twice their size).
     pub fn with_capacity(bytes: usize) -> Self {
         ZipWriter {
-            inner: RawWriter::new(Cursor::new(Vec::with_capacity(bytes))),
+            inner: RawWriter::new(Cursor::new(Vec::with_capacity(bytes.min(MAX_RESERVE)))),
         }
+    }
+
+    /// An empty archive with room for `pictures` as they will be stored (still deflated ones
+    /// at their compressed size) and `text` bytes of XML or HTML, which deflate to about a
+    /// fifth: what every zip writer reserves.
+    pub fn with_room_for<'a>(
+        pictures: impl IntoIterator<Item = &'a crate::ast::MediaItem>,
+        text: usize,
+    ) -> Self {
+        let pictures = pictures
+            .into_iter()
+            .fold(0usize, |sum, m| sum.saturating_add(m.stored_size()));
+        Self::with_capacity(pictures.saturating_add(text / 4).saturating_add(64 * 1024))
     }
 
     fn options(compression: Compression) -> SimpleFileOptions {
@@ -655,6 +673,15 @@ mod tests {
             w.add_raw("../x", &image),
             Err(Error::UnsafeName { .. })
         ));
+    }
+
+    #[test]
+    fn a_reservation_from_input_sizes_is_capped() {
+        // Sizes a hostile zip declares must not become an allocation: this would abort
+        // (capacity overflow) without the cap.
+        let mut w = ZipWriter::with_capacity(usize::MAX);
+        w.add("a.txt", b"a", Compression::Store).unwrap();
+        assert!(w.finish().unwrap().capacity() <= MAX_RESERVE);
     }
 
     #[test]

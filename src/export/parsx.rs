@@ -76,8 +76,7 @@ impl ParsxOptions {
 /// Writes the parsX zip: `parsx.xml`, then `images/` with every image the text refers to.
 pub fn write(doc: &Document, opts: &ParsxOptions) -> Result<Converted<Vec<u8>>> {
     let built = build(doc, opts);
-    let pictures: usize = built.images.values().map(|i| i.stored_size()).sum();
-    let mut zip = ZipWriter::with_capacity(pictures + built.xml.len() / 4 + 4096);
+    let mut zip = ZipWriter::with_room_for(built.images.values(), built.xml.len());
     zip.add("parsx.xml", built.xml.as_bytes(), Compression::Deflate)?;
     zip.add_directory("images/")?;
     for (name, item) in &built.images {

@@ -120,8 +120,7 @@ pub fn write_zip(doc: &Document, opts: &HtmlOptions) -> crate::Result<Converted<
         value: HtmlParts { html, images },
         warnings,
     } = write_parts(doc, opts);
-    let pictures: usize = images.iter().map(|(_, i)| i.stored_size()).sum();
-    let mut zip = ZipWriter::with_capacity(pictures + html.len() / 4 + 16 * 1024);
+    let mut zip = ZipWriter::with_room_for(images.iter().map(|(_, i)| *i), html.len());
     zip.add("index.html", html.as_bytes(), Compression::Deflate)?;
     zip.add("style.css", STYLESHEET.as_bytes(), Compression::Deflate)?;
     for (name, item) in &images {

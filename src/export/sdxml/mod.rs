@@ -110,13 +110,7 @@ pub fn write(
     for w in xml.warnings {
         report.push(w);
     }
-    // Room for the pictures as stored plus sd.xml (about a fifth once deflated).
-    let pictures: usize = doc
-        .media
-        .iter()
-        .map(crate::ast::MediaItem::stored_size)
-        .sum();
-    let mut zip = ZipWriter::with_capacity(pictures + xml.value.len() / 4 + 4096);
+    let mut zip = ZipWriter::with_room_for(doc.media.iter(), xml.value.len());
     zip.add(PART, xml.value.as_bytes(), Compression::Deflate)?;
     zip.add_directory("images/")?;
     for entry in &plan.entries {

@@ -174,13 +174,7 @@ pub(crate) fn write_package(
     }
     document.push_str("</w:sectPr></w:body></w:document>");
 
-    // Room for the pictures as stored plus the text parts (about a fifth once deflated).
-    let pictures: usize = doc
-        .media
-        .iter()
-        .map(crate::ast::MediaItem::stored_size)
-        .sum();
-    let mut zip = ZipWriter::with_capacity(pictures + document.len() / 4 + 64 * 1024);
+    let mut zip = ZipWriter::with_room_for(doc.media.iter(), document.len());
     let mut defaults: BTreeSet<&str> = BTreeSet::new();
     for name in &media_names {
         defaults.insert(name.rsplit_once('.').map_or("bin", |(_, ext)| ext));

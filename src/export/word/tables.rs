@@ -13,8 +13,11 @@ use crate::xml::escape_attr;
 use super::captions::CaptionKind;
 use super::document::{CellFormat, Target, Writer};
 
-/// Left plus right cell margin of the table styles, twips.
-const CELL_MARGINS: u32 = 216;
+/// Left plus right cell margin of the table styles, twips. The docx reader measures pictures
+/// in a cell against the same inner width (`import::docx::grid`).
+pub(crate) const CELL_MARGINS: u32 = 216;
+/// The narrowest inner width a cell's content is given, twips (half an inch).
+pub(crate) const MIN_CELL_TEXT: u32 = 720;
 
 /// A `#rrggbb` colour as Word's `RRGGBB` (ST_HexColorRGB, xsd:hexBinary: either case), if it is
 /// one. The case is kept so a reader gets the tree's string back.
@@ -279,7 +282,7 @@ impl Writer<'_> {
                     align: cell.align,
                     size: cell.font_size.as_deref().and_then(half_points),
                 };
-                let inner = width.saturating_sub(CELL_MARGINS).max(720);
+                let inner = width.saturating_sub(CELL_MARGINS).max(MIN_CELL_TEXT);
                 self.write_blocks(out, &cell.blocks, inner, Some(format), false);
                 // A cell ends with a paragraph (ECMA-376 17.4.66); a chart is one.
                 let chart_last = matches!(

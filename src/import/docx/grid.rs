@@ -16,12 +16,8 @@ use crate::ast::{self, Align, Borders, Cell, Row, Table, length};
 use crate::limits::MAX_TABLE_COLUMNS;
 use crate::report::WarningKind;
 
-/// Word's default cell margins, left and right together (108 twips a side).
-const CELL_MARGINS_TWIPS: u64 = 216;
-/// The narrowest text width a cell is taken to have (half an inch), as the Word writer does.
-const MIN_CELL_TWIPS: u64 = 720;
-/// English Metric Units per twip (914,400 per inch, 1,440 twips per inch).
-const EMU_PER_TWIP: u64 = 635;
+use crate::export::word::images::EMU_PER_TWIP;
+use crate::export::word::tables::{CELL_MARGINS, MIN_CELL_TEXT};
 
 struct Placed {
     col: usize,
@@ -231,9 +227,6 @@ impl Converter<'_> {
         self.warn(WarningKind::Repaired, message, "w:tbl");
     }
 
-    /// `w:tblW` of type `pct` as a percentage of the text width: fiftieths of a percent
-    /// (§17.18.90), or a number with `%` (later editions). Other types (`dxa`, `auto`, `nil`)
-    /// give none: the grid says the width.
     /// Converts a cell's blocks with the cell's text width as the width pictures are measured
     /// against: a picture's `width_percent` inside a cell is a share of the cell, as the HTML
     /// and Word writers apply it (measured against the page, a picture filling a cell came
@@ -247,20 +240,28 @@ impl Converter<'_> {
         col: usize,
         span: usize,
     ) -> Vec<ast::Block> {
-        let twips: u64 = grid.iter().skip(col).take(span).sum();
+        // Saturating: the grid's widths are the file's, any size.
+        let twips = grid
+            .iter()
+            .skip(col)
+            .take(span)
+            .fold(0u64, |sum, w| sum.saturating_add(*w));
         if twips == 0 || grid.len() < col + span {
             return self.block_list(blocks, None);
         }
         let page = self.text_width;
         self.text_width = twips
-            .saturating_sub(CELL_MARGINS_TWIPS)
-            .max(MIN_CELL_TWIPS)
+            .saturating_sub(u64::from(CELL_MARGINS))
+            .max(u64::from(MIN_CELL_TEXT))
             .saturating_mul(EMU_PER_TWIP);
         let out = self.block_list(blocks, None);
         self.text_width = page;
         out
     }
 
+    /// `w:tblW` of type `pct` as a percentage of the text width: fiftieths of a percent
+    /// (§17.18.90), or a number with `%` (later editions). Other types (`dxa`, `auto`, `nil`)
+    /// give none: the grid says the width.
     fn width_percent(&mut self, width: Option<&(Option<String>, String)>) -> Option<f32> {
         let (ty, w) = width?;
         if ty.as_deref() != Some("pct") {
