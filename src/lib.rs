@@ -27,6 +27,7 @@
 
 pub mod ast;
 pub mod cleanup;
+mod deflate;
 pub mod error;
 pub mod export;
 pub mod format;

@@ -16,6 +16,20 @@ fn sdconv(args: &[&str], dir: &Path) -> Output {
         .unwrap()
 }
 
+/// Runs the binary with `input` on its standard input.
+fn sdconv_with_stdin(args: &[&str], dir: &Path, input: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sdconv"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
 fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
@@ -100,19 +114,43 @@ fn json_to_json_round_trips_to_stdout_and_to_a_file() {
 #[test]
 fn stdin_input_is_sniffed() {
     let (dir, path) = with_json();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sdconv"))
-        .args(["convert", "-", "--to", "json"])
-        .current_dir(dir.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
     let bytes = std::fs::read(path).unwrap();
-    child.stdin.take().unwrap().write_all(&bytes).unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = sdconv_with_stdin(&["convert", "-", "--to", "json"], dir.path(), &bytes);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(out.stdout, bytes);
+}
+
+/// `convert` maps an input of 1 MiB or more instead of reading it: the output must be the
+/// same bytes as from the same file read through standard input.
+#[test]
+fn a_mapped_large_input_converts_as_a_read_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut doc = sdconv::sample::large_document(200, 4, 2, 1);
+    // A picture of 1.3 MB (stored PNG data): the Word file passes the mapping threshold.
+    doc.media
+        .add("img-0001.png", sdconv::sample::png(700, 600, 3));
+    let docx = sdconv::export(&doc, Format::Word, &ExportOptions::default())
+        .unwrap()
+        .value;
+    assert!(
+        docx.len() >= 1 << 20,
+        "only {} bytes: not mapped",
+        docx.len()
+    );
+    std::fs::write(dir.path().join("big.docx"), &docx).unwrap();
+    let out = sdconv(
+        &["convert", "big.docx", "-o", "mapped.sdxml.zip"],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let read = sdconv_with_stdin(&["convert", "-", "--to", "sdxml"], dir.path(), &docx);
+    assert_eq!(read.status.code(), Some(0), "{}", stderr(&read));
+    let mapped = std::fs::read(dir.path().join("mapped.sdxml.zip")).unwrap();
+    assert!(mapped.len() > 1 << 20, "the pictures are in the output");
+    assert!(
+        mapped == read.stdout,
+        "mapped and read inputs give different bytes"
+    );
 }
 
 #[test]

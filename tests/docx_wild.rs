@@ -466,6 +466,9 @@ fn symbols_of_symbol_fonts_become_the_unicode_they_show() {
 
 // ---- item 6: style-warning noise ----------------------------------------------------------
 
+/// List 5: one level that shows no number.
+const NO_NUMBER_LIST: &str = r#"<w:abstractNum w:abstractNumId="1"><w:lvl w:ilvl="0"><w:numFmt w:val="none"/><w:lvlText w:val=""/></w:lvl></w:abstractNum><w:num w:numId="5"><w:abstractNumId w:val="1"/></w:num>"#;
+
 #[test]
 fn body_text_styles_are_silent_and_structural_cues_are_named() {
     let body_styles = [
@@ -494,8 +497,7 @@ fn body_text_styles_are_silent_and_structural_cues_are_named() {
     body.push_str(&ps("ChapterTitle", "A chapter"));
     body.push_str(&ps("StepList", "A step"));
     body.push_str(&ps("Numbered", "Unnumbered"));
-    let numbering = r#"<w:abstractNum w:abstractNumId="1"><w:lvl w:ilvl="0"><w:numFmt w:val="none"/><w:lvlText w:val=""/></w:lvl></w:abstractNum><w:num w:numId="5"><w:abstractNumId w:val="1"/></w:num>"#;
-    let c = docx(&body).styles(&styles).numbering(numbering).read();
+    let c = docx(&body).styles(&styles).numbering(NO_NUMBER_LIST).read();
     valid(&c);
     assert_eq!(texts(&c).len(), 10);
     assert_eq!(
@@ -504,6 +506,30 @@ fn body_text_styles_are_silent_and_structural_cues_are_named() {
             "Unrecognised paragraph style: Chapter Title (Style ID: ChapterTitle); its name looks like a heading, but it is kept as a plain paragraph",
             "Unrecognised paragraph style: Step List (Style ID: StepList); its name looks like a list, but it is kept as a plain paragraph",
             "Unrecognised paragraph style: Numbered (Style ID: Numbered); it has numbering (numId 5) without a number, but it is kept as a plain paragraph",
+        ]
+    );
+}
+
+/// The reader decides once per style what its name says; numbering still counts per paragraph.
+#[test]
+fn a_quiet_style_still_draws_the_warning_when_a_later_paragraph_is_numbered() {
+    let mut styles = NORMAL.to_string();
+    styles.push_str(&pstyle("Plain", "Plain", ""));
+    let numbered = r#"<w:p><w:pPr><w:pStyle w:val="Plain"/><w:numPr><w:numId w:val="5"/></w:numPr></w:pPr><w:r><w:t>Numbered</w:t></w:r></w:p>"#;
+    // Quiet first (the style's name says nothing), then numbered twice: one warning.
+    let body = [
+        ps("Plain", "First"),
+        numbered.to_string(),
+        numbered.to_string(),
+    ]
+    .concat();
+    let c = docx(&body).styles(&styles).numbering(NO_NUMBER_LIST).read();
+    valid(&c);
+    assert_eq!(texts(&c).len(), 3);
+    assert_eq!(
+        messages(&c),
+        [
+            "Unrecognised paragraph style: Plain (Style ID: Plain); it has numbering (numId 5) without a number, but it is kept as a plain paragraph"
         ]
     );
 }

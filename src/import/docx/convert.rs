@@ -184,6 +184,10 @@ pub(super) struct Converter<'a> {
     carry: Vec<String>,
     chains: HashMap<&'a str, Rc<[StyleInfo<'a>]>>,
     warned: HashSet<String>,
+    /// Paragraph styles `warn_unmapped` has looked at: whether it has nothing more to say of
+    /// them (warned already, or the default paragraph style), else only paragraphs with
+    /// numbering or an outline level can still draw the warning.
+    unmapped_styles: HashMap<String, bool>,
     fields: FieldState,
     pub(super) text_width: u64,
     note_depth: u32,
@@ -207,6 +211,7 @@ impl<'a> Converter<'a> {
             carry: Vec::new(),
             chains: HashMap::new(),
             warned: HashSet::new(),
+            unmapped_styles: HashMap::new(),
             fields: FieldState::default(),
             text_width: DEFAULT_TEXT_WIDTH,
             note_depth: 0,
@@ -384,11 +389,20 @@ impl<'a> Converter<'a> {
         let Some(id) = info.explicit.as_deref() else {
             return;
         };
+        // The verdict on a style's name is the same for each of its paragraphs: worked out once.
+        match self.unmapped_styles.get(id) {
+            Some(true) => return,
+            Some(false) if info.num.is_none() && info.outline.is_none() => return,
+            _ => {}
+        }
         if self.src.styles.is_default_paragraph(id) {
+            self.unmapped_styles.insert(id.to_string(), true);
             return;
         }
         let name = self.src.styles.name_of(id).to_string();
-        let Some(cue) = structural_cue(&name, info) else {
+        let cue = structural_cue(&name, info);
+        self.unmapped_styles.insert(id.to_string(), cue.is_some());
+        let Some(cue) = cue else {
             return;
         };
         self.warn_once(
@@ -423,10 +437,7 @@ impl<'a> Converter<'a> {
                     styles
                         .chain(id)
                         .into_iter()
-                        .map(|s| StyleInfo {
-                            id: s.id.as_str(),
-                            name: s.name.as_deref(),
-                        })
+                        .map(|s| StyleInfo::new(s.id.as_str(), s.name.as_deref()))
                         .collect()
                 })
                 .clone(),
@@ -502,7 +513,7 @@ impl<'a> Converter<'a> {
         let chain: &[StyleInfo<'_>] = if info.chain.is_empty() {
             match info.explicit.as_deref() {
                 Some(id) => {
-                    undefined = [StyleInfo { id, name: None }];
+                    undefined = [StyleInfo::new(id, None)];
                     &undefined
                 }
                 None => &[],
