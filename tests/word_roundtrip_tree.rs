@@ -635,11 +635,14 @@ proptest::proptest! {
     /// output, written and read again, is the same tree. (The first trip itself changes what
     /// Word cannot hold: ids a .docx has no place for, characters XML 1.0 cannot carry.)
     ///
-    /// Known gaps of the whole generator (`common::arb::document`) that keep it out of this
-    /// property for now: some one-row header tables come back with another cell; an empty
-    /// list item can come back as a plain paragraph in the "List Paragraph" style. (A picture
-    /// in a table cell no longer shrinks on each trip: the reader measures it against the
-    /// cell, as the writer sizes it; `pictures_in_table_cells_keep_their_share_of_the_cell`.)
+    /// The whole generator (`common::arb::document`) is not held to this yet. Fixed (tests
+    /// above): empty cells and short rows, column widths in narrow tables, list items without
+    /// a number, titles with line breaks, empty captions, directories in cells, pictures in
+    /// captions. Still changing on the second trip: an empty paragraph right before a picture
+    /// is taken for its caption; a caption paragraph holding only a comment's anchor leaves
+    /// the comment without anchors, which the writer then drops; the caption of a table
+    /// without rows (which Word cannot hold) becomes a neighbouring picture's caption; a plain
+    /// paragraph carrying list fields (`restart`) comes back numbered.
     #[test]
     fn generated_trees_settle_after_one_word_trip(doc in text_math_code_and_charts()) {
         let once = comparable(&round_trip(&doc));
@@ -651,4 +654,138 @@ proptest::proptest! {
             twice.to_json()
         );
     }
+}
+
+/// The tree after one trip and after two; panics when the second trip changed it.
+fn settled(name: &str, doc: &Document) -> Document {
+    assert!(doc.validate().is_ok(), "{name}: the fixture is not valid");
+    let once = comparable(&round_trip(doc));
+    let twice = comparable(&round_trip(&once));
+    assert!(
+        once == twice,
+        "{name}: the second trip changed the tree:\n--- once\n{}\n--- twice\n{}",
+        once.to_json(),
+        twice.to_json()
+    );
+    once
+}
+
+fn first_table(doc: &Document) -> &sdconv::ast::Table {
+    match doc.blocks.iter().find(|b| matches!(b, Block::Table(_))) {
+        Some(Block::Table(t)) => t,
+        _ => panic!("no table in {}", doc.to_json()),
+    }
+}
+
+/// Shapes the whole generator (`common::arb::document`) found that changed on every trip;
+/// each settles now.
+#[test]
+fn empty_cells_and_short_rows_settle() {
+    // Word cannot hold a cell without a paragraph: an empty cell comes back holding an empty
+    // paragraph (as the service's own sd.xml writes empty cells), and a row shorter than the
+    // grid is filled with such cells, once.
+    let doc = fixture(
+        r#"[{"type":"table","columns":[10.0,10.0],"rows":[
+            {"cells":[{"blocks":[]}]},
+            {"cells":[{"blocks":[]},{"blocks":[]}]}
+        ]}]"#,
+    );
+    let once = settled("empty cells", &doc);
+    let t = first_table(&once);
+    assert_eq!(t.rows[0].cells.len(), 2, "the short row is filled");
+    let empty = Block::Paragraph(sdconv::ast::Paragraph::default());
+    assert!(
+        t.rows
+            .iter()
+            .flat_map(|r| &r.cells)
+            .all(|c| c.blocks == [empty.clone()]),
+        "each cell holds one empty paragraph: {}",
+        once.to_json()
+    );
+}
+
+#[test]
+fn column_widths_settle_in_narrow_tables() {
+    // Equal thirds, at the top and nested in a narrow cell, where a twip is more than a
+    // hundredth of a percent.
+    let doc = fixture(
+        r#"[{"type":"table","columns":[],"rows":[{"cells":[
+            {"blocks":[{"type":"paragraph","kind":"paragraph","content":[{"type":"text","text":"a"}]}]},
+            {"blocks":[]},
+            {"blocks":[{"type":"table","columns":[10.0,12.5,33.5],"rows":[{"cells":[
+                {"blocks":[]},{"blocks":[]},{"blocks":[]}]}]}]}
+        ]}]}]"#,
+    );
+    let once = settled("widths", &doc);
+    let sum: f32 = first_table(&once).columns.iter().sum();
+    assert!((sum - 100.0).abs() < 0.01, "{sum}");
+}
+
+#[test]
+fn a_list_item_without_a_number_stays_one() {
+    let doc = fixture(
+        r#"[{"type":"paragraph","kind":"list-ol","number_format":"none","content":[{"type":"text","text":"Unnumbered"}]},
+            {"type":"paragraph","kind":"list-ol","number_format":"none","content":[]}]"#,
+    );
+    let once = settled("list none", &doc);
+    for b in &once.blocks {
+        match b {
+            Block::Paragraph(p) => {
+                assert_eq!(p.kind, sdconv::ast::TextType::ListOl, "{}", once.to_json());
+                assert_eq!(p.style, None, "no List Paragraph style on an item");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    assert!(once.to_json().matches(r#""number_format": "none""#).count() >= 2);
+}
+
+#[test]
+fn titles_with_line_breaks_stay_the_title() {
+    let doc = Document::from_json(
+        r#"{"format_version":1,"meta":{"title":"\nA","subtitle":"B\nC"},"blocks":[]}"#,
+    )
+    .unwrap();
+    let once = settled("title", &doc);
+    assert!(once.blocks.is_empty(), "{}", once.to_json());
+    assert_eq!(once.meta.title.as_deref(), Some("\nA"));
+    assert_eq!(once.meta.subtitle.as_deref(), Some("B\nC"));
+}
+
+#[test]
+fn empty_captions_and_directories_in_cells_settle() {
+    let doc = with_media(
+        fixture(
+            r#"[{"type":"image","media":"a.png","numbered":false},
+                {"type":"paragraph","kind":"caption","content":[]},
+                {"type":"table","columns":[],"rows":[{"cells":[{"blocks":[{"type":"directory","kind":"content"}]}]}]}]"#,
+        ),
+        &[("a.png", 4, 3)],
+    );
+    let once = settled("captions and directories", &doc);
+    let cell = &first_table(&once).rows[0].cells[0];
+    assert!(
+        !cell
+            .blocks
+            .iter()
+            .any(|b| matches!(b, Block::Paragraph(p) if p.style.as_deref() == Some("TOC Heading"))),
+        "the writer's directory title is not read as text: {}",
+        once.to_json()
+    );
+}
+
+#[test]
+fn a_picture_a_caption_drops_leaves_no_media_behind() {
+    // A caption keeps only its text: the inline picture in it is gone (warned), and so is
+    // its media item.
+    let doc = with_media(
+        fixture(
+            r#"[{"type":"image","media":"a.png"},
+                {"type":"paragraph","kind":"caption","content":[{"type":"image","media":"b.png"},{"type":"text","text":"Fig"}]}]"#,
+        ),
+        &[("a.png", 4, 3), ("b.png", 2, 7)],
+    );
+    let once = settled("caption picture", &doc);
+    assert!(once.media.get("b.png").is_none(), "{}", once.to_json());
+    assert!(once.media.get("a.png").is_some());
 }

@@ -399,14 +399,19 @@ fn column_widths(columns: &[f32], grid: usize, total: u32) -> Vec<u32> {
         vec![1.0; grid]
     };
     let sum: f64 = rel.iter().sum();
+    // To the nearest twip: the reader turns each width back into the shortest percentage
+    // within half a twip of it, which this gives back as the same twips (a table settles after
+    // one trip through Word; truncating lost a twip, and a hundredth of a percent, each time).
     let mut out: Vec<u32> = rel
         .iter()
-        .map(|r| ((f64::from(total) * r / sum) as u32).max(1))
+        .map(|r| ((f64::from(total) * r / sum).round() as u32).max(1))
         .collect();
     // Put the rounding rest in the last column so the grid adds up exactly.
-    let used: u32 = out.iter().sum();
+    let others: u64 = out.iter().rev().skip(1).map(|&w| u64::from(w)).sum();
     if let Some(last) = out.last_mut() {
-        *last = last.saturating_add(total.saturating_sub(used));
+        *last = u32::try_from(u64::from(total).saturating_sub(others))
+            .unwrap_or(u32::MAX)
+            .max(1);
     }
     out
 }

@@ -124,6 +124,10 @@ pub(super) fn attach(out: Out, report: &mut Report, part: &str) -> Vec<Block> {
         // Label and number alone ("Table 1") is still a caption: the block stays numbered and
         // references to it show the number.
         let caption = Some(text).filter(|t| !t.is_empty() || numbered);
+        // An empty caption that no number makes one says nothing of the block's numbering:
+        // the block keeps the default (else a block would lose `numbered` on the next trip,
+        // where no caption paragraph is written for it).
+        let numbered = numbered || caption.is_none();
         match blocks.get_mut(j) {
             Some(Block::Image(img)) => {
                 img.caption = caption;

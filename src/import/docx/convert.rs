@@ -538,7 +538,10 @@ impl<'a> Converter<'a> {
         // Warned below, once a paragraph (not just pictures) came of it.
         let unmapped = mapped.basis == Basis::Default && kind != TextType::Caption && !dropped;
         let list = match &info.num {
-            Some((id, lvl)) if lvl.level.number_format() != NumberFormat::None => {
+            // A level without numbers counts only for the list items mapping made of it.
+            Some((id, lvl))
+                if lvl.level.number_format() != NumberFormat::None || kind.is_list() =>
+            {
                 let n = self
                     .lists
                     .next(id, lvl, self.src.numbering, self.src.styles);

@@ -393,12 +393,18 @@ fn cell_borders(sides: &[model::BorderSide]) -> Borders {
     b
 }
 
+/// An empty cell where the row leaves the grid uncovered. It holds one empty paragraph, as an
+/// empty cell read from Word does (a cell must end with a paragraph, ECMA-376 §17.4.66), so
+/// the table reads back the same after the next trip through Word.
 fn filler(col: usize, span: usize) -> Placed {
     Placed {
         col,
         span,
         rowspan: 1,
-        cell: Cell::default(),
+        cell: Cell {
+            blocks: vec![ast::Block::Paragraph(ast::Paragraph::default())],
+            ..Cell::default()
+        },
         filler: true,
     }
 }
@@ -433,17 +439,26 @@ fn column_widths(grid: &[u64], width: usize) -> Vec<f32> {
     }
     let sum: f64 = twips.iter().sum();
     // A width in twips is exact to a twip at best (writers round), so each percentage is the
-    // shortest decimal (0, 1 or 2 places) within one twip of it: 3,610 of 9,026 twips is 40%,
-    // not 39.99%, while 1,000 of 6,000 stays 16.67%.
-    let twip = if known_sum == 0 { 0.0 } else { 100.0 / sum };
+    // shortest decimal (up to 4 places) within half a twip of it: 3,610 of 9,026 twips is 40%,
+    // not 39.99%, while 1,000 of 6,000 stays 16.67%. Within half a twip, the Word writer
+    // (rounding to the nearest twip) gives the same twips back, so widths settle after one
+    // trip; two places alone are coarser than a twip in a table under 10,000 twips wide.
+    let half_twip = if known_sum == 0 { 0.0 } else { 50.0 / sum };
     let mut out: Vec<f32> = twips
         .iter()
         .map(|w| {
             let pct = w / sum * 100.0;
-            let mut v = (pct * 100.0).round() / 100.0;
-            for scale in [1.0, 10.0] {
+            // Equal widths (no grid) are exact: two places.
+            let places = if half_twip > 0.0 { 10_000.0 } else { 100.0 };
+            let mut v = (pct * places).round() / places;
+            for scale in [1.0, 10.0, 100.0, 1_000.0] {
                 let short = (pct * scale).round() / scale;
-                if (short - pct).abs() <= twip {
+                let close = if half_twip > 0.0 {
+                    (short - pct).abs() < half_twip
+                } else {
+                    short == pct
+                };
+                if close {
                     v = short;
                     break;
                 }
@@ -453,7 +468,7 @@ fn column_widths(grid: &[u64], width: usize) -> Vec<f32> {
         .collect();
     let rest: f32 = out.iter().take(width - 1).sum();
     if let Some(last) = out.last_mut() {
-        *last = ((100.0 - rest) * 100.0).round() / 100.0;
+        *last = ((100.0 - rest) * 10_000.0).round() / 10_000.0;
         if *last < 0.0 {
             *last = 0.0;
         }

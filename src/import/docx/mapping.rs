@@ -309,8 +309,28 @@ pub fn map_paragraph(mapping: &StyleMapping, facts: &ParagraphFacts<'_>) -> Mapp
             basis,
         },
         (TextType::Paragraph, Some(n)) => by_numbering(n),
+        // A list item whose level shows no number (`numFmt none`) in Word's list style: still
+        // an item of its list (`list-ol` with number format `none`), not a paragraph.
+        (TextType::Paragraph, None)
+            if facts.styles.first().is_some_and(is_list_paragraph)
+                && facts
+                    .numbering
+                    .is_some_and(|n| n.format == NumberFormat::None) =>
+        {
+            facts
+                .numbering
+                .map(by_numbering)
+                .unwrap_or(Mapped { kind, level, basis })
+        }
         _ => Mapped { kind, level, basis },
     }
+}
+
+/// Word's `List Paragraph`, by name, or by id when the style is not defined.
+fn is_list_paragraph(s: &StyleInfo<'_>) -> bool {
+    s.name
+        .is_some_and(|n| n.eq_ignore_ascii_case("list paragraph"))
+        || (s.name.is_none() && s.id.eq_ignore_ascii_case("listparagraph"))
 }
 
 /// The text type and level a built-in style names by itself (`heading N`, `caption`, also
@@ -339,13 +359,7 @@ pub fn style_is_implied(facts: &ParagraphFacts<'_>, mapped: &Mapped) -> bool {
     };
     match mapped.basis {
         Basis::BuiltIn => builtin_kind(own).is_some(),
-        Basis::Numbering => {
-            mapped.kind.is_list()
-                && (own
-                    .name
-                    .is_some_and(|n| n.eq_ignore_ascii_case("list paragraph"))
-                    || (own.name.is_none() && own.id.eq_ignore_ascii_case("listparagraph")))
-        }
+        Basis::Numbering => mapped.kind.is_list() && is_list_paragraph(own),
         _ => false,
     }
 }

@@ -112,24 +112,45 @@ pub fn take_title_blocks(meta: &mut Meta, blocks: &mut Vec<Block>) {
             _ => break,
         };
         let text = plain_text(&p.content);
-        if field.as_deref().is_some_and(|f| !f.is_empty() && f != text) {
+        // The core property holds the same text with its line breaks as spaces.
+        if field
+            .as_deref()
+            .is_some_and(|f| !f.is_empty() && !same_but_spacing(f, &text))
+        {
             break;
         }
         *field = Some(text);
         lead += 1;
     }
     blocks.drain(..lead);
+    drop_directory_titles(blocks);
+}
+
+/// Removes the title our writer puts before each directory ("Contents" in `TOC Heading`),
+/// in table cells too, where the writer puts one as well.
+fn drop_directory_titles(blocks: &mut Vec<Block>) {
     let mut i = 0;
-    while i + 1 < blocks.len() {
+    while i < blocks.len() {
         let toc_heading = matches!(blocks.get(i), Some(Block::Paragraph(p))
             if p.style.as_deref() == Some("TOC Heading") && is_writer_title(&plain_text(&p.content)));
         let before_toc = matches!(blocks.get(i + 1), Some(Block::Directory { .. }));
         if toc_heading && before_toc {
             blocks.remove(i);
-        } else {
-            i += 1;
+            continue;
         }
+        if let Some(Block::Table(t)) = blocks.get_mut(i) {
+            for cell in t.rows.iter_mut().flat_map(|r| r.cells.iter_mut()) {
+                drop_directory_titles(&mut cell.blocks);
+            }
+        }
+        i += 1;
     }
+}
+
+/// Whether `a` and `b` differ at most in which whitespace characters they use.
+fn same_but_spacing(a: &str, b: &str) -> bool {
+    let norm = |c: char| if c.is_whitespace() { ' ' } else { c };
+    a.chars().map(norm).eq(b.chars().map(norm))
 }
 
 #[cfg(test)]

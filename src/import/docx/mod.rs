@@ -262,7 +262,23 @@ pub fn read_source(source: Source<'_>, options: &DocxImportOptions) -> Result<Co
                 Ok(())
             }
         };
+        // Pictures the tree no longer shows (an inline picture in a caption, which keeps only
+        // its text, warned there) stay out of its media.
+        let mut shown = HashSet::new();
+        doc.walk_blocks(&mut |_, b| {
+            if let Block::Image(img) = b {
+                shown.insert(img.media.clone());
+            }
+        });
+        doc.walk_inlines(&mut |i| {
+            if let Inline::Image { media, .. } = i {
+                shown.insert(media.clone());
+            }
+        });
         for (part, name) in wanted {
+            if !shown.contains(&name) {
+                continue;
+            }
             let found = match loaded.remove(&part) {
                 Some(r) => Some(r),
                 // Not among the parts named by image relationships: read it here.
