@@ -92,7 +92,9 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let files = converted.value;
     let written = match output {
         // Pictures that turn out broken while written are warnings too: printed with the rest.
-        Some(path) => write_files(path, &files).map(|more| warnings.extend(more)),
+        Some(path) => {
+            write_files(path, &files, &|| input.release_pages()).map(|more| warnings.extend(more))
+        }
         None => match files.first() {
             Some((_, Content::Bytes(bytes))) => write_stdout(bytes),
             // Pictures never come first, and there is always a first file.
@@ -401,7 +403,12 @@ pub fn print_warnings(warnings: &[Warning], style: WarningStyle) {
 /// writers: relative, no `..`), in parallel. Everything but the pictures exists in memory before
 /// this runs, so a failed conversion never truncates an existing file. A picture that does not
 /// inflate is left out and returned as a warning; a file that cannot be written is the failure.
-pub fn write_files(path: &Path, files: &Files) -> Result<Vec<Warning>, Failure> {
+/// `after_picture` runs after each picture is written.
+pub fn write_files(
+    path: &Path,
+    files: &Files,
+    after_picture: &(dyn Fn() + Sync),
+) -> Result<Vec<Warning>, Failure> {
     use rayon::prelude::*;
     let folder = path.parent().unwrap_or(Path::new(""));
     let targets: Vec<PathBuf> = files
@@ -432,12 +439,14 @@ pub fn write_files(path: &Path, files: &Files) -> Result<Vec<Warning>, Failure> 
             Content::Picture(item) => {
                 let file = std::fs::File::create(target).map_err(|e| fail(target, &e))?;
                 let mut out = std::io::BufWriter::with_capacity(64 * 1024, file);
-                match item.write_to(&mut out).and_then(|()| {
+                let written = item.write_to(&mut out).and_then(|()| {
                     out.flush().map_err(|e| sdconv::Error::Write {
                         format: "file",
                         message: e.to_string(),
                     })
-                }) {
+                });
+                after_picture();
+                match written {
                     Ok(()) => Ok(None),
                     Err(e @ sdconv::Error::Write { .. }) => Err(fail(target, &e)),
                     Err(e) => {

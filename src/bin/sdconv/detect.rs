@@ -16,6 +16,28 @@ pub struct Input {
     pub bytes: bytes::Bytes,
     /// Whether the input is standard input.
     is_stdin: bool,
+    /// Whether `bytes` map the file ([`map_input`]).
+    mapped: bool,
+}
+
+impl Input {
+    /// Drops the mapped input's pages from this process's memory (they stay in the page cache
+    /// and come back on the next read). The HTML folder writes each picture inflated from the
+    /// mapping: without this, every picture's deflated bytes stay resident to the end, 18 MB
+    /// of a 56 MB peak for the 18 MB benchmark document. Does nothing for an input read.
+    pub fn release_pages(&self) {
+        if !self.mapped {
+            return;
+        }
+        let (ptr, len) = (self.bytes.as_ptr(), self.bytes.len());
+        // SAFETY: `ptr..ptr + len` is exactly the private, read-only file mapping `map_input`
+        // made (a mapping starts on a page boundary); MADV_DONTNEED on such a mapping only
+        // drops pages, which later reads fault in again from the file with the same contents.
+        // A failure leaves the pages resident, which is only a missed saving.
+        unsafe {
+            libc::madvise(ptr.cast_mut().cast(), len, libc::MADV_DONTNEED);
+        }
+    }
 }
 
 /// Reads `path` (`-` = standard input).
@@ -30,6 +52,7 @@ pub fn read_input(path: &Path) -> Result<Input, Failure> {
             name: "<stdin>".into(),
             bytes: bytes.into(),
             is_stdin: true,
+            mapped: false,
         });
     }
     let name = path.display().to_string();
@@ -38,6 +61,7 @@ pub fn read_input(path: &Path) -> Result<Input, Failure> {
             name,
             bytes: bytes.into(),
             is_stdin: false,
+            mapped: false,
         }),
         Err(e) => Err(Failure::convert(name, format!("cannot read: {e}"))),
     }
@@ -71,6 +95,7 @@ pub fn map_input(path: &Path) -> Result<Input, Failure> {
                 name: path.display().to_string(),
                 bytes: bytes::Bytes::from_owner(map),
                 is_stdin: false,
+                mapped: true,
             });
         }
     }
@@ -167,6 +192,7 @@ mod tests {
             name: "in".into(),
             bytes: bytes.into(),
             is_stdin,
+            mapped: false,
         }
     }
 
