@@ -410,6 +410,21 @@ impl RawEntry {
         Ok(out)
     }
 
+    /// The entry's stored (still compressed) bytes, a share of the source they were read
+    /// from, for a caller that manages that memory (`sdconv convert` hands the pages of a
+    /// mapped input back once a picture is written); for an entry copied out of borrowed
+    /// bytes, a share of that copy. `None` when the data cannot be located.
+    pub fn stored_slice(&self) -> Option<bytes::Bytes> {
+        let mut archive = self.archive.clone();
+        let start = archive.by_index_raw(self.index).ok()?.data_start()?;
+        let start = usize::try_from(start).ok()?;
+        let end = start.checked_add(usize::try_from(self.compressed_size).ok()?)?;
+        match archive.into_inner().into_inner() {
+            Source::Shared(bytes) => (end <= bytes.len()).then(|| bytes.slice(start..end)),
+            Source::Borrowed(_) => None,
+        }
+    }
+
     /// Whether `self` and `other` are the same stored entry (same source archive, same index):
     /// then their contents are equal without inflating either.
     pub fn same_entry(&self, other: &RawEntry) -> bool {
@@ -607,6 +622,31 @@ fn write_error(name: &str, e: zip::result::ZipError) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_raw_entry_shows_its_stored_bytes_inside_a_shared_source() {
+        let text = b"<w:document>stored bytes, deflated</w:document>".repeat(50);
+        let zip: bytes::Bytes = zip_of(&[("a.xml", &text)]).into();
+        let mut shared =
+            ZipReader::from_source(Source::Shared(zip.clone()), &Limits::default()).unwrap();
+        let stored = shared.read_raw("a.xml").unwrap().stored_slice().unwrap();
+        // A share of the source's own bytes, not a copy ...
+        let base = zip.as_ptr() as usize;
+        let at = stored.as_ptr() as usize;
+        assert!(at > base && at + stored.len() < base + zip.len());
+        // ... holding exactly the entry's deflated data.
+        let mut back = Vec::new();
+        flate2::read::DeflateDecoder::new(&stored[..])
+            .read_to_end(&mut back)
+            .unwrap();
+        assert!(back == text);
+        // An entry copied out of borrowed bytes shows its copy, outside the caller's bytes.
+        let mut borrowed = ZipReader::new(&zip, &Limits::default()).unwrap();
+        let copy = borrowed.read_raw("a.xml").unwrap().stored_slice().unwrap();
+        assert!(copy == stored);
+        let at = copy.as_ptr() as usize;
+        assert!(at + copy.len() <= base || at >= base + zip.len());
+    }
 
     fn zip_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
         let mut w = ZipWriter::new();

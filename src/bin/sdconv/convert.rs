@@ -92,9 +92,8 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let files = converted.value;
     let written = match output {
         // Pictures that turn out broken while written are warnings too: printed with the rest.
-        Some(path) => {
-            write_files(path, &files, &|| input.release_pages()).map(|more| warnings.extend(more))
-        }
+        Some(path) => write_files(path, &files, &|item| release_picture(&input, item))
+            .map(|more| warnings.extend(more)),
         None => match files.first() {
             Some((_, Content::Bytes(bytes))) => write_stdout(bytes),
             // Pictures never come first, and there is always a first file.
@@ -234,6 +233,22 @@ pub fn convert(
             failure: Failure::convert(&input.name, e),
             warnings,
         }),
+    }
+}
+
+/// Hands back the input pages a written picture was read from (see [`Input::release`]).
+fn release_picture(input: &Input, item: &sdconv::ast::MediaItem) {
+    match item.stored() {
+        Some(raw) => {
+            if let Some(stored) = raw.stored_slice() {
+                input.release(&stored);
+            }
+        }
+        None => {
+            if let Ok(bytes) = item.bytes() {
+                input.release(&bytes);
+            }
+        }
     }
 }
 
@@ -407,7 +422,7 @@ pub fn print_warnings(warnings: &[Warning], style: WarningStyle) {
 pub fn write_files(
     path: &Path,
     files: &Files,
-    after_picture: &(dyn Fn() + Sync),
+    after_picture: &(dyn Fn(&sdconv::ast::MediaItem) + Sync),
 ) -> Result<Vec<Warning>, Failure> {
     use rayon::prelude::*;
     let folder = path.parent().unwrap_or(Path::new(""));
@@ -445,7 +460,7 @@ pub fn write_files(
                         message: e.to_string(),
                     })
                 });
-                after_picture();
+                after_picture(item);
                 match written {
                     Ok(()) => Ok(None),
                     Err(e @ sdconv::Error::Write { .. }) => Err(fail(target, &e)),
