@@ -1,6 +1,7 @@
 //! `sdconv batch` as an operator runs it: the built binary on temporary folders.
 
-use std::io::Write;
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -13,21 +14,7 @@ fn sdconv(args: &[&str], dir: &Path) -> Output {
 }
 
 fn sdconv_stdin(args: &[&str], dir: &Path, stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sdconv"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start sdconv");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes())
-        .expect("write stdin");
-    child.wait_with_output().expect("run sdconv")
+    common::sdconv_with_stdin(args, dir, stdin.as_bytes())
 }
 
 fn stderr(out: &Output) -> String {

@@ -1,6 +1,7 @@
 //! The `sdconv` binary as a user runs it: exit codes, stderr lines, outputs.
 
-use std::io::Write;
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -14,20 +15,6 @@ fn sdconv(args: &[&str], dir: &Path) -> Output {
         .stdin(Stdio::null())
         .output()
         .unwrap()
-}
-
-/// Runs the binary with `input` on its standard input.
-fn sdconv_with_stdin(args: &[&str], dir: &Path, input: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sdconv"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    child.wait_with_output().unwrap()
 }
 
 fn stderr(out: &Output) -> String {
@@ -115,7 +102,7 @@ fn json_to_json_round_trips_to_stdout_and_to_a_file() {
 fn stdin_input_is_sniffed() {
     let (dir, path) = with_json();
     let bytes = std::fs::read(path).unwrap();
-    let out = sdconv_with_stdin(&["convert", "-", "--to", "json"], dir.path(), &bytes);
+    let out = common::sdconv_with_stdin(&["convert", "-", "--to", "json"], dir.path(), &bytes);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(out.stdout, bytes);
 }
@@ -143,7 +130,7 @@ fn a_mapped_large_input_converts_as_a_read_one() {
         dir.path(),
     );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let read = sdconv_with_stdin(&["convert", "-", "--to", "sdxml"], dir.path(), &docx);
+    let read = common::sdconv_with_stdin(&["convert", "-", "--to", "sdxml"], dir.path(), &docx);
     assert_eq!(read.status.code(), Some(0), "{}", stderr(&read));
     let mapped = std::fs::read(dir.path().join("mapped.sdxml.zip")).unwrap();
     assert!(mapped.len() > 1 << 20, "the pictures are in the output");

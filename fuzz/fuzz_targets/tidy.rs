@@ -46,16 +46,5 @@ pub fn tidy(doc: &mut Document) -> BTreeSet<String> {
         }
     }
     number(&mut doc.indexes, &mut next);
-    let mut used = BTreeSet::new();
-    doc.walk_blocks(&mut |_, block| {
-        if let Block::Image(img) = block {
-            used.insert(img.media.clone());
-        }
-    });
-    doc.walk_inlines(&mut |inline| {
-        if let Inline::Image { media, .. } = inline {
-            used.insert(media.clone());
-        }
-    });
-    used
+    doc.referenced_media()
 }

@@ -1,6 +1,7 @@
 //! Walk helpers for passes: visit every block (including blocks inside table cells) and every
 //! inline list, with a path that says where each one is.
 
+use std::collections::BTreeSet;
 use std::fmt;
 
 use super::{Block, Document, Inline};
@@ -75,6 +76,23 @@ impl Document {
         for comment in &self.comments {
             inlines(&comment.content, f);
         }
+    }
+
+    /// The names of the media the tree shows: image blocks and inline images, in tables,
+    /// notes and comments too.
+    pub fn referenced_media(&self) -> BTreeSet<String> {
+        let mut names = BTreeSet::new();
+        self.walk_blocks(&mut |_, block| {
+            if let Block::Image(img) = block {
+                names.insert(img.media.clone());
+            }
+        });
+        self.walk_inlines(&mut |inline| {
+            if let Inline::Image { media, .. } = inline {
+                names.insert(media.clone());
+            }
+        });
+        names
     }
 }
 

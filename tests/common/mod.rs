@@ -4,8 +4,8 @@
 pub mod arb;
 
 use std::io::Write;
-use std::path::PathBuf;
-use std::process::Command;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
 
 use sdconv::sdxml_ext::{Ext, TARGET};
 
@@ -94,4 +94,23 @@ pub fn pis(xml: &str) -> Vec<Ext> {
         rest = &body[end + 2..];
     }
     out
+}
+
+/// Runs the `sdconv` binary in `dir` with `input` on its standard input.
+pub fn sdconv_with_stdin(args: &[&str], dir: &Path, input: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sdconv"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start sdconv");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input)
+        .expect("write stdin");
+    child.wait_with_output().expect("run sdconv")
 }

@@ -110,35 +110,9 @@ fn unique(name: String, taken: &BTreeSet<String>) -> String {
         .unwrap_or(name)
 }
 
-fn inline_media(list: &[Inline], out: &mut BTreeSet<String>) {
-    for inline in list {
-        match inline {
-            Inline::Text { .. } | Inline::LineBreak => {}
-            Inline::Image { media, .. } => {
-                if !out.contains(media) {
-                    out.insert(media.clone());
-                }
-            }
-            Inline::Note { content, .. } => inline_media(content, out),
-            other => inline_media(other.children().unwrap_or_default(), out),
-        }
-    }
-}
-
 /// Collects the referenced media and plans renames; warns about renames and missing media.
 pub(super) fn plan(doc: &Document, report: &mut Report) -> Plan {
-    // One pass over blocks, cells, paragraph text, notes and comments.
-    let mut referenced = BTreeSet::new();
-    doc.walk_blocks(&mut |_, block| match block {
-        Block::Image(img) => {
-            referenced.insert(img.media.clone());
-        }
-        Block::Paragraph(p) => inline_media(&p.content, &mut referenced),
-        _ => {}
-    });
-    for comment in &doc.comments {
-        inline_media(&comment.content, &mut referenced);
-    }
+    let referenced = doc.referenced_media();
     // Names already in use, so that a renamed item never takes another's name.
     let mut taken: BTreeSet<String> = referenced
         .iter()

@@ -127,23 +127,24 @@ pub fn take_title_blocks(meta: &mut Meta, blocks: &mut Vec<Block>) {
 }
 
 /// Removes the title our writer puts before each directory ("Contents" in `TOC Heading`),
-/// in table cells too, where the writer puts one as well.
+/// in table cells too, where the writer puts one as well. One pass: a file of many
+/// directories must not cost a shift of the whole list per title.
 fn drop_directory_titles(blocks: &mut Vec<Block>) {
-    let mut i = 0;
-    while i < blocks.len() {
-        let toc_heading = matches!(blocks.get(i), Some(Block::Paragraph(p))
-            if p.style.as_deref() == Some("TOC Heading") && is_writer_title(&plain_text(&p.content)));
-        let before_toc = matches!(blocks.get(i + 1), Some(Block::Directory { .. }));
-        if toc_heading && before_toc {
-            blocks.remove(i);
-            continue;
-        }
-        if let Some(Block::Table(t)) = blocks.get_mut(i) {
+    let titles: Vec<bool> = (0..blocks.len())
+        .map(|i| {
+            let toc_heading = matches!(blocks.get(i), Some(Block::Paragraph(p))
+                if p.style.as_deref() == Some("TOC Heading") && is_writer_title(&plain_text(&p.content)));
+            toc_heading && matches!(blocks.get(i + 1), Some(Block::Directory { .. }))
+        })
+        .collect();
+    let mut title = titles.into_iter();
+    blocks.retain(|_| !title.next().unwrap_or(false));
+    for b in blocks.iter_mut() {
+        if let Block::Table(t) = b {
             for cell in t.rows.iter_mut().flat_map(|r| r.cells.iter_mut()) {
                 drop_directory_titles(&mut cell.blocks);
             }
         }
-        i += 1;
     }
 }
 

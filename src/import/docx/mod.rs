@@ -264,17 +264,7 @@ pub fn read_source(source: Source<'_>, options: &DocxImportOptions) -> Result<Co
         };
         // Pictures the tree no longer shows (an inline picture in a caption, which keeps only
         // its text, warned there) stay out of its media.
-        let mut shown = HashSet::new();
-        doc.walk_blocks(&mut |_, b| {
-            if let Block::Image(img) = b {
-                shown.insert(img.media.clone());
-            }
-        });
-        doc.walk_inlines(&mut |i| {
-            if let Inline::Image { media, .. } = i {
-                shown.insert(media.clone());
-            }
-        });
+        let shown = doc.referenced_media();
         for (part, name) in wanted {
             if !shown.contains(&name) {
                 continue;
