@@ -191,6 +191,12 @@ fn xml_char(c: char) -> bool {
     matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
 }
 
+/// Whether anything of `s` survives [`escape_text`]: text made only of characters XML 1.0
+/// forbids is written as nothing, so a writer leaves out its element as it does for empty text.
+pub fn has_xml_text(s: &str) -> bool {
+    s.chars().any(xml_char)
+}
+
 /// Appends `s` escaped for element content. Characters XML 1.0 forbids (most C0 controls) are
 /// dropped: no parser would read the output otherwise.
 pub fn escape_text(s: &str, out: &mut String) {

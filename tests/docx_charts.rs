@@ -282,8 +282,6 @@ fn a_chart_table_a_chart_part_cannot_hold_is_written_as_a_table_with_a_warning()
     words.rows[1].cells[1] =
         chart_table(ChartKind::Column, None).to_table().rows[0].cells[1].clone();
     words.rows[1].cells[1].header = false;
-    let mut id = base.clone();
-    id.id = Some("sales".into());
     let mut no_name = base.clone();
     no_name.rows[0].cells[1].blocks = vec![Block::Paragraph(Paragraph::new(
         TextType::Paragraph,
@@ -292,7 +290,6 @@ fn a_chart_table_a_chart_part_cannot_hold_is_written_as_a_table_with_a_warning()
     for (what, table) in [
         ("bold value", bold),
         ("a word as value", words),
-        ("an id", id),
         ("an unnamed series", no_name),
     ] {
         assert_eq!(ChartData::from_table(&table), None, "{what}");
@@ -319,6 +316,56 @@ fn a_chart_table_a_chart_part_cannot_hold_is_written_as_a_table_with_a_warning()
         assert_eq!(t.chart, None, "{what}");
         assert_eq!(t.rows.len(), table.rows.len(), "{what}");
     }
+}
+
+/// A chart keeps its id (a bookmark in the chart's paragraph) and an unnumbered caption (a
+/// caption paragraph above a chart without a title): both read back as they were, and a
+/// cross-reference to the chart still finds it.
+#[test]
+fn a_chart_keeps_its_id_and_an_unnumbered_caption() {
+    let mut titled = chart_table(ChartKind::Column, Some("Sales")).to_table();
+    titled.id = Some("sales".into());
+    let mut plain = chart_table(ChartKind::Pie, Some("Shares")).to_table();
+    plain.numbered = false;
+    plain.id = Some("shares".into());
+    let mut doc = sdconv::Document::new();
+    doc.blocks = vec![
+        Block::Table(titled.clone()),
+        Block::Paragraph(Paragraph::new(
+            TextType::Paragraph,
+            vec![Inline::CrossRef {
+                target: "shares".into(),
+                number: false,
+                text: true,
+            }],
+        )),
+        Block::Table(plain.clone()),
+    ];
+    let mut options = ExportOptions::default();
+    options.word.settings = options.word.settings.with_table_caption(true);
+    let out = sdconv::export(&doc, Format::Word, &options).unwrap();
+    assert!(
+        !out.warnings
+            .iter()
+            .any(|w| w.message.contains("Word gets no chart")),
+        "{:?}",
+        out.warnings
+    );
+    let back = import_word(&out.value);
+    let tables: Vec<_> = back
+        .blocks
+        .iter()
+        .filter_map(|b| match b {
+            Block::Table(t) => Some(t.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(tables, [titled, plain], "{}", back.to_json());
+    assert!(
+        matches!(&back.blocks[1], Block::Paragraph(p) if matches!(p.content.as_slice(), [Inline::CrossRef { target, .. }] if target == "shares")),
+        "{}",
+        back.to_json()
+    );
 }
 
 /// LibreOffice opens the written chart: its PDF shows the title, series names and categories.

@@ -47,7 +47,12 @@ impl Writer<'_> {
         if keep_next {
             out.push_str("<w:keepNext/>");
         }
+        // In a cell with a font size, every paragraph mark and text run carries it (what a
+        // reader takes for the cell's size).
+        let cell = self.cell.unwrap_or_default();
+        cell.push_mark_size(out);
         out.push_str("</w:pPr>");
+        let rpr = cell.run_props();
         let toc_name = self.toc_bookmark();
         let toc_id = self.bookmark_start(out, &toc_name);
         let id_bookmark = id.map(|id| {
@@ -67,9 +72,9 @@ impl Writer<'_> {
                     self.table_count
                 }
             };
-            text_run(out, &format!("{label} "), "", false);
+            text_run(out, &format!("{label} "), &rpr, false);
             let mut result = String::new();
-            text_run(&mut result, &n.to_string(), "", false);
+            text_run(&mut result, &n.to_string(), &rpr, false);
             field(out, &format!("SEQ {label} \\* ARABIC"), &result, false);
             Some(format!("{label} {n}"))
         } else {
@@ -87,13 +92,13 @@ impl Writer<'_> {
             // The id bookmark ends after the number: REF shows "Figure 3".
             (Some(_), Some((_, _, bid))) => {
                 let _ = write!(out, r#"<w:bookmarkEnd w:id="{bid}"/>"#);
-                text_run(out, &text_part, "", false);
+                text_run(out, &text_part, &rpr, false);
             }
             (None, Some((_, _, bid))) => {
-                text_run(out, &text_part, "", false);
+                text_run(out, &text_part, &rpr, false);
                 let _ = write!(out, r#"<w:bookmarkEnd w:id="{bid}"/>"#);
             }
-            (_, None) => text_run(out, &text_part, "", false),
+            (_, None) => text_run(out, &text_part, &rpr, false),
         }
         let _ = write!(out, r#"<w:bookmarkEnd w:id="{toc_id}"/></w:p>"#);
         if let Some(shown) = &number {

@@ -226,16 +226,49 @@ fn value_axis(x: &mut String, id: u32, cross: u32, pos: &str, grid: bool) {
 
 impl Writer<'_> {
     /// Writes `data` as a chart part and a paragraph showing it, `avail` twips wide (3:5 high).
-    pub(crate) fn write_chart(&mut self, out: &mut String, data: &ChartData, avail: u32) {
+    /// Writes a chart paragraph; the block's `id`, if any, is a bookmark around the drawing
+    /// (a reader gives it to the chart).
+    pub(crate) fn write_chart(
+        &mut self,
+        out: &mut String,
+        data: &ChartData,
+        avail: u32,
+        block_id: Option<&str>,
+    ) {
         let rel = self.chart_rel(chart_part(data));
         let id = self.next_doc_pr;
         self.next_doc_pr += 1;
         let cx = u64::from(avail) * EMU_PER_TWIP;
         let cy = cx * 3 / 5;
+        out.push_str("<w:p>");
+        // In a cell, the paragraph mark says the cell's font size as its other paragraphs do.
+        if let Some(cell) = self.cell.filter(|c| c.size.is_some()) {
+            out.push_str("<w:pPr>");
+            cell.push_mark_size(out);
+            out.push_str("</w:pPr>");
+        }
+        let bookmark = block_id.map(|block_id| {
+            let name = self.bookmark_for_id(block_id);
+            let bid = self.bookmark_start(out, &name);
+            self.targets.insert(
+                block_id.to_string(),
+                super::document::Target {
+                    bookmark: name,
+                    number: None,
+                    text: String::new(),
+                    caption: false,
+                },
+            );
+            bid
+        });
         let _ = write!(
             out,
-            r#"<w:p><w:r><w:drawing><wp:inline distT="0" distB="0" distL="0" distR="0"><wp:extent cx="{cx}" cy="{cy}"/><wp:effectExtent l="0" t="0" r="0" b="0"/><wp:docPr id="{id}" name="Chart {id}"/><wp:cNvGraphicFramePr/><a:graphic><a:graphicData uri="{CHART_URI}"><c:chart xmlns:c="{CHART_URI}" r:id="{rel}"/></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>"#
+            r#"<w:r><w:drawing><wp:inline distT="0" distB="0" distL="0" distR="0"><wp:extent cx="{cx}" cy="{cy}"/><wp:effectExtent l="0" t="0" r="0" b="0"/><wp:docPr id="{id}" name="Chart {id}"/><wp:cNvGraphicFramePr/><a:graphic><a:graphicData uri="{CHART_URI}"><c:chart xmlns:c="{CHART_URI}" r:id="{rel}"/></a:graphicData></a:graphic></wp:inline></w:drawing></w:r>"#
         );
+        if let Some(bid) = bookmark {
+            let _ = write!(out, r#"<w:bookmarkEnd w:id="{bid}"/>"#);
+        }
+        out.push_str("</w:p>");
     }
 }
 

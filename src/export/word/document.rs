@@ -136,6 +136,9 @@ pub(crate) struct PendingRef {
     pub text: bool,
     pub deleted: bool,
     pub block: Option<usize>,
+    /// The font size of the text around it (a cell's) in half-points: the field's result
+    /// runs carry it too.
+    pub size: Option<u32>,
 }
 
 /// Cell formatting passed down to a cell's paragraphs.
@@ -155,6 +158,13 @@ impl CellFormat {
             push_explicit_jc(ppr, a);
         }
         self.push_mark_size(ppr);
+    }
+
+    /// The `w:rPr` children giving a run this format's size (empty without one).
+    pub fn run_props(&self) -> String {
+        self.size
+            .map(|size| format!(r#"<w:sz w:val="{size}"/><w:szCs w:val="{size}"/>"#))
+            .unwrap_or_default()
     }
 
     /// The paragraph mark's `w:rPr` with the size (the last child of `w:pPr`).
@@ -224,6 +234,9 @@ pub(crate) struct Writer<'a> {
     pub sidenotes: usize,
     /// Captions not written because the settings switch them off: (images, tables).
     pub hidden_captions: (usize, usize),
+    /// The format of the cell being written (`None` in the body): caption paragraphs carry
+    /// its font size like the cell's other paragraphs.
+    pub cell: Option<CellFormat>,
     /// Whether any TOC field was written (then Word is told to update fields on open).
     pub wrote_toc: bool,
     /// Page of each top-level block in the PDF writer's layout, for the TOC entries' `PAGEREF`
@@ -233,19 +246,18 @@ pub(crate) struct Writer<'a> {
 
 impl<'a> Writer<'a> {
     pub fn new(doc: &'a Document, tpl: &'a WordTemplate, settings: &'a WordSettings) -> Self {
-        let outline_shift = doc
-            .blocks
-            .iter()
-            .filter_map(|b| match b {
-                Block::Paragraph(p)
-                    if matches!(p.kind, TextType::HeadingOl | TextType::ParagraphOl) =>
-                {
-                    Some(usize::from(p.level))
+        // One numbering definition serves the body and every cell, so the shallowest outline
+        // level anywhere: a cell's shallower item would otherwise show no number at all.
+        let mut outline_shift: Option<usize> = None;
+        doc.walk_blocks(&mut |_, b| {
+            if let Block::Paragraph(p) = b {
+                if matches!(p.kind, TextType::HeadingOl | TextType::ParagraphOl) {
+                    let level = usize::from(p.level);
+                    outline_shift = Some(outline_shift.map_or(level, |s| s.min(level)));
                 }
-                _ => None,
-            })
-            .min()
-            .unwrap_or(0);
+            }
+        });
+        let outline_shift = outline_shift.unwrap_or(0);
         let comment_ids: HashMap<String, u32> = doc
             .comments
             .iter()
@@ -284,6 +296,7 @@ impl<'a> Writer<'a> {
             source_styles: (0, None),
             sidenotes: 0,
             hidden_captions: (0, 0),
+            cell: None,
             wrote_toc: false,
             pages: Vec::new(),
         }
@@ -395,7 +408,7 @@ impl<'a> Writer<'a> {
         let mut out = String::with_capacity(self.doc.blocks.len() * 400 + 4096);
         let meta = &self.doc.meta;
         for (text, style) in [(&meta.title, "Title"), (&meta.subtitle, "Subtitle")] {
-            if let Some(t) = text.as_deref().filter(|t| !t.is_empty()) {
+            if let Some(t) = text.as_deref().filter(|t| crate::xml::has_xml_text(t)) {
                 let _ = write!(out, r#"<w:p><w:pPr><w:pStyle w:val="{style}"/></w:pPr>"#);
                 text_run(&mut out, t, "", false);
                 out.push_str("</w:p>");
@@ -459,6 +472,7 @@ impl<'a> Writer<'a> {
     ) {
         let numbers = number_blocks(blocks);
         let mut scope = Scope::default();
+        let outer_cell = std::mem::replace(&mut self.cell, cell);
         for (i, (block, number)) in blocks.iter().zip(&numbers).enumerate() {
             if top {
                 self.block = Some(i);
@@ -470,7 +484,7 @@ impl<'a> Writer<'a> {
                 Block::Paragraph(p) => {
                     self.write_paragraph(out, p, number, &mut scope, cell, avail)
                 }
-                Block::Image(img) => self.write_image(out, img, number, avail),
+                Block::Image(img) => self.write_image(out, img, number, avail, cell),
                 Block::Table(t) => self.write_table(out, t, number, avail),
                 Block::PageBreak => out.push_str(r#"<w:p><w:r><w:br w:type="page"/></w:r></w:p>"#),
                 Block::Directory { kind } => match kind {
@@ -494,6 +508,7 @@ impl<'a> Writer<'a> {
                 },
             }
         }
+        self.cell = outer_cell;
     }
 
     fn write_paragraph(
@@ -628,7 +643,14 @@ impl<'a> Writer<'a> {
         }
     }
 
-    fn write_image(&mut self, out: &mut String, img: &Image, number: &BlockNumber, avail: u32) {
+    fn write_image(
+        &mut self,
+        out: &mut String,
+        img: &Image,
+        number: &BlockNumber,
+        avail: u32,
+        cell: Option<CellFormat>,
+    ) {
         let caption = img
             .caption
             .as_deref()
@@ -643,6 +665,11 @@ impl<'a> Writer<'a> {
             let _ = write!(ppr, r#"<w:ind w:left="{ind}"/>"#);
         }
         push_jc(&mut ppr, img.align);
+        // A cell's font size is its paragraph marks' (a picture's paragraph too): a reader
+        // takes the size of a cell only when every paragraph in it has that mark.
+        if let Some(cell) = cell {
+            cell.push_mark_size(&mut ppr);
+        }
         if !ppr.is_empty() {
             let _ = write!(out, "<w:pPr>{ppr}</w:pPr>");
         }

@@ -24,7 +24,10 @@
 //! | `Heading N`, with `w:numPr` on the definition named `sdconv outline` | `heading` / `heading-ol`, level N-1 |
 //! | `Normal` with `w:numPr` on `sdconv outline` | `paragraph-ol` |
 //! | `List Paragraph` with `w:numPr` (`sdconv bullets` / `sdconv ordered`, or `numFmt`) | `list-ul` / `list-ol`; a `w:num` with `startOverride` is a restart with that start; one `w:num` per list |
-//! | `Caption` after an image paragraph / before a table | its caption; `<label> SEQ …` + `": "` is the number (`numbered`), not text |
+//! | `Caption` after an image paragraph / before a table (kept with it, `w:keepNext`) | its caption; `<label> SEQ …` + `": "` is the number (`numbered`), not text; an empty one, or one holding a comment's anchor, stays a paragraph |
+//! | a chart paragraph (`c:chart`), a bookmark in it; an unnumbered `Caption` above it | a chart table (`chart`), its id; its caption (`numbered` off); a chart's title is a numbered caption |
+//! | `w:numPr` on the outline definition, several `w:num`s in one block list | one outline sequence: `restart`/`start` where Word's number differs, no list ids |
+//! | a list none of whose items draws a number (bullets, `none`), or an id the numbers do not need | no list id |
 //! | bookmarks whose name does not start with `_` | block ids (the id is the name); a `_Toc…`/`_Ref…` bookmark is an id only when something refers to it |
 //! | `REF id \r`, one space, `REF id` | one cross-reference showing number and text; `REF id \r` the number, `REF id` the text |
 //! | `REF id` to a bookmark ending right after a `SEQ` field (a caption's label and number) | a cross-reference showing the number; a caption's text has no bookmark, so one showing it comes back showing the number |
@@ -38,7 +41,8 @@
 //! | `w:tblBorders`, every side drawn in one colour (case kept) | table `border_color` |
 //! | `w:trHeight` (twips, `atLeast`) | row `min_height`, read in points |
 //! | `w:jc` all of a cell's paragraphs share (written even for left) | cell `align` |
-//! | `w:sz` of all of a cell's paragraph marks, every text run the same | cell `font_size`, read in points |
+//! | `w:sz` of all of a cell's paragraph marks (pictures', captions' and charts' too), every text run the same (field results too) | cell `font_size`, read in points |
+//! | the empty paragraph ending a cell after a nested table (ECMA-376 §17.4.66) | nothing |
 //! | `w:tcBorders` sides, `nil` for none | cell `borders` |
 //! | `w:shd@w:fill` | cell `background` |
 //!

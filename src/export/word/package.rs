@@ -608,7 +608,7 @@ fn core_xml(doc: &Document, settings: &WordSettings) -> String {
     let mut x = String::from(XML_DECL);
     x.push_str(r#"<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dcterms="http://purl.org/dc/terms/" xmlns:dcmitype="http://purl.org/dc/dcmitype/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">"#);
     let mut el = |tag: &str, v: Option<&str>| {
-        if let Some(v) = v.filter(|v| !v.is_empty()) {
+        if let Some(v) = v.filter(|v| crate::xml::has_xml_text(v)) {
             let _ = write!(x, "<{tag}>");
             escape_text(v, &mut x);
             let _ = write!(x, "</{tag}>");

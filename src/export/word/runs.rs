@@ -341,6 +341,7 @@ impl Writer<'_> {
                     text: *text,
                     deleted,
                     block: self.block,
+                    size: ctx.size,
                 });
                 out.push(MARK);
                 let _ = write!(out, "R{n}");
@@ -441,6 +442,11 @@ impl Writer<'_> {
     /// Writes a cross-reference whose target is now known: a `REF` field (with `\r` for the
     /// paragraph number of a numbered heading or paragraph) holding the target's text.
     pub(crate) fn render_ref(&mut self, out: &mut String, r: &PendingRef) {
+        let rpr = super::document::CellFormat {
+            align: None,
+            size: r.size,
+        }
+        .run_props();
         let Some(t) = self.targets.get(&r.target).cloned() else {
             let mut loc = crate::report::Location::part("word/document.xml").element("REF");
             loc.block = r.block;
@@ -454,14 +460,14 @@ impl Writer<'_> {
                 loc,
             );
             let mut result = String::new();
-            text_run(&mut result, crate::export::XREF_MARK, "", r.deleted);
+            text_run(&mut result, crate::export::XREF_MARK, &rpr, r.deleted);
             let name = super::document::bookmark_name(&r.target);
             field(out, &format!("REF {name} \\h"), &result, r.deleted);
             return;
         };
         let one = |out: &mut String, switch: &str, shown: &str| {
             let mut result = String::new();
-            text_run(&mut result, shown, "", r.deleted);
+            text_run(&mut result, shown, &rpr, r.deleted);
             field(
                 out,
                 &format!("REF {}{switch} \\h", t.bookmark),
@@ -474,7 +480,7 @@ impl Writer<'_> {
             (Some(label), true) => one(out, "", label),
             (Some(label), false) if r.number && r.text => {
                 one(out, " \\r", label);
-                text_run(out, " ", "", r.deleted);
+                text_run(out, " ", &rpr, r.deleted);
                 one(out, "", &t.text);
             }
             (Some(label), false) if r.number => one(out, " \\r", label),

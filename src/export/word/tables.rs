@@ -50,14 +50,42 @@ impl Writer<'_> {
         avail: u32,
     ) {
         if t.chart.is_some() {
-            match ChartData::from_table(t) {
-                Some(data) => return self.write_chart(out, &data, avail),
-                None => self.warn(
-                    WarningKind::Lossy,
-                    "c:chart",
-                    "a chart whose table a chart part cannot hold whole (formatting, spans, rich text, ids, missing names or values that are not numbers) is written as its data table; Word gets no chart",
-                ),
+            // A chart's title is a numbered caption; an unnumbered one is a caption paragraph
+            // above a chart without a title (which a reader attaches to the chart again). The
+            // chart's id is a bookmark in the chart's paragraph.
+            let mut bare = t.clone();
+            bare.id = None;
+            let unnumbered = t.caption.as_deref().filter(|_| !t.numbered);
+            if unnumbered.is_some() {
+                bare.caption = None;
             }
+            if let Some(data) = ChartData::from_table(&bare) {
+                if let Some(text) = unnumbered.filter(|text| !text.is_empty()) {
+                    if self.settings.table_caption {
+                        self.write_caption(out, CaptionKind::Table, false, text, None, true);
+                    } else {
+                        self.hidden_captions.1 += 1;
+                    }
+                }
+                return self.write_chart(out, &data, avail, t.id.as_deref());
+            }
+            self.warn(
+                WarningKind::Lossy,
+                "c:chart",
+                "a chart whose table a chart part cannot hold whole (formatting, spans, rich text, missing names or values that are not numbers) is written as its data table; Word gets no chart",
+            );
+        }
+        if t.rows.is_empty() {
+            // A w:tbl needs a row; an empty table has nothing to show. Its caption and its id
+            // go with it: written alone they would be read as the next block's (a caption
+            // paragraph and a bookmark before a picture or table are that block's), and
+            // cross-references to it are reported as naming an unknown id.
+            self.warn(
+                WarningKind::Dropped,
+                "table",
+                "a table without rows is left out, with its caption and id",
+            );
+            return;
         }
         let caption = t
             .caption
@@ -96,18 +124,6 @@ impl Writer<'_> {
             }
             _ => None,
         };
-        if t.rows.is_empty() {
-            // A w:tbl needs a row; an empty table has nothing to show.
-            self.warn(
-                WarningKind::Dropped,
-                "table",
-                "a table without rows is left out",
-            );
-            if let Some(bid) = id_bookmark {
-                let _ = write!(out, r#"<w:bookmarkEnd w:id="{bid}"/>"#);
-            }
-            return;
-        }
         self.table_depth += 1;
         let nested = self.table_depth > 1;
         let positions = grid_positions(t);

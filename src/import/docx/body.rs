@@ -304,6 +304,9 @@ impl<'a, 'c> BodyParser<'a, 'c> {
         let local = e.local_name();
         match local.as_ref() {
             "p" => {
+                // A bookmark ending right after a SEQ field holds a caption's number, in the
+                // caption's own paragraph: one ending in a later paragraph holds other text.
+                self.after_seq = false;
                 let mut p = Para::default();
                 self.inline_until_end(&mut p)?;
                 out.push(Block::Para(p));

@@ -82,6 +82,8 @@ pub(super) struct CaptionInfo {
     pub label: Option<String>,
     /// A `SEQ` field numbered it.
     pub numbered: bool,
+    /// Kept with the next paragraph (`w:keepNext`): a caption above the block it names.
+    pub keep_next: bool,
 }
 
 #[derive(Debug, Default)]
@@ -163,6 +165,8 @@ struct ParaInfo<'s> {
     outline: Option<u8>,
     align: Option<Align>,
     page_break_before: bool,
+    /// `w:keepNext`, direct or from the style.
+    keep_next: bool,
 }
 
 /// The stage-two converter of one document.
@@ -286,7 +290,7 @@ impl<'a> Converter<'a> {
             if !seen.insert(raw.id.clone()) {
                 continue;
             }
-            let content = self.inline_of_blocks(raw.blocks);
+            let content = self.inline_of_blocks(raw.blocks, false);
             out.push(Comment {
                 id: raw.id,
                 author: raw.author,
@@ -301,7 +305,7 @@ impl<'a> Converter<'a> {
     /// The plain text of a footer (page-number fields dropped, whitespace collapsed).
     pub fn footer_text(&mut self, blocks: Vec<model::Block>) -> Option<String> {
         self.footer_mode = true;
-        let inlines = self.inline_of_blocks(blocks);
+        let inlines = self.inline_of_blocks(blocks, false);
         self.footer_mode = false;
         let text = ast::inline::plain_text(&inlines);
         let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -483,6 +487,10 @@ impl<'a> Converter<'a> {
             outline,
             align,
             page_break_before: props.page_break_before.unwrap_or(false),
+            keep_next: props
+                .keep_next
+                .or_else(|| resolved.and_then(|r| r.ppr.keep_next))
+                .unwrap_or(false),
         }
     }
 
@@ -568,6 +576,7 @@ impl<'a> Converter<'a> {
         let caption = (kind == TextType::Caption).then(|| CaptionInfo {
             label: st.seq.as_ref().map(|s| s.label.clone()),
             numbered: st.seq.is_some(),
+            keep_next: info.keep_next,
         });
         if kind == TextType::Caption {
             strip_caption_label(&mut st);
@@ -598,16 +607,33 @@ impl<'a> Converter<'a> {
         } else {
             let mut bookmarks = std::mem::take(&mut st.bookmarks);
             let several = st.segments.len() > 1;
+            // A paragraph holding nothing but one block (a chart) gives it its bookmark: the
+            // chart's id, as our writer puts it.
+            let only_block = st
+                .segments
+                .iter()
+                .filter(|s| !matches!(s, Segment::Inline(runs) if runs.is_empty()))
+                .count()
+                == 1;
             let mut first = true;
             let mut extents = st.extents.clone().into_iter();
             for seg in std::mem::take(&mut st.segments) {
                 match seg {
+                    Segment::Block(ast::Block::Table(mut t)) if only_block && t.id.is_none() => {
+                        t.id = self.assign_id(&mut bookmarks);
+                        first = false;
+                        out.push(ast::Block::Table(t));
+                    }
                     Segment::Block(b) => out.push(b),
                     Segment::Inline(runs) => {
                         if runs.is_empty() && several {
                             continue;
                         }
-                        if let Some(images) = image_only(&runs) {
+                        // A numbered paragraph holding a picture keeps its number: it stays
+                        // a paragraph with the picture inline.
+                        let numbered = kind.is_list()
+                            || matches!(kind, TextType::HeadingOl | TextType::ParagraphOl);
+                        if let Some(images) = image_only(&runs).filter(|_| !numbered) {
                             for (media, alt) in images {
                                 let extent = extents.next().flatten();
                                 let id = if first {
@@ -1194,12 +1220,12 @@ impl<'a> Converter<'a> {
         };
         // A note may be referenced twice; each reference converts its own copy.
         let blocks = blocks.clone();
-        Some(self.inline_of_blocks(blocks))
+        Some(self.inline_of_blocks(blocks, true))
     }
 
     /// Converts note or comment blocks to inline content: paragraphs joined by line breaks,
     /// tables flattened (with a warning).
-    fn inline_of_blocks(&mut self, blocks: Vec<model::Block>) -> Vec<Inline> {
+    fn inline_of_blocks(&mut self, blocks: Vec<model::Block>, note: bool) -> Vec<Inline> {
         let saved_fields = std::mem::replace(&mut self.fields, FieldState::for_blocks(&blocks));
         let saved_carry = std::mem::take(&mut self.carry);
         self.note_depth += 1;
@@ -1209,7 +1235,7 @@ impl<'a> Converter<'a> {
         self.note_depth -= 1;
         self.fields = saved_fields;
         self.carry = saved_carry;
-        trim_runs(&mut runs);
+        trim_runs(&mut runs, note);
         from_runs(runs)
     }
 
@@ -1341,7 +1367,7 @@ fn apply_list(para: &mut Paragraph, l: &ListNumber) {
     para.restart = l.restart;
 }
 
-/// If `runs` hold only pictures (plus whitespace and comment anchors), their media and alt.
+/// If `runs` hold only pictures (plus whitespace), their media and alt.
 fn image_only(runs: &[IRun]) -> Option<Vec<(String, Option<String>)>> {
     let mut images = Vec::new();
     for r in runs {
@@ -1354,7 +1380,8 @@ fn image_only(runs: &[IRun]) -> Option<Vec<(String, Option<String>)>> {
                 caption,
                 ..
             }) => images.push((media.clone(), alt.clone().or_else(|| caption.clone()))),
-            Leaf::Atom(Inline::CommentStart { .. } | Inline::CommentEnd { .. }) => {}
+            // A comment anchored here (a reviewer's note on the picture) stays anchored: the
+            // picture stays in its paragraph, since an image block has no place for anchors.
             Leaf::Text(t) if t.trim().is_empty() => {}
             _ => return None,
         }
@@ -1400,7 +1427,7 @@ fn strip_caption_label(st: &mut ParaState) {
 
 /// Trims note and comment content: empty lines at the start and end, and the one space Word
 /// puts between the note number and the text. Other whitespace is the author's text.
-fn trim_runs(runs: &mut Vec<IRun>) {
+fn trim_runs(runs: &mut Vec<IRun>, note: bool) {
     let empty = |r: &IRun| match &r.leaf {
         Leaf::Text(t) => t.is_empty(),
         Leaf::LineBreak => true,
@@ -1408,10 +1435,15 @@ fn trim_runs(runs: &mut Vec<IRun>) {
     };
     let lead = runs.iter().take_while(|r| empty(r)).count();
     runs.drain(..lead);
-    if let Some(IRun {
-        leaf: Leaf::Text(t),
-        ..
-    }) = runs.first_mut()
+    // The space Word (and our writer) puts after a note's number is not the note's text; a
+    // comment has no such space, so its text keeps its own.
+    if let (
+        true,
+        Some(IRun {
+            leaf: Leaf::Text(t),
+            ..
+        }),
+    ) = (note, runs.first_mut())
     {
         if t.starts_with(' ') {
             t.remove(0);

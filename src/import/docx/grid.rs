@@ -94,6 +94,13 @@ impl Converter<'_> {
                 let borders = cell_borders(&cell.borders);
                 let background = self.hex_color(cell.fill.as_deref(), "w:shd");
                 let mut blocks = self.cell_blocks(cell.blocks, &t.grid, col, span);
+                // A cell ends with a paragraph (ECMA-376 §17.4.66): the empty one after a
+                // nested table is that rule's, not the author's (writers add it, ours too).
+                if let [.., ast::Block::Table(_), ast::Block::Paragraph(last)] = blocks.as_slice() {
+                    if *last == ast::Paragraph::default() {
+                        blocks.pop();
+                    }
+                }
                 // The alignment all paragraphs share is the cell's (Word has no cell `w:jc`);
                 // a picture's alignment is its own, so a cell holding one keeps them apart.
                 let align =

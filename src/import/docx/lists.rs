@@ -81,16 +81,14 @@ impl ListCounters {
         for slot in naive.iter_mut().skip(l + 1) {
             *slot = 0;
         }
-        let (start, restart) = if format == NumberFormat::Bullet || value == naive_value {
+        // A level that draws no number (bullets, `none`) has no number to keep.
+        let drawn = !matches!(format, NumberFormat::Bullet | NumberFormat::None);
+        let (start, restart) = if !drawn || value == naive_value {
             (None, false)
         } else {
-            (Some(value).filter(|v| *v != 1 || seen_before), seen_before)
+            (Some(value).filter(|v| *v != 1), seen_before)
         };
-        naive[l] = if format == NumberFormat::Bullet {
-            naive_value
-        } else {
-            value.max(1)
-        };
+        naive[l] = if !drawn { naive_value } else { value.max(1) };
         ListNumber {
             list_id: num_id.to_string(),
             format,
@@ -148,6 +146,37 @@ pub fn canonicalise(blocks: &mut [Block]) {
                 }
             }
         }
+    } else if outline_ids.len() > 1 {
+        one_outline(blocks);
+    }
+    // A list none of whose items draws a number (bullets, format `none`) numbers nothing:
+    // its id says nothing either, and goes (Word may split such a list into several `numId`s
+    // where one level's look changes, so keeping ids would not settle).
+    let draws = |p: &Paragraph| match p.kind {
+        TextType::ListOl => p.number_format != Some(NumberFormat::None),
+        TextType::ListUl => !matches!(
+            p.number_format,
+            None | Some(NumberFormat::Bullet | NumberFormat::None)
+        ),
+        _ => false,
+    };
+    let mut drawn: Vec<&str> = Vec::new();
+    for b in blocks.iter() {
+        if let Block::Paragraph(p) = b {
+            if let (true, Some(id)) = (p.kind.is_list() && draws(p), &p.list_id) {
+                drawn.push(id);
+            }
+        }
+    }
+    let drawn: Vec<String> = drawn.into_iter().map(str::to_string).collect();
+    for b in blocks.iter_mut() {
+        if let Block::Paragraph(p) = b {
+            if p.kind.is_list() && p.list_id.as_ref().is_some_and(|id| !drawn.contains(id)) {
+                p.list_id = None;
+                p.restart = false;
+                p.start = None;
+            }
+        }
     }
     let is_item = |b: &Block| matches!(b, Block::Paragraph(p) if p.kind.is_list());
     // How many list items use each id in this block list.
@@ -183,23 +212,7 @@ pub fn canonicalise(blocks: &mut [Block]) {
             .iter()
             .all(|(id, n)| uses.get(*id).copied().unwrap_or(0) == *n);
         if local && !in_run.is_empty() {
-            // Only what numbering reads, without the text.
-            let skeleton = |keep_ids: bool| -> Vec<Block> {
-                run.iter()
-                    .map(|b| match b {
-                        Block::Paragraph(p) => Block::Paragraph(Paragraph {
-                            kind: p.kind,
-                            level: p.level,
-                            restart: p.restart,
-                            start: p.start,
-                            list_id: if keep_ids { p.list_id.clone() } else { None },
-                            number_format: p.number_format,
-                            ..Paragraph::default()
-                        }),
-                        _ => Block::PageBreak,
-                    })
-                    .collect()
-            };
+            let skeleton = |keep_ids: bool| numbering_skeleton(run, keep_ids);
             let truth = number_blocks(&skeleton(true));
             // One list for the run: where its count would differ from Word's number (a new
             // `numId` starting again), the item says so with `restart`/`start`.
@@ -210,15 +223,7 @@ pub fn canonicalise(blocks: &mut [Block]) {
                 let level = usize::from(p.level.min(5));
                 if p.kind == TextType::ListOl {
                     let want = n.value.unwrap_or(1);
-                    let counted = if p.restart || counters[level] == 0 {
-                        p.start.unwrap_or(1)
-                    } else {
-                        counters[level].saturating_add(1)
-                    };
-                    if counted != want {
-                        p.restart = true;
-                        p.start = (want != 1).then_some(want);
-                    }
+                    (p.restart, p.start) = difference(counters[level], want);
                     counters[level] = want;
                 }
                 for c in &mut counters[level + 1..] {
@@ -237,6 +242,148 @@ pub fn canonicalise(blocks: &mut [Block]) {
         }
         start = end;
     }
+    drop_silent_ids(blocks);
+}
+
+/// Only what numbering reads of `blocks`, without the text (other blocks as page breaks, which
+/// end an anonymous list as they do); list ids only with `keep_ids`.
+fn numbering_skeleton(blocks: &[Block], keep_ids: bool) -> Vec<Block> {
+    blocks
+        .iter()
+        .map(|b| match b {
+            Block::Paragraph(p) => Block::Paragraph(Paragraph {
+                kind: p.kind,
+                level: p.level,
+                restart: p.restart,
+                start: p.start,
+                list_id: if keep_ids { p.list_id.clone() } else { None },
+                number_format: p.number_format,
+                ..Paragraph::default()
+            }),
+            _ => Block::PageBreak,
+        })
+        .collect()
+}
+
+/// How many list ids of one block list [`drop_silent_ids`] tries, each costing a count of the
+/// whole list: bounded so a hostile file of many lists stays linear.
+const SILENT_ID_TRIES: usize = 16;
+
+/// Drops each list id (of a list used across interruptions) whose items are numbered the same
+/// without it: Word may split one list into several `numId`s where a level's look changes, and
+/// an id that numbers nothing would not come back the same.
+fn drop_silent_ids(blocks: &mut [Block]) {
+    let mut ids: Vec<String> = Vec::new();
+    for b in blocks.iter() {
+        if let Block::Paragraph(Paragraph {
+            list_id: Some(id),
+            kind,
+            ..
+        }) = b
+        {
+            if kind.is_list() && !ids.contains(id) {
+                if ids.len() == SILENT_ID_TRIES {
+                    return;
+                }
+                ids.push(id.clone());
+            }
+        }
+    }
+    if ids.is_empty() {
+        return;
+    }
+    let mut skeleton = numbering_skeleton(blocks, true);
+    let truth = number_blocks(&skeleton);
+    for id in ids {
+        let mut trial = skeleton.clone();
+        for b in &mut trial {
+            if let Block::Paragraph(p) = b {
+                if p.kind.is_list() && p.list_id.as_ref() == Some(&id) {
+                    p.list_id = None;
+                }
+            }
+        }
+        if number_blocks(&trial) == truth {
+            skeleton = trial;
+        }
+    }
+    for (b, s) in blocks.iter_mut().zip(skeleton) {
+        if let (Block::Paragraph(p), Block::Paragraph(s)) = (b, s) {
+            if p.kind.is_list() {
+                p.list_id = s.list_id;
+            }
+        }
+    }
+}
+
+/// Several outline `numId`s in one block list (Word restarts numbered headings with a new
+/// `numId`): the tree has one outline sequence per block list, which ignores list ids, so each
+/// item keeps Word's number as `restart`/`start` where the one sequence would count otherwise,
+/// and the ids go. (Kept, the ids would say nothing, and the number of an item opening a new
+/// `numId` would be drawn continuing the previous one.)
+fn one_outline(blocks: &mut [Block]) {
+    const DEPTH: usize = 6;
+    // Word's numbers: each `numId` counted on its own, as `ListCounters` left them.
+    let mut per_id: Vec<(Option<String>, [u32; DEPTH])> = Vec::new();
+    // The one sequence the tree draws.
+    let mut shared = [0u32; DEPTH];
+    for b in blocks.iter_mut() {
+        let Block::Paragraph(p) = b else { continue };
+        if !matches!(p.kind, TextType::HeadingOl | TextType::ParagraphOl) {
+            continue;
+        }
+        let level = usize::from(p.level).min(DEPTH - 1);
+        let i = match per_id.iter().position(|(k, _)| *k == p.list_id) {
+            Some(i) => i,
+            None => {
+                per_id.push((p.list_id.clone(), [0; DEPTH]));
+                per_id.len() - 1
+            }
+        };
+        let Some((_, counters)) = per_id.get_mut(i) else {
+            continue;
+        };
+        let want = step(counters, level, p.restart, p.start);
+        // What the one sequence counts here unprompted; the fields say only a difference.
+        (p.restart, p.start) = difference(shared[level], want);
+        shared[level] = want;
+        for c in &mut shared[level + 1..] {
+            *c = 0;
+        }
+        p.list_id = None;
+    }
+}
+
+/// `restart` and `start` of an item numbered `want` where the count stood at `counter` (0:
+/// nothing counted at the level yet), in the one form `ListCounters` gives too: nothing when the
+/// count gives `want`; a first item at a level gives its start; a later one restarts, with a
+/// start unless it is 1.
+fn difference(counter: u32, want: u32) -> (bool, Option<u32>) {
+    let seen = counter > 0;
+    if counter.saturating_add(1) == want {
+        (false, None)
+    } else if !seen {
+        (false, Some(want))
+    } else {
+        (true, Some(want).filter(|v| *v != 1))
+    }
+}
+
+/// One counter step as [`number_blocks`] counts: `restart` (or a first item) takes `start`
+/// (default 1), else the level counts up; deeper levels start again.
+fn step(counters: &mut [u32], level: usize, restart: bool, start: Option<u32>) -> u32 {
+    let Some(current) = counters.get(level).copied() else {
+        return start.unwrap_or(1);
+    };
+    let v = if restart || current == 0 {
+        start.unwrap_or(1)
+    } else {
+        current.saturating_add(1)
+    };
+    for (k, c) in counters.iter_mut().enumerate().skip(level) {
+        *c = if k == level { v } else { 0 };
+    }
+    v
 }
 
 #[cfg(test)]

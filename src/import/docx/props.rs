@@ -105,6 +105,8 @@ pub struct ParaProps {
     pub section: Option<Section>,
     /// The paragraph mark's `w:sz` in half-points (`w:pPr/w:rPr`); direct formatting only.
     pub mark_size: Option<u32>,
+    /// `w:keepNext`: kept on the page with the next paragraph (a caption above its table).
+    pub keep_next: Option<bool>,
 }
 
 impl ParaProps {
@@ -124,6 +126,9 @@ impl ParaProps {
         }
         if other.page_break_before.is_some() {
             self.page_break_before = other.page_break_before;
+        }
+        if other.keep_next.is_some() {
+            self.keep_next = other.keep_next;
         }
     }
 }
@@ -235,6 +240,7 @@ fn apply_ppr_child(e: &BytesStart<'_>, p: &mut ParaProps) {
             }
         }
         "pageBreakBefore" => p.page_break_before = Some(on_off(e)),
+        "keepNext" => p.keep_next = Some(on_off(e)),
         "ind" => {
             p.indent_left = attr(e, "left")
                 .or_else(|| attr(e, "start"))
