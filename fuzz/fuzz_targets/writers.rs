@@ -7,8 +7,8 @@
 //! - html (zip): a zip with `index.html` and `style.css`; html_all_in_one: one page.
 //! - Word: every XML part well-formed; the reader takes it and builds a valid tree, and the tree
 //!   settles after one trip: writing what it read and reading that again gives a tree that
-//!   writes the same bytes (what Word cannot hold is lost once, with a warning, not a little
-//!   more on every trip). Written with image and table captions on, the demanding case.
+//!   writes the same bytes (what Word cannot hold is lost once, not a little more on every
+//!   trip). Written with image and table captions on, the demanding case.
 //!   tests/word_roundtrip_tree.rs holds the same property over proptest's trees and the shapes
 //!   fuzzing found.
 //! - Markdown: the reader takes the text back. With `SDCONV_FUZZ_MARKDOWN_SETTLE=1` (local
