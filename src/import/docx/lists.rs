@@ -5,7 +5,7 @@
 //! `w:startOverride`, `w:lvlRestart`, lists continuing across interruptions, and several `numId`s
 //! sharing one abstract definition's counters.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::numbering::{Numbering, ResolvedLevel};
 use super::styles::Styles;
@@ -125,7 +125,8 @@ fn default_format(kind: TextType, level: u8) -> Option<NumberFormat> {
 ///   numbered apart unless `restart`/`start` on the item where the second begins says the
 ///   same (Word's way of restarting a list is often a new `numId` with a start override).
 pub fn canonicalise(blocks: &mut [Block]) {
-    let mut outline_ids: Vec<Option<String>> = Vec::new();
+    // A set: a hostile file may give every paragraph its own numId.
+    let mut outline_ids: HashSet<Option<String>> = HashSet::new();
     for b in blocks.iter_mut() {
         if let Block::Paragraph(p) = b {
             if p.number_format.is_some() && p.number_format == default_format(p.kind, p.level) {
@@ -134,7 +135,7 @@ pub fn canonicalise(blocks: &mut [Block]) {
             if matches!(p.kind, TextType::HeadingOl | TextType::ParagraphOl)
                 && !outline_ids.contains(&p.list_id)
             {
-                outline_ids.push(p.list_id.clone());
+                outline_ids.insert(p.list_id.clone());
             }
         }
     }
@@ -160,15 +161,14 @@ pub fn canonicalise(blocks: &mut [Block]) {
         ),
         _ => false,
     };
-    let mut drawn: Vec<&str> = Vec::new();
+    let mut drawn: HashSet<String> = HashSet::new();
     for b in blocks.iter() {
         if let Block::Paragraph(p) = b {
             if let (true, Some(id)) = (p.kind.is_list() && draws(p), &p.list_id) {
-                drawn.push(id);
+                drawn.insert(id.clone());
             }
         }
     }
-    let drawn: Vec<String> = drawn.into_iter().map(str::to_string).collect();
     for b in blocks.iter_mut() {
         if let Block::Paragraph(p) = b {
             if p.kind.is_list() && p.list_id.as_ref().is_some_and(|id| !drawn.contains(id)) {
@@ -324,7 +324,7 @@ fn drop_silent_ids(blocks: &mut [Block]) {
 fn one_outline(blocks: &mut [Block]) {
     const DEPTH: usize = 6;
     // Word's numbers: each `numId` counted on its own, as `ListCounters` left them.
-    let mut per_id: Vec<(Option<String>, [u32; DEPTH])> = Vec::new();
+    let mut per_id: HashMap<Option<String>, [u32; DEPTH]> = HashMap::new();
     // The one sequence the tree draws.
     let mut shared = [0u32; DEPTH];
     for b in blocks.iter_mut() {
@@ -333,16 +333,7 @@ fn one_outline(blocks: &mut [Block]) {
             continue;
         }
         let level = usize::from(p.level).min(DEPTH - 1);
-        let i = match per_id.iter().position(|(k, _)| *k == p.list_id) {
-            Some(i) => i,
-            None => {
-                per_id.push((p.list_id.clone(), [0; DEPTH]));
-                per_id.len() - 1
-            }
-        };
-        let Some((_, counters)) = per_id.get_mut(i) else {
-            continue;
-        };
+        let counters = per_id.entry(p.list_id.clone()).or_insert([0; DEPTH]);
         let want = step(counters, level, p.restart, p.start);
         // What the one sequence counts here unprompted; the fields say only a difference.
         (p.restart, p.start) = difference(shared[level], want);
