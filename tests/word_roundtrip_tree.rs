@@ -1059,3 +1059,19 @@ fn comments_and_unwritable_titles_settle() {
     let once = settled("unwritable subtitle", &title);
     assert_eq!(once.meta.subtitle, None, "{}", once.to_json());
 }
+
+/// A caption whose own text starts with a separator character keeps it: the reader drops
+/// only the one separator after the number (Word's `Figure 1: `, ours), not every dash and
+/// colon that follows.
+#[test]
+fn captions_starting_with_separators_keep_them() {
+    let doc = with_media(
+        fixture(
+            r#"[{"type":"image","media":"a.png","caption":"- draft"},
+                {"type":"table","columns":[100.0],"caption":": x","rows":[{"cells":[{"blocks":[
+                    {"type":"paragraph","kind":"paragraph","content":[{"type":"text","text":"c"}]}]}]}]}]"#,
+        ),
+        &[("a.png", 4, 3)],
+    );
+    assert_round_trip("separator captions", &doc);
+}

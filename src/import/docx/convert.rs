@@ -1404,18 +1404,32 @@ fn strip_caption_label(st: &mut ParaState) {
         .filter(|r| matches!(r.leaf, Leaf::Atom(_)))
         .collect();
     let mut rest = std::mem::take(runs);
+    // One separator, with white space around it: a caption's own text may start with such a
+    // character too ("Table 1: – to be done").
+    let mut separator = false;
     for r in rest.iter_mut() {
         match &mut r.leaf {
             Leaf::Text(t) => {
-                let trimmed = t.trim_start_matches(|c: char| {
-                    c.is_whitespace() || matches!(c, ':' | '.' | '-' | '–' | '—' | '|')
+                let start = t.char_indices().find_map(|(i, c)| {
+                    if c.is_whitespace() {
+                        None
+                    } else if !separator && matches!(c, ':' | '.' | '-' | '–' | '—' | '|') {
+                        separator = true;
+                        None
+                    } else {
+                        Some(i)
+                    }
                 });
-                if trimmed.is_empty() {
-                    t.clear();
-                    continue;
+                match start {
+                    Some(i) => {
+                        *t = t.split_off(i);
+                        break;
+                    }
+                    None => {
+                        t.clear();
+                        continue;
+                    }
                 }
-                *t = trimmed.to_string();
-                break;
             }
             Leaf::LineBreak => continue,
             Leaf::Atom(_) => break,
