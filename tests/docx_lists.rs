@@ -84,7 +84,7 @@ fn lists_levels_formats_and_continuation() {
         // Another numId on the same abstract definition continues its counters: 4 (its own
         // id numbers nothing the start does not say, so it goes).
         item("4", 0, "four"),
-        // An override restarts.
+        // An override restarts (its own id says nothing more: the run says it with `restart`).
         item("5", 0, "restarted"),
         // Bullets draw no numbers: their list id says nothing and goes.
         ps("ListBullet", "bullet from the style"),
@@ -125,7 +125,7 @@ fn lists_levels_formats_and_continuation() {
             (Paragraph, 0, None, None, None, false, "interruption".into()),
             (ListOl, 0, s("1"), None, None, false, "three".into()),
             (ListOl, 0, None, None, Some(4), false, "four".into()),
-            (ListOl, 0, s("5"), None, None, false, "restarted".into()),
+            (ListOl, 0, None, None, None, true, "restarted".into()),
             (
                 ListUl,
                 0,

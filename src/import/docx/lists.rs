@@ -118,12 +118,12 @@ fn default_format(kind: TextType, level: u8) -> Option<NumberFormat> {
 /// - a number format equal to what every writer draws without one becomes `None`;
 /// - numbered headings and paragraphs all on one `numId` lose it: the tree has one outline
 ///   sequence per block list, which is what that id said;
-/// - a run of adjacent list items loses its `numId`s when none of them is used outside the
-///   run and the numbers [`number_blocks`] draws stay the same without them (items without
-///   a list id form one list until the next block that is not a list item). Lists that are
-///   interrupted and resumed keep their ids, and so does a run holding two ordered lists
-///   numbered apart unless `restart`/`start` on the item where the second begins says the
-///   same (Word's way of restarting a list is often a new `numId` with a start override).
+/// - a run of adjacent list items loses the `numId`s it alone uses when the numbers
+///   [`number_blocks`] draws stay the same without them (items without a list id form one
+///   list until the next block that is not a list item), `restart`/`start` saying where a
+///   second list begins (Word's way of restarting a list is often a new `numId` with a start
+///   override). Lists that are interrupted and resumed keep their ids, unless their numbers
+///   need none (bullets, `none`, or the same numbers without).
 pub fn canonicalise(blocks: &mut [Block]) {
     // A set: a hostile file may give every paragraph its own numId.
     let mut outline_ids: HashSet<Option<String>> = HashSet::new();
@@ -208,18 +208,29 @@ pub fn canonicalise(blocks: &mut [Block]) {
                 *in_run.entry(id.as_str()).or_default() += 1;
             }
         }
-        let local = in_run
+        // Ids used only in this run: the run can say their numbers without them. (All of
+        // a run's ids or only some: the form must not depend on which items Word happened to
+        // give one `numId`.)
+        let local: HashSet<&str> = in_run
             .iter()
-            .all(|(id, n)| uses.get(*id).copied().unwrap_or(0) == *n);
-        if local && !in_run.is_empty() {
-            let skeleton = |keep_ids: bool| numbering_skeleton(run, keep_ids);
-            let truth = number_blocks(&skeleton(true));
-            // One list for the run: where its count would differ from Word's number (a new
-            // `numId` starting again), the item says so with `restart`/`start`.
-            let mut anonymous = skeleton(false);
+            .filter(|(id, n)| uses.get(**id).copied().unwrap_or(0) == **n)
+            .map(|(id, _)| *id)
+            .collect();
+        if !local.is_empty() {
+            let truth = number_blocks(&numbering_skeleton(run, true));
+            // Their items join the run's one anonymous list: where its count would differ from
+            // Word's number (a new `numId` starting again), the item says so with
+            // `restart`/`start`. Items of other lists count on their own.
+            let mut trial = numbering_skeleton(run, true);
             let mut counters = [0u32; 6];
-            for (b, n) in anonymous.iter_mut().zip(&truth) {
+            for (b, n) in trial.iter_mut().zip(&truth) {
                 let Block::Paragraph(p) = b else { continue };
+                if p.list_id.as_deref().is_some_and(|id| local.contains(id)) {
+                    p.list_id = None;
+                }
+                if p.list_id.is_some() {
+                    continue;
+                }
                 let level = usize::from(p.level.min(5));
                 if p.kind == TextType::ListOl {
                     let want = n.value.unwrap_or(1);
@@ -230,12 +241,14 @@ pub fn canonicalise(blocks: &mut [Block]) {
                     *c = 0;
                 }
             }
-            if number_blocks(&anonymous) == truth {
-                for (b, a) in run.iter_mut().zip(anonymous) {
+            if number_blocks(&trial) == truth {
+                for (b, a) in run.iter_mut().zip(trial) {
                     if let (Block::Paragraph(p), Block::Paragraph(a)) = (b, a) {
-                        p.list_id = None;
-                        p.restart = a.restart;
-                        p.start = a.start;
+                        if a.list_id.is_none() {
+                            p.list_id = None;
+                            p.restart = a.restart;
+                            p.start = a.start;
+                        }
                     }
                 }
             }
