@@ -650,7 +650,7 @@ proptest::proptest! {
 }
 
 proptest::proptest! {
-    #![proptest_config(common::config(1000))]
+    #![proptest_config(common::config(256))]
 
     /// Every tree the whole generator makes settles after one trip through Word: the tree read
     /// back, written and read again, is the same tree. (The fuzz targets check the same on
