@@ -247,20 +247,7 @@ impl Writer<'_> {
             cell.push_mark_size(out);
             out.push_str("</w:pPr>");
         }
-        let bookmark = block_id.map(|block_id| {
-            let name = self.bookmark_for_id(block_id);
-            let bid = self.bookmark_start(out, &name);
-            self.targets.insert(
-                block_id.to_string(),
-                super::document::Target {
-                    bookmark: name,
-                    number: None,
-                    text: String::new(),
-                    caption: false,
-                },
-            );
-            bid
-        });
+        let bookmark = block_id.map(|id| self.block_bookmark(out, id, String::new()));
         let _ = write!(
             out,
             r#"<w:r><w:drawing><wp:inline distT="0" distB="0" distL="0" distR="0"><wp:extent cx="{cx}" cy="{cy}"/><wp:effectExtent l="0" t="0" r="0" b="0"/><wp:docPr id="{id}" name="Chart {id}"/><wp:cNvGraphicFramePr/><a:graphic><a:graphicData uri="{CHART_URI}"><c:chart xmlns:c="{CHART_URI}" r:id="{rel}"/></a:graphicData></a:graphic></wp:inline></w:drawing></w:r>"#

@@ -388,6 +388,23 @@ impl<'a> Writer<'a> {
         id
     }
 
+    /// Opens the bookmark of a block without a caption (id `id`) and makes it the target of
+    /// cross-references to `id`, which show `text`; the caller ends it (`w:bookmarkEnd`).
+    pub fn block_bookmark(&mut self, out: &mut String, id: &str, text: String) -> u32 {
+        let name = self.bookmark_for_id(id);
+        let bid = self.bookmark_start(out, &name);
+        self.targets.insert(
+            id.to_string(),
+            Target {
+                bookmark: name,
+                number: None,
+                text,
+                caption: false,
+            },
+        );
+        bid
+    }
+
     /// The bookmark name of block id `id`, warning when Word cannot hold it.
     pub fn bookmark_for_id(&mut self, id: &str) -> String {
         let name = bookmark_name(id);
@@ -484,7 +501,7 @@ impl<'a> Writer<'a> {
                 Block::Paragraph(p) => {
                     self.write_paragraph(out, p, number, &mut scope, cell, avail)
                 }
-                Block::Image(img) => self.write_image(out, img, number, avail, cell),
+                Block::Image(img) => self.write_image(out, img, number, avail),
                 Block::Table(t) => self.write_table(out, t, number, avail),
                 Block::PageBreak => out.push_str(r#"<w:p><w:r><w:br w:type="page"/></w:r></w:p>"#),
                 Block::Directory { kind } => match kind {
@@ -643,14 +660,7 @@ impl<'a> Writer<'a> {
         }
     }
 
-    fn write_image(
-        &mut self,
-        out: &mut String,
-        img: &Image,
-        number: &BlockNumber,
-        avail: u32,
-        cell: Option<CellFormat>,
-    ) {
+    fn write_image(&mut self, out: &mut String, img: &Image, number: &BlockNumber, avail: u32) {
         let caption = img
             .caption
             .as_deref()
@@ -667,7 +677,7 @@ impl<'a> Writer<'a> {
         push_jc(&mut ppr, img.align);
         // A cell's font size is its paragraph marks' (a picture's paragraph too): a reader
         // takes the size of a cell only when every paragraph in it has that mark.
-        if let Some(cell) = cell {
+        if let Some(cell) = self.cell {
             cell.push_mark_size(&mut ppr);
         }
         if !ppr.is_empty() {
@@ -676,18 +686,7 @@ impl<'a> Writer<'a> {
         // Without a caption, the block's bookmark wraps the picture.
         let id_bookmark = match (caption, &img.id) {
             (None, Some(id)) => {
-                let name = self.bookmark_for_id(id);
-                let bid = self.bookmark_start(out, &name);
-                self.targets.insert(
-                    id.clone(),
-                    Target {
-                        bookmark: name,
-                        number: None,
-                        text: img.alt.clone().unwrap_or_default(),
-                        caption: false,
-                    },
-                );
-                Some(bid)
+                Some(self.block_bookmark(out, id, img.alt.clone().unwrap_or_default()))
             }
             _ => None,
         };

@@ -11,7 +11,7 @@ use crate::report::WarningKind;
 use crate::xml::escape_attr;
 
 use super::captions::CaptionKind;
-use super::document::{CellFormat, Target, Writer};
+use super::document::{CellFormat, Writer};
 
 /// Left plus right cell margin of the table styles, twips. The docx reader measures pictures
 /// in a cell against the same inner width (`import::docx::grid`).
@@ -108,18 +108,8 @@ impl Writer<'_> {
         // table made inside it, and LibreOffice loops evaluating such a REF.
         let id_bookmark: Option<u32> = match (caption, &t.id) {
             (None, Some(id)) => {
-                let name = self.bookmark_for_id(id);
-                let bid = self.bookmark_start(out, &name);
+                let bid = self.block_bookmark(out, id, String::new());
                 let _ = write!(out, r#"<w:bookmarkEnd w:id="{bid}"/>"#);
-                self.targets.insert(
-                    id.clone(),
-                    Target {
-                        bookmark: name,
-                        number: None,
-                        text: String::new(),
-                        caption: false,
-                    },
-                );
                 None
             }
             _ => None,

@@ -81,6 +81,10 @@ struct Prepared {
     at: usize,
     text: String,
     numbered: bool,
+    /// The paragraph's id, which moves to the block.
+    id: Option<String>,
+    /// Notes, links or references the plain-text caption loses.
+    lossy: bool,
     order: Vec<(usize, Fits)>,
 }
 
@@ -139,10 +143,7 @@ pub(super) fn attach(out: Out, report: &mut Report, part: &str) -> Vec<Block> {
         if !blocks.get(j).is_some_and(fits) {
             continue;
         }
-        let Some(Block::Paragraph(p)) = blocks.get(c.at) else {
-            continue;
-        };
-        let id = p.id.clone();
+        let id = &c.id;
         // A block has one id: a caption with an id of its own (not one of Word's hidden
         // `_Toc`/`_Ref` bookmarks) beside a block with another stays a paragraph, so
         // references to either still find their target.
@@ -160,13 +161,9 @@ pub(super) fn attach(out: Out, report: &mut Report, part: &str) -> Vec<Block> {
         // The caption's own id wins over a hidden one of the block; a hidden one fills a gap.
         let give = |slot: &mut Option<String>| {
             if own.is_some() || slot.is_none() {
-                slot.clone_from(&id);
+                slot.clone_from(id);
             }
         };
-        let Some(Block::Paragraph(p)) = blocks.get(c.at) else {
-            continue;
-        };
-        let lossy = has_atoms(&p.content);
         // Label and number alone ("Table 1") is still a caption: the block stays numbered and
         // references to it show the number.
         let caption = Some(c.text.clone());
@@ -183,7 +180,7 @@ pub(super) fn attach(out: Out, report: &mut Report, part: &str) -> Vec<Block> {
             }
             _ => {}
         }
-        if lossy {
+        if c.lossy {
             report.warn(
                 WarningKind::Lossy,
                 "a caption's notes, links or cross-references are kept as plain text",
@@ -256,6 +253,8 @@ fn prepare(blocks: &[Block], i: usize, info: &CaptionInfo) -> Option<Prepared> {
         at: i,
         text,
         numbered,
+        id: p.id.clone(),
+        lossy: has_atoms(&p.content),
         order: order
             .into_iter()
             .filter_map(|(j, fits)| Some((j?, fits)))

@@ -346,7 +346,13 @@ fn one_outline(blocks: &mut [Block]) {
             continue;
         }
         let level = usize::from(p.level).min(DEPTH - 1);
-        let counters = per_id.entry(p.list_id.clone()).or_insert([0; DEPTH]);
+        // The id is copied once per list, not per item.
+        if !per_id.contains_key(&p.list_id) {
+            per_id.insert(p.list_id.clone(), [0; DEPTH]);
+        }
+        let Some(counters) = per_id.get_mut(&p.list_id) else {
+            continue;
+        };
         let want = step(counters, level, p.restart, p.start);
         // What the one sequence counts here unprompted; the fields say only a difference.
         (p.restart, p.start) = difference(shared[level], want);
