@@ -949,6 +949,23 @@ fn shapes_fuzzing_found_settle() {
                 p("list-ol", r#","level":3,"restart":true,"start":2"#, "")
             ),
         ),
+        // One list of two looks (a bullet level, then numbers): read back, its first item is
+        // a bullet list item sharing the id; written again, it must stay one `w:num`.
+        (
+            "list of two looks",
+            format!(
+                "[{},{},{},{},{}]",
+                p(
+                    "list-ol",
+                    r#","level":5,"list_id":"2","number_format":"bullet""#,
+                    ""
+                ),
+                p("paragraph", "", ""),
+                p("heading-ol", r#","level":2"#, ""),
+                p("list-ol", r#","list_id":"2""#, ""),
+                p("list-ol", "", "")
+            ),
+        ),
         // A numbered paragraph holding only a picture keeps its number.
         (
             "numbered picture",

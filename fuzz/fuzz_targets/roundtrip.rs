@@ -1,13 +1,12 @@
 //! Fuzzes the round trips through the formats sdconv both writes and reads: an arbitrary valid
 //! tree → sd.xml → tree must be the same tree; → JSON → tree the same tree (image bytes aside);
-//! → Word → tree a valid tree (with SDCONV_FUZZ_WORD_SETTLE set, one that settles: after one
-//! trip, the next gives the same tree back; Word cannot hold every tree, so the first trip may
-//! lose what it cannot);
+//! → Word → tree a valid tree that settles (after one trip, the next gives the same tree back;
+//! Word cannot hold every tree, so the first trip may lose what it cannot);
 //! → Markdown → tree a valid tree (the same Markdown text again with
 //! SDCONV_FUZZ_MARKDOWN_SETTLE set); and across formats, the tree read back from sd.xml must
 //! write the same Word, parsX, HTML and Markdown bytes as the original.
 //!
-//! Not yet checked in CI: that Word and Markdown settle (see `writers.rs`).
+//! Not yet checked in CI: that Markdown settles (see `writers.rs`).
 
 #![no_main]
 

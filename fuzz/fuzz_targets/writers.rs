@@ -5,14 +5,12 @@
 //! - sd.xml: the reader gives the same tree back, and writing that again gives the same bytes.
 //! - parsX: a zip whose `parsx.xml` is well-formed XML.
 //! - html (zip): a zip with `index.html` and `style.css`; html_all_in_one: one page.
-//! - Word: every XML part well-formed; the reader takes it and builds a valid tree. With
-//!   `SDCONV_FUZZ_WORD_SETTLE=1` (local campaigns) also: the tree settles after one trip —
-//!   writing what it read and reading that again gives a tree that writes the same bytes (what
-//!   Word cannot hold is lost once, not a little more on every trip). Written with image and
-//!   table captions on, the demanding case. Not in CI yet: 30 s of fuzzing can still find list
-//!   ids that change on the second trip (`fuzz/seeds/write_word/settle-*` hold the inputs
-//!   found); tests/word_roundtrip_tree.rs holds the property over proptest's trees and the
-//!   shapes fixed.
+//! - Word: every XML part well-formed; the reader takes it and builds a valid tree that settles
+//!   after one trip: writing what it read and reading that again gives a tree that writes the
+//!   same bytes (what Word cannot hold is lost once, not a little more on every trip). Written
+//!   with image and table captions on, the demanding case. `fuzz/seeds/write_word/settle-*`
+//!   hold the inputs that once failed; tests/word_roundtrip_tree.rs holds the property over
+//!   proptest's trees and the shapes fixed.
 //! - Markdown: the reader takes the text back. With `SDCONV_FUZZ_MARKDOWN_SETTLE=1` (local
 //!   campaigns) also: writing what it read gives the same text (the text settles after one trip:
 //!   what Markdown cannot hold is lost once, with a warning, not a little more on every trip).
@@ -158,8 +156,7 @@ pub fn check_html(doc: &Document) {
     );
 }
 
-/// Word: well-formed parts; read back to a valid tree that (with `SDCONV_FUZZ_WORD_SETTLE`)
-/// settles after one trip.
+/// Word: well-formed parts; read back to a valid tree that settles after one trip.
 pub fn check_word(doc: &Document) {
     let docx = export_word(doc);
     let names = match ZipReader::new(&docx, &Limits::default()) {
@@ -178,19 +175,15 @@ pub fn check_word(doc: &Document) {
             "the Word reader built an invalid tree from the Word writer's output: {violations:?}"
         );
     }
-    static SETTLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    if !*SETTLE.get_or_init(|| std::env::var_os("SDCONV_FUZZ_WORD_SETTLE").is_some()) {
-        return;
-    }
     // Comment and list ids come back as Word's numbers and the writer numbers them in order,
     // so comparing what the trees write compares them up to those renamings.
     let once = export_word(&back);
-    let twice = export_word(&import(Format::Word, &once));
-    if once != twice {
+    let again = import(Format::Word, &once);
+    if export_word(&again) != once {
         panic!(
             "Word: the tree read back changed on the second trip:\n--- once\n{}\n--- twice\n{}",
             back.to_json(),
-            import(Format::Word, &twice).to_json()
+            again.to_json()
         );
     }
 }

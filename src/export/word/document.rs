@@ -488,7 +488,7 @@ impl<'a> Writer<'a> {
         top: bool,
     ) {
         let numbers = number_blocks(blocks);
-        let mut scope = Scope::default();
+        let mut scope = self.numbering.scope(blocks);
         let outer_cell = std::mem::replace(&mut self.cell, cell);
         for (i, (block, number)) in blocks.iter().zip(&numbers).enumerate() {
             if top {

@@ -9,13 +9,15 @@
 //!
 //! - `heading-ol` and `paragraph-ol` share the outline definition (abstractNum 0).
 //! - `list-ul` uses the bullets (1), `list-ol` the ordered definition (2). A list item whose
-//!   number format differs from the definition's gets a derived definition (ids from 3).
+//!   number format differs from the definition's gets a derived definition (ids from 3). A
+//!   list with an id opens on a definition giving every level its items use its format, so
+//!   one tree list is one `w:num` however its levels look (a reader reads `w:num`s as lists).
 //! - numIds start at 2: numId 1 is left free for templates whose styles link to a list.
 
 use std::collections::HashMap;
 
 use crate::ast::numbering::{BlockNumber, format_number};
-use crate::ast::{NumberFormat, Paragraph, TextType};
+use crate::ast::{Block, NumberFormat, Paragraph, TextType};
 use crate::xml::escape_attr;
 
 use super::template::{LevelDef, NumberingLook};
@@ -63,6 +65,22 @@ struct Track {
     word: [Option<u32>; LEVELS],
     /// The wanted counters (what `number_blocks` counts).
     want: [u32; LEVELS],
+    /// The definition a list with an id opens with: its first item's base and the format of
+    /// every level its items use (the first use of a level wins). So a list whose levels
+    /// differ in look (bullets under numbers) is one `w:num`, as a reader sees one list; split
+    /// at the first item of another look, its ids would read back as two lists.
+    opens_on: Option<AbstractKey>,
+}
+
+impl Track {
+    fn new(opens_on: Option<AbstractKey>) -> Self {
+        Track {
+            num: usize::MAX,
+            word: [None; LEVELS],
+            want: [0; LEVELS],
+            opens_on,
+        }
+    }
 }
 
 /// Numbering state of one block list (the body, or one table cell), mirroring the scopes of
@@ -70,7 +88,8 @@ struct Track {
 #[derive(Debug, Default)]
 pub(crate) struct Scope {
     outline: Option<Track>,
-    lists: Vec<(String, Track)>,
+    /// By list id (a map: a hostile file may give every item its own).
+    lists: HashMap<String, Track>,
     anonymous: Option<Track>,
 }
 
@@ -154,6 +173,42 @@ impl<'t> Numbering<'t> {
         def
     }
 
+    /// The numbering state for the block list `blocks` (the body, or one cell), with the
+    /// definition each of its list ids opens with (`Track::opens_on`).
+    pub fn scope(&self, blocks: &[Block]) -> Scope {
+        // Per list id: the definition, and the levels already given their format.
+        let mut planned: HashMap<&str, (AbstractKey, [bool; LEVELS])> = HashMap::new();
+        for b in blocks {
+            let Block::Paragraph(p) = b else { continue };
+            let (Some(id), Some((base, Some(format)))) = (&p.list_id, look_of(p)) else {
+                continue;
+            };
+            let level = level_of(p);
+            let (key, seen) = planned.entry(id.as_str()).or_insert((
+                AbstractKey {
+                    base,
+                    formats: [None; LEVELS],
+                },
+                [false; LEVELS],
+            ));
+            // A level keeps the format of its first item (the one the first `w:num` shows);
+            // a later item of another look at that level opens a derived definition.
+            if !seen[level] {
+                seen[level] = true;
+                if format != self.default_format(key.base, level) {
+                    key.formats[level] = Some(format);
+                }
+            }
+        }
+        Scope {
+            lists: planned
+                .into_iter()
+                .map(|(id, (key, _))| (id.to_string(), Track::new(Some(key))))
+                .collect(),
+            ..Scope::default()
+        }
+    }
+
     /// Assigns `p` (with its number from `number_blocks`) to a `w:num` in `scope`. `None` for
     /// paragraphs that are not numbered.
     pub fn assign(
@@ -162,54 +217,23 @@ impl<'t> Numbering<'t> {
         p: &Paragraph,
         number: &BlockNumber,
     ) -> Option<Assigned> {
-        let level = usize::from(p.level).min(LEVELS - 1);
-        let (base, format) = match p.kind {
-            TextType::HeadingOl | TextType::ParagraphOl => (Base::Outline, None),
-            TextType::ListOl => (
-                Base::Ordered,
-                Some(p.number_format.unwrap_or(match level % 3 {
-                    0 => NumberFormat::Decimal,
-                    1 => NumberFormat::LowerLetter,
-                    _ => NumberFormat::LowerRoman,
-                })),
-            ),
-            TextType::ListUl => (
-                Base::Bullet,
-                Some(match p.number_format {
-                    Some(NumberFormat::None) => NumberFormat::None,
-                    _ => NumberFormat::Bullet,
-                }),
-            ),
-            _ => return None,
-        };
+        let level = level_of(p);
+        let (base, format) = look_of(p)?;
         // The track this item continues (created on first use).
         let slot: &mut Option<Track> = match (base, &p.list_id) {
             (Base::Outline, _) => &mut scope.outline,
             (_, Some(id)) => {
-                let i = match scope.lists.iter().position(|(k, _)| k == id) {
-                    Some(i) => i,
-                    None => {
-                        scope.lists.push((
-                            id.clone(),
-                            Track {
-                                num: usize::MAX,
-                                word: [None; LEVELS],
-                                want: [0; LEVELS],
-                            },
-                        ));
-                        scope.lists.len() - 1
-                    }
-                };
-                let track = &mut scope.lists[i].1;
+                // Every list id of the block list has its track from `scope`; one this scope
+                // did not see opens on its first item's look.
+                let track = scope
+                    .lists
+                    .entry(id.clone())
+                    .or_insert_with(|| Track::new(None));
                 return self.assign_track(track, base, format, level, number, p.restart);
             }
             (_, None) => &mut scope.anonymous,
         };
-        let track = slot.get_or_insert(Track {
-            num: usize::MAX,
-            word: [None; LEVELS],
-            want: [0; LEVELS],
-        });
+        let track = slot.get_or_insert(Track::new(None));
         self.assign_track(track, base, format, level, number, p.restart)
     }
 
@@ -231,7 +255,9 @@ impl<'t> Numbering<'t> {
         }
         let counted = number.value.is_some();
         // The definition this item needs: the track's, with this level's format if it differs.
-        let needed_abs = if track.num == usize::MAX {
+        let needed_abs = if let (usize::MAX, Some(key)) = (track.num, &track.opens_on) {
+            self.abstract_for(key.clone())
+        } else if track.num == usize::MAX {
             let mut formats = [None; LEVELS];
             if base != Base::Outline {
                 formats[level] = format.filter(|&f| f != self.default_format(base, level));
@@ -403,6 +429,35 @@ impl<'t> Numbering<'t> {
 }
 
 /// Word's `ST_NumberFormat` value.
+/// `p`'s list level, clamped to the levels a definition has.
+fn level_of(p: &Paragraph) -> usize {
+    usize::from(p.level).min(LEVELS - 1)
+}
+
+/// The definition `p` is numbered from and the format its level shows (`None` for the
+/// outline, whose look the template gives); `None` for paragraphs that are not numbered.
+fn look_of(p: &Paragraph) -> Option<(Base, Option<NumberFormat>)> {
+    Some(match p.kind {
+        TextType::HeadingOl | TextType::ParagraphOl => (Base::Outline, None),
+        TextType::ListOl => (
+            Base::Ordered,
+            Some(p.number_format.unwrap_or(match level_of(p) % 3 {
+                0 => NumberFormat::Decimal,
+                1 => NumberFormat::LowerLetter,
+                _ => NumberFormat::LowerRoman,
+            })),
+        ),
+        TextType::ListUl => (
+            Base::Bullet,
+            Some(match p.number_format {
+                Some(NumberFormat::None) => NumberFormat::None,
+                _ => NumberFormat::Bullet,
+            }),
+        ),
+        _ => return None,
+    })
+}
+
 fn word_format(f: NumberFormat) -> &'static str {
     match f {
         NumberFormat::Decimal => "decimal",
@@ -470,8 +525,8 @@ fn strip_levels(text: &str, n: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ast::Inline;
     use crate::ast::numbering::number_blocks;
-    use crate::ast::{Block, Inline};
     use crate::export::word::WordTemplates;
 
     fn para(kind: TextType, level: u8) -> Paragraph {
@@ -489,7 +544,7 @@ mod tests {
         let blocks: Vec<Block> = paras.iter().cloned().map(Block::Paragraph).collect();
         let numbers = number_blocks(&blocks);
         let mut n = Numbering::new(look, shift);
-        let mut scope = Scope::default();
+        let mut scope = n.scope(&blocks);
         let out = paras
             .iter()
             .zip(&numbers)
@@ -574,6 +629,38 @@ mod tests {
         assert_eq!(labels(&a), ["1", "1.1", "2"]);
         assert_eq!(strip_levels("%1.%2.%3", 2), "%3");
         assert_eq!(strip_levels("(%4)", 2), "(%4)");
+    }
+
+    #[test]
+    fn a_list_of_two_looks_is_one_num() {
+        let item = |kind: TextType, level: u8| Paragraph {
+            list_id: Some("2".into()),
+            ..para(kind, level)
+        };
+        let (a, xml) = run(
+            vec![
+                item(TextType::ListUl, 3),
+                item(TextType::ListOl, 0),
+                item(TextType::ListUl, 3),
+                item(TextType::ListOl, 0),
+            ],
+            0,
+        );
+        assert_eq!(labels(&a), ["•", "1.", "•", "2."]);
+        let ids: Vec<_> = a.iter().flatten().map(|a| a.num_id).collect();
+        assert!(ids.iter().all(|&id| id == ids[0]), "{ids:?}");
+        assert_eq!(xml.matches("<w:num ").count(), 1, "{xml}");
+    }
+
+    #[test]
+    fn a_level_keeps_the_format_of_its_first_item() {
+        let item = |format: Option<NumberFormat>| Paragraph {
+            list_id: Some("2".into()),
+            number_format: format,
+            ..para(TextType::ListOl, 0)
+        };
+        let (a, _) = run(vec![item(None), item(Some(NumberFormat::UpperRoman))], 0);
+        assert_eq!(labels(&a), ["1.", "II."]);
     }
 
     #[test]
