@@ -966,6 +966,23 @@ fn shapes_fuzzing_found_settle() {
                 p("list-ol", "", "")
             ),
         ),
+        // A restart that matters only while another list's item keeps its id: once that id
+        // goes as silent, the restart is idle and goes too.
+        (
+            "restart idle once an id goes",
+            format!(
+                "[{},{},{},{},{}]",
+                p(
+                    "list-ol",
+                    r#","level":5,"list_id":"","number_format":"bullet","restart":true"#,
+                    ""
+                ),
+                p("paragraph", "", ""),
+                p("list-ol", r#","level":3"#, ""),
+                p("list-ol", r#","list_id":"""#, ""),
+                p("list-ol", r#","level":3,"restart":true"#, "")
+            ),
+        ),
         // A numbered paragraph holding only a picture keeps its number.
         (
             "numbered picture",

@@ -30,18 +30,40 @@ pub struct BlockNumber {
 
 /// Numbers every block of `blocks` (top level only; call again for a cell's blocks).
 pub fn number_blocks(blocks: &[Block]) -> Vec<BlockNumber> {
+    count(blocks, &mut |_, _| {})
+}
+
+/// The indexes of the items in `blocks` whose `restart` changes no number: nothing at their
+/// level has counted yet in their list (or the outline), so they take their start anyway.
+/// A reader drops these to say each numbering one way.
+pub fn idle_restarts(blocks: &[Block]) -> Vec<usize> {
+    let mut idle = Vec::new();
+    count(blocks, &mut |i, counter| {
+        if counter == 0 {
+            idle.push(i);
+        }
+    });
+    idle
+}
+
+/// [`number_blocks`], telling `on_restart` the index of each counted item with `restart` and
+/// the counter its level stood at before it.
+fn count(blocks: &[Block], on_restart: &mut dyn FnMut(usize, u32)) -> Vec<BlockNumber> {
     let mut outline = [0u32; 6];
     let mut lists: Vec<(Option<String>, [u32; 6])> = Vec::new();
     let mut anonymous: Option<[u32; 6]> = None;
     let (mut figures, mut tables) = (0u32, 0u32);
     let mut out = Vec::with_capacity(blocks.len());
-    for block in blocks {
+    for (i, block) in blocks.iter().enumerate() {
         let mut n = BlockNumber::default();
         match block {
             Block::Paragraph(p) => {
                 let level = usize::from(p.level.min(5));
                 match p.kind {
                     TextType::HeadingOl | TextType::ParagraphOl => {
+                        if p.restart {
+                            on_restart(i, outline[level]);
+                        }
                         let v = step(&mut outline, level, p.restart, p.start);
                         let first = outline.iter().position(|&c| c > 0).unwrap_or(level);
                         let parts: Vec<String> = outline[first.min(level)..=level]
@@ -67,6 +89,9 @@ pub fn number_blocks(blocks: &[Block]) -> Vec<BlockNumber> {
                             None => anonymous.get_or_insert([0; 6]),
                         };
                         if p.kind == TextType::ListOl {
+                            if p.restart {
+                                on_restart(i, counters[level]);
+                            }
                             let v = step(counters, level, p.restart, p.start);
                             let format = p.number_format.unwrap_or(match level % 3 {
                                 0 => NumberFormat::Decimal,
@@ -236,6 +261,27 @@ mod tests {
         }
         let l = labels(&[b, p(TextType::ListOl, 0), restarted]);
         assert_eq!(l, [Some("5".into()), Some("6".into()), Some("1".into())]);
+    }
+
+    #[test]
+    fn idle_restarts_are_those_taking_their_start_anyway() {
+        let restarted = |kind: TextType, level: u8| {
+            let mut b = p(kind, level);
+            if let Block::Paragraph(p) = &mut b {
+                p.restart = true;
+            }
+            b
+        };
+        let blocks = [
+            restarted(TextType::ListOl, 0),    // idle: the list's first item
+            restarted(TextType::ListOl, 0),    // counts again at 1
+            restarted(TextType::ListOl, 1),    // idle: first at its level
+            p(TextType::ListOl, 0),            // ends level 1
+            restarted(TextType::ListOl, 1),    // idle again
+            restarted(TextType::HeadingOl, 0), // idle: the outline's first
+            restarted(TextType::HeadingOl, 0),
+        ];
+        assert_eq!(idle_restarts(&blocks), [0, 2, 4, 5]);
     }
 
     #[test]

@@ -9,7 +9,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::numbering::{Numbering, ResolvedLevel};
 use super::styles::Styles;
-use crate::ast::numbering::number_blocks;
+use crate::ast::numbering::{idle_restarts, number_blocks};
 use crate::ast::{Block, NumberFormat, Paragraph, TextType};
 
 const LEVELS: usize = 9;
@@ -123,7 +123,9 @@ fn default_format(kind: TextType, level: u8) -> Option<NumberFormat> {
 ///   list until the next block that is not a list item), `restart`/`start` saying where a
 ///   second list begins (Word's way of restarting a list is often a new `numId` with a start
 ///   override). Lists that are interrupted and resumed keep their ids, unless their numbers
-///   need none (bullets, `none`, or the same numbers without).
+///   need none (bullets, `none`, or the same numbers without);
+/// - a `restart` on an item that takes its start anyway (nothing counted at its level yet)
+///   goes.
 pub fn canonicalise(blocks: &mut [Block]) {
     // A set: a hostile file may give every paragraph its own numId.
     let mut outline_ids: HashSet<Option<String>> = HashSet::new();
@@ -256,6 +258,13 @@ pub fn canonicalise(blocks: &mut [Block]) {
         start = end;
     }
     drop_silent_ids(blocks);
+    // Last, once the ids are settled: which restarts are idle depends on which list an item
+    // counts in.
+    for i in idle_restarts(blocks) {
+        if let Some(Block::Paragraph(p)) = blocks.get_mut(i) {
+            p.restart = false;
+        }
+    }
 }
 
 /// Only what numbering reads of `blocks`, without the text (other blocks as page breaks, which
