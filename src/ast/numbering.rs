@@ -15,6 +15,8 @@
 //! - Images and tables whose caption is numbered get the next figure or table number, also when
 //!   the caption's text is empty (Word's "Table 1" caption with no words after the number).
 
+use std::collections::HashMap;
+
 use super::{Block, NumberFormat, TextType};
 
 /// What one block shows as its number(s).
@@ -50,7 +52,8 @@ pub fn idle_restarts(blocks: &[Block]) -> Vec<usize> {
 /// the counter its level stood at before it.
 fn count(blocks: &[Block], on_restart: &mut dyn FnMut(usize, u32)) -> Vec<BlockNumber> {
     let mut outline = [0u32; 6];
-    let mut lists: Vec<(Option<String>, [u32; 6])> = Vec::new();
+    // By list id; a map, as a hostile input may give every item its own.
+    let mut lists: HashMap<&str, [u32; 6]> = HashMap::new();
     let mut anonymous: Option<[u32; 6]> = None;
     let (mut figures, mut tables) = (0u32, 0u32);
     let mut out = Vec::with_capacity(blocks.len());
@@ -75,17 +78,7 @@ fn count(blocks: &[Block], on_restart: &mut dyn FnMut(usize, u32)) -> Vec<BlockN
                     }
                     TextType::ListOl | TextType::ListUl => {
                         let counters = match &p.list_id {
-                            Some(id) => {
-                                let i = match lists.iter().position(|(k, _)| k.as_ref() == Some(id))
-                                {
-                                    Some(i) => i,
-                                    None => {
-                                        lists.push((Some(id.clone()), [0; 6]));
-                                        lists.len() - 1
-                                    }
-                                };
-                                &mut lists[i].1
-                            }
+                            Some(id) => lists.entry(id.as_str()).or_insert([0; 6]),
                             None => anonymous.get_or_insert([0; 6]),
                         };
                         if p.kind == TextType::ListOl {
