@@ -1,6 +1,7 @@
 //! The `sdconv` binary as a user runs it: exit codes, stderr lines, outputs.
 
 mod common;
+mod docx_support;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -624,4 +625,59 @@ fn word_export_flags_and_template_catalogs() {
         String::from_utf8_lossy(&out.stdout).trim(),
         sdconv::export::word::sdox_catalog_json()
     );
+}
+
+/// Names in `dir`, sorted.
+fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// A Word file's pictures are inflated into files while the reader works and moved into the
+/// HTML folder afterwards: the folder holds exactly the pictures the page shows, byte for byte,
+/// and nothing of the work done ahead, also when written again over an earlier output.
+#[test]
+fn word_pictures_written_ahead_land_in_the_html_folder() {
+    use docx_support::{docx, drawing, png};
+    let dir = tempfile::tempdir().unwrap();
+    let shown = png(3, 2);
+    let word = docx(&format!("<w:p>{}</w:p>", drawing("rIdA", 9525, 9525, "a")))
+        .image("rIdA", "a.png", shown.clone())
+        // Related, so read, but not shown on the page.
+        .image("rIdB", "b.png", png(5, 5))
+        .build();
+    std::fs::write(dir.path().join("in.docx"), word).unwrap();
+    for round in 0..2 {
+        let out = sdconv(&["convert", "in.docx", "-o", "site/index.html"], dir.path());
+        assert!(out.status.success(), "round {round}: {}", stderr(&out));
+        let site = dir.path().join("site");
+        assert_eq!(names_in(&site), ["images", "index.html", "style.css"]);
+        let images = names_in(&site.join("images"));
+        assert_eq!(images.len(), 1, "round {round}: {images:?}");
+        assert_eq!(
+            std::fs::read(site.join("images").join(&images[0])).unwrap(),
+            shown
+        );
+        let page = std::fs::read_to_string(site.join("index.html")).unwrap();
+        assert!(page.contains(&format!("images/{}", images[0])), "{page}");
+    }
+}
+
+/// A Word conversion that fails after its pictures were started on leaves no folder behind.
+#[test]
+fn a_failed_word_conversion_leaves_no_pictures_behind() {
+    use docx_support::{docx, png};
+    let dir = tempfile::tempdir().unwrap();
+    let word = docx("")
+        .raw_document("<w:document><w:body><w:p>")
+        .image("rIdA", "a.png", png(3, 2))
+        .build();
+    std::fs::write(dir.path().join("in.docx"), word).unwrap();
+    let out = sdconv(&["convert", "in.docx", "-o", "site/index.html"], dir.path());
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(names_in(dir.path()), ["in.docx"]);
 }

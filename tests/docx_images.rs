@@ -196,3 +196,18 @@ fn pictures_in_footnotes_use_the_notes_relationships() {
     };
     assert!(content.iter().any(|i| matches!(i, Inline::Image { media, alt, .. } if media == "note.png" && alt.as_deref() == Some("in a note"))));
 }
+
+/// The picture parts the main part relates, listed without reading the text: what
+/// `sdconv convert` starts inflating while the reader works.
+#[test]
+fn picture_parts_lists_the_main_parts_pictures() {
+    let word = docx("")
+        .image("rIdB", "b.png", png(1, 1))
+        .image("rIdA", "a.png", png(1, 1))
+        // Related but not in the package: nothing to inflate.
+        .rel("rIdC", "image", "media/gone.png", false)
+        .build();
+    let parts = sdconv::import::docx::picture_parts(&word, &sdconv::Limits::default()).unwrap();
+    assert_eq!(parts, ["word/media/a.png", "word/media/b.png"]);
+    assert!(sdconv::import::docx::picture_parts(b"%PDF-1.7", &sdconv::Limits::default()).is_err());
+}

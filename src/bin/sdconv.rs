@@ -22,6 +22,8 @@ mod convert;
 mod detect;
 #[path = "sdconv/inspect.rs"]
 mod inspect;
+#[path = "sdconv/prefetch.rs"]
+mod prefetch;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -297,7 +297,7 @@ fn process(job: &Job, ctx: &Context, guard: &Guard<'_>) -> FileReport {
     };
     count_warnings(&mut report, &converted.warnings);
     report.bytes_out = converted.value.iter().map(|(_, b)| b.byte_len()).sum();
-    match convert::write_files(&main_partial, &converted.value, &|_| {}) {
+    match convert::write_files(&main_partial, &converted.value, None, &|_| {}) {
         Ok(warnings) => count_warnings(&mut report, &warnings),
         Err(failure) => {
             remove_any(&partial);

@@ -163,10 +163,7 @@ pub fn read_source(source: Source<'_>, options: &DocxImportOptions) -> Result<Co
     let mut pkg = Package::open(bytes, limits, &mut report)?;
     let main = pkg.main_part.clone();
     let main_rels = pkg.rels_of(&main, &mut report)?;
-    let mut images = image_parts(&main_rels);
-    images.retain(|p| pkg.contains(p));
-    images.sort_unstable();
-    images.dedup();
+    let images = main_pictures(&pkg, &main_rels);
 
     // Pictures are most of a document's bytes and stay deflated (only a header prefix is
     // inflated, to sniff type and size): a second thread reads the main part's pictures while
@@ -741,6 +738,27 @@ fn read_charts(
 }
 
 /// The image parts a part's relationships name (embedded ones only).
+/// The picture parts the main part refers to that the package holds, sorted, once each.
+fn main_pictures(pkg: &Package<'_>, main_rels: &Relationships) -> Vec<String> {
+    let mut images = image_parts(main_rels);
+    images.retain(|p| pkg.contains(p));
+    images.sort_unstable();
+    images.dedup();
+    images
+}
+
+/// The zip entries of the pictures the main document part of the Word file `bytes` shows,
+/// sorted: the pictures [`read`] loads first (kept deflated). For a caller that starts on them
+/// while the reader works on the text (the CLI inflates them into files then). Reads only the
+/// package's relationships; errors as [`read`] for what is no Word file.
+pub fn picture_parts(bytes: &[u8], limits: &Limits) -> Result<Vec<String>> {
+    let mut report = Report::new();
+    let mut pkg = Package::open(bytes, limits, &mut report)?;
+    let main = pkg.main_part.clone();
+    let main_rels = pkg.rels_of(&main, &mut report)?;
+    Ok(main_pictures(&pkg, &main_rels))
+}
+
 fn image_parts(rels: &Relationships) -> Vec<String> {
     rels.iter()
         .filter(|r| r.is("image") && !r.external)

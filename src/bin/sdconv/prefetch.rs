@@ -1,0 +1,173 @@
+//! Pictures of a Word input inflated into files ahead of time, for the HTML folder.
+//!
+//! The Word reader works on the text on one core; the HTML folder then needs every picture
+//! inflated into a file, which took a third of the whole conversion of an 18 MB file once the
+//! page was written. So, while the reader runs, the other cores inflate the pictures the main
+//! part refers to into a hidden folder beside the output (`.sdconv-pictures-<pid>`, on the same
+//! file system, so a rename moves a file). [`write_files`](crate::convert::write_files) renames
+//! each picture the page shows into place and writes the rest as before; the hidden folder goes
+//! when the [`Prefetch`] is dropped, with whatever the page did not show.
+//!
+//! A picture is matched by where its stored bytes lie in the input (the same entry of the same
+//! bytes, so the same content). Anything that fails here (a broken entry, a full disk) only means
+//! that picture is written the ordinary way, which reports it.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::thread::{Scope, ScopedJoinHandle};
+
+use sdconv::Limits;
+use sdconv::ast::MediaItem;
+use sdconv::package::{RawEntry, Source, ZipReader};
+
+use crate::detect::Input;
+
+/// Where a stored entry's bytes lie in the input: start address and length.
+type Place = (usize, usize);
+
+fn place_of(raw: &RawEntry) -> Option<Place> {
+    raw.stored_slice().map(|b| (b.as_ptr() as usize, b.len()))
+}
+
+/// Pictures being inflated into a hidden folder by worker threads of a [`Scope`].
+pub struct Prefetch<'scope, 'env> {
+    job: &'env Job<'env>,
+    workers: Vec<ScopedJoinHandle<'scope, ()>>,
+}
+
+/// The queue the workers and [`Prefetch::finish`] share, and what they wrote.
+pub struct Job<'env> {
+    input: &'env Input,
+    dir: PathBuf,
+    /// The output folder, when made for the hidden one: removed again if it stays empty.
+    folder: Option<PathBuf>,
+    entries: Vec<RawEntry>,
+    next: AtomicUsize,
+    written: Mutex<HashMap<Place, PathBuf>>,
+}
+
+impl<'env> Job<'env> {
+    /// The pictures of the Word file `input` to inflate into a hidden folder inside `folder`,
+    /// `None` when there are none or they cannot be listed (then nothing is done ahead).
+    /// `limits` are the import's: the declared sizes of all pictures must fit within them.
+    pub fn new(input: &'env Input, folder: &Path, limits: &Limits) -> Option<Self> {
+        let parts = sdconv::import::docx::picture_parts(&input.bytes, limits).ok()?;
+        if parts.is_empty() {
+            return None;
+        }
+        // Shared, so each entry knows where its bytes lie in the input (`place_of`).
+        let mut zip = ZipReader::from_source(Source::Shared(input.bytes.clone()), limits).ok()?;
+        let entries: Vec<RawEntry> = parts.iter().filter_map(|p| zip.read_raw(p).ok()).collect();
+        // A package whose pictures claim more than the import may inflate fails there; no
+        // work is started for it here.
+        let total = entries
+            .iter()
+            .try_fold(0u64, |sum, e| sum.checked_add(e.size))?;
+        if total > limits.max_total_size {
+            return None;
+        }
+        let dir = folder.join(format!(".sdconv-pictures-{}", std::process::id()));
+        let made_folder = !folder.as_os_str().is_empty() && !folder.exists();
+        std::fs::create_dir_all(&dir).ok()?;
+        Some(Job {
+            input,
+            dir,
+            folder: made_folder.then(|| folder.to_path_buf()),
+            entries,
+            next: AtomicUsize::new(0),
+            written: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// Empties the queue: workers stop after the picture in hand (the conversion failed).
+    pub fn cancel(&self) {
+        self.next.store(usize::MAX / 2, Ordering::Relaxed);
+    }
+
+    /// Takes pictures from the queue until it is empty.
+    fn work(&self) {
+        loop {
+            let i = self.next.fetch_add(1, Ordering::Relaxed);
+            let Some(raw) = self.entries.get(i) else {
+                return;
+            };
+            let (Some(place), Some(stored)) = (place_of(raw), raw.stored_slice()) else {
+                continue;
+            };
+            let path = self.dir.join(i.to_string());
+            let written = std::fs::File::create(&path).ok().and_then(|file| {
+                let mut out = std::io::BufWriter::with_capacity(64 * 1024, file);
+                raw.copy_to(&mut out).ok()?;
+                out.flush().ok()
+            });
+            // Its deflated bytes are not needed again (see `Input::release`).
+            self.input.release(&stored);
+            match written {
+                Some(()) => {
+                    if let Ok(mut map) = self.written.lock() {
+                        map.insert(place, path);
+                    }
+                }
+                None => {
+                    let _ = std::fs::remove_file(&path);
+                }
+            }
+        }
+    }
+
+    /// Starts `threads` workers on the pictures in `scope`.
+    pub fn start<'scope>(
+        &'env self,
+        scope: &'scope Scope<'scope, 'env>,
+        threads: usize,
+    ) -> Prefetch<'scope, 'env> {
+        let workers = (0..threads)
+            .filter_map(|_| {
+                std::thread::Builder::new()
+                    .name("picture-prefetch".into())
+                    .spawn_scoped(scope, || self.work())
+                    .ok()
+            })
+            .collect();
+        Prefetch { job: self, workers }
+    }
+}
+
+impl Drop for Job<'_> {
+    fn drop(&mut self) {
+        // Pictures the page did not show, or all of them when the conversion failed.
+        let _ = std::fs::remove_dir_all(&self.dir);
+        if let Some(folder) = &self.folder {
+            // Fails, as it should, once the output is in it.
+            let _ = std::fs::remove_dir(folder);
+        }
+    }
+}
+
+impl<'env> Prefetch<'_, 'env> {
+    /// Helps with what is left of the queue, waits for the workers, and gives the pictures
+    /// written.
+    pub fn finish(self) -> Prefetched<'env> {
+        self.job.work();
+        for worker in self.workers {
+            let _ = worker.join();
+        }
+        Prefetched { job: self.job }
+    }
+}
+
+/// The pictures inflated ahead of time, to be moved into place.
+pub struct Prefetched<'env> {
+    job: &'env Job<'env>,
+}
+
+impl Prefetched<'_> {
+    /// Takes the file holding `item`'s bytes, if one was written ahead: the caller renames it.
+    pub fn take(&self, item: &MediaItem) -> Option<PathBuf> {
+        let place = place_of(item.stored()?)?;
+        self.job.written.lock().ok()?.remove(&place)
+    }
+}
