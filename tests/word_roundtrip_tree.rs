@@ -1109,3 +1109,29 @@ fn captions_starting_with_separators_keep_them() {
     );
     assert_round_trip("separator captions", &doc);
 }
+
+/// Two lists of the same mixed look (each opening with a bullet under a numbered level) read
+/// back with the numbers they were written with: the second list's numbers start again.
+#[test]
+fn two_lists_of_one_mixed_look_keep_their_numbers() {
+    let item = |id: &str, kind: &str, level: u8| {
+        format!(
+            r#"{{"type":"paragraph","kind":"{kind}","level":{level},"list_id":"{id}","content":[{{"type":"text","text":"{id}"}}]}}"#
+        )
+    };
+    let doc = fixture(&format!(
+        "[{},{},{},{},{}]",
+        item("x", "list-ul", 1),
+        item("x", "list-ol", 0),
+        item("x", "list-ol", 0),
+        item("y", "list-ul", 1),
+        item("y", "list-ol", 0)
+    ));
+    let labels = |d: &Document| -> Vec<Option<String>> {
+        sdconv::ast::numbering::number_blocks(&d.blocks)
+            .into_iter()
+            .map(|n| n.label)
+            .collect()
+    };
+    assert_eq!(labels(&round_trip(&doc)), labels(&doc));
+}

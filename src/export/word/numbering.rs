@@ -304,6 +304,15 @@ impl<'t> Numbering<'t> {
             let num = self.new_num(needed_abs, overrides);
             track.num = num;
             track.word = [None; LEVELS];
+        } else if counted && track.word[level].is_none() {
+            // A level first counted in this `w:num` states its start too (the same value, as
+            // the item fits): a `w:num` without any override shares its definition's counters
+            // with every other such `w:num` (a list opening with bullets has none), and would
+            // go on counting where another list of the same look stopped.
+            let inst = &mut self.nums[track.num];
+            if !inst.overrides.iter().any(|&(k, _)| k == level) {
+                inst.overrides.push((level, track.want[level]));
+            }
         }
         // Word's counters after this item.
         let inst = &self.nums[track.num];
@@ -416,7 +425,10 @@ impl<'t> Numbering<'t> {
                 FIRST_NUM_ID + i as u32,
                 num.abs
             ));
-            for (ilvl, start) in &num.overrides {
+            // By level (a level's override may come after a deeper one's).
+            let mut overrides = num.overrides.clone();
+            overrides.sort_unstable();
+            for (ilvl, start) in &overrides {
                 x.push_str(&format!(
                     r#"<w:lvlOverride w:ilvl="{ilvl}"><w:startOverride w:val="{start}"/></w:lvlOverride>"#
                 ));
@@ -661,6 +673,36 @@ mod tests {
         };
         let (a, _) = run(vec![item(None), item(Some(NumberFormat::UpperRoman))], 0);
         assert_eq!(labels(&a), ["1.", "II."]);
+    }
+
+    #[test]
+    fn two_lists_of_one_mixed_look_count_on_their_own() {
+        // Each opens with a bullet (no number, so no start to state) on the same definition;
+        // the numbered level must still restart in the second.
+        let item = |id: &str, kind: TextType, level: u8| Paragraph {
+            list_id: Some(id.into()),
+            ..para(kind, level)
+        };
+        let (a, xml) = run(
+            vec![
+                item("x", TextType::ListUl, 1),
+                item("x", TextType::ListOl, 0),
+                item("x", TextType::ListOl, 0),
+                item("y", TextType::ListUl, 1),
+                item("y", TextType::ListOl, 0),
+            ],
+            0,
+        );
+        assert_eq!(labels(&a), ["◦", "1.", "2.", "◦", "1."]);
+        let ids: Vec<_> = a.iter().flatten().map(|a| a.num_id).collect();
+        assert_ne!(ids[0], ids[3]);
+        // Both nums state level 0's start, so Word counts each on its own.
+        assert_eq!(
+            xml.matches(r#"<w:lvlOverride w:ilvl="0"><w:startOverride w:val="1"/>"#)
+                .count(),
+            2,
+            "{xml}"
+        );
     }
 
     #[test]
