@@ -847,3 +847,30 @@ fn emphasis_inside_code_is_written_around_the_code_span() {
         assert_eq!(p.content, normalize(&content), "{}", out.value.text);
     }
 }
+
+/// An item whose number is not the next of the list before it at its level (another list's
+/// item under the same parent) starts a list of its own: Markdown numbers a list's later items
+/// itself, so only a first item shows its number.
+#[test]
+fn an_item_not_continuing_the_list_above_starts_its_own() {
+    let item = |id: &str, level: u8| {
+        Block::Paragraph(Paragraph {
+            level,
+            list_id: Some(id.into()),
+            ..Paragraph::new(TextType::ListOl, vec![t(id)])
+        })
+    };
+    let mut doc = Document::new();
+    doc.blocks = vec![item("a", 0), item("a", 1), item("a", 1), item("b", 1)];
+    let want: Vec<Option<String>> = numbering::number_blocks(&doc.blocks)
+        .into_iter()
+        .map(|n| n.label)
+        .collect();
+    let out = export(&doc).value;
+    let back = reimport(&out).value.blocks;
+    let got: Vec<Option<String>> = numbering::number_blocks(&back)
+        .into_iter()
+        .map(|n| n.label)
+        .collect();
+    assert_eq!(got, want, "{}", out.text);
+}

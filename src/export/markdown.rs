@@ -116,6 +116,9 @@ struct Frame {
     alt: bool,
     /// Column where this level's item content starts.
     content: usize,
+    /// The number a next item continuing this (ordered) list shows: Markdown numbers the
+    /// items after a list's first itself.
+    next: u32,
 }
 
 /// The lists being written: their quote depth, the outer list's id and one frame per level.
@@ -357,10 +360,14 @@ impl<'d> Writer<'d> {
                 "a list level skipped in the tree is written one level below its parent",
             );
         }
+        let value = n.value.unwrap_or(1).min(999_999_999);
         let (alt, new_list) = match c.frames.get(level) {
             Some(f) if f.ordered != ordered => (false, true),
             Some(f) => {
-                let new_list = (ordered && p.restart) || (level == 0 && c.list_id != p.list_id);
+                // Any number but the next (a restart, a start, another list's item under the
+                // same parent) shows only as the first of a new list.
+                let new_list = (ordered && (p.restart || value != f.next))
+                    || (level == 0 && c.list_id != p.list_id);
                 (if new_list { !f.alt } else { f.alt }, new_list)
             }
             None => (false, true),
@@ -373,7 +380,6 @@ impl<'d> Writer<'d> {
         } else {
             c.frames.get(level - 1).map_or(0, |f| f.content)
         };
-        let value = n.value.unwrap_or(1).min(999_999_999);
         let marker = if ordered {
             format!("{value}{} ", if alt { ')' } else { '.' })
         } else {
@@ -384,6 +390,7 @@ impl<'d> Writer<'d> {
             ordered,
             alt,
             content: base + marker.len(),
+            next: value.saturating_add(1),
         });
         let quote = c.quote;
         if p.align != Align::Left {
