@@ -425,6 +425,12 @@ impl RawEntry {
         }
     }
 
+    /// The entry's position in its archive's central directory: two readers of the same bytes
+    /// give the same entry the same index.
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
     /// Whether `self` and `other` are the same stored entry (same source archive, same index):
     /// then their contents are equal without inflating either.
     pub fn same_entry(&self, other: &RawEntry) -> bool {

@@ -667,7 +667,8 @@ fn word_pictures_written_ahead_land_in_the_html_folder() {
     }
 }
 
-/// A Word conversion that fails after its pictures were started on leaves no folder behind.
+/// A Word conversion that fails after its pictures were started on leaves no folder behind,
+/// not even the output's folders it made.
 #[test]
 fn a_failed_word_conversion_leaves_no_pictures_behind() {
     use docx_support::{docx, png};
@@ -677,7 +678,16 @@ fn a_failed_word_conversion_leaves_no_pictures_behind() {
         .image("rIdA", "a.png", png(3, 2))
         .build();
     std::fs::write(dir.path().join("in.docx"), word).unwrap();
-    let out = sdconv(&["convert", "in.docx", "-o", "site/index.html"], dir.path());
+    let out = sdconv(
+        &["convert", "in.docx", "-o", "out/site/index.html"],
+        dir.path(),
+    );
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert_eq!(names_in(dir.path()), ["in.docx"]);
+    // Into a folder that exists: it stays, empty.
+    std::fs::create_dir(dir.path().join("site")).unwrap();
+    let out = sdconv(&["convert", "in.docx", "-o", "site/index.html"], dir.path());
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(names_in(dir.path()), ["in.docx", "site"]);
+    assert!(names_in(&dir.path().join("site")).is_empty());
 }

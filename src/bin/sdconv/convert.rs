@@ -107,6 +107,10 @@ pub fn run(args: &Args) -> Result<(), Failure> {
                 if let Some(job) = &ahead {
                     job.cancel();
                 }
+                // Joined here, so a worker's panic cannot turn into the scope's.
+                if let Some(prefetch) = prefetch {
+                    prefetch.finish();
+                }
                 // Warnings gathered so far are worth seeing even when the conversion then fails.
                 print_warnings(&failed.warnings, args.warnings);
                 return Err(failed.failure);
@@ -446,8 +450,9 @@ pub fn print_warnings(warnings: &[Warning], style: WarningStyle) {
 /// writers: relative, no `..`), in parallel. Everything but the pictures exists in memory before
 /// this runs, so a failed conversion never truncates an existing file. A picture that does not
 /// inflate is left out and returned as a warning; a file that cannot be written is the failure.
-/// A picture written `ahead` is moved into place instead. `after_picture` runs after each
-/// picture is written.
+/// A picture written `ahead` is moved into place instead (a new file: an existing one's mode
+/// and links are not kept). `after_picture` runs after each picture written here, not after
+/// those moved.
 pub fn write_files(
     path: &Path,
     files: &Files,

@@ -6,13 +6,19 @@
 //! part refers to into a hidden folder beside the output (`.sdconv-pictures-<pid>`, on the same
 //! file system, so a rename moves a file). [`write_files`](crate::convert::write_files) renames
 //! each picture the page shows into place and writes the rest as before; the hidden folder goes
-//! when the [`Prefetch`] is dropped, with whatever the page did not show.
+//! when the [`Job`] is dropped, with whatever the page did not show, and so do the folders made
+//! for it that stay empty (a failed conversion leaves nothing). A process killed meanwhile
+//! leaves the hidden folder behind.
 //!
-//! A picture is matched by where its stored bytes lie in the input (the same entry of the same
-//! bytes, so the same content). Anything that fails here (a broken entry, a full disk) only means
-//! that picture is written the ordinary way, which reports it.
+//! The hidden folder has a random name and is made new (never one that exists, which may be a
+//! link planted to send the pictures elsewhere), readable by its owner only; each file in it is
+//! made new too. A picture is matched by its entry's index and where its stored bytes lie in
+//! the input: the same entry of the same bytes, so the same content. Anything that fails here
+//! (a broken entry, a full disk) only means that picture is written the ordinary way, which
+//! reports it.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasher, Hasher};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -25,11 +31,13 @@ use sdconv::package::{RawEntry, Source, ZipReader};
 
 use crate::detect::Input;
 
-/// Where a stored entry's bytes lie in the input: start address and length.
-type Place = (usize, usize);
+/// Which entry of the input a stored picture is: its index, and the start address and length
+/// of its stored bytes.
+type Place = (usize, usize, usize);
 
 fn place_of(raw: &RawEntry) -> Option<Place> {
-    raw.stored_slice().map(|b| (b.as_ptr() as usize, b.len()))
+    raw.stored_slice()
+        .map(|b| (raw.index(), b.as_ptr() as usize, b.len()))
 }
 
 /// Pictures being inflated into a hidden folder by worker threads of a [`Scope`].
@@ -42,8 +50,11 @@ pub struct Prefetch<'scope, 'env> {
 pub struct Job<'env> {
     input: &'env Input,
     dir: PathBuf,
-    /// The output folder, when made for the hidden one: removed again if it stays empty.
-    folder: Option<PathBuf>,
+    /// The output folder.
+    folder: PathBuf,
+    /// The outermost of `folder` and its parents that this run made: those stay only if the
+    /// output is written into them.
+    made: Option<PathBuf>,
     entries: Vec<RawEntry>,
     next: AtomicUsize,
     written: Mutex<HashMap<Place, PathBuf>>,
@@ -69,13 +80,34 @@ impl<'env> Job<'env> {
         if total > limits.max_total_size {
             return None;
         }
-        let dir = folder.join(format!(".sdconv-pictures-{}", std::process::id()));
-        let made_folder = !folder.as_os_str().is_empty() && !folder.exists();
-        std::fs::create_dir_all(&dir).ok()?;
+        // The outermost folder of the output's that does not exist yet: made here, and removed
+        // again with those inside it if they stay empty.
+        let made = folder
+            .ancestors()
+            .take_while(|a| !a.as_os_str().is_empty() && !a.exists())
+            .last()
+            .map(Path::to_path_buf);
+        std::fs::create_dir_all(folder).ok()?;
+        let dir = folder.join(format!(
+            ".sdconv-pictures-{}-{:016x}",
+            std::process::id(),
+            std::collections::hash_map::RandomState::new()
+                .build_hasher()
+                .finish()
+        ));
+        let mut builder = std::fs::DirBuilder::new();
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        if builder.create(&dir).is_err() {
+            // Not ours (or not possible): left alone.
+            remove_made(folder, made.as_deref());
+            return None;
+        }
         Some(Job {
             input,
             dir,
-            folder: made_folder.then(|| folder.to_path_buf()),
+            folder: folder.to_path_buf(),
+            made,
             entries,
             next: AtomicUsize::new(0),
             written: Mutex::new(HashMap::new()),
@@ -98,7 +130,7 @@ impl<'env> Job<'env> {
                 continue;
             };
             let path = self.dir.join(i.to_string());
-            let written = std::fs::File::create(&path).ok().and_then(|file| {
+            let written = std::fs::File::create_new(&path).ok().and_then(|file| {
                 let mut out = std::io::BufWriter::with_capacity(64 * 1024, file);
                 raw.copy_to(&mut out).ok()?;
                 out.flush().ok()
@@ -140,9 +172,17 @@ impl Drop for Job<'_> {
     fn drop(&mut self) {
         // Pictures the page did not show, or all of them when the conversion failed.
         let _ = std::fs::remove_dir_all(&self.dir);
-        if let Some(folder) = &self.folder {
-            // Fails, as it should, once the output is in it.
-            let _ = std::fs::remove_dir(folder);
+        remove_made(&self.folder, self.made.as_deref());
+    }
+}
+
+/// Removes `folder` and its parents up to `made` (the outermost this run made) while they are
+/// empty: a removal fails, as it should, once the output is in the folder.
+fn remove_made(folder: &Path, made: Option<&Path>) {
+    let Some(made) = made else { return };
+    for f in folder.ancestors() {
+        if std::fs::remove_dir(f).is_err() || f == made {
+            break;
         }
     }
 }

@@ -737,7 +737,6 @@ fn read_charts(
     Ok(out)
 }
 
-/// The image parts a part's relationships name (embedded ones only).
 /// The picture parts the main part refers to that the package holds, sorted, once each.
 fn main_pictures(pkg: &Package<'_>, main_rels: &Relationships) -> Vec<String> {
     let mut images = image_parts(main_rels);
@@ -759,6 +758,7 @@ pub fn picture_parts(bytes: &[u8], limits: &Limits) -> Result<Vec<String>> {
     Ok(main_pictures(&pkg, &main_rels))
 }
 
+/// The image parts a part's relationships name (embedded ones only).
 fn image_parts(rels: &Relationships) -> Vec<String> {
     rels.iter()
         .filter(|r| r.is("image") && !r.external)
