@@ -983,6 +983,34 @@ fn shapes_fuzzing_found_settle() {
                 p("list-ol", r#","level":3,"restart":true"#, "")
             ),
         ),
+        // A start on a level whose format hides the number still holds (fuzzing found it).
+        (
+            "hidden level with a start",
+            format!(
+                "[{},{},{},{},{}]",
+                p(
+                    "list-ol",
+                    r#","level":1,"restart":true,"start":41,"list_id":"""#,
+                    ""
+                ),
+                p(
+                    "list-ol",
+                    r#","level":5,"restart":true,"start":20,"list_id":"Ba","number_format":"none""#,
+                    ""
+                ),
+                p("list-ol", r#","level":2"#, ""),
+                p(
+                    "list-ul",
+                    r#","level":5,"restart":true,"start":20,"list_id":"Ba","number_format":"none""#,
+                    ""
+                ),
+                p(
+                    "list-ol",
+                    r#","level":2,"list_id":"","number_format":"bullet""#,
+                    ""
+                )
+            ),
+        ),
         // A numbered paragraph holding only a picture keeps its number.
         (
             "numbered picture",

@@ -124,6 +124,7 @@ fn default_format(kind: TextType, level: u8) -> Option<NumberFormat> {
 ///   second list begins (Word's way of restarting a list is often a new `numId` with a start
 ///   override). Lists that are interrupted and resumed keep their ids, unless their numbers
 ///   need none (bullets, `none`, or the same numbers without);
+/// - `start`/`restart` on items that draw no number go when no drawn number needs them;
 /// - a `restart` on an item that takes its start anyway (nothing counted at its level yet)
 ///   goes.
 pub fn canonicalise(blocks: &mut [Block]) {
@@ -258,6 +259,7 @@ pub fn canonicalise(blocks: &mut [Block]) {
         start = end;
     }
     drop_silent_ids(blocks);
+    drop_hidden_starts(blocks);
     // Last, once the ids are settled: which restarts are idle depends on which list an item
     // counts in.
     for i in idle_restarts(blocks) {
@@ -333,6 +335,52 @@ fn drop_silent_ids(blocks: &mut [Block]) {
         if let (Block::Paragraph(p), Block::Paragraph(s)) = (b, s) {
             if p.kind.is_list() {
                 p.list_id = s.list_id;
+            }
+        }
+    }
+}
+
+/// Drops `start` and `restart` of the list items that draw no number (bullets, format `none`)
+/// when every drawn number stays the same without them: what they say is seen nowhere, and
+/// whether Word's count even reaches them depends on how the lists were split into `numId`s.
+/// All at once, so it stays linear: if any drawn number needs one of them, all stay.
+fn drop_hidden_starts(blocks: &mut [Block]) {
+    let hidden = |p: &Paragraph| {
+        (p.restart || p.start.is_some())
+            && (p.kind == TextType::ListUl
+                || p.kind == TextType::ListOl && p.number_format == Some(NumberFormat::None))
+    };
+    if !blocks
+        .iter()
+        .any(|b| matches!(b, Block::Paragraph(p) if hidden(p)))
+    {
+        return;
+    }
+    let mut trial = numbering_skeleton(blocks, true);
+    let truth = number_blocks(&trial);
+    for b in &mut trial {
+        if let Block::Paragraph(p) = b {
+            if hidden(p) {
+                p.restart = false;
+                p.start = None;
+            }
+        }
+    }
+    let drawn = |b: &Block| {
+        matches!(b, Block::Paragraph(p) if p.kind == TextType::ListOl
+            && p.number_format != Some(NumberFormat::None))
+    };
+    let same = blocks
+        .iter()
+        .zip(truth.iter().zip(number_blocks(&trial)))
+        .all(|(b, (t, g))| !drawn(b) || t.value == g.value);
+    if same {
+        for b in blocks.iter_mut() {
+            if let Block::Paragraph(p) = b {
+                if hidden(p) {
+                    p.restart = false;
+                    p.start = None;
+                }
             }
         }
     }
