@@ -186,8 +186,20 @@ pub fn local_name<'a>(e: &'a BytesStart<'_>) -> Cow<'a, str> {
     Cow::Owned(e.local_name().as_ref().to_string())
 }
 
+/// Whether XML 1.0 can hold every character of `s`.
+pub(crate) fn xml_clean(s: &str) -> bool {
+    // Fast path: only C0 controls and U+FFFE/U+FFFF (UTF-8 lead byte 0xEF) can be bad.
+    if !s
+        .bytes()
+        .any(|b| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || b == 0xEF)
+    {
+        return true;
+    }
+    s.chars().all(xml_char)
+}
+
 /// Whether `c` may appear in an XML 1.0 document at all.
-fn xml_char(c: char) -> bool {
+pub(crate) fn xml_char(c: char) -> bool {
     matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
 }
 

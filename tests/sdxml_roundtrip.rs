@@ -172,3 +172,18 @@ fn the_bundled_sample_is_what_the_generator_writes() {
         "samples/sample.sdxml.zip is stale: run `cargo run --example make_samples`"
     );
 }
+
+/// A ruby whose "base (reading)" XML cannot hold is written without that text: the text after
+/// it is the document's own and comes back whole (a leading `<` was taken for the ruby's).
+#[test]
+fn text_after_a_ruby_without_shown_text_comes_back_whole() {
+    let doc = Document::from_json(
+        r#"{"format_version":1,"meta":{"language":"en_EN"},"blocks":[
+        {"type":"paragraph","kind":"paragraph","content":[
+          {"type":"note","kind":"footnote","content":[
+            {"type":"ruby","base":"<","reading":"\u000b"},{"type":"text","text":"<"}]},
+          {"type":"ruby","base":"a","reading":"\u0001"},{"type":"text","text":"a (b"}]}]}"#,
+    )
+    .unwrap();
+    check_round_trip("ruby without shown text", &doc);
+}

@@ -83,6 +83,7 @@ use crate::package::{Compression, ZipWriter};
 use crate::report::{Converted, Location, Report, WarningKind};
 use crate::sdxml_ext::{self, Ext};
 use crate::xml::{escape_attr, escape_text};
+use crate::xml::{xml_char, xml_clean};
 
 /// Options for the sd.xml writer.
 #[derive(Debug, Clone, Default)]
@@ -496,22 +497,6 @@ fn loss_message(loss: Loss, strict: bool, t: &Tally) -> Option<(WarningKind, Str
         (Loss::Fields | Loss::Marks | Loss::Wrappers | Loss::Chars, false) => return None,
     };
     Some(m)
-}
-
-/// Whether XML 1.0 can hold every character of `s`.
-fn xml_clean(s: &str) -> bool {
-    // Fast path: only C0 controls and U+FFFE/U+FFFF (UTF-8 lead byte 0xEF) can be bad.
-    if !s
-        .bytes()
-        .any(|b| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || b == 0xEF)
-    {
-        return true;
-    }
-    s.chars().all(xml_char)
-}
-
-fn xml_char(c: char) -> bool {
-    matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
 }
 
 /// `s` without the characters XML cannot hold (borrowed when there are none).

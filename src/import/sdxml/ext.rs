@@ -71,8 +71,12 @@ impl Parser<'_> {
                 }
                 self.scan_inline(&inline);
                 if let Inline::Ruby { base, reading } = &inline {
-                    // The service's "base (reading)" follows: it is this ruby's, not text.
-                    self.skip_text = Inline::ruby_text(base, reading);
+                    // The service's "base (reading)" follows: it is this ruby's, not text. Our
+                    // writer leaves it out where XML cannot hold it; then what follows is text.
+                    let shown = Inline::ruby_text(base, reading);
+                    if crate::xml::xml_clean(&shown) {
+                        self.skip_text = shown;
+                    }
                 }
                 if let Some(b) = self.builders.last_mut() {
                     b.inline(&inline);
