@@ -86,11 +86,7 @@ fn count(blocks: &[Block], on_restart: &mut dyn FnMut(usize, u32)) -> Vec<BlockN
                                 on_restart(i, counters[level]);
                             }
                             let v = step(counters, level, p.restart, p.start);
-                            let format = p.number_format.unwrap_or(match level % 3 {
-                                0 => NumberFormat::Decimal,
-                                1 => NumberFormat::LowerLetter,
-                                _ => NumberFormat::LowerRoman,
-                            });
+                            let format = p.number_format.unwrap_or(list_format(level));
                             n.value = Some(v);
                             n.label = Some(format_number(v, format));
                         } else {
@@ -124,6 +120,16 @@ fn count(blocks: &[Block], on_restart: &mut dyn FnMut(usize, u32)) -> Vec<BlockN
         out.push(n);
     }
     out
+}
+
+/// The format an ordered list item without one is drawn in, by its level: decimal, lower
+/// letter, lower roman, repeating. Every writer and the Word reader's canonical form use it.
+pub fn list_format(level: usize) -> NumberFormat {
+    match level % 3 {
+        0 => NumberFormat::Decimal,
+        1 => NumberFormat::LowerLetter,
+        _ => NumberFormat::LowerRoman,
+    }
 }
 
 fn step(counters: &mut [u32; 6], level: usize, restart: bool, start: Option<u32>) -> u32 {

@@ -3,7 +3,7 @@
 use std::fmt::Write;
 
 use super::{Entry, Writer, push_number};
-use crate::ast::numbering::{BlockNumber, number_blocks};
+use crate::ast::numbering::{BlockNumber, list_format, number_blocks};
 use crate::ast::{
     Align, Block, Cell, Image, Inline, NumberFormat, Paragraph, Row, Table, TextType, VAlign,
     grid_positions,
@@ -224,21 +224,13 @@ impl<'a> Writer<'a> {
                 }
             }
         }
-        let format = p.number_format.unwrap_or(match level % 3 {
-            0 => NumberFormat::Decimal,
-            1 => NumberFormat::LowerLetter,
-            _ => NumberFormat::LowerRoman,
-        });
+        let format = p.number_format.unwrap_or(list_format(usize::from(level)));
         let value = number.value.unwrap_or(1);
         if lists.last().is_none_or(|l| l.level < level) {
             let from = lists.last().map_or(0, |l| l.level + 1);
             // A jump of several levels: intermediate lists, each with one marker-less item.
             for gap in from..level {
-                let gap_format = match gap % 3 {
-                    0 => NumberFormat::Decimal,
-                    1 => NumberFormat::LowerLetter,
-                    _ => NumberFormat::LowerRoman,
-                };
+                let gap_format = list_format(usize::from(gap));
                 self.open_list(ordered, gap_format, 1);
                 self.out.push_str("<li class=\"list-gap\">");
                 lists.push(OpenList {

@@ -16,7 +16,7 @@
 
 use std::collections::HashMap;
 
-use crate::ast::numbering::{BlockNumber, format_number};
+use crate::ast::numbering::{BlockNumber, format_number, list_format};
 use crate::ast::{Block, NumberFormat, Paragraph, TextType};
 use crate::xml::escape_attr;
 
@@ -453,11 +453,7 @@ fn look_of(p: &Paragraph) -> Option<(Base, Option<NumberFormat>)> {
         TextType::HeadingOl | TextType::ParagraphOl => (Base::Outline, None),
         TextType::ListOl => (
             Base::Ordered,
-            Some(p.number_format.unwrap_or(match level_of(p) % 3 {
-                0 => NumberFormat::Decimal,
-                1 => NumberFormat::LowerLetter,
-                _ => NumberFormat::LowerRoman,
-            })),
+            Some(p.number_format.unwrap_or(list_format(level_of(p)))),
         ),
         TextType::ListUl => (
             Base::Bullet,
@@ -545,6 +541,14 @@ mod tests {
         Paragraph {
             level,
             ..Paragraph::new(kind, vec![Inline::text("x")])
+        }
+    }
+
+    /// An item of list `id`.
+    fn listed(id: &str, kind: TextType, level: u8) -> Paragraph {
+        Paragraph {
+            list_id: Some(id.into()),
+            ..para(kind, level)
         }
     }
 
@@ -645,10 +649,7 @@ mod tests {
 
     #[test]
     fn a_list_of_two_looks_is_one_num() {
-        let item = |kind: TextType, level: u8| Paragraph {
-            list_id: Some("2".into()),
-            ..para(kind, level)
-        };
+        let item = |kind, level| listed("2", kind, level);
         let (a, xml) = run(
             vec![
                 item(TextType::ListUl, 3),
@@ -667,9 +668,8 @@ mod tests {
     #[test]
     fn a_level_keeps_the_format_of_its_first_item() {
         let item = |format: Option<NumberFormat>| Paragraph {
-            list_id: Some("2".into()),
             number_format: format,
-            ..para(TextType::ListOl, 0)
+            ..listed("2", TextType::ListOl, 0)
         };
         let (a, _) = run(vec![item(None), item(Some(NumberFormat::UpperRoman))], 0);
         assert_eq!(labels(&a), ["1.", "II."]);
@@ -679,10 +679,7 @@ mod tests {
     fn two_lists_of_one_mixed_look_count_on_their_own() {
         // Each opens with a bullet (no number, so no start to state) on the same definition;
         // the numbered level must still restart in the second.
-        let item = |id: &str, kind: TextType, level: u8| Paragraph {
-            list_id: Some(id.into()),
-            ..para(kind, level)
-        };
+        let item = listed;
         let (a, xml) = run(
             vec![
                 item("x", TextType::ListUl, 1),
@@ -707,10 +704,7 @@ mod tests {
 
     #[test]
     fn lists_by_id_continue_across_interruptions() {
-        let item = |id: &str| Paragraph {
-            list_id: Some(id.into()),
-            ..para(TextType::ListOl, 0)
-        };
+        let item = |id| listed(id, TextType::ListOl, 0);
         let (a, _) = run(
             vec![
                 item("7"),

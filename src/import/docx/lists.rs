@@ -9,7 +9,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::numbering::{Numbering, ResolvedLevel};
 use super::styles::Styles;
-use crate::ast::numbering::{idle_restarts, number_blocks};
+use crate::ast::numbering::{idle_restarts, list_format, number_blocks};
 use crate::ast::{Block, NumberFormat, Paragraph, TextType};
 
 const LEVELS: usize = 9;
@@ -104,11 +104,7 @@ fn default_format(kind: TextType, level: u8) -> Option<NumberFormat> {
     match kind {
         TextType::HeadingOl | TextType::ParagraphOl => Some(NumberFormat::Decimal),
         TextType::ListUl => Some(NumberFormat::Bullet),
-        TextType::ListOl => Some(match level % 3 {
-            0 => NumberFormat::Decimal,
-            1 => NumberFormat::LowerLetter,
-            _ => NumberFormat::LowerRoman,
-        }),
+        TextType::ListOl => Some(list_format(usize::from(level))),
         _ => None,
     }
 }
