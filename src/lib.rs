@@ -207,3 +207,31 @@ pub fn export(
         other => Err(Error::Unavailable(format!("{other} (export)"))),
     }
 }
+
+/// [`export`] straight into `sink` (an output file): the same bytes. The zip formats (sd.xml,
+/// parsX, Word, the HTML download) write each entry as it is ready, so the archive is never
+/// held in memory and a picture kept deflated goes from its source into the sink in one copy;
+/// the others write their bytes once made.
+pub fn export_to<W: std::io::Write + std::io::Seek>(
+    doc: &Document,
+    format: Format,
+    options: &ExportOptions,
+    mut sink: W,
+) -> Result<Converted<W>> {
+    match format {
+        Format::Sdxml => export::sdxml::write_to(doc, &options.sdxml, sink),
+        Format::Html => export::html::write_zip_to(doc, &options.html, sink),
+        Format::Parsx => {
+            export::parsx::write_to(doc, &export::parsx::ParsxOptions::default(), sink)
+        }
+        Format::Word => export::word::write_to(doc, &options.word, sink),
+        _ => {
+            let out = export(doc, format, options)?;
+            sink.write_all(&out.value).map_err(|e| Error::Write {
+                format: "file",
+                message: e.to_string(),
+            })?;
+            Ok(out.map(|_| sink))
+        }
+    }
+}

@@ -8,7 +8,7 @@
 //! deflated) keep that input's timestamp and attributes, so the same input does too.
 
 use std::collections::HashMap;
-use std::io::{Cursor, Read, Write};
+use std::io::{Cursor, Read, Seek, Write};
 
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, DateTime, ZipArchive, ZipWriter as RawWriter};
@@ -453,12 +453,14 @@ pub enum Compression {
     Store,
 }
 
-/// A deterministic zip writer.
-pub struct ZipWriter {
-    inner: RawWriter<Cursor<Vec<u8>>>,
+/// A deterministic zip writer: into memory (the default sink, [`ZipWriter::new`]) or straight
+/// into any seekable sink ([`ZipWriter::on`]), such as the output file, so that an archive of
+/// large pictures is never held whole in memory. Either gives the same bytes.
+pub struct ZipWriter<W: Write + Seek = Cursor<Vec<u8>>> {
+    inner: RawWriter<W>,
 }
 
-impl std::fmt::Debug for ZipWriter {
+impl<W: Write + Seek> std::fmt::Debug for ZipWriter<W> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("ZipWriter")
     }
@@ -511,6 +513,20 @@ impl ZipWriter {
             .into_iter()
             .fold(0usize, |sum, m| sum.saturating_add(m.stored_size()));
         Self::with_capacity(pictures.saturating_add(text / 4).saturating_add(64 * 1024))
+    }
+
+    /// Finishes the archive and returns its bytes.
+    pub fn finish(self) -> Result<Vec<u8>> {
+        self.finish_sink().map(Cursor::into_inner)
+    }
+}
+
+impl<W: Write + Seek> ZipWriter<W> {
+    /// An empty archive written into `sink`, an empty file or buffer.
+    pub fn on(sink: W) -> Self {
+        ZipWriter {
+            inner: RawWriter::new(sink),
+        }
     }
 
     fn options(compression: Compression) -> SimpleFileOptions {
@@ -609,11 +625,10 @@ impl ZipWriter {
             .map_err(|e| write_error(name, e))
     }
 
-    /// Finishes the archive and returns its bytes.
-    pub fn finish(self) -> Result<Vec<u8>> {
+    /// Writes the central directory and returns the sink.
+    pub fn finish_sink(self) -> Result<W> {
         self.inner
             .finish()
-            .map(Cursor::into_inner)
             .map_err(|e| write_error("central directory", e))
     }
 }

@@ -691,3 +691,62 @@ fn a_failed_word_conversion_leaves_no_pictures_behind() {
     assert_eq!(names_in(dir.path()), ["in.docx", "site"]);
     assert!(names_in(&dir.path().join("site")).is_empty());
 }
+
+/// A one-file output (here Word) is written into a hidden file beside its target and moved into
+/// place only once the conversion has succeeded: a conversion failing in the writer (the
+/// template is resolved there, after the file was started) leaves the old output as it was and
+/// nothing behind, not even the folders it made. The file holds what the writer gives in
+/// memory (standard output).
+#[test]
+fn a_one_file_output_replaces_the_old_one_only_on_success() {
+    let dir = tempfile::tempdir().unwrap();
+    let zip = sdconv::export(&small_document(), Format::Sdxml, &ExportOptions::default())
+        .unwrap()
+        .value;
+    std::fs::write(dir.path().join("doc.sdxml.zip"), zip).unwrap();
+    std::fs::write(dir.path().join("out.docx"), b"old").unwrap();
+    let failing = |output: &str| {
+        let args = [
+            "convert",
+            "doc.sdxml.zip",
+            "-o",
+            output,
+            "--template",
+            "nope",
+        ];
+        let out = sdconv(&args, dir.path());
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        assert!(stderr(&out).contains("nope"), "{}", stderr(&out));
+    };
+    failing("out.docx");
+    assert_eq!(std::fs::read(dir.path().join("out.docx")).unwrap(), b"old");
+    failing("new/deeper/out.docx");
+    assert_eq!(names_in(dir.path()), ["doc.sdxml.zip", "out.docx"]);
+
+    for (output, format) in [
+        ("out.docx", "word"),
+        ("out.sdxml.zip", "sdxml"),
+        ("new/out.parsx.zip", "parsx"),
+    ] {
+        let out = sdconv(
+            &["convert", "doc.sdxml.zip", "-o", output, "--to", format],
+            dir.path(),
+        );
+        assert!(out.status.success(), "{output}: {}", stderr(&out));
+        let piped = sdconv(
+            &["convert", "doc.sdxml.zip", "-o", "-", "--to", format],
+            dir.path(),
+        );
+        assert!(piped.status.success(), "{output}: {}", stderr(&piped));
+        let written = std::fs::read(dir.path().join(output)).unwrap();
+        assert!(
+            written == piped.stdout,
+            "{output} differs from standard output"
+        );
+    }
+    assert_eq!(
+        names_in(dir.path()),
+        ["doc.sdxml.zip", "new", "out.docx", "out.sdxml.zip"]
+    );
+    assert_eq!(names_in(&dir.path().join("new")), ["out.parsx.zip"]);
+}

@@ -1,6 +1,7 @@
 //! Every writer gives the same bytes for the same tree and options: run after run, thread
-//! after thread, process after process (zip times, ids, map iteration order). Checked on the
-//! generated samples, on arbitrary trees and on the real corpus.
+//! after thread, process after process (zip times, ids, map iteration order), and written into
+//! a sink (`export_to`, how the CLI writes files) as in memory. Checked on the generated
+//! samples, on arbitrary trees and on the real corpus.
 
 mod common;
 
@@ -50,11 +51,26 @@ fn write(doc: &Document, format: Format, options: &ExportOptions) -> Result<Vec<
         .map_err(|e| e.to_string())
 }
 
-/// Writes `doc` in every format three times on this thread and once on each of four threads
-/// at the same time; every result must equal the first.
+/// `doc` in `format` written into a sink, as [`write`] gives it.
+fn write_into_sink(
+    doc: &Document,
+    format: Format,
+    options: &ExportOptions,
+) -> Result<Vec<u8>, String> {
+    sdconv::export_to(doc, format, options, std::io::Cursor::new(Vec::new()))
+        .map(|c| c.value.into_inner())
+        .map_err(|e| e.to_string())
+}
+
+/// Writes `doc` in every format three times on this thread, once into a sink, and once on each
+/// of four threads at the same time; every result must equal the first.
 fn assert_deterministic(name: &str, doc: &Document, options: &ExportOptions) {
     for format in writable() {
         let first = write(doc, format, options);
+        assert!(
+            write_into_sink(doc, format, options) == first,
+            "{name} → {format}: written into a sink differs from the bytes in memory"
+        );
         for run in 0..2 {
             assert!(
                 write(doc, format, options) == first,

@@ -24,6 +24,8 @@ mod detect;
 mod inspect;
 #[path = "sdconv/prefetch.rs"]
 mod prefetch;
+#[path = "sdconv/staged.rs"]
+mod staged;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -76,7 +76,31 @@ impl ParsxOptions {
 /// Writes the parsX zip: `parsx.xml`, then `images/` with every image the text refers to.
 pub fn write(doc: &Document, opts: &ParsxOptions) -> Result<Converted<Vec<u8>>> {
     let built = build(doc, opts);
-    let mut zip = ZipWriter::with_room_for(built.images.values(), built.xml.len());
+    let zip = ZipWriter::with_room_for(built.images.values(), built.xml.len());
+    let Converted { value, warnings } = fill(built, zip)?;
+    Ok(Converted {
+        value: value.finish()?,
+        warnings,
+    })
+}
+
+/// [`write`] straight into `sink` (the output file): the same bytes, never held in memory.
+pub fn write_to<S: std::io::Write + std::io::Seek>(
+    doc: &Document,
+    opts: &ParsxOptions,
+    sink: S,
+) -> Result<Converted<S>> {
+    let Converted { value, warnings } = fill(build(doc, opts), ZipWriter::on(sink))?;
+    Ok(Converted {
+        value: value.finish_sink()?,
+        warnings,
+    })
+}
+
+fn fill<S: std::io::Write + std::io::Seek>(
+    built: Built,
+    mut zip: ZipWriter<S>,
+) -> Result<Converted<ZipWriter<S>>> {
     zip.add("parsx.xml", built.xml.as_bytes(), Compression::Deflate)?;
     zip.add_directory("images/")?;
     for (name, item) in &built.images {
@@ -94,7 +118,7 @@ pub fn write(doc: &Document, opts: &ParsxOptions) -> Result<Converted<Vec<u8>>> 
             None => zip.add(&path, &item.bytes()?, compression)?,
         }
     }
-    Ok(built.report.finish(zip.finish()?))
+    Ok(built.report.finish(zip))
 }
 
 /// Writes only `parsx.xml` (image references point into `images/` as in the zip).

@@ -286,6 +286,8 @@ fn process(job: &Job, ctx: &Context, guard: &Guard<'_>) -> FileReport {
         ctx.from,
         ctx.to,
         Some(&main_partial),
+        // The temporary name is this job's own: written into directly.
+        true,
         &ctx.options,
     ) {
         Ok(converted) => converted,

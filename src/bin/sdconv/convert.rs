@@ -15,6 +15,7 @@ use sdconv::{Document, ExportOptions, Format, ImportOptions, Warning};
 
 use crate::detect::{Input, input_format, map_input, output_format};
 use crate::prefetch::{self, Prefetched};
+use crate::staged::Staged;
 use crate::{Failure, WarningStyle};
 
 /// Word export: the API's `templateId` and `settings`, or single flags as shorthand.
@@ -101,7 +102,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1));
     std::thread::scope(|scope| {
         let prefetch = ahead.as_ref().map(|job| job.start(scope, helpers));
-        let converted = match convert(&input, &args.input, args.from, to, output, &options) {
+        let converted = match convert(&input, &args.input, args.from, to, output, false, &options) {
             Ok(converted) => converted,
             Err(failed) => {
                 if let Some(job) = &ahead {
@@ -204,13 +205,17 @@ impl From<Failure> for Failed {
 /// Converts one input read whole (`path` is where it came from: its extension and, for
 /// Markdown, the folder its images are read from) to `to`. `output` is where the result will be
 /// written (`None`: standard output), which decides between the multi-file and the zip form of
-/// `html` and `markdown`. Nothing is written here.
+/// `html` and `markdown`. A one-file output is written here, into a staged file
+/// ([`Staged`]) that [`write_files`] puts in place: into a new hidden file beside `output`, or
+/// with `direct` into `output` itself (a temporary name the caller made). Everything else is
+/// only written by [`write_files`].
 pub fn convert(
     input: &Input,
     path: &Path,
     from: Option<Format>,
     to: Format,
     output: Option<&Path>,
+    direct: bool,
     options: &Options,
 ) -> Result<sdconv::Converted<Files>, Failed> {
     let from = input_format(input, from, path)?;
@@ -246,6 +251,7 @@ pub fn convert(
         &doc,
         to,
         output,
+        direct,
         options.language,
         options.word.clone(),
         options.letter,
@@ -295,6 +301,8 @@ pub enum Content {
     /// A picture of the tree, written straight from its media: one still deflated as its source
     /// stored it is inflated into the file as it is written, never held whole in memory.
     Picture(sdconv::ast::MediaItem),
+    /// A one-file output already written to disk, to be moved into place.
+    Staged(Staged),
 }
 
 impl Content {
@@ -303,6 +311,7 @@ impl Content {
         match self {
             Content::Bytes(b) => b.len() as u64,
             Content::Picture(item) => item.size as u64,
+            Content::Staged(staged) => staged.len(),
         }
     }
 }
@@ -354,6 +363,7 @@ fn export(
     doc: &Document,
     to: Format,
     output: Option<&Path>,
+    direct: bool,
     language: Option<Language>,
     word: sdconv::export::word::WordOptions,
     letter: bool,
@@ -404,8 +414,15 @@ fn export(
                 sdconv::export::pdf::Paper::A4
             });
             opts.word = word;
-            sdconv::export(doc, to, &opts)
-                .map(|out| out.map(|bytes| vec![(String::new(), Content::Bytes(bytes.into()))]))
+            match output {
+                Some(path) => {
+                    Staged::write(path, direct, |sink| sdconv::export_to(doc, to, &opts, sink))
+                        .map(|out| out.map(|staged| vec![(String::new(), Content::Staged(staged))]))
+                }
+                None => sdconv::export(doc, to, &opts).map(|out| {
+                    out.map(|bytes| vec![(String::new(), Content::Bytes(bytes.into()))])
+                }),
+            }
         }
     }
 }
@@ -447,8 +464,8 @@ pub fn print_warnings(warnings: &[Warning], style: WarningStyle) {
 }
 
 /// Writes the main file at `path` and the others beside it (their names were checked by the
-/// writers: relative, no `..`), in parallel. Everything but the pictures exists in memory before
-/// this runs, so a failed conversion never truncates an existing file. A picture that does not
+/// writers: relative, no `..`), in parallel. Everything but the pictures exists in memory or in
+/// a staged file before this runs, so a failed conversion never truncates an existing file. A picture that does not
 /// inflate is left out and returned as a warning; a file that cannot be written is the failure.
 /// A picture written `ahead` is moved into place instead (a new file: an existing one's mode
 /// and links are not kept). `after_picture` runs after each picture written here, not after
@@ -484,6 +501,10 @@ pub fn write_files(
         .zip(&targets)
         .map(|((_, content), target)| match content {
             Content::Bytes(bytes) => std::fs::write(target, bytes)
+                .map(|()| None)
+                .map_err(|e| fail(target, &e)),
+            Content::Staged(staged) => staged
+                .put_in_place(target)
                 .map(|()| None)
                 .map_err(|e| fail(target, &e)),
             Content::Picture(item) => {

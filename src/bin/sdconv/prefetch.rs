@@ -30,6 +30,7 @@ use sdconv::ast::MediaItem;
 use sdconv::package::{RawEntry, Source, ZipReader};
 
 use crate::detect::Input;
+use crate::staged::{outermost_missing, remove_made};
 
 /// Which entry of the input a stored picture is: its index, and the start address and length
 /// of its stored bytes.
@@ -82,11 +83,7 @@ impl<'env> Job<'env> {
         }
         // The outermost folder of the output's that does not exist yet: made here, and removed
         // again with those inside it if they stay empty.
-        let made = folder
-            .ancestors()
-            .take_while(|a| !a.as_os_str().is_empty() && !a.exists())
-            .last()
-            .map(Path::to_path_buf);
+        let made = outermost_missing(folder);
         std::fs::create_dir_all(folder).ok()?;
         let dir = folder.join(format!(
             ".sdconv-pictures-{}-{:016x}",
@@ -173,17 +170,6 @@ impl Drop for Job<'_> {
         // Pictures the page did not show, or all of them when the conversion failed.
         let _ = std::fs::remove_dir_all(&self.dir);
         remove_made(&self.folder, self.made.as_deref());
-    }
-}
-
-/// Removes `folder` and its parents up to `made` (the outermost this run made) while they are
-/// empty: a removal fails, as it should, once the output is in the folder.
-fn remove_made(folder: &Path, made: Option<&Path>) {
-    let Some(made) = made else { return };
-    for f in folder.ancestors() {
-        if std::fs::remove_dir(f).is_err() || f == made {
-            break;
-        }
     }
 }
 

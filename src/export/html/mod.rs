@@ -116,18 +116,46 @@ pub fn write_files(doc: &Document, opts: &HtmlOptions) -> Converted<Vec<(String,
 /// `images/`, deterministic bytes. Pictures still deflated as their source stored them are
 /// copied as they are, never inflated.
 pub fn write_zip(doc: &Document, opts: &HtmlOptions) -> crate::Result<Converted<Vec<u8>>> {
+    let parts = write_parts(doc, opts);
+    let zip = ZipWriter::with_room_for(
+        parts.value.images.iter().map(|(_, i)| *i),
+        parts.value.html.len(),
+    );
+    let Converted { value, warnings } = fill_zip(parts, zip)?;
+    Ok(Converted {
+        value: value.finish()?,
+        warnings,
+    })
+}
+
+/// [`write_zip`] straight into `sink` (the output file): the same bytes, never held in memory.
+pub fn write_zip_to<S: std::io::Write + std::io::Seek>(
+    doc: &Document,
+    opts: &HtmlOptions,
+    sink: S,
+) -> crate::Result<Converted<S>> {
+    let Converted { value, warnings } = fill_zip(write_parts(doc, opts), ZipWriter::on(sink))?;
+    Ok(Converted {
+        value: value.finish_sink()?,
+        warnings,
+    })
+}
+
+fn fill_zip<S: std::io::Write + std::io::Seek>(
+    parts: Converted<HtmlParts<'_>>,
+    mut zip: ZipWriter<S>,
+) -> crate::Result<Converted<ZipWriter<S>>> {
     let Converted {
         value: HtmlParts { html, images },
         warnings,
-    } = write_parts(doc, opts);
-    let mut zip = ZipWriter::with_room_for(images.iter().map(|(_, i)| *i), html.len());
+    } = parts;
     zip.add("index.html", html.as_bytes(), Compression::Deflate)?;
     zip.add("style.css", STYLESHEET.as_bytes(), Compression::Deflate)?;
     for (name, item) in &images {
         zip.add_media(name, item)?;
     }
     Ok(Converted {
-        value: zip.finish()?,
+        value: zip,
         warnings,
     })
 }

@@ -106,12 +106,40 @@ pub fn write(
     doc: &crate::ast::Document,
     options: &SdxmlExportOptions,
 ) -> crate::Result<crate::Converted<Vec<u8>>> {
+    let crate::Converted { value, warnings } = fill(doc, options, |xml| {
+        ZipWriter::with_room_for(doc.media.iter(), xml)
+    })?;
+    Ok(crate::Converted {
+        value: value.finish()?,
+        warnings,
+    })
+}
+
+/// [`write`] straight into `sink` (the output file): the same bytes, never held in memory.
+pub fn write_to<W: std::io::Write + std::io::Seek>(
+    doc: &crate::ast::Document,
+    options: &SdxmlExportOptions,
+    sink: W,
+) -> crate::Result<crate::Converted<W>> {
+    let crate::Converted { value, warnings } = fill(doc, options, |_| ZipWriter::on(sink))?;
+    Ok(crate::Converted {
+        value: value.finish_sink()?,
+        warnings,
+    })
+}
+
+/// The zip's entries, in the archive `open` makes once the XML's length is known.
+fn fill<W: std::io::Write + std::io::Seek>(
+    doc: &crate::ast::Document,
+    options: &SdxmlExportOptions,
+    open: impl FnOnce(usize) -> ZipWriter<W>,
+) -> crate::Result<crate::Converted<ZipWriter<W>>> {
     let (xml, plan) = build(doc, options);
     let mut report = Report::new();
     for w in xml.warnings {
         report.push(w);
     }
-    let mut zip = ZipWriter::with_room_for(doc.media.iter(), xml.value.len());
+    let mut zip = open(xml.value.len());
     zip.add(PART, xml.value.as_bytes(), Compression::Deflate)?;
     zip.add_directory("images/")?;
     for entry in &plan.entries {
@@ -143,7 +171,7 @@ pub fn write(
             Location::part("images/"),
         );
     }
-    Ok(report.finish(zip.finish()?))
+    Ok(report.finish(zip))
 }
 
 /// Only the sd.xml text.

@@ -78,6 +78,7 @@ pub use template::{TemplateFiles, WordTemplate, WordTemplates};
 use crate::ast::Document;
 use crate::error::Result;
 use crate::limits::Limits;
+use crate::package::ZipWriter;
 use crate::report::Converted;
 
 /// The template used when none is named.
@@ -149,11 +150,34 @@ pub fn write(doc: &Document, options: &WordOptions) -> Result<Converted<Vec<u8>>
 
 /// [`write()`], also returning the image statistics.
 pub fn write_with_stats(doc: &Document, options: &WordOptions) -> Result<Converted<WordOutput>> {
+    let written = write_into(doc, options, |document| {
+        ZipWriter::with_room_for(doc.media.iter(), document)
+    })?;
+    Ok(written.map(|(sink, stats)| WordOutput {
+        bytes: sink.into_inner(),
+        stats,
+    }))
+}
+
+/// [`write()`] straight into `sink` (the output file): the same bytes, never held in memory.
+pub fn write_to<S: std::io::Write + std::io::Seek>(
+    doc: &Document,
+    options: &WordOptions,
+    sink: S,
+) -> Result<Converted<S>> {
+    Ok(write_into(doc, options, |_| ZipWriter::on(sink))?.map(|(sink, _)| sink))
+}
+
+fn write_into<S: std::io::Write + std::io::Seek>(
+    doc: &Document,
+    options: &WordOptions,
+    open: impl FnOnce(usize) -> ZipWriter<S>,
+) -> Result<Converted<(S, ImageStats)>> {
     options.settings.validate()?;
     let templates: &WordTemplates = match &options.templates {
         Some(t) => t,
         None => WordTemplates::builtin(),
     };
     let template = templates.resolve(&options.template_id)?;
-    package::write_package(doc, template, &options.settings, &options.limits)
+    package::write_package(doc, template, &options.settings, &options.limits, open)
 }

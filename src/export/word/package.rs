@@ -15,7 +15,7 @@ use super::document::{Part, Rel, Writer};
 use super::images::compress_all;
 use super::runs::word_date;
 use super::template::WordTemplate;
-use super::{ImageStats, WordOutput, WordSettings};
+use super::{ImageStats, WordSettings};
 
 const W: &str = "http://schemas.openxmlformats.org/wordprocessingml/2006/main";
 const R: &str = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
@@ -26,12 +26,15 @@ const CT_BASE: &str = "application/vnd.openxmlformats-officedocument.wordprocess
 /// From how many top-level blocks the TOC layout runs beside the body writer.
 const PARALLEL_LAYOUT_BLOCKS: usize = 500;
 
-pub(crate) fn write_package(
+/// Writes the package into the archive `open` makes once document.xml's length is known;
+/// returns the finished sink and the image statistics.
+pub(crate) fn write_package<S: std::io::Write + std::io::Seek>(
     doc: &Document,
     tpl: &WordTemplate,
     settings: &WordSettings,
     limits: &Limits,
-) -> Result<Converted<WordOutput>> {
+    open: impl FnOnce(usize) -> ZipWriter<S>,
+) -> Result<Converted<(S, ImageStats)>> {
     let mut w = Writer::new(doc, tpl, settings);
     // The lists' page numbers come from the PDF layout, a third of a long document's export
     // and needing nothing the body writer makes: lay a long document out on another core
@@ -174,7 +177,7 @@ pub(crate) fn write_package(
     }
     document.push_str("</w:sectPr></w:body></w:document>");
 
-    let mut zip = ZipWriter::with_room_for(doc.media.iter(), document.len());
+    let mut zip = open(document.len());
     let mut defaults: BTreeSet<&str> = BTreeSet::new();
     for name in &media_names {
         defaults.insert(name.rsplit_once('.').map_or("bin", |(_, ext)| ext));
@@ -384,8 +387,8 @@ pub(crate) fn write_package(
         // deflated as the source stored them are copied as they are.
         zip.add_media(&format!("word/{name}"), p)?;
     }
-    let bytes = zip.finish()?;
-    Ok(w.report.finish(WordOutput { bytes, stats }))
+    let sink = zip.finish_sink()?;
+    Ok(w.report.finish((sink, stats)))
 }
 
 /// The file name under `word/media/` of the tree's media `name` written as `kind`: the tree's
@@ -470,7 +473,12 @@ fn push_rels(out: &mut String, rels: Option<&super::document::Rels>, media: &[St
     }
 }
 
-fn part_rels(zip: &mut ZipWriter, w: &Writer<'_>, part: Part, media: &[String]) -> Result<()> {
+fn part_rels<S: std::io::Write + std::io::Seek>(
+    zip: &mut ZipWriter<S>,
+    w: &Writer<'_>,
+    part: Part,
+    media: &[String],
+) -> Result<()> {
     let Some(rels) = w.rels.get(&part) else {
         return Ok(());
     };
