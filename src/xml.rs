@@ -27,6 +27,8 @@ pub struct XmlReader<'a> {
     part: String,
     depth: usize,
     max_depth: usize,
+    /// Added to the reader's offsets: where `text` starts in the part (see [`XmlReader::new_at`]).
+    base: u64,
 }
 
 impl<'a> XmlReader<'a> {
@@ -41,7 +43,16 @@ impl<'a> XmlReader<'a> {
             part: part.to_string(),
             depth: 0,
             max_depth: limits.max_xml_depth,
+            base: 0,
         }
+    }
+
+    /// A reader over `text`, a piece of part `part` whose byte 0 is byte `base` of the part:
+    /// positions (and those in errors) are the part's.
+    pub fn new_at(text: &'a str, part: &str, limits: &Limits, base: u64) -> Self {
+        let mut r = Self::new(text, part, limits);
+        r.base = base;
+        r
     }
 
     /// The next event. `Start` and `End` change [`XmlReader::depth`]; `Empty` does not.
@@ -75,7 +86,7 @@ impl<'a> XmlReader<'a> {
 
     /// Byte offset in the part.
     pub fn position(&self) -> u64 {
-        self.reader.buffer_position()
+        self.reader.buffer_position().saturating_add(self.base)
     }
 
     /// The part name.
@@ -123,7 +134,7 @@ impl<'a> XmlReader<'a> {
     fn xml_error(&self, e: quick_xml::Error) -> Error {
         Error::Xml {
             part: self.part.clone(),
-            position: self.reader.error_position(),
+            position: self.reader.error_position().saturating_add(self.base),
             message: e.to_string(),
         }
     }

@@ -74,7 +74,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     // Settle the command line before touching any file.
     let output = args.output.as_deref().filter(|p| *p != Path::new("-"));
     let to = output_format(args.to, args.output.as_deref())?;
-    let options = Options::from_args(&OptionArgs {
+    let mut options = Options::from_args(&OptionArgs {
         style_mapping: args.style_mapping.as_deref(),
         language: args.language,
         magic: args.magic.as_deref(),
@@ -98,6 +98,10 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         }
         _ => None,
     };
+    if ahead.is_some() {
+        // The other cores inflate pictures meanwhile: a second parser would only compete.
+        options.import.docx = options.import.docx.clone().with_parse_on_one_core(true);
+    }
     let helpers =
         std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1));
     std::thread::scope(|scope| {

@@ -108,6 +108,10 @@ pub struct DocxImportOptions {
     /// API ignores a `styleMapping` with magic import; [`crate::import`] does that, with a
     /// warning).
     pub magic: Option<String>,
+    /// Parse a large main part on the calling thread only, not in two halves at once on the
+    /// rayon pool ([`body::parse_main`]): for a caller that keeps the other cores busy itself
+    /// (the CLI inflating a Word file's pictures while it reads). Off by default.
+    pub parse_on_one_core: bool,
 }
 
 impl DocxImportOptions {
@@ -132,6 +136,12 @@ impl DocxImportOptions {
     /// Sets the caller's metadata.
     pub fn with_meta(mut self, meta: Meta) -> Self {
         self.meta = meta;
+        self
+    }
+
+    /// Sets [`DocxImportOptions::parse_on_one_core`].
+    pub fn with_parse_on_one_core(mut self, on: bool) -> Self {
+        self.parse_on_one_core = on;
         self
     }
 }
@@ -485,15 +495,15 @@ fn convert_text(
 ) -> TextResult {
     let limits = &options.limits;
     let mut facts = Facts::default();
-    let body = BodyParser::new(
+    let body = body::parse_main(
         &t.text,
         t.main,
         t.main_rels,
         limits,
         &mut report,
         &mut facts,
-    )
-    .parse_document()?;
+        !options.parse_on_one_core,
+    )?;
     drop(t.text);
 
     let footer_part = body
