@@ -185,6 +185,10 @@ pub fn write_xml(
 /// The zip part the XML goes to.
 const PART: &str = "sd.xml";
 
+/// From how many top-level blocks they are written in pieces at once
+/// ([`Writer::blocks_in_pieces`]): the 10,000 blocks of a 564-page file took 15 ms on one core.
+const PARALLEL_BLOCKS: usize = 1000;
+
 fn build(doc: &Document, options: &SdxmlExportOptions) -> (Converted<String>, media::Plan) {
     let mut report = Report::new();
     let plan = media::plan(doc, &mut report);
@@ -236,6 +240,8 @@ struct Writer<'d> {
     /// The top-level block being written, for warning locations.
     block: Option<usize>,
     tallies: BTreeMap<Loss, Tally>,
+    /// A long document's blocks may be written in pieces at once (off: one after the other).
+    in_pieces: bool,
 }
 
 impl<'d> Writer<'d> {
@@ -248,6 +254,7 @@ impl<'d> Writer<'d> {
             report,
             block: None,
             tallies: BTreeMap::new(),
+            in_pieces: true,
         }
     }
 
@@ -405,9 +412,13 @@ impl<'d> Writer<'d> {
                 );
             }
         }
-        for (i, block) in doc.blocks.iter().enumerate() {
-            self.block = Some(i);
-            self.block(block);
+        if self.in_pieces && doc.blocks.len() >= PARALLEL_BLOCKS {
+            self.blocks_in_pieces();
+        } else {
+            for (i, block) in doc.blocks.iter().enumerate() {
+                self.block = Some(i);
+                self.block(block);
+            }
         }
         self.block = None;
         self.end("document");
@@ -419,6 +430,57 @@ impl<'d> Writer<'d> {
             self.end("indexes");
         }
         self.end("smashdoc");
+    }
+
+    /// The top-level blocks written in pieces on the rayon pool, then joined in order: a block's
+    /// XML depends on nothing written before it, only the warnings and loss tallies gather
+    /// across blocks, and those join in order too (a tally's first block is the first piece's
+    /// that has one).
+    fn blocks_in_pieces(&mut self) {
+        use rayon::prelude::*;
+        let doc = self.doc;
+        let size = doc
+            .blocks
+            .len()
+            .div_ceil(rayon::current_num_threads().max(1) * 4)
+            .max(1);
+        let pieces: Vec<Writer<'d>> = doc
+            .blocks
+            .par_chunks(size)
+            .enumerate()
+            .map(|(k, chunk)| {
+                let mut w = Writer {
+                    doc,
+                    strict: self.strict,
+                    out: String::with_capacity(chunk.len() * 160),
+                    report: Report::new(),
+                    block: None,
+                    tallies: BTreeMap::new(),
+                    in_pieces: false,
+                };
+                for (j, block) in chunk.iter().enumerate() {
+                    w.block = Some(k * size + j);
+                    w.block(block);
+                }
+                w
+            })
+            .collect();
+        for piece in pieces {
+            self.out.push_str(&piece.out);
+            for w in piece.report.finish(()).warnings {
+                self.report.push(w);
+            }
+            for (loss, t) in piece.tallies {
+                let mine = self.tallies.entry(loss).or_default();
+                mine.count += t.count;
+                if mine.first_block.is_none() {
+                    mine.first_block = t.first_block;
+                }
+                for (what, n) in t.what {
+                    *mine.what.entry(what).or_default() += n;
+                }
+            }
+        }
     }
 
     /// The collected warnings, aggregated ones last in a fixed order, and the text.
@@ -547,6 +609,46 @@ mod tests {
         assert!(!xml_clean("a\u{FFFE}"));
         assert_eq!(xml_safe("a\u{0}b\u{FFFF}c"), "abc");
         assert!(matches!(xml_safe("abc"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn blocks_written_in_pieces_read_as_written_in_order() {
+        use crate::ast::{Block, Inline, Paragraph, TextType};
+        let mut doc = crate::sample::large_document(1500, 20, 0, 5);
+        // Losses and warnings in several pieces: characters XML cannot hold (a tally), tables
+        // without rows (a warning each, located at its block).
+        let n = doc.blocks.len();
+        for at in [n, n * 3 / 4, n / 2, n / 4, 3] {
+            let odd = Paragraph::new(TextType::Paragraph, vec![Inline::text("a\u{b}b")]);
+            doc.blocks.insert(at, Block::Paragraph(odd));
+            let mut empty = match doc.blocks.iter().find(|b| matches!(b, Block::Table(_))) {
+                Some(Block::Table(t)) => t.clone(),
+                _ => panic!("the sample has tables"),
+            };
+            empty.rows.clear();
+            empty.columns.clear();
+            doc.blocks.insert(at, Block::Table(empty));
+        }
+        assert!(doc.blocks.len() >= PARALLEL_BLOCKS);
+        for strict in [false, true] {
+            let write = |in_pieces: bool| {
+                let mut w = Writer::new(&doc, strict, Report::new());
+                w.in_pieces = in_pieces;
+                w.document();
+                w.finish()
+            };
+            let (pieces, one) = (write(true), write(false));
+            assert!(
+                pieces.value == one.value,
+                "strict {strict}: the XML differs"
+            );
+            assert_eq!(pieces.warnings, one.warnings, "strict {strict}");
+            let tables = one
+                .warnings
+                .iter()
+                .filter(|w| w.location.element.as_deref() == Some("table"));
+            assert_eq!(tables.count(), 5, "{:?}", one.warnings);
+        }
     }
 
     #[test]
