@@ -750,3 +750,52 @@ fn a_one_file_output_replaces_the_old_one_only_on_success() {
     );
     assert_eq!(names_in(&dir.path().join("new")), ["out.parsx.zip"]);
 }
+
+/// Outputs that are not plain files of their own are written through, as before the staged
+/// writing: a symbolic link keeps pointing at the file it names, which gets the output; a file
+/// with a second hard link keeps it. A target name as long as the file system allows works
+/// (the staged file's own name is short).
+#[cfg(unix)]
+#[test]
+fn links_are_written_through_and_long_names_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let zip = sdconv::export(&small_document(), Format::Sdxml, &ExportOptions::default())
+        .unwrap()
+        .value;
+    std::fs::write(dir.path().join("doc.sdxml.zip"), zip).unwrap();
+    let piped = sdconv(
+        &["convert", "doc.sdxml.zip", "-o", "-", "--to", "word"],
+        dir.path(),
+    );
+    assert!(piped.status.success(), "{}", stderr(&piped));
+
+    std::fs::write(dir.path().join("real.docx"), b"old").unwrap();
+    std::os::unix::fs::symlink("real.docx", dir.path().join("link.docx")).unwrap();
+    std::fs::hard_link(dir.path().join("real.docx"), dir.path().join("twin.docx")).unwrap();
+    for target in ["link.docx", "twin.docx"] {
+        let out = sdconv(&["convert", "doc.sdxml.zip", "-o", target], dir.path());
+        assert!(out.status.success(), "{target}: {}", stderr(&out));
+        assert!(
+            std::fs::read(dir.path().join("real.docx")).unwrap() == piped.stdout,
+            "{target}: the file behind it has the output"
+        );
+        std::fs::write(dir.path().join("real.docx"), b"old").unwrap();
+    }
+    assert!(
+        std::fs::symlink_metadata(dir.path().join("link.docx"))
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(
+        std::fs::read(dir.path().join("twin.docx")).unwrap(),
+        b"old",
+        "still the same file as real.docx"
+    );
+
+    let long = format!("new/{}.docx", "a".repeat(240));
+    let out = sdconv(&["convert", "doc.sdxml.zip", "-o", &long], dir.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(std::fs::read(dir.path().join(&long)).unwrap() == piped.stdout);
+    assert_eq!(names_in(&dir.path().join("new")).len(), 1);
+}

@@ -425,11 +425,12 @@ fn export(
             });
             opts.word = word;
             match output {
-                Some(path) => {
+                Some(path) if direct || crate::staged::can_stage(path) => {
                     Staged::write(path, direct, |sink| sdconv::export_to(doc, to, &opts, sink))
                         .map(|out| out.map(|staged| vec![(String::new(), Content::Staged(staged))]))
                 }
-                None => sdconv::export(doc, to, &opts).map(|out| {
+                // Standard output, or a target written through (a device, a pipe, a link).
+                _ => sdconv::export(doc, to, &opts).map(|out| {
                     out.map(|bytes| vec![(String::new(), Content::Bytes(bytes.into()))])
                 }),
             }
@@ -475,8 +476,9 @@ pub fn print_warnings(warnings: &[Warning], style: WarningStyle) {
 
 /// Writes the main file at `path` and the others beside it (their names were checked by the
 /// writers: relative, no `..`), in parallel. Everything but the pictures exists in memory or in
-/// a staged file before this runs, so a failed conversion never truncates an existing file. A picture that does not
-/// inflate is left out and returned as a warning; a file that cannot be written is the failure.
+/// a staged file before this runs, so a failed conversion never truncates an existing file. A
+/// picture that does not inflate is left out and returned as a warning; a file that cannot be
+/// written is the failure.
 /// A picture written `ahead` is moved into place instead (a new file: an existing one's mode
 /// and links are not kept). `after_picture` runs after each picture written here, not after
 /// those moved.

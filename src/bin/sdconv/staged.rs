@@ -2,12 +2,14 @@
 //! memory first: an 18 MB Word file's zip is then never held whole in memory, and its pictures
 //! go from the input's pages into the file in one copy.
 //!
-//! `convert` writes into a new hidden file beside the target (`.NAME.<pid>-<hex>.partial`, made
-//! new, never one that exists) and renames it into place only once the conversion has
-//! succeeded, so a failed or killed conversion never truncates an existing output. `batch`
+//! `convert` writes into a new hidden file beside the target (`.sdconv-<pid>-<hex>.partial`,
+//! made new, never one that exists) and renames it into place only once the conversion has
+//! succeeded, so a failed conversion never truncates an existing output. Only a target that is
+//! absent or a plain file with one link is replaced so ([`can_stage`]); a device, a pipe, a
+//! symbolic link or a file with other links is written through as before, from memory. `batch`
 //! already converts into a temporary name of its own and passes that as the target to write
 //! into directly. A staged file that was not put in place is removed when dropped, with the
-//! output folders made for it that stay empty.
+//! output folders made for it that stay empty (a killed process leaves it behind).
 
 use std::fs::File;
 use std::hash::{BuildHasher, Hasher};
@@ -19,11 +21,33 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// pieces and pictures in large ones.
 const BUFFER: usize = 1 << 20;
 
+/// Whether an output at `target` may be written into a staged file and renamed over it: it does
+/// not exist, or is a plain file with no other links (renaming over anything else would replace
+/// a device, a pipe or a link instead of writing through it).
+pub fn can_stage(target: &Path) -> bool {
+    match std::fs::symlink_metadata(target) {
+        Ok(m) => m.file_type().is_file() && links(&m) == 1,
+        Err(e) => e.kind() == std::io::ErrorKind::NotFound,
+    }
+}
+
+#[cfg(unix)]
+fn links(m: &std::fs::Metadata) -> u64 {
+    std::os::unix::fs::MetadataExt::nlink(m)
+}
+
+#[cfg(not(unix))]
+fn links(_: &std::fs::Metadata) -> u64 {
+    1
+}
+
 /// A one-file output written to disk, waiting to be put in place.
 #[derive(Debug)]
 pub struct Staged {
-    /// Where it was written.
+    /// Where it was written (empty: nothing of ours there).
     file: PathBuf,
+    /// The folder it was written in.
+    folder: PathBuf,
     /// The file is the target itself (`batch`'s own temporary name).
     direct: bool,
     /// Renamed into place (or written in place): nothing to clean up.
@@ -53,24 +77,23 @@ impl Staged {
         let file = if direct {
             target.to_path_buf()
         } else {
-            folder.join(hidden_name(target))
+            folder.join(hidden_name())
         };
         let mut staged = Staged {
             file,
+            folder: folder.to_path_buf(),
             direct,
             // Until a file exists, only the folders are to clean up.
             placed: AtomicBool::new(false),
             made,
             len: 0,
         };
-        let opened = if direct {
-            File::create(&staged.file)
-        } else {
-            File::options()
-                .write(true)
-                .create_new(true)
-                .open(&staged.file)
-        };
+        // Made new in either case: a link planted under the name is never followed (`batch`
+        // removed its temporary name before).
+        let opened = File::options()
+            .write(true)
+            .create_new(true)
+            .open(&staged.file);
         let out = match opened {
             Ok(out) => out,
             Err(e) => {
@@ -94,12 +117,18 @@ impl Staged {
         self.len
     }
 
-    /// Moves the file to `target`. An existing file there is unlinked first: ext4 flushes a
-    /// file renamed over another to disk at once (its replace-by-rename safeguard), tens of
-    /// milliseconds for a large output.
+    /// Moves the file to `target`, with the permissions of the file it replaces. An existing
+    /// file there is unlinked first: ext4 flushes a file renamed over another to disk at once
+    /// (its replace-by-rename safeguard), tens of milliseconds for a large output; the price is
+    /// a moment in which neither file is there.
     pub fn put_in_place(&self, target: &Path) -> std::io::Result<()> {
         if !(self.direct && target == self.file) {
-            let _ = std::fs::remove_file(target);
+            if let Ok(old) = std::fs::symlink_metadata(target) {
+                if old.file_type().is_file() {
+                    let _ = std::fs::set_permissions(&self.file, old.permissions());
+                    let _ = std::fs::remove_file(target);
+                }
+            }
             std::fs::rename(&self.file, target)?;
         }
         self.placed.store(true, Ordering::Relaxed);
@@ -115,20 +144,15 @@ impl Drop for Staged {
         if !self.file.as_os_str().is_empty() {
             let _ = std::fs::remove_file(&self.file);
         }
-        if let Some(folder) = self.file.parent() {
-            remove_made(folder, self.made.as_deref());
-        }
+        remove_made(&self.folder, self.made.as_deref());
     }
 }
 
-/// `.NAME.<pid>-<random hex>.partial` for `dir/NAME`.
-fn hidden_name(target: &Path) -> String {
-    let name = target
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+/// `.sdconv-<pid>-<random hex>.partial`: short, so any target name that fits the folder's file
+/// system fits beside it.
+fn hidden_name() -> String {
     format!(
-        ".{name}.{}-{:016x}.partial",
+        ".sdconv-{}-{:016x}.partial",
         std::process::id(),
         std::collections::hash_map::RandomState::new()
             .build_hasher()

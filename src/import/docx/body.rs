@@ -122,12 +122,17 @@ fn parse_halves(
             let mut p = BodyParser::new(text, part, rels, limits, report, facts);
             p.meeting = Some(&meeting);
             let body = p.document();
-            meeting.first_at.store(u64::MAX, Ordering::Release);
+            if !p.stopped {
+                meeting.first_at.store(u64::MAX, Ordering::Release);
+            }
             (body, p)
         },
         || {
             // On a busy pool this runs after the first half, on the same thread: then, or when
             // the first half is past the place by the time it is found, there is nothing to do.
+            if meeting.first_at.load(Ordering::Acquire) == u64::MAX {
+                return None;
+            }
             let split = split_point(text)
                 .filter(|s| meeting.first_at.load(Ordering::Acquire) < s.at as u64)?;
             meeting.split_at.store(split.at as u64, Ordering::Release);
@@ -141,7 +146,7 @@ fn parse_halves(
             let mut facts = Facts::default();
             let mut p = BodyParser::new(&second_text, part, rels, limits, &mut report, &mut facts);
             p.r = XmlReader::new_at(&second_text, part, limits, base);
-            p.second_half = true;
+            p.second_half = Some(&meeting);
             let body = p.document();
             let handed = Handover {
                 once: std::mem::take(&mut p.once),
@@ -161,7 +166,7 @@ fn parse_halves(
     };
     // One parser would have kept the first half's open bookmarks beside the second's, and
     // stops keeping them at 10,000: past that, only reading on gives its result.
-    if p.open_bookmarks.len() + handed.most_open >= MAX_OPEN_BOOKMARKS {
+    if p.open_bookmarks.len().saturating_add(handed.most_open) >= MAX_OPEN_BOOKMARKS {
         p.meeting = None;
         p.stopped = false;
         p.final_section = body.final_section;
@@ -220,7 +225,8 @@ struct Handover {
     /// Bookmark ends of ids the second half did not open, each id's first only, and whether a
     /// `SEQ` field had just ended: the first half may have opened them.
     unknown_ends: Vec<(String, bool)>,
-    /// The most bookmarks the second half had open at once.
+    /// The most bookmarks the second half had open at once (`usize::MAX`: it gave up, and the
+    /// first half reads on alone).
     most_open: usize,
 }
 
@@ -233,8 +239,8 @@ struct Split {
 }
 
 /// Elements that hold paragraphs inside a body-level block: a `<w:p>` inside one is no place to
-/// split. Only a guess (comments, CDATA or other containers can hide a paragraph too): the first
-/// half checks that the place is at body level before it stops there.
+/// split. Only a guess (other containers can hold a paragraph too, a prefix can differ): the
+/// first half checks that the place is at body level before it stops there.
 const HOLDERS: [&str; 4] = ["tbl", "txbxContent", "sdt", "customXml"];
 
 /// The first paragraph start tag at body level from the middle of `text` on, by a byte scan
@@ -273,7 +279,18 @@ fn split_point(text: &str) -> Option<Split> {
     while let Some(found) = memchr::memchr(b'<', bytes.get(i..)?) {
         let at = i + found;
         i = at + 1;
-        let (closing, name) = match bytes.get(at + 1..)? {
+        // Comments and CDATA sections hold no tags: skipped whole.
+        let rest = bytes.get(at + 1..)?;
+        for (open_mark, close_mark) in [(&b"!--"[..], &b"-->"[..]), (b"![CDATA[", b"]]>")] {
+            if rest.starts_with(open_mark) {
+                let skip = memchr::memmem::find(&rest[open_mark.len()..], close_mark)?;
+                i = at + 1 + open_mark.len() + skip + close_mark.len();
+            }
+        }
+        if i > at + 1 {
+            continue;
+        }
+        let (closing, name) = match rest {
             [b'/', rest @ ..] => (true, rest),
             rest => (false, rest),
         };
@@ -287,15 +304,23 @@ fn split_point(text: &str) -> Option<Split> {
                     Some(b' ' | b'>' | b'/' | b'\t' | b'\r' | b'\n')
                 )
         };
-        let self_closing =
-            || memchr::memchr(b'>', &bytes[at..]).is_some_and(|end| bytes[at + end - 1] == b'/');
-        if HOLDERS.iter().any(|h| named(h)) {
+        let holder = HOLDERS.iter().any(|h| named(h));
+        let paragraph = !holder && at >= middle && open == 0 && !closing && named("p");
+        if !holder && !paragraph {
+            continue;
+        }
+        // The tag's end, once: the scan goes on after it, so every byte is looked at a bounded
+        // number of times however the tags are nested in comments or text.
+        let end = at + memchr::memchr(b'>', &bytes[at..])?;
+        i = end + 1;
+        let self_closing = bytes[end - 1] == b'/';
+        if holder {
             if closing {
                 open -= 1;
-            } else if !self_closing() {
+            } else if !self_closing {
                 open += 1;
             }
-        } else if at >= middle && open == 0 && !closing && named("p") && !self_closing() {
+        } else if !self_closing {
             return Some(Split {
                 at,
                 open: format!("<{root}><{body}>"),
@@ -330,8 +355,11 @@ pub struct BodyParser<'a, 'c> {
     /// Keys warned about once, with the index of their warning in the report: the other half's
     /// warnings of a key this half warned about already are left out.
     once: Vec<(String, usize)>,
-    /// This parser reads the second half of a main part: it records what [`Handover`] holds.
-    second_half: bool,
+    /// This parser reads the second half of a main part: it records what [`Handover`] holds,
+    /// and gives up once the first half reads on alone.
+    second_half: Option<&'c Meeting>,
+    /// Which `w:body` of the part this is (only the first is split).
+    bodies: usize,
     /// See [`Handover::unknown_ends`].
     unknown_ends: Vec<(String, bool)>,
     /// Ids whose first-half bookmark (if any) is ended or replaced by now.
@@ -422,7 +450,8 @@ impl<'a, 'c> BodyParser<'a, 'c> {
             meeting: None,
             stopped: false,
             once: Vec::new(),
-            second_half: false,
+            second_half: None,
+            bodies: 0,
             unknown_ends: Vec::new(),
             settled_ids: HashSet::new(),
             most_open: 0,
@@ -452,6 +481,7 @@ impl<'a, 'c> BodyParser<'a, 'c> {
                     // read, in order; the last one's `w:sectPr` is the final section.
                     "body" => {
                         seen_body = true;
+                        self.bodies += 1;
                         self.blocks_until_end(&mut blocks)?;
                         if self.stopped {
                             break;
@@ -581,11 +611,24 @@ impl<'a, 'c> BodyParser<'a, 'c> {
                 meeting.first_at.store(here, Ordering::Release);
                 let at = meeting.split_at.load(Ordering::Acquire);
                 if here >= at {
-                    if here == at && loose.is_none() && self.at_rest() {
+                    // Only in the first body: the second half reads behind its start tag.
+                    if here == at && self.bodies == 1 && loose.is_none() && self.at_rest() {
                         self.stopped = true;
                         return Ok(());
                     }
                     self.meeting = None;
+                    // Reading on alone: the second half's work is no longer wanted.
+                    meeting.first_at.store(u64::MAX, Ordering::Release);
+                }
+            }
+            if let Some(meeting) = self.second_half.filter(|_| self.r.depth() == 2) {
+                if meeting.first_at.load(Ordering::Relaxed) == u64::MAX
+                    || self.settled_ids.len() >= MAX_OPEN_BOOKMARKS
+                {
+                    // Dropped anyway, or past what is worth handing over: stop.
+                    self.most_open = usize::MAX;
+                    self.stopped = true;
+                    return Ok(());
                 }
             }
             match self.r.next_event()? {
@@ -728,7 +771,7 @@ impl<'a, 'c> BodyParser<'a, 'c> {
                 self.facts.bookmarks.insert(name.clone());
                 if let Some(id) = attr_string(e, "id") {
                     if self.open_bookmarks.len() < MAX_OPEN_BOOKMARKS {
-                        if self.second_half {
+                        if self.second_half.is_some() {
                             // Replaces a first-half bookmark of this id, as one parser would.
                             self.settled_ids.insert(id.clone());
                         }
@@ -885,7 +928,9 @@ impl<'a, 'c> BodyParser<'a, 'c> {
                         self.facts.number_bookmarks.insert(name);
                     }
                     Some(_) => {}
-                    None if self.second_half && !self.settled_ids.contains(id.as_ref()) => {
+                    None if self.second_half.is_some()
+                        && !self.settled_ids.contains(id.as_ref()) =>
+                    {
                         self.settled_ids.insert(id.to_string());
                         self.unknown_ends.push((id.to_string(), self.after_seq));
                     }
@@ -1349,6 +1394,26 @@ mod tests {
             )
             .is_err()
         );
+    }
+
+    #[test]
+    fn a_later_body_of_another_prefix_is_not_split() {
+        // The place found lies in the second body, whose end tag the second half's copied
+        // start tag (the first body's) would not match.
+        let text = format!(
+            r#"<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:x="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p/></w:body><x:body>{}</x:body></w:document>"#,
+            filler(13_000)
+        );
+        assert!(split_point(&text).is_some());
+        alike_as(&text, Halves::One);
+    }
+
+    #[test]
+    fn tags_in_a_comment_across_the_middle_read_alike() {
+        // The scan skips comments whole (tags in one would count as holders that never end), and
+        // looks at every byte a bounded number of times.
+        let noise = format!("<!-- {} -->", "<w:tbl x <w:p y ".repeat(40_000));
+        alike_as(&part(&noise, ""), Halves::Two);
     }
 
     #[test]
