@@ -633,6 +633,17 @@ impl<W: Write + Seek> ZipWriter<W> {
     }
 }
 
+/// A writer's filled archive finished, its warnings kept: what every zip writer returns.
+pub(crate) fn finish_converted<W: Write + Seek>(
+    zip: crate::Converted<ZipWriter<W>>,
+) -> Result<crate::Converted<W>> {
+    let crate::Converted { value, warnings } = zip;
+    Ok(crate::Converted {
+        value: value.finish_sink()?,
+        warnings,
+    })
+}
+
 fn write_error(name: &str, e: zip::result::ZipError) -> Error {
     Error::Write {
         format: "zip",

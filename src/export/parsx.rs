@@ -49,7 +49,7 @@ use crate::ast::{
 };
 use crate::error::Result;
 use crate::lang::Language;
-use crate::package::{Compression, ZipWriter};
+use crate::package::{Compression, ZipWriter, finish_converted};
 use crate::report::{Converted, Location, Report, WarningKind};
 use crate::xml::{escape_attr, escape_text};
 
@@ -77,11 +77,7 @@ impl ParsxOptions {
 pub fn write(doc: &Document, opts: &ParsxOptions) -> Result<Converted<Vec<u8>>> {
     let built = build(doc, opts);
     let zip = ZipWriter::with_room_for(built.images.values(), built.xml.len());
-    let Converted { value, warnings } = fill(built, zip)?;
-    Ok(Converted {
-        value: value.finish()?,
-        warnings,
-    })
+    Ok(finish_converted(fill(built, zip)?)?.map(std::io::Cursor::into_inner))
 }
 
 /// [`write`] straight into `sink` (the output file): the same bytes, never held in memory.
@@ -90,11 +86,7 @@ pub fn write_to<S: std::io::Write + std::io::Seek>(
     opts: &ParsxOptions,
     sink: S,
 ) -> Result<Converted<S>> {
-    let Converted { value, warnings } = fill(build(doc, opts), ZipWriter::on(sink))?;
-    Ok(Converted {
-        value: value.finish_sink()?,
-        warnings,
-    })
+    finish_converted(fill(build(doc, opts), ZipWriter::on(sink))?)
 }
 
 fn fill<S: std::io::Write + std::io::Seek>(

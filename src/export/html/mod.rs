@@ -54,7 +54,7 @@ use bytes::Bytes;
 use crate::ast::numbering::{BlockNumber, number_blocks};
 use crate::ast::{Block, DirectoryKind, Document, Inline, MediaItem, TextType, inline::plain_text};
 use crate::lang::Language;
-use crate::package::{Compression, ZipWriter};
+use crate::package::{Compression, ZipWriter, finish_converted};
 use crate::report::{Converted, Location, Report, WarningKind};
 
 /// The stylesheet of both forms: `style.css` beside the page, or inline in the single file.
@@ -121,11 +121,7 @@ pub fn write_zip(doc: &Document, opts: &HtmlOptions) -> crate::Result<Converted<
         parts.value.images.iter().map(|(_, i)| *i),
         parts.value.html.len(),
     );
-    let Converted { value, warnings } = fill_zip(parts, zip)?;
-    Ok(Converted {
-        value: value.finish()?,
-        warnings,
-    })
+    Ok(finish_converted(fill_zip(parts, zip)?)?.map(std::io::Cursor::into_inner))
 }
 
 /// [`write_zip`] straight into `sink` (the output file): the same bytes, never held in memory.
@@ -134,11 +130,7 @@ pub fn write_zip_to<S: std::io::Write + std::io::Seek>(
     opts: &HtmlOptions,
     sink: S,
 ) -> crate::Result<Converted<S>> {
-    let Converted { value, warnings } = fill_zip(write_parts(doc, opts), ZipWriter::on(sink))?;
-    Ok(Converted {
-        value: value.finish_sink()?,
-        warnings,
-    })
+    finish_converted(fill_zip(write_parts(doc, opts), ZipWriter::on(sink))?)
 }
 
 fn fill_zip<S: std::io::Write + std::io::Seek>(

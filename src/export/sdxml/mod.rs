@@ -79,7 +79,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::ast::Document;
-use crate::package::{Compression, ZipWriter};
+use crate::package::{Compression, ZipWriter, finish_converted};
 use crate::report::{Converted, Location, Report, WarningKind};
 use crate::sdxml_ext::{self, Ext};
 use crate::xml::{escape_attr, escape_text};
@@ -106,13 +106,10 @@ pub fn write(
     doc: &crate::ast::Document,
     options: &SdxmlExportOptions,
 ) -> crate::Result<crate::Converted<Vec<u8>>> {
-    let crate::Converted { value, warnings } = fill(doc, options, |xml| {
+    let zip = fill(doc, options, |xml| {
         ZipWriter::with_room_for(doc.media.iter(), xml)
     })?;
-    Ok(crate::Converted {
-        value: value.finish()?,
-        warnings,
-    })
+    Ok(finish_converted(zip)?.map(std::io::Cursor::into_inner))
 }
 
 /// [`write`] straight into `sink` (the output file): the same bytes, never held in memory.
@@ -121,11 +118,7 @@ pub fn write_to<W: std::io::Write + std::io::Seek>(
     options: &SdxmlExportOptions,
     sink: W,
 ) -> crate::Result<crate::Converted<W>> {
-    let crate::Converted { value, warnings } = fill(doc, options, |_| ZipWriter::on(sink))?;
-    Ok(crate::Converted {
-        value: value.finish_sink()?,
-        warnings,
-    })
+    finish_converted(fill(doc, options, |_| ZipWriter::on(sink))?)
 }
 
 /// The zip's entries, in the archive `open` makes once the XML's length is known.
@@ -246,11 +239,16 @@ struct Writer<'d> {
 
 impl<'d> Writer<'d> {
     fn new(doc: &'d Document, strict: bool, report: Report) -> Self {
+        Self::sized(doc, strict, report, doc.blocks.len())
+    }
+
+    /// A writer with room for about `blocks` top-level blocks (roughly 160 bytes each; growing
+    /// costs little anyway).
+    fn sized(doc: &'d Document, strict: bool, report: Report, blocks: usize) -> Self {
         Writer {
             doc,
             strict,
-            // Roughly what a block takes; growing costs little anyway.
-            out: String::with_capacity(4096 + doc.blocks.len() * 160),
+            out: String::with_capacity(4096 + blocks * 160),
             report,
             block: None,
             tallies: BTreeMap::new(),
@@ -449,15 +447,8 @@ impl<'d> Writer<'d> {
             .par_chunks(size)
             .enumerate()
             .map(|(k, chunk)| {
-                let mut w = Writer {
-                    doc,
-                    strict: self.strict,
-                    out: String::with_capacity(chunk.len() * 160),
-                    report: Report::new(),
-                    block: None,
-                    tallies: BTreeMap::new(),
-                    in_pieces: false,
-                };
+                let mut w = Writer::sized(doc, self.strict, Report::new(), chunk.len());
+                w.in_pieces = false;
                 for (j, block) in chunk.iter().enumerate() {
                     w.block = Some(k * size + j);
                     w.block(block);
