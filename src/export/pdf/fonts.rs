@@ -170,12 +170,13 @@ pub(crate) fn full(face: Face) -> Option<ParsedFont> {
     ParsedFont::from_bytes(face.bytes(), 0, &mut warnings)
 }
 
-/// Picks the face that draws `c`: `want` if it has the glyph, else the regular serif face, else
-/// the mono face; `None` when no bundled face has it.
-pub(crate) fn face_for(want: Face, c: char) -> Option<Face> {
+/// Picks the face that draws `c`, with the character's advance in it (font units): `want` if
+/// it has the glyph, else the regular serif face, else the mono face; `None` when no bundled
+/// face has it.
+pub(crate) fn face_and_advance(want: Face, c: char) -> Option<(Face, f32)> {
     [want, Face::Regular, Face::Mono]
         .into_iter()
-        .find(|&f| metrics(f).advance(c).is_some())
+        .find_map(|f| metrics(f).advance(c).map(|a| (f, a)))
 }
 
 #[cfg(test)]
@@ -194,7 +195,7 @@ mod tests {
             }
         }
         assert!(width(Face::Regular, 10.0, "WWW") > width(Face::Regular, 10.0, "iii"));
-        assert_eq!(face_for(Face::Regular, '\u{10FFFD}'), None);
+        assert_eq!(face_and_advance(Face::Regular, '\u{10FFFD}'), None);
     }
 
     #[test]

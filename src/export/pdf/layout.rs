@@ -3,7 +3,7 @@
 //! endnotes and the comments. Tables are in [`super::tables`].
 
 use super::fonts::Face;
-use super::lines::{Line, Piece, break_lines};
+use super::lines::{Line, Piece};
 use super::page::{Flow, Geometry, Item, OutlineEntry};
 use super::text::{Anchor, Inliner, RefTarget, Style, Token, plain};
 use crate::ast::numbering::{BlockNumber, number_blocks};
@@ -135,6 +135,12 @@ impl<'a> Layout<'a> {
         }
     }
 
+    /// Breaks `tokens` into lines; their pieces are joined by style only when the pages keep
+    /// what is drawn on them.
+    fn break_lines(&self, tokens: &mut [Token], width: f32, align: Align, size: f32) -> Vec<Line> {
+        super::lines::break_lines(tokens, width, align, size, self.flow.keep_items)
+    }
+
     /// Cross-reference targets and directory entries, before layout.
     fn collect(&mut self, numbers: &[BlockNumber]) {
         let doc = self.doc;
@@ -145,6 +151,10 @@ impl<'a> Layout<'a> {
                         p.kind,
                         TextType::HeadingOl | TextType::ParagraphOl | TextType::ListOl
                     );
+                    // Only headings and paragraphs with an id are listed or referred to.
+                    if !p.kind.is_heading() && p.id.is_none() {
+                        continue;
+                    }
                     let label = n.label.clone().filter(|_| numbered);
                     let text = plain(&p.content);
                     if p.kind.is_heading() {
@@ -218,8 +228,8 @@ impl<'a> Layout<'a> {
             if let Some(t) = text.as_deref().filter(|t| !t.trim().is_empty()) {
                 let mut tokens = Vec::new();
                 self.inl.text(t, Style::new(face, size), &mut tokens);
-                let lines = break_lines(&tokens, w, Align::Center, size);
-                self.flow.paragraph(&lines, x);
+                let lines = self.break_lines(&mut tokens, w, Align::Center, size);
+                self.flow.paragraph(lines, x);
                 self.flow.y += size * 0.5;
                 any = true;
             }
@@ -262,7 +272,7 @@ impl<'a> Layout<'a> {
                 }
                 _ => true,
             });
-            let lines = break_lines(&tokens, w, Align::Left, NOTE);
+            let lines = self.break_lines(&mut tokens, w, Align::Left, NOTE);
             self.flow.footnotes.push(lines);
         }
         // Deepest first: a child's own children are already appended to it.
@@ -328,7 +338,7 @@ impl<'a> Layout<'a> {
         } else {
             p.align
         };
-        let mut lines = break_lines(&tokens, width, align, size);
+        let mut lines = self.break_lines(&mut tokens, width, align, size);
         if let (Some((m, hang)), Some(first)) = (marker, lines.first_mut()) {
             let mut mt = Vec::new();
             self.inl.text(&m, style, &mut mt);
@@ -380,7 +390,7 @@ impl<'a> Layout<'a> {
             self.flow.anchor(Anchor::Id(id.clone()));
         }
         let x = self.geo().left + offset;
-        self.flow.paragraph(&lines, x);
+        self.flow.paragraph(lines, x);
         self.flow.y += if p.kind.is_list() {
             PARA_GAP * 0.4
         } else if heading {
@@ -435,7 +445,7 @@ impl<'a> Layout<'a> {
         }
         self.inl
             .text(text, Style::new(Face::Italic, size), &mut tokens);
-        break_lines(&tokens, width, Align::Center, size)
+        self.break_lines(&mut tokens, width, Align::Center, size)
     }
 
     fn image(&mut self, i: usize, img: &Image, number: &BlockNumber) {
@@ -481,7 +491,7 @@ impl<'a> Layout<'a> {
         });
         self.flow.y += h + 4.0;
         self.flow.used = true;
-        for l in &caption_lines {
+        for l in caption_lines {
             self.flow.line(l, geo.left + indent);
         }
         self.flow.y += PARA_GAP + 2.0;
@@ -529,13 +539,13 @@ impl<'a> Layout<'a> {
             Style::new(Face::Bold, heading_size(0, BODY)),
             &mut tokens,
         );
-        let lines = break_lines(&tokens, geo.text_width(), Align::Left, BODY);
+        let lines = self.break_lines(&mut tokens, geo.text_width(), Align::Left, BODY);
         if self.flow.used {
             self.flow.y += BODY;
         }
         self.flow
             .need(lines.iter().map(|l| l.height).sum::<f32>() + BODY * 4.0);
-        self.flow.paragraph(&lines, geo.left);
+        self.flow.paragraph(lines, geo.left);
         self.flow.y += PARA_GAP;
         // The page number column: wide enough for five digits.
         let num_w = super::fonts::width(Face::Regular, BODY, "00000");
@@ -555,7 +565,7 @@ impl<'a> Layout<'a> {
             let mut tokens = Vec::new();
             self.inl.text(&e.text, st, &mut tokens);
             let text_w = geo.text_width() - indent - num_w - 8.0;
-            let mut lines = break_lines(&tokens, text_w, Align::Left, BODY);
+            let mut lines = self.break_lines(&mut tokens, text_w, Align::Left, BODY);
             let x = geo.left + indent;
             let right = geo.left + geo.text_width();
             if let Some(last) = lines.last_mut() {
@@ -579,7 +589,7 @@ impl<'a> Layout<'a> {
             self.flow.need(total);
             let last_top = self.flow.y + total - lines.last().map_or(0.0, |l| l.height);
             let ascent = lines.last().map_or(BODY, |l| l.ascent);
-            for l in &lines {
+            for l in lines {
                 self.flow.line(l, x);
             }
             let base = last_top + ascent;
@@ -614,11 +624,11 @@ impl<'a> Layout<'a> {
             let st = Style::new(Face::Regular, BODY * 0.9);
             self.inl.text(&format!("{}. ", note.mark), st, &mut tokens);
             self.inl.tokens(&note.content, st, &mut tokens);
-            let lines = break_lines(&tokens, geo.text_width(), Align::Left, BODY * 0.9);
+            let lines = self.break_lines(&mut tokens, geo.text_width(), Align::Left, BODY * 0.9);
             self.lay_out_new_notes();
             self.flow.need(lines.first().map_or(0.0, |l| l.height));
             self.flow.anchor(Anchor::Endnote(n));
-            self.flow.paragraph(&lines, geo.left);
+            self.flow.paragraph(lines, geo.left);
             self.flow.y += PARA_GAP * 0.6;
             n += 1;
         }
@@ -646,11 +656,11 @@ impl<'a> Layout<'a> {
                 .text(&head, Style::new(Face::Bold, size), &mut tokens);
             self.inl
                 .tokens(&c.content, Style::new(Face::Regular, size), &mut tokens);
-            let lines = break_lines(&tokens, geo.text_width(), Align::Left, size);
+            let lines = self.break_lines(&mut tokens, geo.text_width(), Align::Left, size);
             self.lay_out_new_notes();
             self.flow.need(lines.first().map_or(0.0, |l| l.height));
             self.flow.anchor(Anchor::Comment(i));
-            self.flow.paragraph(&lines, geo.left);
+            self.flow.paragraph(lines, geo.left);
             self.flow.y += PARA_GAP * 0.6;
         }
     }
@@ -663,13 +673,13 @@ impl<'a> Layout<'a> {
             Style::new(Face::Bold, heading_size(1, BODY)),
             &mut tokens,
         );
-        let lines = break_lines(&tokens, geo.text_width(), Align::Left, BODY);
+        let lines = self.break_lines(&mut tokens, geo.text_width(), Align::Left, BODY);
         if self.flow.used {
             self.flow.y += BODY * 1.5;
         }
         self.flow
             .need(lines.iter().map(|l| l.height).sum::<f32>() + BODY * 4.0);
-        self.flow.paragraph(&lines, geo.left);
+        self.flow.paragraph(lines, geo.left);
         self.flow.y += PARA_GAP;
     }
 

@@ -42,10 +42,19 @@ pub(crate) struct Line {
 const LEADING: f32 = 1.3;
 
 /// Breaks `tokens` into lines `width` points wide. `min_size` is the font size that sets the
-/// height of an empty line.
-pub(crate) fn break_lines(tokens: &[Token], width: f32, align: Align, min_size: f32) -> Vec<Line> {
+/// height of an empty line. The tokens' text moves into the lines (a copy per word was a fifth
+/// of the Word writer's page layout), so they are left empty. `merge` joins neighbouring
+/// pieces in one style ([`merge`]): only drawing needs that, not measuring.
+pub(crate) fn break_lines(
+    tokens: &mut [Token],
+    width: f32,
+    align: Align,
+    min_size: f32,
+    merge: bool,
+) -> Vec<Line> {
     let width = width.max(1.0);
     let mut b = Breaker {
+        merge,
         lines: Vec::new(),
         cur: Vec::new(),
         cur_w: 0.0,
@@ -74,7 +83,7 @@ pub(crate) fn break_lines(tokens: &[Token], width: f32, align: Align, min_size: 
                 while i < tokens.len() && !matches!(tokens[i], Token::Space { .. } | Token::Break) {
                     i += 1;
                 }
-                b.word(&tokens[start..i]);
+                b.word(&mut tokens[start..i]);
             }
         }
     }
@@ -91,6 +100,7 @@ struct Pending {
 }
 
 struct Breaker {
+    merge: bool,
     lines: Vec<Line>,
     cur: Vec<Pending>,
     cur_w: f32,
@@ -102,7 +112,7 @@ struct Breaker {
 }
 
 impl Breaker {
-    fn word(&mut self, word: &[Token]) {
+    fn word(&mut self, word: &mut [Token]) {
         let w: f32 = word.iter().map(token_width).sum();
         if !self.cur.is_empty() && self.cur_w + self.pending + w > self.width {
             self.finish(true);
@@ -128,20 +138,21 @@ impl Breaker {
         }
     }
 
-    fn push(&mut self, t: &Token, glues: u32) {
+    /// Puts `t` on the current line, taking its text.
+    fn push(&mut self, t: &mut Token, glues: u32) {
         let x = self.cur_w;
         match t {
             Token::Text { text, style, width } => {
                 self.cur.push(Pending {
                     piece: Piece::Text {
                         x,
-                        text: text.clone(),
+                        text: std::mem::take(text),
                         style: *style,
                         width: *width,
                     },
                     glues,
                 });
-                self.cur_w += width;
+                self.cur_w += *width;
             }
             Token::Image {
                 media,
@@ -149,14 +160,14 @@ impl Breaker {
                 height,
             } => {
                 let (w, h) = if *width > self.width {
-                    (self.width, height * self.width / width)
+                    (self.width, *height * self.width / *width)
                 } else {
                     (*width, *height)
                 };
                 self.cur.push(Pending {
                     piece: Piece::Image {
                         x,
-                        media: media.clone(),
+                        media: std::mem::take(media),
                         width: w,
                         height: h,
                     },
@@ -165,13 +176,13 @@ impl Breaker {
                 self.cur_w += w;
             }
             Token::NoteRef(n) => self.notes.push(*n),
-            Token::Kern(w) => self.cur_w += w,
+            Token::Kern(w) => self.cur_w += *w,
             Token::Space { .. } | Token::Break => {}
         }
     }
 
     /// A word wider than the line: cut between characters, each part on its own line.
-    fn long_word(&mut self, word: &[Token]) {
+    fn long_word(&mut self, word: &mut [Token]) {
         for t in word {
             match t {
                 Token::Text { text, style, .. } => {
@@ -183,12 +194,12 @@ impl Breaker {
                         if self.cur_w + part_w + cw > self.width
                             && (!part.is_empty() || !self.cur.is_empty())
                         {
-                            let tok = Token::Text {
+                            let mut tok = Token::Text {
                                 text: std::mem::take(&mut part),
                                 style: *style,
                                 width: part_w,
                             };
-                            self.push(&tok, 0);
+                            self.push(&mut tok, 0);
                             part_w = 0.0;
                             self.finish(false);
                         }
@@ -196,12 +207,12 @@ impl Breaker {
                         part_w += cw;
                     }
                     if !part.is_empty() {
-                        let tok = Token::Text {
+                        let mut tok = Token::Text {
                             text: part,
                             style: *style,
                             width: part_w,
                         };
-                        self.push(&tok, 0);
+                        self.push(&mut tok, 0);
                     }
                 }
                 other => {
@@ -246,7 +257,7 @@ impl Breaker {
             }
             pieces.push(piece);
         }
-        if extra == 0.0 {
+        if extra == 0.0 && self.merge {
             pieces = merge(pieces);
         }
         self.lines.push(Line {
@@ -264,6 +275,8 @@ impl Breaker {
 /// fewer text operations, same positions (advances add up; the fonts are not kerned here).
 fn merge(pieces: Vec<Piece>) -> Vec<Piece> {
     let mut out: Vec<Piece> = Vec::with_capacity(pieces.len());
+    // The width of a space in the last style asked for: a line's pieces mostly share one.
+    let mut space: Option<(Style, f32)> = None;
     for p in pieces {
         if let (
             Some(Piece::Text {
@@ -281,7 +294,14 @@ fn merge(pieces: Vec<Piece>) -> Vec<Piece> {
         ) = (out.last_mut(), &p)
             && *ps == *style
         {
-            let space = super::fonts::width(style.face, style.size, " ");
+            let space = match space {
+                Some((s, w)) if s == *style => w,
+                _ => {
+                    let w = super::fonts::width(style.face, style.size, " ");
+                    space = Some((*style, w));
+                    w
+                }
+            };
             let gap = x - (*px + *pw);
             if gap.abs() < 0.01 || (gap - space).abs() < 0.01 {
                 if gap.abs() >= 0.01 {
@@ -331,7 +351,7 @@ mod tests {
     #[test]
     fn lines_fit_and_keep_every_word() {
         let text = "the quick brown fox jumps over the lazy dog ".repeat(20);
-        let lines = break_lines(&tokens(&text), 200.0, Align::Justify, 10.0);
+        let lines = break_lines(&mut tokens(&text), 200.0, Align::Justify, 10.0, true);
         assert!(lines.len() > 5);
         let mut words = 0;
         for l in &lines {
@@ -349,7 +369,13 @@ mod tests {
 
     #[test]
     fn an_over_long_word_is_cut() {
-        let lines = break_lines(&tokens(&"x".repeat(500)), 100.0, Align::Left, 10.0);
+        let lines = break_lines(
+            &mut tokens(&"x".repeat(500)),
+            100.0,
+            Align::Left,
+            10.0,
+            true,
+        );
         assert!(lines.len() > 10);
         assert!(lines.iter().all(|l| l.used_width() <= 100.5));
         let n: usize = lines

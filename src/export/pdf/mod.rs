@@ -308,9 +308,8 @@ pub fn warm_up() {
 /// The page (1-based) on which each top-level block starts in this writer's layout, `None` for
 /// blocks that leave no mark (page breaks). The Word writer fills its TOC page numbers from it.
 pub fn block_pages(doc: &Document, settings: WordSettings, paper: Paper) -> Vec<Option<u32>> {
-    let mut lay = layout::Layout::new(doc, settings, page::Geometry::new(paper));
-    lay.run();
-    let (_, anchors, _) = lay.flow.finish();
+    // Only the anchors are wanted: the pages need not keep their drawing.
+    let (_, anchors) = anchors_of(doc, settings, paper, false);
     (0..doc.blocks.len())
         .map(|i| {
             anchors
@@ -318,6 +317,21 @@ pub fn block_pages(doc: &Document, settings: WordSettings, paper: Paper) -> Vec<
                 .map(|(p, _)| u32::try_from(p + 1).unwrap_or(u32::MAX))
         })
         .collect()
+}
+
+/// The number of pages and where each anchor lies, from a layout whose pages keep what is
+/// drawn on them or not (`keep_items`): both give the same.
+fn anchors_of(
+    doc: &Document,
+    settings: WordSettings,
+    paper: Paper,
+    keep_items: bool,
+) -> (usize, page::Anchors) {
+    let mut lay = layout::Layout::new(doc, settings, page::Geometry::new(paper));
+    lay.flow.keep_items = keep_items;
+    lay.run();
+    let (pages, anchors, _) = lay.flow.finish();
+    (pages.len(), anchors)
 }
 
 fn pdf_warning(kind: WarningKind, message: String) -> Warning {
@@ -524,4 +538,61 @@ fn text_string(s: &str) -> Object {
         b.extend_from_slice(&u.to_be_bytes());
     }
     Object::String(b, StringFormat::Hexadecimal)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A document that spans pages: headings, justified paragraphs citing footnotes, a word
+    /// longer than the line, a table whose header row repeats on the next page, captions.
+    fn long_document() -> Document {
+        let mut md = String::from("# Report\n\n");
+        for i in 0..40 {
+            md.push_str(&format!("## Part {i}\n\n"));
+            md.push_str(&"Several words of **bold** and *italic* text run on. ".repeat(i % 7 + 3));
+            md.push_str(&format!(
+                "A note here.[^n{i}]\n\n[^n{i}]: The note of part {i}.\n\n"
+            ));
+            if i % 9 == 4 {
+                md.push_str(&format!("{}\n\n", "x".repeat(300)));
+                md.push_str("| Name | Value |\n|---|---|\n");
+                for r in 0..60 {
+                    md.push_str(&format!(
+                        "| row {r} | {} |\n",
+                        "cell text ".repeat(r % 4 + 1)
+                    ));
+                }
+                md.push('\n');
+            }
+        }
+        let read = crate::import::markdown::read(
+            md.as_bytes(),
+            &crate::import::markdown::MarkdownImportOptions::default(),
+            &mut |_| None,
+        );
+        match read {
+            Ok(read) => read.value,
+            Err(e) => panic!("the Markdown sample did not read: {e}"),
+        }
+    }
+
+    #[test]
+    fn measuring_alone_places_everything_as_drawing_does() {
+        let doc = long_document();
+        let settings = WordSettings::default()
+            .with_image_caption(true)
+            .with_table_caption(true);
+        let (pages, drawn) = anchors_of(&doc, settings, Paper::A4, true);
+        let (measured_pages, measured) = anchors_of(&doc, settings, Paper::A4, false);
+        assert!(pages > 5, "the sample should span pages, got {pages}");
+        assert_eq!(measured_pages, pages);
+        assert_eq!(measured.len(), drawn.len());
+        for (anchor, at) in &drawn {
+            assert_eq!(measured.get(anchor), Some(at), "{anchor:?}");
+        }
+        let numbers = block_pages(&doc, settings, Paper::A4);
+        assert_eq!(numbers.len(), doc.blocks.len());
+        assert_eq!(numbers.iter().flatten().max(), Some(&(pages as u32)));
+    }
 }

@@ -152,6 +152,9 @@ pub(crate) struct Flow {
     carry: Vec<Line>,
     pub anchors: Anchors,
     pub outline: Vec<OutlineEntry>,
+    /// Whether pages keep what is drawn on them. Off when only the positions matter (the Word
+    /// writer's TOC page numbers): the pages and anchors come out the same, with no items.
+    pub keep_items: bool,
 }
 
 /// Space between the body and the footnote rule.
@@ -170,6 +173,7 @@ impl Flow {
             carry: Vec::new(),
             anchors: HashMap::new(),
             outline: Vec::new(),
+            keep_items: true,
         }
     }
 
@@ -192,6 +196,9 @@ impl Flow {
     }
 
     pub(crate) fn push(&mut self, item: Item) {
+        if !self.keep_items {
+            return;
+        }
         if let Some(p) = self.pages.last_mut() {
             p.items.push(item);
         }
@@ -232,8 +239,9 @@ impl Flow {
         });
         let mut y = top;
         for line in std::mem::take(&mut self.foot) {
-            self.draw_line(&line, left, y);
-            y += line.height;
+            let height = line.height;
+            self.draw_line(line, left, y);
+            y += height;
         }
         self.foot_h = 0.0;
     }
@@ -264,8 +272,8 @@ impl Flow {
     }
 
     /// Places a line at the cursor, `x` from the page's left edge, with the footnotes it cites.
-    pub(crate) fn line(&mut self, line: &Line, x: f32) {
-        let notes_h = self.notes_height(line);
+    pub(crate) fn line(&mut self, mut line: Line, x: f32) {
+        let notes_h = self.notes_height(&line);
         let gap = if notes_h > 0.0 && self.foot_h == 0.0 {
             FOOT_GAP
         } else {
@@ -276,10 +284,11 @@ impl Flow {
             self.new_page();
         }
         let y = self.y;
+        let (height, notes) = (line.height, std::mem::take(&mut line.notes));
         self.draw_line(line, x, y);
-        self.y += line.height;
+        self.y += height;
         self.used = true;
-        for &n in &line.notes {
+        for n in notes {
             let lines = self.footnotes.get(n).cloned().unwrap_or_default();
             self.add_foot_lines(lines);
         }
@@ -293,10 +302,13 @@ impl Flow {
         }
     }
 
-    /// Draws a line's pieces with its top at `y`.
-    pub(crate) fn draw_line(&mut self, line: &Line, x: f32, y: f32) {
+    /// Draws a line's pieces with its top at `y`; their text moves into the page's items.
+    pub(crate) fn draw_line(&mut self, line: Line, x: f32, y: f32) {
+        if !self.keep_items {
+            return;
+        }
         let base = y + line.ascent;
-        for p in &line.pieces {
+        for p in line.pieces {
             match p {
                 Piece::Text {
                     x: px,
@@ -309,7 +321,7 @@ impl Flow {
                     self.push(Item::Text {
                         x: tx,
                         y: ty,
-                        text: text.clone(),
+                        text,
                         face: style.face,
                         size: style.size,
                         color: style.color,
@@ -319,7 +331,7 @@ impl Flow {
                         self.push(Item::Fill {
                             x: tx,
                             y: ty + style.size * 0.12,
-                            w: *width,
+                            w: width,
                             h: t,
                             color: style.color,
                             under: false,
@@ -329,7 +341,7 @@ impl Flow {
                         self.push(Item::Fill {
                             x: tx,
                             y: ty - style.size * 0.3,
-                            w: *width,
+                            w: width,
                             h: t,
                             color: style.color,
                             under: false,
@@ -339,7 +351,7 @@ impl Flow {
                         self.push(Item::Link {
                             x: tx,
                             y: ty - style.size * 0.9,
-                            w: *width,
+                            w: width,
                             h: style.size * 1.15,
                             link,
                         });
@@ -353,9 +365,9 @@ impl Flow {
                 } => self.push(Item::Image {
                     x: x + px,
                     y: base - height,
-                    w: *width,
-                    h: *height,
-                    media: media.clone(),
+                    w: width,
+                    h: height,
+                    media,
                 }),
             }
         }
@@ -369,16 +381,26 @@ impl Flow {
 
     /// Places a paragraph's lines with widow and orphan control: at least two lines of a
     /// paragraph stay together at the bottom and at the top of a page.
-    pub(crate) fn paragraph(&mut self, lines: &[Line], x: f32) {
+    pub(crate) fn paragraph(&mut self, lines: Vec<Line>, x: f32) {
         let n = lines.len();
-        for (i, line) in lines.iter().enumerate() {
-            if (n >= 2 && i == 0) || (n >= 3 && i == n - 2) {
-                let next = &lines[i + 1];
-                let h =
-                    line.height + next.height + self.notes_height(line) + self.notes_height(next);
-                if h <= self.geo.body_height() * 0.5 {
-                    self.need(h);
-                }
+        // The height of the first two and of the last two lines with their footnotes, taken
+        // before the lines move into the page.
+        let pair = |i: usize| {
+            let (line, next) = (&lines[i], &lines[i + 1]);
+            line.height + next.height + self.notes_height(line) + self.notes_height(next)
+        };
+        let first = (n >= 2).then(|| pair(0));
+        let last = (n >= 3).then(|| pair(n - 2));
+        for (i, line) in lines.into_iter().enumerate() {
+            let keep = match i {
+                0 => first,
+                i if i + 2 == n => last,
+                _ => None,
+            };
+            if let Some(h) = keep
+                && h <= self.geo.body_height() * 0.5
+            {
+                self.need(h);
             }
             self.line(line, x);
         }

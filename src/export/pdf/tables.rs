@@ -155,7 +155,7 @@ impl Layout<'_> {
         if let Some(id) = &t.id {
             self.flow.anchor(Anchor::Id(id.clone()));
         }
-        for l in &caption {
+        for l in caption {
             self.flow.line(l, left);
         }
         self.flow.y += 2.0;
@@ -271,8 +271,8 @@ impl Layout<'_> {
                 }
                 match line {
                     CellLine::Text(l, x) => {
-                        let l = l.clone();
-                        self.flow.draw_line(&l, cell.x + pad + x, cy);
+                        // A copy: header rows are drawn again on the pages they repeat on.
+                        self.flow.draw_line(l.clone(), cell.x + pad + x, cy);
                     }
                     CellLine::Image { w, h, media, x } => self.flow.push(Item::Image {
                         x: cell.x + pad + x,
@@ -344,11 +344,15 @@ impl Layout<'_> {
             }
             match b {
                 Block::Paragraph(p) => {
-                    let mut p = p.clone();
-                    if let (Some(a), Align::Left) = (cell.align, p.align) {
-                        p.align = a;
+                    // A copy only when the cell changes how the paragraph is drawn.
+                    let mut p = std::borrow::Cow::Borrowed(p);
+                    if let (Some(a), Align::Left) = (cell.align, p.align)
+                        && a != Align::Left
+                    {
+                        p.to_mut().align = a;
                     }
                     if bold {
+                        let p = p.to_mut();
                         p.content = vec![crate::ast::Inline::styled(
                             crate::ast::TextStyle::Bold,
                             std::mem::take(&mut p.content),
@@ -456,6 +460,7 @@ fn column_widths(columns: &[f32], grid: usize, total: f32) -> Vec<f32> {
 /// the cell is drawn in (bold in header rows).
 fn min_widths(t: &Table, grid: usize, scale: f32) -> Vec<f32> {
     let mut min = vec![0.0f32; grid];
+    let mut text = String::new();
     for (row, pos) in t.rows.iter().zip(grid_positions(t)) {
         for (cell, (col, span)) in row.cells.iter().zip(pos) {
             if span != 1 || col >= grid {
@@ -470,7 +475,9 @@ fn min_widths(t: &Table, grid: usize, scale: f32) -> Vec<f32> {
             let mut longest: f32 = 0.0;
             for b in &cell.blocks {
                 if let Block::Paragraph(p) = b {
-                    for w in super::text::plain(&p.content).split_whitespace() {
+                    text.clear();
+                    super::text::plain_into(&p.content, &mut text);
+                    for w in text.split_whitespace() {
                         longest = longest.max(super::fonts::width(face, size, w));
                     }
                 }

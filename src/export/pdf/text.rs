@@ -329,54 +329,62 @@ impl Inliner {
             (text, style)
         };
         let space = fonts::width(style.face, style.size, " ");
+        // A character no face has is drawn as `?`, with the advance `fonts::width` gives it.
+        let question = fonts::metrics(style.face).advance('?').unwrap_or(500.0);
+        // The run's characters, and their advances summed in order as `fonts::width` sums
+        // them (one pass over the text instead of two; the widths are the same to the bit).
         let mut cur = String::new();
+        let mut cur_advance = 0.0f32;
         let mut cur_face = style.face;
-        let flush = |cur: &mut String, face: Face, out: &mut Vec<Token>| {
+        let flush = |cur: &mut String, advance: &mut f32, face: Face, out: &mut Vec<Token>| {
             if !cur.is_empty() {
                 let mut st = style;
                 st.face = face;
-                let width = fonts::width(face, st.size, cur);
+                // A copy of the exact size; `cur` keeps its buffer for the next run.
                 out.push(Token::Text {
-                    text: std::mem::take(cur),
+                    text: cur.clone(),
                     style: st,
-                    width,
+                    width: *advance * st.size / 1000.0,
                 });
+                cur.clear();
             }
+            *advance = 0.0;
         };
         for c in text.chars() {
             match c {
                 ' ' | '\u{2002}' | '\u{2003}' | '\u{2009}' | '\u{200A}' => {
-                    flush(&mut cur, cur_face, out);
+                    flush(&mut cur, &mut cur_advance, cur_face, out);
                     out.push(Token::Space { width: space });
                 }
                 '\t' => {
-                    flush(&mut cur, cur_face, out);
+                    flush(&mut cur, &mut cur_advance, cur_face, out);
                     out.push(Token::Space { width: space * 4.0 });
                 }
                 '\n' | '\r' | '\u{2028}' | '\u{2029}' => {
-                    flush(&mut cur, cur_face, out);
+                    flush(&mut cur, &mut cur_advance, cur_face, out);
                     out.push(Token::Break);
                 }
                 // Invisible: soft hyphen, zero-width characters, other controls.
                 '\u{00AD}' | '\u{200B}'..='\u{200F}' | '\u{FEFF}' => {}
                 c if c.is_control() => {}
                 c => {
-                    let (face, c) = match fonts::face_for(style.face, c) {
-                        Some(f) => (f, c),
+                    let (face, c, advance) = match fonts::face_and_advance(style.face, c) {
+                        Some((f, a)) => (f, c, a),
                         None => {
                             self.missing.insert(c);
-                            (style.face, '?')
+                            (style.face, '?', question)
                         }
                     };
                     if face != cur_face {
-                        flush(&mut cur, cur_face, out);
+                        flush(&mut cur, &mut cur_advance, cur_face, out);
                         cur_face = face;
                     }
                     cur.push(c);
+                    cur_advance += advance;
                 }
             }
         }
-        flush(&mut cur, cur_face, out);
+        flush(&mut cur, &mut cur_advance, cur_face, out);
     }
 }
 
@@ -400,12 +408,20 @@ pub(crate) fn roman(n: usize) -> String {
 
 /// The plain text of inline content (directory entries, outline titles, cross-reference text).
 pub(crate) fn plain(inlines: &[Inline]) -> String {
-    let mut s = String::new();
-    plain_into(inlines, &mut s);
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
+    let mut raw = String::new();
+    plain_into(inlines, &mut raw);
+    let mut s = String::with_capacity(raw.len());
+    for word in raw.split_whitespace() {
+        if !s.is_empty() {
+            s.push(' ');
+        }
+        s.push_str(word);
+    }
+    s
 }
 
-fn plain_into(inlines: &[Inline], s: &mut String) {
+/// The text of `inlines` as [`plain`] reads it, appended to `s` with its white space as it is.
+pub(crate) fn plain_into(inlines: &[Inline], s: &mut String) {
     for i in inlines {
         match i {
             Inline::Text { text } => s.push_str(text),
@@ -438,6 +454,45 @@ mod tests {
         assert!(matches!(&out[1], Token::Space { .. }));
         assert!(matches!(&out[2], Token::Text { text, .. } if text == "cd?"));
         assert!(inl.missing.contains(&'\u{10FFFD}'));
+    }
+
+    #[test]
+    fn a_token_is_as_wide_as_its_text_measured_whole() {
+        // Latin, a character only the mono face has, one no face has (drawn as `?`), tabs,
+        // control characters and small caps: each token's width is, to the bit, what
+        // `fonts::width` gives for its text in its face.
+        let text = "Wörter über\tΑλφα ∀x\u{2200}y \u{10FFFD}ab\u{200B}c d\u{7}e Ünïcödé";
+        for (face, caps) in [
+            (Face::Regular, false),
+            (Face::Bold, false),
+            (Face::Italic, true),
+            (Face::Mono, false),
+        ] {
+            let mut style = Style::new(face, 10.5);
+            style.caps = caps;
+            let mut out = Vec::new();
+            Inliner::default().text(text, style, &mut out);
+            let mut words = 0;
+            for t in &out {
+                if let Token::Text { text, style, width } = t {
+                    words += 1;
+                    let whole = fonts::width(style.face, style.size, text);
+                    assert_eq!(width.to_bits(), whole.to_bits(), "{text:?} in {face:?}");
+                }
+            }
+            assert!(words >= 7, "{out:?}");
+        }
+    }
+
+    #[test]
+    fn plain_text_has_single_spaces() {
+        let inlines = vec![
+            Inline::text("  a \t b"),
+            Inline::LineBreak,
+            Inline::text("c  "),
+        ];
+        assert_eq!(plain(&inlines), "a b c");
+        assert_eq!(plain(&[Inline::text(" \n ")]), "");
     }
 
     #[test]
