@@ -325,7 +325,10 @@ fn token_width(t: &Token) -> f32 {
 }
 
 impl Line {
-    /// The width the pieces take.
+    /// The width the pieces take. For drawing only: a layout that measures alone does not
+    /// join pieces ([`break_lines`]'s `merge`), which may move this by a rounding, so no
+    /// placement may depend on it (or on the pieces at all) without the TOC page numbers
+    /// changing.
     pub(crate) fn used_width(&self) -> f32 {
         self.pieces
             .iter()

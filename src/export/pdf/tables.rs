@@ -270,10 +270,12 @@ impl Layout<'_> {
                     break;
                 }
                 match line {
-                    CellLine::Text(l, x) => {
-                        // A copy: header rows are drawn again on the pages they repeat on.
+                    // A copy: header rows are drawn again on the pages they repeat on. When
+                    // only positions are wanted nothing is drawn, so nothing is copied.
+                    CellLine::Text(l, x) if self.flow.keep_items => {
                         self.flow.draw_line(l.clone(), cell.x + pad + x, cy);
                     }
+                    CellLine::Text(..) => {}
                     CellLine::Image { w, h, media, x } => self.flow.push(Item::Image {
                         x: cell.x + pad + x,
                         y: cy + 1.0,
