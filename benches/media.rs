@@ -4,9 +4,17 @@
 //! as the CLI does. The zip writers copy the pictures as they are stored; the HTML files need
 //! them inflated (in parallel).
 //!
+//! Beside them, two floors made of the same library pieces (`floor/mod.rs`), for what no such
+//! conversion can avoid: `floor_read_xml` inflates every XML part and tokenises it (pictures
+//! untouched); `floor_repack` also writes the package again in memory, the XML deflated, the
+//! pictures copied as stored.
+//!
 //! `cargo bench --bench media` measures; `cargo test --benches` runs each once as a smoke test.
 
+mod floor;
+
 use std::hint::black_box;
+use std::io::Cursor;
 
 use bytes::Bytes;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -61,6 +69,15 @@ fn media(c: &mut Criterion) {
     ] {
         group.bench_function(name, |b| b.iter(|| word_to(black_box(&bytes), format)));
     }
+    group.bench_function("floor_read_xml", |b| {
+        b.iter(|| floor::floor::<Cursor<Vec<u8>>>(black_box(&bytes), None).expect("reads"))
+    });
+    group.bench_function("floor_repack", |b| {
+        b.iter(|| {
+            let sink = Cursor::new(Vec::with_capacity(bytes.len()));
+            floor::floor(black_box(&bytes), Some(sink)).expect("repacks")
+        })
+    });
     group.finish();
 }
 

@@ -1,0 +1,42 @@
+//! The floor of a Word conversion that keeps its pictures compressed, made of the library's own
+//! pieces: every XML part inflated and tokenised, and (when given a sink) the package written
+//! again, each XML part deflated at the zip writer's level (large ones in parallel, as the
+//! writers do) and each picture copied as it is stored. A converter that builds a tree and
+//! writes another format does all of this and more, so its time cannot go below this one's.
+//!
+//! Shared by `benches/media.rs` (in memory) and `examples/media_floor.rs` (a whole process
+//! writing a file, to set beside `sdconv convert`).
+
+use std::io::{Seek, Write};
+
+use bytes::Bytes;
+use sdconv::package::{Compression, Source, ZipReader, ZipWriter};
+use sdconv::xml::XmlReader;
+use sdconv::{Limits, Result};
+
+/// Reads every XML part of the package `bytes` and, with `sink`, writes the package into it.
+/// Returns the number of XML events and the sink.
+pub fn floor<W: Write + Seek>(bytes: &Bytes, sink: Option<W>) -> Result<(usize, Option<W>)> {
+    let limits = Limits::default();
+    let mut r = ZipReader::from_source(Source::Shared(bytes.clone()), &limits)?;
+    let mut w = sink.map(ZipWriter::on);
+    let mut events = 0;
+    for name in r.names().to_vec() {
+        if name.ends_with('/') {
+            continue;
+        }
+        if name.ends_with(".xml") || name.ends_with(".rels") {
+            let data = r.read(&name)?;
+            let mut x = XmlReader::new(sdconv::xml::decode(&data, &name)?, &name, &limits);
+            while !matches!(x.next_event()?, quick_xml::events::Event::Eof) {
+                events += 1;
+            }
+            if let Some(w) = &mut w {
+                w.add(&name, &data, Compression::Deflate)?;
+            }
+        } else if let Some(w) = &mut w {
+            w.add_raw(&name, &r.read_raw(&name)?)?;
+        }
+    }
+    Ok((events, w.map(ZipWriter::finish_sink).transpose()?))
+}
