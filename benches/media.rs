@@ -6,12 +6,14 @@
 //!
 //! Beside them, two floors made of the same library pieces (`floor/mod.rs`), for what no such
 //! conversion can avoid: `floor_read_xml` inflates every XML part and tokenises it (pictures
-//! untouched); `floor_repack` also writes the package again in memory, the XML deflated, the
-//! pictures copied as stored.
+//! untouched); `floor_pictures` also copies the pictures as stored into a zip in memory;
+//! `floor_repack` writes the whole package again, the XML deflated too.
 //!
 //! `cargo bench --bench media` measures; `cargo test --benches` runs each once as a smoke test.
 
 mod floor;
+
+use floor::Output;
 
 use std::hint::black_box;
 use std::io::Cursor;
@@ -70,14 +72,22 @@ fn media(c: &mut Criterion) {
         group.bench_function(name, |b| b.iter(|| word_to(black_box(&bytes), format)));
     }
     group.bench_function("floor_read_xml", |b| {
-        b.iter(|| floor::floor::<Cursor<Vec<u8>>>(black_box(&bytes), None).expect("reads"))
-    });
-    group.bench_function("floor_repack", |b| {
         b.iter(|| {
-            let sink = Cursor::new(Vec::with_capacity(bytes.len()));
-            floor::floor(black_box(&bytes), Some(sink)).expect("repacks")
+            floor::floor::<Cursor<Vec<u8>>>(black_box(&bytes), None, Output::Package)
+                .expect("reads")
         })
     });
+    for (name, what) in [
+        ("floor_pictures", Output::Pictures),
+        ("floor_repack", Output::Package),
+    ] {
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let sink = Cursor::new(Vec::with_capacity(bytes.len()));
+                floor::floor(black_box(&bytes), Some(sink), what).expect("repacks")
+            })
+        });
+    }
     group.finish();
 }
 

@@ -3,29 +3,47 @@
 #
 #   fuzz/campaign.sh run TARGET SECONDS [--no-trace-compares]
 #   fuzz/campaign.sh summary
+#   fuzz/campaign.sh fingerprint [REV]
 #
 # `run` builds TARGET, runs it for SECONDS on fuzz/corpus/TARGET (plus fuzz/seeds/TARGET) and
 # appends one line to fuzz/campaigns.tsv: when, the target, the code's fingerprint, the build
-# mode, executions, seconds and the result. The fingerprint names the git trees of everything a
-# fuzz binary is built from (the library's sources, templates and style sets, the fuzz targets,
-# both manifests and the fuzz lock file), so runs on different code never add up; the run
-# refuses to start when any of those differs from HEAD. `summary` adds up the clean runs per
-# target and fingerprint, and names any run that failed.
+# mode, executions, seconds and the result. The fingerprint names what a fuzz binary is built
+# from: the library's sources (the CLI in src/bin is not), templates and style sets, the fuzz
+# targets, the fuzz manifest and lock file, and the sections of the root manifest a build
+# reads (package, features, dependencies, lints). Runs on different code never add up: the run
+# refuses to start, and records nothing, when any of those differs from HEAD or is untracked.
+# `summary` adds up the clean and stopped runs per target, fingerprint and build mode, and
+# names the runs that failed. Lines starting with `#` in the ledger are notes.
 #
-# Let a run finish, or stop it with Ctrl-C (SIGINT: libFuzzer prints its counts and exits 72,
-# recorded as `stopped`, its executions counted). Do not pause it (SIGSTOP): libFuzzer's
-# per-input timer keeps running and reports a timeout when it resumes.
+# Stop a run with Ctrl-C (SIGINT): libFuzzer prints its counts and exits 72, recorded as
+# `stopped` with its executions counted. Do not pause a run (SIGSTOP): libFuzzer's per-input
+# timer keeps running and reports a timeout when the run resumes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 ledger=fuzz/campaigns.tsv
 inputs=(src templates styles Cargo.toml fuzz/fuzz_targets fuzz/Cargo.toml fuzz/Cargo.lock)
 
+# The fingerprint of the fuzzed code at REV (HEAD by default).
 fingerprint() {
-    local path
-    for path in "${inputs[@]}"; do
-        git rev-parse "HEAD:$path"
-    done | sha1sum | cut -c1-12
+    local rev=${1:-HEAD}
+    {
+        git ls-tree -r "$rev" -- src templates styles fuzz/fuzz_targets \
+            fuzz/Cargo.toml fuzz/Cargo.lock | grep -v $'\tsrc/bin/'
+        # The fuzz crate is a workspace of its own: the root manifest's profiles, targets and
+        # dev-dependencies never reach its build.
+        git show "$rev:Cargo.toml" | awk '
+            /^\[/ { keep = ($0 ~ /^\[(package|features|dependencies|lints(\..*)?|target\..*dependencies)\]$/) }
+            keep'
+    } | sha1sum | cut -c1-12
+}
+
+# Refuses when the fuzzed code differs from HEAD, untracked files included.
+require_clean() {
+    if [ -n "$(git status --porcelain --untracked-files=all -- "${inputs[@]}")" ]; then
+        echo "campaign: the fuzzed code differs from HEAD ($1); commit it first" >&2
+        exit 2
+    fi
 }
 
 case "${1:-}" in
@@ -38,16 +56,16 @@ run)
         mode=nocmp
         flags=(--no-trace-compares --target-dir target/nocmp)
     fi
-    if ! git diff --quiet HEAD -- "${inputs[@]}"; then
-        echo "campaign: the fuzzed code differs from HEAD; commit it first" >&2
-        exit 2
-    fi
+    require_clean "before the build"
     print=$(fingerprint)
-    (cd fuzz && cargo fuzz build -s none "${flags[@]}" "$target")
+    (cd fuzz && cargo fuzz build -s none ${flags[@]+"${flags[@]}"} "$target")
+    # A build may rewrite fuzz/Cargo.lock: the binary must still be HEAD's code.
+    require_clean "after the build"
+    triple=$(rustc -vV | sed -n 's/^host: //p')
     if [ "$mode" = nocmp ]; then
-        bin=fuzz/target/nocmp/x86_64-unknown-linux-gnu/release/$target
+        bin=fuzz/target/nocmp/$triple/release/$target
     else
-        bin=fuzz/target/x86_64-unknown-linux-gnu/release/$target
+        bin=fuzz/target/$triple/release/$target
     fi
     corpus=fuzz/corpus/$target
     artifacts=fuzz/artifacts/$target
@@ -57,16 +75,20 @@ run)
         seeds=("fuzz/seeds/$target")
     fi
     log=$(mktemp)
+    trap 'rm -f "$log"' EXIT
     started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
     begin=$(date +%s)
+    # Ctrl-C reaches the whole process group: only the fuzzer may act on it. This shell and
+    # tee carry on, so the fuzzer's closing counts still reach the log and the ledger.
+    trap : INT
     set +e
     "$bin" -max_total_time="$seconds" -timeout=10 -print_final_stats=1 \
-        -artifact_prefix="$artifacts/" "$corpus" "${seeds[@]}" 2>&1 | tee "$log"
+        -artifact_prefix="$artifacts/" "$corpus" ${seeds[@]+"${seeds[@]}"} 2>&1 | tee -i "$log"
     code=${PIPESTATUS[0]}
     set -e
+    trap - INT
     took=$(($(date +%s) - begin))
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-    rm -f "$log"
     case "$code" in
     0) result=clean ;;
     72) result=stopped ;;
@@ -82,26 +104,27 @@ run)
     ;;
 summary)
     echo "code now: $(fingerprint)"
-    printf '%-16s %-12s %12s %8s %5s  %s\n' target fingerprint executions seconds runs \
-        'failed runs (started)'
-    awk -F '\t' 'NR > 1 {
-        key = $2 "\t" $3
+    printf '%-16s %-12s %-6s %12s %8s %5s  %s\n' target fingerprint mode executions seconds \
+        runs 'failed runs (started)'
+    awk -F '\t' 'NR > 1 && !/^#/ {
+        key = $2 "\t" $3 "\t" $4
+        seen[key] = 1
         if ($7 == "clean" || $7 == "stopped") { runs[key] += $5; secs[key] += $6; n[key]++ }
         else { bad[key] = bad[key] " " $1 }
     }
     END {
-        for (k in runs) {
+        for (k in seen) {
             split(k, part, "\t")
-            printf "%-16s %-12s %12d %8d %5d  %s\n", part[1], part[2], runs[k], secs[k], n[k], bad[k]
-        }
-        for (k in bad) if (!(k in runs)) {
-            split(k, part, "\t")
-            printf "%-16s %-12s %12d %8d %5d  %s\n", part[1], part[2], 0, 0, 0, bad[k]
+            printf "%-16s %-12s %-6s %12d %8d %5d  %s\n", part[1], part[2], part[3], runs[k],
+                secs[k], n[k], bad[k]
         }
     }' "$ledger" | sort
     ;;
+fingerprint)
+    fingerprint "${2:-HEAD}"
+    ;;
 *)
-    sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac

@@ -1,8 +1,9 @@
 //! The floor of a Word conversion that keeps its pictures compressed, made of the library's own
 //! pieces: every XML part inflated and tokenised, and (when given a sink) the package written
-//! again, each XML part deflated at the zip writer's level (large ones in parallel, as the
-//! writers do) and each picture copied as it is stored. A converter that builds a tree and
-//! writes another format does all of this and more, so its time cannot go below this one's.
+//! again, each picture copied as it is stored and, unless only the pictures are asked for, each
+//! XML part deflated at the zip writer's level (large ones in parallel, as the writers do).
+//! The full repack is a docx → docx that changes nothing; the pictures-only form is what any
+//! conversion to a zip format does before it writes its own XML.
 //!
 //! Shared by `benches/media.rs` (in memory) and `examples/media_floor.rs` (a whole process
 //! writing a file, to set beside `sdconv convert`).
@@ -14,9 +15,22 @@ use sdconv::package::{Compression, Source, ZipReader, ZipWriter};
 use sdconv::xml::XmlReader;
 use sdconv::{Limits, Result};
 
-/// Reads every XML part of the package `bytes` and, with `sink`, writes the package into it.
+/// What the floor writes into its sink.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Output {
+    /// The pictures, copied as stored.
+    Pictures,
+    /// The whole package: the pictures and every XML part, deflated.
+    Package,
+}
+
+/// Reads every XML part of the package `bytes` and, with `sink`, writes `what` into it.
 /// Returns the number of XML events and the sink.
-pub fn floor<W: Write + Seek>(bytes: &Bytes, sink: Option<W>) -> Result<(usize, Option<W>)> {
+pub fn floor<W: Write + Seek>(
+    bytes: &Bytes,
+    sink: Option<W>,
+    what: Output,
+) -> Result<(usize, Option<W>)> {
     let limits = Limits::default();
     let mut r = ZipReader::from_source(Source::Shared(bytes.clone()), &limits)?;
     let mut w = sink.map(ZipWriter::on);
@@ -31,7 +45,7 @@ pub fn floor<W: Write + Seek>(bytes: &Bytes, sink: Option<W>) -> Result<(usize, 
             while !matches!(x.next_event()?, quick_xml::events::Event::Eof) {
                 events += 1;
             }
-            if let Some(w) = &mut w {
+            if let (Some(w), Output::Package) = (&mut w, what) {
                 w.add(&name, &data, Compression::Deflate)?;
             }
         } else if let Some(w) = &mut w {
