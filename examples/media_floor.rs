@@ -31,7 +31,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let map = unsafe { memmap2::Mmap::map(&file)? };
     let bytes = bytes::Bytes::from_owner(map);
     let sink = BufWriter::with_capacity(64 * 1024, std::fs::File::create(output)?);
-    let (events, sink) = floor::floor(&bytes, Some(sink), what)?;
+    let (events, sink) = floor::floor(&bytes, Some((sink, what)))?;
     // The last buffered bytes: a failure to write them is a failure of the run.
     if let Some(sink) = sink {
         sink.into_inner()?;

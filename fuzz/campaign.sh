@@ -50,6 +50,15 @@ case "${1:-}" in
 run)
     target=${2:?target}
     seconds=${3:?seconds}
+    # Both become paths and flags: only a listed target and a whole number of seconds.
+    if ! (cd fuzz && cargo fuzz list) | grep -qxF -- "$target"; then
+        echo "campaign: $target is not a fuzz target (cargo fuzz list)" >&2
+        exit 2
+    fi
+    if ! [[ $seconds =~ ^[1-9][0-9]{0,6}$ ]]; then
+        echo "campaign: SECONDS must be a whole number from 1 to 9999999" >&2
+        exit 2
+    fi
     mode=cmp
     flags=()
     if [ "${4:-}" = "--no-trace-compares" ]; then

@@ -15,7 +15,7 @@ use sdconv::package::{Compression, Source, ZipReader, ZipWriter};
 use sdconv::xml::XmlReader;
 use sdconv::{Limits, Result};
 
-/// What the floor writes into its sink.
+/// What the floor writes into its sink, when it is given one.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Output {
     /// The pictures, copied as stored.
@@ -24,17 +24,20 @@ pub enum Output {
     Package,
 }
 
-/// Reads every XML part of the package `bytes` and, with `sink`, writes `what` into it.
-/// Returns the number of XML events and the sink.
+/// Reads every XML part of the package `bytes` and, with `out`, writes what it says into its
+/// sink. Returns the number of XML events and the sink.
 pub fn floor<W: Write + Seek>(
     bytes: &Bytes,
-    sink: Option<W>,
-    what: Output,
+    out: Option<(W, Output)>,
 ) -> Result<(usize, Option<W>)> {
     let limits = Limits::default();
     let mut r = ZipReader::from_source(Source::Shared(bytes.clone()), &limits)?;
-    let mut w = sink.map(ZipWriter::on);
+    let (mut w, what) = match out {
+        Some((sink, what)) => (Some(ZipWriter::on(sink)), what),
+        None => (None, Output::Pictures),
+    };
     let mut events = 0;
+    // `read` takes the reader mutably: the names are copied once (116 short strings).
     for name in r.names().to_vec() {
         if name.ends_with('/') {
             continue;
