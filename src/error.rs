@@ -1,4 +1,5 @@
-//! Errors: each says what failed and where, and knows the API status code it maps to.
+//! Errors: each says what failed and where, and which [`ErrorKind`] of failure it is, so that a
+//! caller (the server, the CLI) can decide what to answer without reading messages.
 
 use thiserror::Error;
 
@@ -82,21 +83,35 @@ pub enum Error {
     },
 }
 
+/// What kind of failure an [`Error`] is: whose fault, and whether trying again can help.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The input bytes are not a readable document of the format (not a zip, malformed XML, a
+    /// missing part, an unsafe name, rules broken beyond repair).
+    Input,
+    /// A caller-supplied parameter is wrong ([`Error::Parameter`]).
+    Parameter,
+    /// The input passes a limit ([`Error::TooLarge`]).
+    TooLarge,
+    /// The engine could not do it: a format this build does not convert, or writing failed.
+    Engine,
+}
+
 impl Error {
-    /// The HTTP status the partner API answers with for this error: 412 for bad input or
-    /// parameters, 403 ("Request Entity Too Large" in the API's table) for limits, 500 for
-    /// failures of the engine itself. 402 (freemium) is never the engine's business.
-    pub fn api_status(&self) -> u16 {
+    /// The kind of failure, for callers that map errors to their own answers (the server's
+    /// status codes live in the server).
+    pub fn kind(&self) -> ErrorKind {
         match self {
-            Error::TooLarge { .. } => 403,
-            Error::Unavailable(_) | Error::Write { .. } => 500,
+            Error::TooLarge { .. } => ErrorKind::TooLarge,
+            Error::Unavailable(_) | Error::Write { .. } => ErrorKind::Engine,
+            Error::Parameter { .. } => ErrorKind::Parameter,
             Error::NotZip(_)
             | Error::WrongFormat { .. }
             | Error::MissingPart { .. }
             | Error::UnsafeName { .. }
             | Error::Xml { .. }
-            | Error::Invalid { .. }
-            | Error::Parameter { .. } => 412,
+            | Error::Invalid { .. } => ErrorKind::Input,
         }
     }
 
@@ -122,13 +137,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn statuses_follow_the_api() {
+    fn kinds_say_whose_fault() {
         let too_large = Error::TooLarge {
             what: "uncompressed size",
             detail: "2 GiB > 512 MiB".into(),
         };
-        assert_eq!(too_large.api_status(), 403);
-        assert_eq!(Error::parameter("to", "unknown format x").api_status(), 412);
+        assert_eq!(too_large.kind(), ErrorKind::TooLarge);
+        assert_eq!(
+            Error::parameter("to", "unknown format x").kind(),
+            ErrorKind::Parameter
+        );
+        assert_eq!(Error::NotZip("eof".into()).kind(), ErrorKind::Input);
+        assert_eq!(Error::Unavailable("x".into()).kind(), ErrorKind::Engine);
         assert_eq!(
             Error::MissingPart {
                 part: "sd.xml".into()

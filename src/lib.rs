@@ -35,6 +35,7 @@ pub mod import;
 pub mod lang;
 pub mod limits;
 pub mod magic;
+mod ooxml;
 pub mod package;
 pub mod report;
 pub mod sample;
@@ -42,7 +43,7 @@ pub mod sdxml_ext;
 pub mod xml;
 
 pub use ast::Document;
-pub use error::{Error, Result};
+pub use error::{Error, ErrorKind, Result};
 pub use format::Format;
 pub use limits::Limits;
 pub use report::{Converted, Location, Report, Warning, WarningKind};

@@ -730,7 +730,7 @@ mod tests {
         assert!(r.read("a").is_ok());
         let err = r.read("b").unwrap_err();
         assert!(matches!(err, Error::TooLarge { .. }), "{err}");
-        assert_eq!(err.api_status(), 403);
+        assert_eq!(err.kind(), crate::error::ErrorKind::TooLarge);
     }
 
     #[test]

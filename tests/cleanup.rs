@@ -273,7 +273,7 @@ fn unknown_routine_is_a_parameter_error() {
         &mut Report::new(),
     )
     .unwrap_err();
-    assert_eq!(err.api_status(), 412);
+    assert_eq!(err.kind(), sdconv::ErrorKind::Parameter);
     assert!(err.to_string().contains("nope"), "{err}");
     let mut options = ImportOptions::default();
     options.routines = vec!["nope".into()];

@@ -33,7 +33,7 @@ fn deep_unknown_nesting_reads_or_hits_the_depth_limit() {
     valid(&ok);
     let err = run(docx(&deep(400)).build()).unwrap_err();
     assert!(matches!(err, Error::TooLarge { .. }), "{err}");
-    assert_eq!(err.api_status(), 403);
+    assert_eq!(err.kind(), sdconv::ErrorKind::TooLarge);
 }
 
 #[test]

@@ -175,7 +175,7 @@ fn metadata_from_core_properties_and_footer_under_the_callers() {
 
     options.meta.supplemental = Some("s".repeat(401));
     let err = read(&d.build(), &options).unwrap_err();
-    assert_eq!(err.api_status(), 412);
+    assert_eq!(err.kind(), sdconv::ErrorKind::Parameter);
     assert!(
         matches!(err, Error::Parameter { ref name, .. } if name == "supplemental"),
         "{err}"

@@ -146,7 +146,7 @@ fn invalid_style_mappings_are_412_naming_the_entry() {
         (r#"["heading"]"#, "styleMapping"),
     ] {
         let err = StyleMapping::from_json(json).unwrap_err();
-        assert_eq!(err.api_status(), 412, "{json}");
+        assert_eq!(err.kind(), sdconv::ErrorKind::Parameter, "{json}");
         match &err {
             Error::Parameter { name: n, .. } => assert_eq!(n, name, "{json}"),
             other => panic!("{other:?}"),

@@ -333,7 +333,7 @@ fn combined_key_first_set_wins() {
 fn unknown_key_is_a_parameter_error() {
     let mut doc = typed(&["1. x"]);
     let err = magic::apply(&mut doc, "contract_1-1-1|contract_9", &mut Report::new()).unwrap_err();
-    assert_eq!(err.api_status(), 412);
+    assert_eq!(err.kind(), sdconv::ErrorKind::Parameter);
     assert!(err.to_string().contains("contract_9"), "{err}");
     // Nothing was applied.
     assert_eq!(shape(&doc)[0].2, "1. x");
@@ -459,7 +459,7 @@ fn word_import_end_to_end_with_style_mapping_ignored() {
     // Magic is for Word only: other inputs ignore it; a bad key fails before reading.
     options.magic = Some("nope".into());
     let err = sdconv::import(Format::Word, &bytes, &options).unwrap_err();
-    assert_eq!(err.api_status(), 412);
+    assert_eq!(err.kind(), sdconv::ErrorKind::Parameter);
 }
 
 /// Every style set and every routine on every corpus docx: no error, a valid tree, and no

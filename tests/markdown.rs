@@ -399,7 +399,7 @@ fn hostile_input_is_refused_or_converted_without_panic() {
         &mut |_| None,
     )
     .unwrap_err();
-    assert_eq!(err.api_status(), 403);
+    assert_eq!(err.kind(), sdconv::ErrorKind::TooLarge);
 }
 
 // ----- writer ------------------------------------------------------------------------------

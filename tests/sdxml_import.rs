@@ -1245,7 +1245,7 @@ fn zip_bombs_are_refused() {
     assert!(bomb.len() < 4 << 20, "{}", bomb.len());
     let err = read(&bomb, &opts()).unwrap_err();
     assert!(matches!(err, Error::TooLarge { .. }), "{err}");
-    assert_eq!(err.api_status(), 403);
+    assert_eq!(err.kind(), sdconv::ErrorKind::TooLarge);
     let bomb = raw_zip(vec![
         (
             "sd.xml",

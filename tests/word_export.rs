@@ -597,7 +597,7 @@ fn bad_settings_and_templates_are_412() {
         r#"{"language":"es_ES"}"#,
     ] {
         let err = WordSettings::from_json(json).unwrap_err();
-        assert_eq!(err.api_status(), 412, "{json}");
+        assert_eq!(err.kind(), sdconv::ErrorKind::Parameter, "{json}");
         assert!(matches!(err, Error::Parameter { .. }));
     }
     let bad = WordSettings::new(Language::En).with_image_toc(true);
@@ -608,7 +608,7 @@ fn bad_settings_and_templates_are_412() {
         &WordOptions::new("letterhead", WordSettings::default()),
     )
     .unwrap_err();
-    assert_eq!(err.api_status(), 412);
+    assert_eq!(err.kind(), sdconv::ErrorKind::Parameter);
     assert!(err.to_string().contains("letterhead"), "{err}");
 }
 

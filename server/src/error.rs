@@ -20,6 +20,7 @@
 use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use sdconv::ErrorKind;
 use serde::Serialize;
 
 /// An API error: status, code and a message that says what and where.
@@ -104,14 +105,16 @@ impl ApiError {
         )
     }
 
-    /// An engine error mapped through `sdconv::Error::api_status` (412 / 403 / 500).
+    /// An engine error as the spec answers it: bad input or parameters are 412 (a parameter
+    /// named by its own name), limits 403 ("Request Entity Too Large" in the spec's table),
+    /// failures of the engine itself 500. 402 (freemium) is never the engine's business.
     pub fn engine(what: &str, e: &sdconv::Error) -> Self {
-        match e.api_status() {
-            412 => match e {
-                sdconv::Error::Parameter { name, message } => Self::precondition(name, message),
-                other => Self::precondition(what, other),
-            },
-            403 => Self::too_large(format!("{what}: {e}")),
+        match (e.kind(), e) {
+            (ErrorKind::Parameter, sdconv::Error::Parameter { name, message }) => {
+                Self::precondition(name, message)
+            }
+            (ErrorKind::Parameter | ErrorKind::Input, other) => Self::precondition(what, other),
+            (ErrorKind::TooLarge, _) => Self::too_large(format!("{what}: {e}")),
             _ => Self::internal(what, e),
         }
     }

@@ -344,6 +344,24 @@ pub fn canonical_marks(marks: &mut Vec<Mark>) {
     }
 }
 
+/// The text a reader sees once tracked changes are accepted: deleted text left out, notes
+/// excluded, breaks as spaces (what a cross-reference to the paragraph shows).
+pub fn accepted_text(content: &[Inline]) -> String {
+    let mut out = String::new();
+    for run in to_runs(content) {
+        let deleted = run
+            .marks
+            .iter()
+            .any(|m| matches!(m, Mark::Tracked(k) if !k.insert));
+        match run.leaf {
+            Leaf::Text(t) if !deleted => out.push_str(&t),
+            Leaf::LineBreak if !deleted => out.push(' '),
+            _ => {}
+        }
+    }
+    out
+}
+
 /// Flattens inline content into runs (marks in canonical order).
 pub fn to_runs(inlines: &[Inline]) -> Vec<Run> {
     let mut out = Vec::new();

@@ -6,6 +6,10 @@
 /// English Metric Units (DrawingML's unit) per pixel at 96 per inch: a picture with no size of
 /// its own is shown at this scale.
 pub const EMU_PER_PX: u64 = 9_525;
+/// EMU per twip (914,400 EMU per inch, 1,440 twips per inch).
+pub const EMU_PER_TWIP: u64 = 635;
+/// EMU per inch.
+pub const EMU_PER_INCH: u64 = 914_400;
 
 /// A CSS-like length (`6.3mm`, `12pt`, `1cm`, `0.5in`, `1pc`, `20px`; a bare number is points)
 /// in twips, not rounded. `None` when it is no finite length in a known unit.

@@ -32,7 +32,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use bytes::Bytes;
 
 use super::marks::{self, Loss, MarkPolicy};
-use crate::ast::inline::{Leaf, Run, from_runs, plain_text, to_runs};
+use crate::ast::inline::{Leaf, Run, accepted_text, from_runs, plain_text, to_runs};
 use crate::ast::numbering::{BlockNumber, number_blocks};
 use crate::ast::{
     Align, Block, Document, Image, Inline, Mark, NoteKind, Paragraph, Table, TextStyle, TextType,
@@ -1530,24 +1530,6 @@ impl Render {
             }
         }
     }
-}
-
-/// The text a reader sees once tracked changes are accepted: deleted text left out, notes
-/// excluded, breaks as spaces (what a cross-reference to the paragraph shows).
-fn accepted_text(content: &[Inline]) -> String {
-    let mut out = String::new();
-    for run in to_runs(content) {
-        let deleted = run
-            .marks
-            .iter()
-            .any(|m| matches!(m, Mark::Tracked(k) if !k.insert));
-        match run.leaf {
-            Leaf::Text(t) if !deleted => out.push_str(&t),
-            Leaf::LineBreak if !deleted => out.push(' '),
-            _ => {}
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -41,11 +41,11 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::marks::{self, Loss, MarkPolicy};
-use crate::ast::inline::{Leaf, Run, from_runs, to_runs};
+use crate::ast::inline::{Leaf, Run, accepted_text, from_runs, to_runs};
 use crate::ast::numbering::{BlockNumber, number_blocks};
 use crate::ast::{
-    Align, Block, Cell, Document, Image, Inline, Mark, MediaItem, MediaKind, NoteKind, Paragraph,
-    Table, TextStyle, TextType,
+    Align, Block, Cell, Document, Image, Inline, MediaItem, MediaKind, NoteKind, Paragraph, Table,
+    TextStyle, TextType,
 };
 use crate::error::Result;
 use crate::lang::Language;
@@ -1272,24 +1272,6 @@ fn list_element(ordered: bool) -> &'static str {
     } else {
         "liste_ungeordnet"
     }
-}
-
-/// The text a reader sees once tracked changes are accepted: deleted text left out, notes
-/// excluded, breaks as spaces (what a cross-reference to the paragraph shows).
-fn accepted_text(content: &[Inline]) -> String {
-    let mut out = String::new();
-    for run in to_runs(content) {
-        let deleted = run
-            .marks
-            .iter()
-            .any(|m| matches!(m, Mark::Tracked(k) if !k.insert));
-        match run.leaf {
-            Leaf::Text(t) if !deleted => out.push_str(&t),
-            Leaf::LineBreak if !deleted => out.push(' '),
-            _ => {}
-        }
-    }
-    out
 }
 
 #[cfg(test)]

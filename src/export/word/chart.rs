@@ -16,7 +16,7 @@ use crate::ast::chart::{ChartData, ChartKind, is_chart_number};
 use crate::xml::escape_text;
 
 use super::document::Writer;
-use super::images::EMU_PER_TWIP;
+use crate::ast::length::EMU_PER_TWIP;
 
 const XML_DECL: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n";
 /// The `a:graphicData@uri` of a chart.

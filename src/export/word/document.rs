@@ -24,12 +24,12 @@ use crate::report::{Location, Report, WarningKind};
 use crate::xml::{escape_attr, escape_text};
 
 use super::WordSettings;
-use super::images::{EMU_PER_TWIP, display_size, word_can_show};
+use super::images::{display_size, word_can_show};
 use super::numbering::{Numbering, Scope};
 use super::template::WordTemplate;
+use crate::ast::length::EMU_PER_TWIP;
+use crate::ooxml::{CODE_LANGUAGE_TAG, INDENT_STEP_TWIPS};
 
-/// Indentation step of `indent` (0-15) in twips (0.25 in).
-pub const INDENT_STEP_TWIPS: u32 = 360;
 /// Word's limit on bookmark name length.
 const MAX_BOOKMARK: usize = 40;
 /// Marker delimiter in body text: XML text never holds NUL (the escaper drops it).
@@ -108,13 +108,6 @@ pub(crate) struct TocEntry {
     /// The top-level block it stands for (its page number comes from the PDF layout).
     pub block: Option<usize>,
 }
-
-/// The `w:tag` of the content control around a page header taken from the template (the title
-/// line), so a reader can tell it from a header the document itself had.
-pub const TEMPLATE_HEADER_TAG: &str = "sdconv:template-header";
-
-/// The `w:tag` prefix of the content control carrying a code block's language.
-pub const CODE_LANGUAGE_TAG: &str = "sdconv:code-language=";
 
 /// What a cross-reference to a block id shows.
 #[derive(Debug, Clone)]

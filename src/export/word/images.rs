@@ -5,15 +5,11 @@ use image::{DynamicImage, GenericImageView, ImageFormat};
 use rayon::prelude::*;
 
 // EMU per pixel at 96 dpi: the size Word gives an image without other information.
-use crate::ast::length::EMU_PER_PX;
+use crate::ast::length::{EMU_PER_INCH, EMU_PER_PX};
 use crate::ast::{Extent, MediaItem, MediaKind};
 use crate::report::{Location, Warning, WarningKind};
 use crate::xml::escape_attr;
 
-/// EMU per twip (914,400 EMU per inch, 1,440 twips per inch).
-pub(crate) const EMU_PER_TWIP: u64 = 635;
-/// EMU per inch.
-pub(crate) const EMU_PER_INCH: u64 = 914_400;
 /// Target resolution of `compressedImages`.
 pub const COMPRESSED_DPI: u64 = 150;
 /// JPEG quality of `compressedImages`.

@@ -36,7 +36,7 @@
 //! | `wp:docPr@descr` / `@title` of a picture in the text | its `alt` / `caption` |
 //! | `w:tblGrid` twips | `columns`, each the shortest decimal within a twip |
 //! | `TOC` fields | `directory` blocks (the settings' lists are placed by directory blocks or on top) |
-//! | `w:ind/@w:left` ÷ [`document::INDENT_STEP_TWIPS`] | `indent` |
+//! | `w:ind/@w:left` ÷ 360 twips (`INDENT_STEP_TWIPS`) | `indent` |
 //! | `w:tblW` of type `pct` (fiftieths of a percent); `auto` when the tree gives none | table `width_percent` |
 //! | `w:tblBorders`, every side drawn in one colour (case kept) | table `border_color` |
 //! | `w:trHeight` (twips, `atLeast`) | row `min_height`, read in points |

@@ -560,7 +560,7 @@ fn content_types(
 }
 
 /// Wraps a template header's content in a content control tagged
-/// [`TEMPLATE_HEADER_TAG`](super::document::TEMPLATE_HEADER_TAG): the title line is the
+/// `TEMPLATE_HEADER_TAG`: the title line is the
 /// template's, and a reader must not take it for the document's own header.
 fn mark_template_header(xml: &str) -> String {
     let Some(start) = xml.find("<w:hdr") else {
@@ -576,7 +576,7 @@ fn mark_template_header(xml: &str) -> String {
     format!(
         r#"{}<w:sdt><w:sdtPr><w:tag w:val="{}"/></w:sdtPr><w:sdtContent>{}</w:sdtContent></w:sdt>{}"#,
         &xml[..open_end],
-        super::document::TEMPLATE_HEADER_TAG,
+        crate::ooxml::TEMPLATE_HEADER_TAG,
         &xml[open_end..close],
         &xml[close..]
     )
@@ -678,7 +678,7 @@ fn comments_part(w: &mut Writer<'_>) -> Option<String> {
         x.push_str(r#"><w:p><w:pPr><w:pStyle w:val="CommentText"/></w:pPr><w:r><w:rPr><w:rStyle w:val="CommentReference"/></w:rPr><w:annotationRef/></w:r>"#);
         let ctx = super::runs::RunContext {
             size: None,
-            avail_emu: u64::from(w.tpl.page.text_width) * super::images::EMU_PER_TWIP,
+            avail_emu: u64::from(w.tpl.page.text_width) * crate::ast::length::EMU_PER_TWIP,
         };
         let mut body = String::new();
         w.write_inlines(&mut body, Part::Comments, &c.content, &ctx);

@@ -215,8 +215,8 @@ mod tests {
             ..presets
         };
         assert_eq!(
-            WordSettings::from_presets(&bad).unwrap_err().api_status(),
-            412
+            WordSettings::from_presets(&bad).unwrap_err().kind(),
+            crate::error::ErrorKind::Parameter
         );
     }
 
@@ -235,7 +235,7 @@ mod tests {
             (r#"{"textToc":"yes"}"#, "settings"),
         ] {
             let err = WordSettings::from_json(json).unwrap_err();
-            assert_eq!(err.api_status(), 412, "{json}");
+            assert_eq!(err.kind(), crate::error::ErrorKind::Parameter, "{json}");
             match err {
                 Error::Parameter { name: n, .. } => assert_eq!(n, name, "{json}"),
                 other => panic!("{other}"),

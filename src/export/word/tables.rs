@@ -12,12 +12,7 @@ use crate::xml::escape_attr;
 
 use super::captions::CaptionKind;
 use super::document::{CellFormat, Writer};
-
-/// Left plus right cell margin of the table styles, twips. The docx reader measures pictures
-/// in a cell against the same inner width (`import::docx::grid`).
-pub(crate) const CELL_MARGINS: u32 = 216;
-/// The narrowest inner width a cell's content is given, twips (half an inch).
-pub(crate) const MIN_CELL_TEXT: u32 = 720;
+use crate::ooxml::{CELL_MARGINS, MIN_CELL_TEXT};
 
 /// A `#rrggbb` colour as Word's `RRGGBB` (ST_HexColorRGB, xsd:hexBinary: either case), if it is
 /// one. The case is kept so a reader gets the tree's string back.

@@ -562,7 +562,7 @@ mod tests {
     #[test]
     fn unknown_template_is_412_naming_it() {
         let err = WordTemplates::builtin().resolve("letter").unwrap_err();
-        assert_eq!(err.api_status(), 412);
+        assert_eq!(err.kind(), crate::error::ErrorKind::Parameter);
         assert!(err.to_string().contains("\"letter\""), "{err}");
     }
 

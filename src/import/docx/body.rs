@@ -18,8 +18,8 @@ use super::symbols::Symbol;
 use super::xmlutil::{attr, attr_string, element_text};
 use crate::ast::{Change, ChangeKind, NoteKind};
 use crate::error::Result;
-use crate::export::word::document::CODE_LANGUAGE_TAG;
 use crate::limits::Limits;
+use crate::ooxml::CODE_LANGUAGE_TAG;
 use crate::report::{Location, Report, WarningKind};
 use crate::xml::XmlReader;
 

@@ -1468,9 +1468,9 @@ fn trim_runs(runs: &mut Vec<IRun>, note: bool) {
 }
 
 /// A paragraph's own left indentation in the tree's steps (the writer's contract:
-/// `w:ind/@w:left` ÷ [`crate::export::word::document::INDENT_STEP_TWIPS`], 0..=15).
+/// `w:ind/@w:left` ÷ `INDENT_STEP_TWIPS`, 0..=15).
 fn indent_steps(left: Option<i64>) -> u8 {
-    let step = i64::from(crate::export::word::document::INDENT_STEP_TWIPS);
+    let step = i64::from(crate::ooxml::INDENT_STEP_TWIPS);
     let steps = (left.unwrap_or(0).max(0) + step / 2) / step;
     steps.min(i64::from(ast::MAX_INDENT)) as u8
 }

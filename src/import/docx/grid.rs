@@ -16,8 +16,8 @@ use crate::ast::{self, Align, Borders, Cell, Row, Table, length};
 use crate::limits::MAX_TABLE_COLUMNS;
 use crate::report::WarningKind;
 
-use crate::export::word::images::EMU_PER_TWIP;
-use crate::export::word::tables::{CELL_MARGINS, MIN_CELL_TEXT};
+use crate::ast::length::EMU_PER_TWIP;
+use crate::ooxml::{CELL_MARGINS, MIN_CELL_TEXT};
 
 struct Placed {
     col: usize,

@@ -399,7 +399,7 @@ mod tests {
     fn json_errors_name_the_entry() {
         let err =
             StyleMapping::from_json(r#"{"Title": {"textType": "title", "level": 0}}"#).unwrap_err();
-        assert_eq!(err.api_status(), 412);
+        assert_eq!(err.kind(), crate::error::ErrorKind::Parameter);
         assert!(
             err.to_string()
                 .contains(r#"styleMapping["Title"].textType"#),

@@ -182,7 +182,7 @@ mod tests {
             ..Meta::default()
         };
         let err = check_given(&too_long).unwrap_err();
-        assert_eq!(err.api_status(), 412);
+        assert_eq!(err.kind(), crate::error::ErrorKind::Parameter);
         assert!(err.to_string().contains("subtitle"), "{err}");
     }
 }

@@ -551,7 +551,7 @@ fn convert_text(
             &mut report,
             &mut Vec::new(),
             &mut |text, p, rels, r| {
-                if text.contains(crate::export::word::document::TEMPLATE_HEADER_TAG) {
+                if text.contains(crate::ooxml::TEMPLATE_HEADER_TAG) {
                     return Ok(Vec::new());
                 }
                 let mut f = Facts::default();
