@@ -3,11 +3,14 @@
 pub mod html;
 pub mod markdown;
 mod marks;
+pub(crate) mod paged;
 pub mod parsx;
 #[cfg(feature = "pdf")]
 pub mod pdf;
 pub mod sdxml;
 pub mod word;
+
+pub use paged::warm_up;
 
 /// What a cross-reference shows when its target has neither a number nor text (or does not
 /// exist): a neutral arrow, never the raw bookmark name (`_Ref71265628`) nobody can read.

@@ -106,7 +106,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         // Both lay the text out (Word for its lists' page numbers): the fonts are read on a
         // thread of their own meanwhile, off the pool the reader uses.
         // Without the thread, the layout reads them itself.
-        let _ = std::thread::Builder::new().spawn(sdconv::export::pdf::warm_up);
+        let _ = std::thread::Builder::new().spawn(sdconv::export::warm_up);
     }
     let helpers =
         std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1));

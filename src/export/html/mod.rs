@@ -194,6 +194,21 @@ pub fn write_all_in_one(doc: &Document, opts: &HtmlOptions) -> Converted<String>
     w.report.finish(html)
 }
 
+/// [`write_all_in_one`] as the API's download form: a zip holding the one page as
+/// `index.html` (the download is always a zip "with an html page").
+pub fn write_all_in_one_zip(
+    doc: &Document,
+    opts: &HtmlOptions,
+) -> crate::Result<Converted<Vec<u8>>> {
+    let Converted { value, warnings } = write_all_in_one(doc, opts);
+    let mut zip = ZipWriter::new();
+    zip.add("index.html", value.as_bytes(), Compression::Deflate)?;
+    Ok(Converted {
+        value: zip.finish()?,
+        warnings,
+    })
+}
+
 /// How images reach the page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum ImageMode {

@@ -10,9 +10,9 @@ use printpdf::{
     TextItem, TextMatrix, XObjectId, XObjectTransform,
 };
 
-use super::fonts::{self, Face};
-use super::page::{Geometry, Item, Page};
-use super::text::{Anchor, LinkTarget, Rgb};
+use crate::export::paged::metrics::{self as fonts, Face};
+use crate::export::paged::page::{Geometry, Item, Page};
+use crate::export::paged::text::{Anchor, LinkTarget, Rgb};
 
 /// What the drawing needs besides the pages.
 pub(crate) struct Context<'a> {

@@ -16,10 +16,10 @@
 //! drawn as `Tj` strings in the subset fonts' glyph ids; printpdf's glyph-run merging (for its
 //! own layout) is not used.
 //!
-//! Modules: `fonts` (bundled faces, widths, subsetting), `text` (inlines → tokens), `lines`
-//! (line breaking), `page` (pagination, footnote areas), `layout` (the document walk,
-//! directories, notes, comments), `tables`, `images` (XObjects), `draw` (operations),
-//! and this module (document assembly, outline, metadata).
+//! The layout is the paged layer's ([`crate::export::paged`], shared with the Word writer's
+//! page numbers); this writer draws its pages. Modules: `fonts` (subsetting the bundled faces),
+//! `images` (XObjects), `draw` (operations), and this module (document assembly, outline,
+//! metadata).
 //!
 //! ## What is drawn
 //! - done: title block (title, subtitle, description); headings with their numbers
@@ -47,22 +47,19 @@
 mod draw;
 mod fonts;
 mod images;
-mod layout;
-mod lines;
-mod page;
-mod tables;
-mod text;
 
 use std::collections::HashMap;
 
 use lopdf::{Dictionary, Object, ObjectId, StringFormat};
 use printpdf::{PdfDocument, PdfFont, PdfSaveOptions, XObject, XObjectId};
 
-pub use page::Paper;
+pub use crate::export::paged::Paper;
+
+use crate::export::paged::{layout, metrics, page};
 
 use crate::ast::Document;
 use crate::error::{Error, Result};
-use crate::export::word::WordSettings;
+use crate::export::paged::WordSettings;
 use crate::lang::Language;
 use crate::limits::Limits;
 use crate::report::{Converted, Location, Warning, WarningKind};
@@ -191,7 +188,7 @@ pub fn write_with_info(doc: &Document, options: &PdfOptions) -> Result<Converted
             })
             .collect();
         let (prepared, _, w) =
-            crate::export::word::images::compress_all(&items, options.limits.max_image_pixels);
+            crate::export::paged::pictures::compress_all(&items, options.limits.max_image_pixels);
         warnings.extend(w);
         items
             .iter()
@@ -245,8 +242,8 @@ pub fn write_with_info(doc: &Document, options: &PdfOptions) -> Result<Converted
     let page_count = pdf_pages.len();
 
     let mut pdf = PdfDocument::new(doc.meta.title.as_deref().unwrap_or(""));
-    let mut subset = [false; fonts::Face::ALL.len()];
-    for (face, chars) in fonts::Face::ALL.iter().zip(&used) {
+    let mut subset = [false; metrics::Face::ALL.len()];
+    for (face, chars) in metrics::Face::ALL.iter().zip(&used) {
         if chars.is_empty() {
             continue;
         }
@@ -294,44 +291,6 @@ pub fn write_with_info(doc: &Document, options: &PdfOptions) -> Result<Converted
         },
         warnings,
     })
-}
-
-/// Reads the bundled fonts' advance widths now, once per process (4.5 ms), instead of in the
-/// first layout: a caller that will write Word with page numbers or PDF can run it on another
-/// thread while the document is read (the CLI does).
-pub fn warm_up() {
-    for face in fonts::Face::ALL {
-        let _ = fonts::metrics(face);
-    }
-}
-
-/// The page (1-based) on which each top-level block starts in this writer's layout, `None` for
-/// blocks that leave no mark (page breaks). The Word writer fills its TOC page numbers from it.
-pub fn block_pages(doc: &Document, settings: WordSettings, paper: Paper) -> Vec<Option<u32>> {
-    // Only the anchors are wanted: the pages need not keep their drawing.
-    let (_, anchors) = anchors_of(doc, settings, paper, false);
-    (0..doc.blocks.len())
-        .map(|i| {
-            anchors
-                .get(&text::Anchor::Block(i))
-                .map(|(p, _)| u32::try_from(p + 1).unwrap_or(u32::MAX))
-        })
-        .collect()
-}
-
-/// The number of pages and where each anchor lies, from a layout whose pages keep what is
-/// drawn on them or not (`keep_items`): both give the same.
-fn anchors_of(
-    doc: &Document,
-    settings: WordSettings,
-    paper: Paper,
-    keep_items: bool,
-) -> (usize, page::Anchors) {
-    let mut lay = layout::Layout::new(doc, settings, page::Geometry::new(paper));
-    lay.flow.keep_items = keep_items;
-    lay.run();
-    let (pages, anchors, _) = lay.flow.finish();
-    (pages.len(), anchors)
 }
 
 fn pdf_warning(kind: WarningKind, message: String) -> Warning {
@@ -406,7 +365,7 @@ fn finish(
         if let Object::Dictionary(d) = obj {
             for key in [&b"BaseFont"[..], &b"FontName"[..]] {
                 if let Ok(Object::Name(n)) = d.get_mut(key)
-                    && let Some(i) = fonts::Face::ALL
+                    && let Some(i) = metrics::Face::ALL
                         .iter()
                         .position(|f| f.name().as_bytes() == n)
                     && subset.get(i).copied().unwrap_or(false)
@@ -538,76 +497,4 @@ fn text_string(s: &str) -> Object {
         b.extend_from_slice(&u.to_be_bytes());
     }
     Object::String(b, StringFormat::Hexadecimal)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A document that spans pages: headings, justified paragraphs citing footnotes, a word
-    /// longer than the line, a table whose header row repeats on the next page, captions.
-    fn long_document() -> Document {
-        let mut md = String::from("# Report\n\n");
-        for i in 0..40 {
-            md.push_str(&format!("## Part {i}\n\n"));
-            md.push_str(&"Several words of **bold** and *italic* text run on. ".repeat(i % 7 + 3));
-            md.push_str(&format!(
-                "A note here.[^n{i}]\n\n[^n{i}]: The note of part {i}.\n\n"
-            ));
-            if i % 9 == 4 {
-                md.push_str(&format!("{}\n\n", "x".repeat(300)));
-                md.push_str("| Name | Value |\n|---|---|\n");
-                for r in 0..60 {
-                    md.push_str(&format!(
-                        "| row {r} | {} |\n",
-                        "cell text ".repeat(r % 4 + 1)
-                    ));
-                }
-                md.push('\n');
-            }
-        }
-        let read = crate::import::markdown::read(
-            md.as_bytes(),
-            &crate::import::markdown::MarkdownImportOptions::default(),
-            &mut |_| None,
-        );
-        match read {
-            Ok(read) => read.value,
-            Err(e) => panic!("the Markdown sample did not read: {e}"),
-        }
-    }
-
-    #[test]
-    fn measuring_alone_places_everything_as_drawing_does() {
-        // The lists of contents, figures and tables on, as when the Word writer asks for page
-        // numbers; the generated document adds pictures, lists and tables with spans.
-        let lists = WordSettings::default()
-            .with_image_caption(true)
-            .with_table_caption(true)
-            .with_text_toc(true)
-            .with_image_toc(true)
-            .with_table_toc(true);
-        for (doc, settings) in [
-            (long_document(), WordSettings::default()),
-            (long_document(), lists),
-            (crate::sample::large_document(400, 12, 8, 7), lists),
-        ] {
-            let (pages, drawn) = anchors_of(&doc, settings, Paper::A4, true);
-            let (measured_pages, measured) = anchors_of(&doc, settings, Paper::A4, false);
-            assert!(pages > 5, "the sample should span pages, got {pages}");
-            assert_eq!(measured_pages, pages);
-            assert_eq!(measured.len(), drawn.len());
-            for (anchor, at) in &drawn {
-                assert_eq!(measured.get(anchor), Some(at), "{anchor:?}");
-            }
-            let numbers = block_pages(&doc, settings, Paper::A4);
-            assert_eq!(numbers.len(), doc.blocks.len());
-            assert!(
-                numbers
-                    .iter()
-                    .flatten()
-                    .all(|&n| n >= 1 && n as usize <= pages)
-            );
-        }
-    }
 }

@@ -28,6 +28,7 @@ use super::images::{display_size, word_can_show};
 use super::numbering::{Numbering, Scope};
 use super::template::WordTemplate;
 use crate::ast::length::EMU_PER_TWIP;
+use crate::export::paged;
 use crate::ooxml::{CODE_LANGUAGE_TAG, INDENT_STEP_TWIPS};
 
 /// Word's limit on bookmark name length.
@@ -426,36 +427,19 @@ impl<'a> Writer<'a> {
         }
         // Settings ask for TOCs; a directory block of the same kind in the tree places it,
         // otherwise it goes on top.
-        let placed = |kind| {
-            self.doc
-                .blocks
-                .iter()
-                .any(|b| matches!(b, Block::Directory { kind: k } if *k == kind))
-        };
-        for (on, kind) in [
-            (self.settings.text_toc, DirectoryKind::Content),
-            (self.settings.image_toc, DirectoryKind::Images),
-            (self.settings.table_toc, DirectoryKind::Tables),
-        ] {
-            if on && !placed(kind) {
-                toc_marker(&mut out, kind);
-            }
+        for kind in paged::directories_on_top(self.doc, self.settings) {
+            toc_marker(&mut out, kind);
         }
         let avail = self.tpl.page.text_width;
         let blocks = &self.doc.blocks;
         self.write_blocks(&mut out, blocks, avail, None, true);
         self.block = None;
-        for (n, what, setting) in [
-            (self.hidden_captions.0, "image", "imageCaption"),
-            (self.hidden_captions.1, "table", "tableCaption"),
-        ] {
-            if n > 0 {
-                self.report.warn(
-                    WarningKind::Lossy,
-                    format!("{n} {what} caption(s) not written ({setting} is off)"),
-                    Location::part("word/document.xml"),
-                );
-            }
+        for message in paged::hidden_caption_messages(self.hidden_captions) {
+            self.report.warn(
+                WarningKind::Lossy,
+                message,
+                Location::part("word/document.xml"),
+            );
         }
         if self.source_styles.0 > 0 {
             let (n, example) = (self.source_styles.0, self.source_styles.1.take());
@@ -904,33 +888,6 @@ pub(crate) fn text_run(out: &mut String, text: &str, rpr: &str, deleted: bool) {
 }
 
 /// A complete field: `instr` with `result` (already-written runs) as its cached result.
-/// The PDF layout's page numbers, when a list with page numbers will be written: every reader
-/// then shows numbers at once (Word still updates them on open).
-#[cfg(feature = "pdf")]
-pub(crate) fn toc_pages(doc: &Document, settings: &WordSettings) -> Vec<Option<u32>> {
-    let listed = settings.text_toc
-        || settings.image_toc
-        || settings.table_toc
-        || doc.blocks.iter().any(|b| {
-            matches!(
-                b,
-                Block::Directory {
-                    kind: DirectoryKind::Content | DirectoryKind::Images | DirectoryKind::Tables
-                }
-            )
-        });
-    if listed {
-        crate::export::pdf::block_pages(doc, *settings, crate::export::pdf::Paper::A4)
-    } else {
-        Vec::new()
-    }
-}
-
-#[cfg(not(feature = "pdf"))]
-pub(crate) fn toc_pages(_doc: &Document, _settings: &WordSettings) -> Vec<Option<u32>> {
-    Vec::new()
-}
-
 pub(crate) fn field(out: &mut String, instr: &str, result: &str, deleted: bool) {
     let tag = if deleted {
         "w:delInstrText"

@@ -60,7 +60,6 @@ pub mod images;
 pub mod numbering;
 pub mod runs;
 pub mod sdox;
-pub mod settings;
 pub mod tables;
 pub mod template;
 pub mod toc;
@@ -70,9 +69,9 @@ mod package;
 
 use std::sync::Arc;
 
-pub use images::ImageStats;
+pub use crate::export::paged::WordSettings;
+pub use crate::export::paged::pictures::ImageStats;
 pub use sdox::{SdoxTemplate, sdox_catalog_json, sdox_sample, sdox_templates};
-pub use settings::WordSettings;
 pub use template::{TemplateFiles, WordTemplate, WordTemplates};
 
 use crate::ast::Document;

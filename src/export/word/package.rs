@@ -12,10 +12,10 @@ use crate::report::{Converted, Location, WarningKind};
 use crate::xml::{escape_attr, escape_text};
 
 use super::document::{Part, Rel, Writer};
-use super::images::compress_all;
 use super::runs::word_date;
 use super::template::WordTemplate;
 use super::{ImageStats, WordSettings};
+use crate::export::paged::pictures::compress_all;
 
 const W: &str = "http://schemas.openxmlformats.org/wordprocessingml/2006/main";
 const R: &str = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
@@ -42,11 +42,14 @@ pub(crate) fn write_package<S: std::io::Write + std::io::Seek>(
     // numbers are used only when the markers are resolved, after both.
     let (pages, body) = if doc.blocks.len() >= PARALLEL_LAYOUT_BLOCKS {
         rayon::join(
-            || super::document::toc_pages(doc, settings),
+            || crate::export::paged::listed_block_pages(doc, settings),
             || w.write_body(),
         )
     } else {
-        (super::document::toc_pages(doc, settings), w.write_body())
+        (
+            crate::export::paged::listed_block_pages(doc, settings),
+            w.write_body(),
+        )
     };
     w.pages = pages;
     let body = w.resolve_markers(body);

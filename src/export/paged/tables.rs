@@ -470,9 +470,9 @@ fn min_widths(t: &Table, grid: usize, scale: f32) -> Vec<f32> {
             }
             let size = cell_size(cell) * scale;
             let face = if row.header || cell.header {
-                super::fonts::Face::Bold
+                super::metrics::Face::Bold
             } else {
-                super::fonts::Face::Regular
+                super::metrics::Face::Regular
             };
             let mut longest: f32 = 0.0;
             for b in &cell.blocks {
@@ -480,7 +480,7 @@ fn min_widths(t: &Table, grid: usize, scale: f32) -> Vec<f32> {
                     text.clear();
                     super::text::plain_into(&p.content, &mut text);
                     for w in text.split_whitespace() {
-                        longest = longest.max(super::fonts::width(face, size, w));
+                        longest = longest.max(super::metrics::width(face, size, w));
                     }
                 }
             }

@@ -1,5 +1,7 @@
 //! The Word export `settings` object of the partner API (`POST …/export/word`), parsed as the API
-//! sends it (camelCase) and checked against the spec's rules.
+//! sends it (camelCase) and checked against the spec's rules. The PDF writer takes the same
+//! settings (captions, directories, language, `compressedImages` mean the same there), so they
+//! live in the paged layer both writers use.
 
 use serde::Deserialize;
 

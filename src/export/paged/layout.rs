@@ -2,13 +2,13 @@
 //! markers, captions), pictures kept with their captions, page breaks, directories, then the
 //! endnotes and the comments. Tables are in [`super::tables`].
 
-use super::fonts::Face;
 use super::lines::{Line, Piece};
+use super::metrics::Face;
 use super::page::{Flow, Geometry, Item, OutlineEntry};
 use super::text::{Anchor, Inliner, RefTarget, Style, Token, plain};
 use crate::ast::numbering::{BlockNumber, number_blocks};
 use crate::ast::{Align, Block, DirectoryKind, Document, Image, Paragraph, TextType};
-use crate::export::word::WordSettings;
+use super::WordSettings;
 use crate::lang::Language;
 use crate::report::{Location, Warning, WarningKind};
 
@@ -102,36 +102,16 @@ impl<'a> Layout<'a> {
         let numbers = number_blocks(&doc.blocks);
         self.collect(&numbers);
         self.title_block();
-        let placed = |kind: DirectoryKind| {
-            doc.blocks
-                .iter()
-                .any(|b| matches!(b, Block::Directory { kind: k } if *k == kind))
-        };
-        for (on, kind) in [
-            (self.settings.text_toc, DirectoryKind::Content),
-            (self.settings.image_toc, DirectoryKind::Images),
-            (self.settings.table_toc, DirectoryKind::Tables),
-        ] {
-            if on && !placed(kind) {
-                self.directory(kind, None);
-            }
+        for kind in super::directories_on_top(doc, &self.settings) {
+            self.directory(kind, None);
         }
         for (i, (block, number)) in doc.blocks.iter().zip(&numbers).enumerate() {
             self.block(i, block, number);
         }
         self.endnotes();
         self.comments();
-        for (n, what, setting) in [
-            (self.hidden_captions.0, "image", "imageCaption"),
-            (self.hidden_captions.1, "table", "tableCaption"),
-        ] {
-            if n > 0 {
-                self.warn(
-                    WarningKind::Lossy,
-                    format!("{n} {what} caption(s) not written ({setting} is off)"),
-                    None,
-                );
-            }
+        for message in super::hidden_caption_messages(self.hidden_captions) {
+            self.warn(WarningKind::Lossy, message, None);
         }
     }
 
@@ -312,7 +292,7 @@ impl<'a> Layout<'a> {
             }
             TextType::ParagraphOl => {
                 if let Some(l) = &number.label {
-                    let hang = (super::fonts::width(face, size, l) + 8.0).max(24.0);
+                    let hang = (super::metrics::width(face, size, l) + 8.0).max(24.0);
                     offset += hang;
                     marker = Some((l.clone(), hang));
                 }
@@ -325,7 +305,7 @@ impl<'a> Layout<'a> {
                     Some(bullet(p.level).to_string())
                 };
                 if let Some(m) = m {
-                    let hang = (super::fonts::width(face, size, &m) + 6.0).max(LIST_STEP);
+                    let hang = (super::metrics::width(face, size, &m) + 6.0).max(LIST_STEP);
                     marker = Some((m, hang));
                 }
             }
@@ -548,7 +528,7 @@ impl<'a> Layout<'a> {
         self.flow.paragraph(lines, geo.left);
         self.flow.y += PARA_GAP;
         // The page number column: wide enough for five digits.
-        let num_w = super::fonts::width(Face::Regular, BODY, "00000");
+        let num_w = super::metrics::width(Face::Regular, BODY, "00000");
         for e in entries {
             let indent = f32::from(e.level.min(crate::ast::MAX_LEVEL)) * LIST_STEP;
             let face = if kind == DirectoryKind::Content && e.level == 0 {
@@ -572,11 +552,11 @@ impl<'a> Layout<'a> {
                 // Dot leaders from the end of the text to the number column.
                 let start = last.used_width() + 4.0;
                 let end = geo.text_width() - indent - num_w;
-                let dot = super::fonts::width(Face::Regular, BODY, ". ");
+                let dot = super::metrics::width(Face::Regular, BODY, ". ");
                 let n = ((end - start) / dot).floor();
                 if n >= 1.0 {
                     let dots = ". ".repeat(n as usize);
-                    let dots_w = super::fonts::width(Face::Regular, BODY, &dots);
+                    let dots_w = super::metrics::width(Face::Regular, BODY, &dots);
                     last.pieces.push(Piece::Text {
                         x: end - dots_w,
                         text: dots,
@@ -756,7 +736,8 @@ fn comments_title(lang: Language) -> &'static str {
     }
 }
 
-/// "Page N of M" in the export language.
+/// "Page N of M" in the export language (the PDF writer's running footer).
+#[cfg(feature = "pdf")]
 pub(crate) fn page_label(lang: Language, n: usize, m: usize) -> String {
     match lang {
         Language::De => format!("Seite {n} von {m}"),

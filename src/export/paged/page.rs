@@ -16,7 +16,8 @@ pub enum Paper {
     /// ISO A4, 210 × 297 mm (the default).
     #[default]
     A4,
-    /// US Letter, 8.5 × 11 in.
+    /// US Letter, 8.5 × 11 in (chosen through the PDF writer's options).
+    #[cfg_attr(not(feature = "pdf"), allow(dead_code))]
     Letter,
 }
 
@@ -70,7 +71,7 @@ pub(crate) enum Item {
         x: f32,
         y: f32,
         text: String,
-        face: super::fonts::Face,
+        face: super::metrics::Face,
         size: f32,
         color: Rgb,
     },
@@ -128,6 +129,7 @@ pub(crate) struct Page {
 
 /// An outline (bookmark) entry.
 #[derive(Debug, Clone)]
+#[cfg_attr(not(feature = "pdf"), allow(dead_code))]
 pub(crate) struct OutlineEntry {
     pub level: u8,
     pub title: String,

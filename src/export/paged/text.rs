@@ -2,7 +2,7 @@
 //! breaks, inline pictures and footnote markers. Marks become faces, sizes, colours and rules;
 //! links, cross-references, notes and comment anchors are resolved here.
 
-use super::fonts::{self, Face};
+use super::metrics::{self, Face};
 use crate::ast::{ChangeKind, Inline, NoteKind, TextStyle};
 
 /// Text colour, RGB 0..1.
@@ -242,7 +242,7 @@ impl Inliner {
                 });
                 if let Some(c) = caption.as_deref().filter(|c| !c.is_empty()) {
                     out.push(Token::Space {
-                        width: fonts::width(style.face, style.size, " "),
+                        width: metrics::width(style.face, style.size, " "),
                     });
                     let mut st = style;
                     st.face = st.face.with(false, true);
@@ -328,10 +328,10 @@ impl Inliner {
         } else {
             (text, style)
         };
-        let space = fonts::width(style.face, style.size, " ");
-        // A character no face has is drawn as `?`, with the advance `fonts::width` gives it.
-        let question = fonts::metrics(style.face).advance('?').unwrap_or(500.0);
-        // The run's characters, and their advances summed in order as `fonts::width` sums
+        let space = metrics::width(style.face, style.size, " ");
+        // A character no face has is drawn as `?`, with the advance `metrics::width` gives it.
+        let question = metrics::metrics(style.face).advance('?').unwrap_or(500.0);
+        // The run's characters, and their advances summed in order as `metrics::width` sums
         // them (one pass over the text instead of two; the widths are the same to the bit).
         let mut cur = String::new();
         let mut cur_advance = 0.0f32;
@@ -368,7 +368,7 @@ impl Inliner {
                 '\u{00AD}' | '\u{200B}'..='\u{200F}' | '\u{FEFF}' => {}
                 c if c.is_control() => {}
                 c => {
-                    let (face, c, advance) = match fonts::face_and_advance(style.face, c) {
+                    let (face, c, advance) = match metrics::face_and_advance(style.face, c) {
                         Some((f, a)) => (f, c, a),
                         None => {
                             self.missing.insert(c);
@@ -460,7 +460,7 @@ mod tests {
     fn a_token_is_as_wide_as_its_text_measured_whole() {
         // Latin, a character only the mono face has, one no face has (drawn as `?`), tabs,
         // control characters and small caps: each token's width is, to the bit, what
-        // `fonts::width` gives for its text in its face.
+        // `metrics::width` gives for its text in its face.
         let text = "Wörter über\tΑλφα ∀x\u{2200}y \u{10FFFD}ab\u{200B}c d\u{7}e Ünïcödé";
         for (face, caps) in [
             (Face::Regular, false),
@@ -476,7 +476,7 @@ mod tests {
             for t in &out {
                 if let Token::Text { text, style, width } = t {
                     words += 1;
-                    let whole = fonts::width(style.face, style.size, text);
+                    let whole = metrics::width(style.face, style.size, text);
                     assert_eq!(width.to_bits(), whole.to_bits(), "{text:?} in {face:?}");
                 }
             }

@@ -186,7 +186,7 @@ impl Breaker {
         for t in word {
             match t {
                 Token::Text { text, style, .. } => {
-                    let m = super::fonts::metrics(style.face);
+                    let m = super::metrics::metrics(style.face);
                     let mut part = String::new();
                     let mut part_w = 0.0;
                     for c in text.chars() {
@@ -297,7 +297,7 @@ fn merge(pieces: Vec<Piece>) -> Vec<Piece> {
             let space = match space {
                 Some((s, w)) if s == *style => w,
                 _ => {
-                    let w = super::fonts::width(style.face, style.size, " ");
+                    let w = super::metrics::width(style.face, style.size, " ");
                     space = Some((*style, w));
                     w
                 }
@@ -341,7 +341,7 @@ impl Line {
 
 #[cfg(test)]
 mod tests {
-    use super::super::fonts::Face;
+    use super::super::metrics::Face;
     use super::super::text::Inliner;
     use super::*;
 

@@ -1,0 +1,245 @@
+//! The bundled fonts (`templates/pdf/fonts/`: DejaVu Serif in four faces, DejaVu Sans Mono) and
+//! their advance widths: what every paged layout measures text with. Read with allsorts (the
+//! font crate printpdf itself uses), so the metrics, and with them the Word writer's table of
+//! contents page numbers, are the same whether the PDF writer is built or not.
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+/// A face of the bundled family.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) enum Face {
+    Regular,
+    Bold,
+    Italic,
+    BoldItalic,
+    Mono,
+}
+
+impl Face {
+    pub(crate) const ALL: [Face; 5] = [
+        Face::Regular,
+        Face::Bold,
+        Face::Italic,
+        Face::BoldItalic,
+        Face::Mono,
+    ];
+
+    pub(crate) fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The face with bold and/or italic added (the mono face has no variants).
+    pub(crate) fn with(self, bold: bool, italic: bool) -> Face {
+        if self == Face::Mono {
+            return Face::Mono;
+        }
+        let b = bold || matches!(self, Face::Bold | Face::BoldItalic);
+        let i = italic || matches!(self, Face::Italic | Face::BoldItalic);
+        match (b, i) {
+            (false, false) => Face::Regular,
+            (true, false) => Face::Bold,
+            (false, true) => Face::Italic,
+            (true, true) => Face::BoldItalic,
+        }
+    }
+
+    /// The font file.
+    pub(crate) fn bytes(self) -> &'static [u8] {
+        match self {
+            Face::Regular => include_bytes!("../../../templates/pdf/fonts/DejaVuSerif.ttf"),
+            Face::Bold => include_bytes!("../../../templates/pdf/fonts/DejaVuSerif-Bold.ttf"),
+            Face::Italic => include_bytes!("../../../templates/pdf/fonts/DejaVuSerif-Italic.ttf"),
+            Face::BoldItalic => {
+                include_bytes!("../../../templates/pdf/fonts/DejaVuSerif-BoldItalic.ttf")
+            }
+            Face::Mono => include_bytes!("../../../templates/pdf/fonts/DejaVuSansMono.ttf"),
+        }
+    }
+
+    /// The PostScript-style name printpdf writes as `/BaseFont`.
+    #[cfg(feature = "pdf")]
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Face::Regular => "DejaVuSerif",
+            Face::Bold => "DejaVuSerif-Bold",
+            Face::Italic => "DejaVuSerif-Italic",
+            Face::BoldItalic => "DejaVuSerif-BoldItalic",
+            Face::Mono => "DejaVuSansMono",
+        }
+    }
+}
+
+/// Code points below this are looked up in a dense table (Latin, Greek, Cyrillic, punctuation,
+/// arrows, box drawing: everything the corpus uses), the rest in the font's map.
+const DENSE: usize = 0x3000;
+const NONE: u16 = u16::MAX;
+
+/// A font file's character map and advances, in font units.
+struct FontTables {
+    units_per_em: u16,
+    /// Code point → glyph id, from the preferred Unicode `cmap` subtable.
+    glyphs: BTreeMap<u32, u16>,
+    /// Advance of each glyph id below `maxp.numGlyphs`.
+    advances: Vec<u16>,
+}
+
+/// Reads `head`, `maxp`, `hhea`, `cmap` and `hmtx` as printpdf's `ParsedFont::from_bytes` does
+/// (the same allsorts calls, so the PDF's `/W` widths and the layout agree).
+fn read_font(bytes: &[u8]) -> Option<FontTables> {
+    use allsorts::binary::read::ReadScope;
+    use allsorts::font_data::FontData;
+    use allsorts::tables::cmap::Cmap;
+    use allsorts::tables::{FontTableProvider, HeadTable, HheaTable, HmtxTable, MaxpTable};
+    use allsorts::tag;
+
+    let font_file = ReadScope::new(bytes).read::<FontData<'_>>().ok()?;
+    let provider = font_file.table_provider(0).ok()?;
+    let head = provider.read_table_data(tag::HEAD).ok()?;
+    let head = ReadScope::new(&head).read::<HeadTable>().ok()?;
+    let maxp = provider.read_table_data(tag::MAXP).ok()?;
+    let maxp = ReadScope::new(&maxp).read::<MaxpTable>().ok()?;
+    let hhea = provider.read_table_data(tag::HHEA).ok()?;
+    let hhea = ReadScope::new(&hhea).read::<HheaTable>().ok()?;
+
+    let mut glyphs = BTreeMap::new();
+    let cmap_data = provider.read_table_data(tag::CMAP).ok()?;
+    let cmap = ReadScope::new(&cmap_data).read::<Cmap<'_>>().ok()?;
+    if let Ok(Some((_, subtable))) = allsorts::font::read_cmap_subtable(&cmap) {
+        let _ = subtable.mappings_fn(|cp, gid| {
+            glyphs.insert(cp, gid);
+        });
+    }
+    let hmtx_data = provider.read_table_data(tag::HMTX).ok()?;
+    let hmtx = ReadScope::new(&hmtx_data)
+        .read_dep::<HmtxTable<'_>>((
+            usize::from(maxp.num_glyphs),
+            usize::from(hhea.num_h_metrics),
+        ))
+        .ok()?;
+    let advances = (0..maxp.num_glyphs)
+        .map(|gid| hmtx.horizontal_advance(gid).unwrap_or(0))
+        .collect();
+    Some(FontTables {
+        units_per_em: head.units_per_em,
+        glyphs,
+        advances,
+    })
+}
+
+/// One parsed face: advances in 1/1000 em.
+pub(crate) struct Metrics {
+    dense: Vec<u16>,
+    sparse: BTreeMap<u32, u16>,
+    /// Code point → glyph id, which only the PDF writer's subsetting asks for.
+    #[cfg_attr(not(feature = "pdf"), allow(dead_code))]
+    cmap: BTreeMap<u32, u16>,
+}
+
+impl Metrics {
+    fn parse(face: Face) -> Metrics {
+        let mut dense = vec![NONE; DENSE];
+        let mut sparse = BTreeMap::new();
+        let mut cmap = BTreeMap::new();
+        // The bundled files are known-good; a parse failure would leave the face empty (every
+        // character then counts as missing), never a panic.
+        if let Some(font) = read_font(face.bytes()) {
+            let upm = f32::from(font.units_per_em.max(1));
+            for (&cp, &gid) in &font.glyphs {
+                let adv = font.advances.get(usize::from(gid)).copied().unwrap_or(0);
+                let w = (f32::from(adv) * 1000.0 / upm).round().min(65000.0) as u16;
+                if (cp as usize) < DENSE {
+                    dense[cp as usize] = w;
+                } else {
+                    sparse.insert(cp, w);
+                }
+                cmap.insert(cp, gid);
+            }
+        }
+        Metrics {
+            dense,
+            sparse,
+            cmap,
+        }
+    }
+
+    /// The glyph id of code point `cp`, when the face has one (for subsetting).
+    #[cfg(feature = "pdf")]
+    pub(crate) fn glyph(&self, cp: u32) -> Option<u16> {
+        self.cmap.get(&cp).copied()
+    }
+
+    /// The advance of `c` in 1/1000 em, `None` when the face has no glyph for it.
+    pub(crate) fn advance(&self, c: char) -> Option<f32> {
+        let cp = c as usize;
+        let w = if cp < DENSE {
+            self.dense[cp]
+        } else {
+            *self.sparse.get(&(c as u32))?
+        };
+        (w != NONE).then_some(f32::from(w))
+    }
+}
+
+/// The five faces, parsed once per process.
+pub(crate) fn metrics(face: Face) -> &'static Metrics {
+    static FACES: OnceLock<Vec<Metrics>> = OnceLock::new();
+    let all = FACES.get_or_init(|| Face::ALL.iter().map(|&f| Metrics::parse(f)).collect());
+    &all[face.index()]
+}
+
+/// The width of `text` in `face` at `size` points; characters without a glyph count as `?`.
+pub(crate) fn width(face: Face, size: f32, text: &str) -> f32 {
+    let m = metrics(face);
+    let q = m.advance('?').unwrap_or(500.0);
+    text.chars().map(|c| m.advance(c).unwrap_or(q)).sum::<f32>() * size / 1000.0
+}
+
+/// Picks the face that draws `c`, with the character's advance in it (font units): `want` if
+/// it has the glyph, else the regular serif face, else the mono face; `None` when no bundled
+/// face has it.
+pub(crate) fn face_and_advance(want: Face, c: char) -> Option<(Face, f32)> {
+    [want, Face::Regular, Face::Mono]
+        .into_iter()
+        .find_map(|f| metrics(f).advance(c).map(|a| (f, a)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn faces_cover_latin_greek_cyrillic() {
+        for face in Face::ALL {
+            for c in "Aäßéø ΑΩαω АЯаяёЁ€–—…„“".chars() {
+                assert!(
+                    metrics(face).advance(c).is_some(),
+                    "{face:?} lacks {c:?} (U+{:04X})",
+                    c as u32
+                );
+            }
+        }
+        assert!(width(Face::Regular, 10.0, "WWW") > width(Face::Regular, 10.0, "iii"));
+        assert_eq!(face_and_advance(Face::Regular, '\u{10FFFD}'), None);
+    }
+
+    /// The PDF writer embeds the faces through printpdf, which reads them itself: both must see
+    /// the same glyphs and advances, or text would be placed with other widths than drawn.
+    #[cfg(feature = "pdf")]
+    #[test]
+    fn metrics_match_what_printpdf_reads() {
+        for face in Face::ALL {
+            let mut warnings = Vec::new();
+            let font = printpdf::ParsedFont::from_bytes(face.bytes(), 0, &mut warnings)
+                .expect("bundled font");
+            let ours = read_font(face.bytes()).expect("bundled font");
+            assert_eq!(ours.units_per_em, font.units_per_em, "{face:?}");
+            assert_eq!(ours.glyphs, font.codepoint_to_glyph, "{face:?}");
+            assert!(ours.glyphs.len() > 3000, "{face:?}: {}", ours.glyphs.len());
+            for (gid, adv) in ours.advances.iter().enumerate() {
+                let theirs = font.glyph_widths.get(&(gid as u16)).copied().unwrap_or(0);
+                assert_eq!(*adv, theirs, "{face:?} glyph {gid}");
+            }
+        }
+    }
+}
