@@ -13,7 +13,6 @@ use std::io::{Cursor, Read, Seek, Write};
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, DateTime, ZipArchive, ZipWriter as RawWriter};
 
-use crate::ast::MediaItem;
 use crate::error::{Error, Result};
 use crate::limits::Limits;
 
@@ -502,19 +501,6 @@ impl ZipWriter {
         }
     }
 
-    /// An empty archive with room for `pictures` as they will be stored (still deflated ones
-    /// at their compressed size) and `text` bytes of XML or HTML, which deflate to about a
-    /// fifth: what every zip writer reserves.
-    pub fn with_room_for<'a>(
-        pictures: impl IntoIterator<Item = &'a crate::ast::MediaItem>,
-        text: usize,
-    ) -> Self {
-        let pictures = pictures
-            .into_iter()
-            .fold(0usize, |sum, m| sum.saturating_add(m.stored_size()));
-        Self::with_capacity(pictures.saturating_add(text / 4).saturating_add(64 * 1024))
-    }
-
     /// Finishes the archive and returns its bytes.
     pub fn finish(self) -> Result<Vec<u8>> {
         self.finish_sink().map(Cursor::into_inner)
@@ -598,16 +584,6 @@ impl<W: Write + Seek> ZipWriter<W> {
                 Self::options(Compression::Store).unix_permissions(0o755),
             )
             .map_err(|e| write_error(name, e))
-    }
-
-    /// Adds picture `item` under `name`: its zip entry copied as it is stored when it still has
-    /// one ([`MediaItem::stored`]), else its bytes, stored (pictures are compressed already).
-    pub fn add_media(&mut self, name: &str, item: &MediaItem) -> Result<()> {
-        match item.stored() {
-            Some(raw) => self.add_raw(name, raw),
-            // Only deflated items can fail to give their bytes, and those took the branch above.
-            None => self.add(name, &item.bytes()?, Compression::Store),
-        }
     }
 
     /// Adds `entry` under `name` as it was stored: no inflating, no deflating.

@@ -8,7 +8,7 @@ use std::sync::{Arc, OnceLock};
 use bytes::Bytes;
 use serde::{Deserialize, Serialize};
 
-use crate::package::RawEntry;
+use crate::package::{Compression, RawEntry, ZipWriter};
 
 /// An image file type, recognised from its first bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -556,6 +556,37 @@ fn webp_size(b: &[u8]) -> Option<(u32, u32)> {
         }
         _ => None,
     }
+}
+
+/// Pictures into a zip: the media store knows how its items are held, the zip layer knows only
+/// entries, so these live here and the zip layer never depends on the tree.
+impl ZipWriter {
+    /// An empty archive with room for `pictures` as they will be stored (still deflated ones
+    /// at their compressed size) and `text` bytes of XML or HTML, which deflate to about a
+    /// fifth: what every zip writer reserves.
+    pub fn with_room_for<'a>(
+        pictures: impl IntoIterator<Item = &'a MediaItem>,
+        text: usize,
+    ) -> Self {
+        let pictures = pictures
+            .into_iter()
+            .fold(0usize, |sum, m| sum.saturating_add(m.stored_size()));
+        Self::with_capacity(pictures.saturating_add(text / 4).saturating_add(64 * 1024))
+    }
+
+}
+
+impl<W: std::io::Write + std::io::Seek> ZipWriter<W> {
+    /// Adds picture `item` under `name`: its zip entry copied as it is stored when it still has
+    /// one ([`MediaItem::stored`]), else its bytes, stored (pictures are compressed already).
+    pub fn add_media(&mut self, name: &str, item: &MediaItem) -> crate::Result<()> {
+        match item.stored() {
+            Some(raw) => self.add_raw(name, raw),
+            // Only deflated items can fail to give their bytes, and those took the branch above.
+            None => self.add(name, &item.bytes()?, Compression::Store),
+        }
+    }
+
 }
 
 #[cfg(test)]

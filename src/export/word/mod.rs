@@ -53,19 +53,18 @@
 //! Partly: sidenotes become footnotes; index marks become `XE` fields (the index tree is not
 //! written) — each reported as a warning.
 
-pub mod captions;
+mod captions;
 mod chart;
-pub mod document;
-pub mod images;
-pub mod numbering;
-pub mod runs;
-pub mod sdox;
-pub mod tables;
-pub mod template;
-pub mod toc;
-
+mod document;
+mod images;
+mod numbering;
 mod omml;
 mod package;
+mod runs;
+mod sdox;
+mod tables;
+mod template;
+mod toc;
 
 use std::sync::Arc;
 
