@@ -13,6 +13,7 @@
 // The OpenAPI document is one large `json!` literal.
 #![recursion_limit = "512"]
 
+pub mod accounts;
 pub mod api;
 pub mod auth;
 pub mod clock;
@@ -34,7 +35,7 @@ use std::time::Duration;
 use tokio::sync::{Notify, Semaphore, oneshot};
 use tokio::task::JoinHandle;
 
-use crate::auth::LegacyKeys;
+use crate::accounts::LegacyKeys;
 use crate::clock::Clock;
 use crate::config::Config;
 use crate::state::{AppState, Inner};
@@ -61,7 +62,7 @@ pub enum StartError {
     },
     /// A legacy password.
     #[error(transparent)]
-    Password(#[from] auth::PasswordError),
+    Password(#[from] accounts::PasswordError),
 }
 
 /// A running server.
