@@ -21,6 +21,7 @@ pub mod config;
 pub mod error;
 pub mod housekeeping;
 pub mod ids;
+pub mod imports;
 pub mod jobs;
 pub mod openapi;
 pub mod payload;
