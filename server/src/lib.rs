@@ -1,9 +1,10 @@
 //! # sdconv-server
 //!
 //! The partner API of the collaborative document service (`../shared/spec/partner-api.md`)
-//! on the sdconv engine: axum over tokio, SQLite (sqlx) as the embedded store, stored files in
-//! a [`store::BlobStore`]. Documents are kept in the engine's sd.xml zip form, so every export
-//! is a conversion of what was imported.
+//! on the sdconv engine: axum over tokio, records in SQLite (a file, the default) or PostgreSQL
+//! (shared by several instances) through sqlx, stored files in a [`store::BlobStore`] (a folder
+//! or an S3-compatible store). Documents are kept in the engine's sd.xml zip form, so every
+//! export is a conversion of what was imported.
 //!
 //! ```text
 //! request ─► auth (JWT | legacy) ─► handler: parse → limits (412) → store → engine (blocking pool)

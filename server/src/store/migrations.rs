@@ -270,3 +270,37 @@ async fn apply(conn: &mut AnyConnection, backend: Backend) -> Result<(), sqlx::E
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::Store;
+
+    #[tokio::test]
+    async fn migrations_run_once_and_rows_without_a_request_fail_at_start() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).await.unwrap();
+        // A row as the SQLite server before migration 2 left it.
+        sqlx::query(
+            "INSERT INTO jobs (id, client_id, state, created) VALUES ('old', 'c', 'PENDING', 1)",
+        )
+        .execute(&store.db)
+        .await
+        .unwrap();
+        store
+            .insert_job("new", "c", "{}", "a.docx", 1)
+            .await
+            .unwrap();
+        drop(store);
+        // Reopening applies no migration twice.
+        let store = Store::open(dir.path()).await.unwrap();
+        assert_eq!(store.fail_interrupted_jobs().await.unwrap(), 1);
+        assert_eq!(
+            store.job("c", "old").await.unwrap().unwrap().state,
+            "FAILURE"
+        );
+        assert_eq!(
+            store.job("c", "new").await.unwrap().unwrap().state,
+            "PENDING"
+        );
+    }
+}
