@@ -74,7 +74,7 @@ pub fn document_key(id: &str) -> String {
     format!("documents/{id}/sd.xml.zip")
 }
 
-/// The columns of a [`DocumentRow`], in the order [`document_from`] and the insert take them.
+/// The columns of a [`DocumentRow`], in the order [`Store::insert_document`] binds them.
 const DOC_COLUMNS: &str = "id, client_id, title, subtitle, filename, description, footer, \
     supplemental, tags, creator_id, status, archived, group_id, sample_id, created, modified, \
     conversation_changed, deletion_due, warnings";
@@ -162,29 +162,16 @@ impl Store {
         client: &str,
         id: &str,
     ) -> Result<Option<DocumentRow>, sqlx::Error> {
-        sqlx::query(AssertSqlSafe(format!(
-            "SELECT {DOC_COLUMNS} FROM documents WHERE client_id = $1 AND id = $2"
-        )))
-        .bind(client)
-        .bind(id)
-        .fetch_optional(&self.db)
-        .await?
-        .as_ref()
-        .map(document_from)
-        .transpose()
+        // The id is the key: one row at most.
+        Ok(self
+            .select_documents("client_id = $1 AND id = $2", &[client, id])
+            .await?
+            .pop())
     }
 
     /// The document `id` whatever its client (for access links, which carry no client).
     pub async fn document_any_client(&self, id: &str) -> Result<Option<DocumentRow>, sqlx::Error> {
-        sqlx::query(AssertSqlSafe(format!(
-            "SELECT {DOC_COLUMNS} FROM documents WHERE id = $1"
-        )))
-        .bind(id)
-        .fetch_optional(&self.db)
-        .await?
-        .as_ref()
-        .map(document_from)
-        .transpose()
+        Ok(self.select_documents("id = $1", &[id]).await?.pop())
     }
 
     /// Writes the metadata fields and `modified` of `doc`.
@@ -313,18 +300,12 @@ impl Store {
             Some(false) => " AND deletion_due IS NULL",
             None => "",
         };
-        let sql = format!(
-            "SELECT {DOC_COLUMNS} FROM documents WHERE client_id = $1 AND {cond}{deletion} ORDER BY created, id"
-        );
-        let mut q = sqlx::query(AssertSqlSafe(sql)).bind(client).bind(a);
-        if let Some(b) = b {
-            q = q.bind(b);
-        }
-        q.fetch_all(&self.db)
-            .await?
-            .iter()
-            .map(document_from)
-            .collect()
+        let cond = format!("client_id = $1 AND {cond}{deletion}");
+        let values: &[&str] = match b {
+            Some(b) => &[client, a, b],
+            None => &[client, a],
+        };
+        self.select_documents(&cond, values).await
     }
 
     /// Documents `user` can see: their drafts, and review documents of the groups they belong
@@ -334,22 +315,15 @@ impl Store {
         client: &str,
         user: &str,
     ) -> Result<Vec<DocumentRow>, sqlx::Error> {
-        let sql = format!(
-            "SELECT {DOC_COLUMNS} FROM documents d WHERE client_id = $1 AND (
+        self.select_documents(
+            "client_id = $1 AND (
                (status = 'draft' AND creator_id = $2)
                OR (status = 'review' AND group_id IN (
                    SELECT d2.group_id FROM documents d2 JOIN members m ON m.document_id = d2.id
-                   WHERE m.user_id = $2 AND d2.client_id = $1)))
-             ORDER BY created, id"
-        );
-        sqlx::query(AssertSqlSafe(sql))
-            .bind(client)
-            .bind(user)
-            .fetch_all(&self.db)
-            .await?
-            .iter()
-            .map(document_from)
-            .collect()
+                   WHERE m.user_id = $2 AND d2.client_id = $1)))",
+            &[client, user],
+        )
+        .await
     }
 
     /// Documents whose deletion process is due at `now`.
@@ -361,5 +335,26 @@ impl Store {
         .fetch_all(&self.db)
         .await?;
         Ok(rows.into_iter().map(|r| r.0).collect())
+    }
+
+    /// The documents matching `cond` (built from this module's constant fragments only, with
+    /// `$1`, `$2`, … bound to `values` in order), oldest first.
+    async fn select_documents(
+        &self,
+        cond: &str,
+        values: &[&str],
+    ) -> Result<Vec<DocumentRow>, sqlx::Error> {
+        let sql =
+            format!("SELECT {DOC_COLUMNS} FROM documents d WHERE {cond} ORDER BY created, id");
+        let mut query = sqlx::query(AssertSqlSafe(sql));
+        for value in values {
+            query = query.bind(*value);
+        }
+        query
+            .fetch_all(&self.db)
+            .await?
+            .iter()
+            .map(document_from)
+            .collect()
     }
 }
