@@ -43,6 +43,10 @@ use crate::config::Config;
 use crate::state::{AppState, Inner};
 use crate::store::Store;
 
+// Defined beside the S3 client that needs it, so that the store does not import the crate
+// root; the server and its tests call it from here.
+pub use crate::store::s3::tls_provider;
+
 /// A start-up failure: what could not be done.
 #[derive(Debug, thiserror::Error)]
 pub enum StartError {
@@ -132,13 +136,6 @@ impl Drop for Server {
             w.abort();
         }
     }
-}
-
-/// Installs rustls' ring provider as the process's TLS provider, once. The S3 client (and
-/// any other reqwest client in the process) takes its TLS from it; a provider installed
-/// already (by the embedding program) is kept.
-pub fn tls_provider() {
-    let _ = rustls::crypto::ring::default_provider().install_default();
 }
 
 /// Binds, opens the store, migrates and starts serving.
