@@ -43,8 +43,9 @@ pub use members::Member;
 pub use pages::page_prefix;
 pub use users::{User, UserInput};
 
-/// The database a [`Store`] talks to; the SQL is shared, the few differences are chosen by
-/// this.
+/// The database a [`Store`] talks to. The SQL is shared; the few places where the two differ
+/// ask this: the column types of the schema ([`migrations`]), the lock that keeps several
+/// instances from migrating at once, and the row lock of a job claim.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backend {
     /// The embedded file database (one writer at a time).
@@ -73,7 +74,8 @@ pub enum OpenError {
 /// How long a request waits for a database connection before it fails with 503.
 const DB_ACQUIRE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(3);
 
-/// The database and the files.
+/// The database (SQLite or PostgreSQL: [`Backend`]) and the files; cheap to clone (a pool
+/// and a shared file store).
 #[derive(Debug, Clone)]
 pub struct Store {
     /// The pool.
