@@ -13,8 +13,8 @@ use std::time::Duration;
 
 use tokio::sync::watch;
 
-use crate::api::imports::{Upload, import, word_request};
 use crate::error::{ApiError, ApiResult};
+use crate::imports::{Upload, import, word_request};
 use crate::state::AppState;
 use crate::store::{ClaimedJob, job_upload_key};
 

@@ -1,9 +1,10 @@
 //! # sdconv-server
 //!
 //! The partner API of the collaborative document service (`../shared/spec/partner-api.md`)
-//! on the sdconv engine: axum over tokio, SQLite (sqlx) as the embedded store, stored files in
-//! a [`store::BlobStore`]. Documents are kept in the engine's sd.xml zip form, so every export
-//! is a conversion of what was imported.
+//! on the sdconv engine: axum over tokio, records in SQLite (a file, the default) or PostgreSQL
+//! (shared by several instances) through sqlx, stored files in a [`store::BlobStore`] (a folder
+//! or an S3-compatible store). Documents are kept in the engine's sd.xml zip form, so every
+//! export is a conversion of what was imported.
 //!
 //! ```text
 //! request ─► auth (JWT | legacy) ─► handler: parse → limits (412) → store → engine (blocking pool)
@@ -13,6 +14,7 @@
 // The OpenAPI document is one large `json!` literal.
 #![recursion_limit = "512"]
 
+pub mod accounts;
 pub mod api;
 pub mod auth;
 pub mod clock;
@@ -20,6 +22,7 @@ pub mod config;
 pub mod error;
 pub mod housekeeping;
 pub mod ids;
+pub mod imports;
 pub mod jobs;
 pub mod openapi;
 pub mod payload;
@@ -34,11 +37,15 @@ use std::time::Duration;
 use tokio::sync::{Notify, Semaphore, oneshot};
 use tokio::task::JoinHandle;
 
-use crate::auth::LegacyKeys;
+use crate::accounts::LegacyKeys;
 use crate::clock::Clock;
 use crate::config::Config;
 use crate::state::{AppState, Inner};
 use crate::store::Store;
+
+// Defined beside the S3 client that needs it, so that the store does not import the crate
+// root; the server and its tests call it from here.
+pub use crate::store::s3::tls_provider;
 
 /// A start-up failure: what could not be done.
 #[derive(Debug, thiserror::Error)]
@@ -61,7 +68,7 @@ pub enum StartError {
     },
     /// A legacy password.
     #[error(transparent)]
-    Password(#[from] auth::PasswordError),
+    Password(#[from] accounts::PasswordError),
 }
 
 /// A running server.
@@ -129,13 +136,6 @@ impl Drop for Server {
             w.abort();
         }
     }
-}
-
-/// Installs rustls' ring provider as the process's TLS provider, once. The S3 client (and
-/// any other reqwest client in the process) takes its TLS from it; a provider installed
-/// already (by the embedding program) is kept.
-pub fn tls_provider() {
-    let _ = rustls::crypto::ring::default_provider().install_default();
 }
 
 /// Binds, opens the store, migrates and starts serving.

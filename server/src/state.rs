@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use tokio::sync::{Notify, Semaphore};
 
-use crate::auth::LegacyKeys;
+use crate::accounts::LegacyKeys;
 use crate::clock::Clock;
 use crate::config::Config;
 use crate::error::{ApiError, ApiResult};

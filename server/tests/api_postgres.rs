@@ -22,5 +22,7 @@ mod documents;
 mod imports_exports;
 #[path = "api/instances.rs"]
 mod instances;
+#[path = "api/migrations.rs"]
+mod migrations;
 // Not `api/openapi.rs`: its schemathesis run is bounded by time (3 minutes), not by what it
 // covers, and runs on SQLite in `api`.

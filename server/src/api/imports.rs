@@ -3,30 +3,20 @@
 //! creation payload).
 
 use axum::Json;
-use axum::body::Bytes;
 use axum::extract::multipart::MultipartRejection;
 use axum::extract::{Multipart, Path, State};
-use sdconv::import::docx::StyleMapping;
 use sdconv::{Format, ImportOptions};
 use serde_json::{Value, json};
 
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
-use crate::payload::{Creation, WordImportData, parse_json};
+use crate::imports::{Upload, import, word_request};
+use crate::payload::{Creation, parse_json};
 use crate::service;
 use crate::state::AppState;
-use crate::store::{DocumentRow, User, job_upload_key};
+use crate::store::job_upload_key;
 
-/// The two parts of an upload.
-pub(crate) struct Upload {
-    /// The `file` part's name.
-    pub(crate) file_name: String,
-    /// The `file` part.
-    pub(crate) file: Bytes,
-    /// The `data` part.
-    pub(crate) data: Bytes,
-}
-
+/// Reads the `file` and `data` parts of a `multipart/form-data` body.
 async fn read_upload(multipart: Result<Multipart, MultipartRejection>) -> ApiResult<Upload> {
     let mut multipart = multipart.map_err(|e| ApiError::precondition("body", e.body_text()))?;
     let part_error = |e: axum::extract::multipart::MultipartError| {
@@ -57,78 +47,6 @@ async fn read_upload(multipart: Result<Multipart, MultipartRejection>) -> ApiRes
         file,
         data,
     })
-}
-
-/// A checked word import request.
-pub(crate) struct WordRequest {
-    pub(crate) creation: Creation,
-    pub(crate) options: ImportOptions,
-    pub(crate) file: Bytes,
-}
-
-/// Checks a word upload's parts.
-pub(crate) fn word_request(upload: Upload) -> ApiResult<WordRequest> {
-    let data: WordImportData = parse_json("data", &upload.data)?;
-    data.creation.check()?;
-    if !upload.file_name.to_ascii_lowercase().ends_with(".docx") {
-        return Err(ApiError::precondition(
-            "file",
-            format!(
-                "{:?} is not a .docx file; only .docx is accepted",
-                upload.file_name
-            ),
-        ));
-    }
-    let mut options = ImportOptions::default();
-    if data.is_magic_import == Some(true) {
-        let key = data
-            .style_set_key
-            .filter(|k| !k.is_empty())
-            .ok_or_else(|| ApiError::precondition("styleSetKey", "required with isMagicImport"))?;
-        sdconv::magic::resolve(&key).map_err(|e| ApiError::engine("styleSetKey", &e))?;
-        options.magic = Some(key);
-    } else if let Some(mapping) = &data.style_mapping {
-        options.docx.style_mapping =
-            StyleMapping::from_value(mapping).map_err(|e| ApiError::engine("styleMapping", &e))?;
-    }
-    if let Some(routines) = data.routines {
-        sdconv::cleanup::resolve(&routines).map_err(|e| ApiError::engine("routines", &e))?;
-        options.routines = routines;
-    }
-    Ok(WordRequest {
-        creation: data.creation,
-        options,
-        file: upload.file,
-    })
-}
-
-/// Converts and stores a checked request as a new document (with id `id` when given: a
-/// background job's); returns the document and its creator.
-pub(crate) async fn import(
-    state: &AppState,
-    client: &str,
-    creation: &Creation,
-    format: Format,
-    options: ImportOptions,
-    file: Bytes,
-    id: Option<String>,
-) -> ApiResult<(DocumentRow, User)> {
-    let read = state
-        // Shared: the upload's pictures stay deflated in it until the stored zip copies them.
-        .convert(move || sdconv::import_shared(format, file, &options))
-        .await?
-        .map_err(|e| ApiError::engine("file", &e))?;
-    let warnings = read.warnings.iter().map(ToString::to_string).collect();
-    let user = state
-        .store
-        .upsert_user(client, &creation.rights.user.input())
-        .await?;
-    let mut row = service::new_row(client, creation, &user, state.now());
-    if let Some(id) = id {
-        row.id = id;
-    }
-    let row = service::store_document(state, row, read.value, creation, warnings).await?;
-    Ok((row, user))
 }
 
 /// POST /partner/imports/word/upload

@@ -6,7 +6,7 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use serde_json::{Value, json};
 
-use crate::auth::check_credentials;
+use crate::accounts::check_credentials;
 use crate::error::{ApiError, ApiResult};
 use crate::ids;
 use crate::payload::{Credentials, JsonBody};

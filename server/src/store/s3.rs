@@ -50,7 +50,7 @@ impl S3Store {
             return Err(syntax());
         }
         // The TLS of https endpoints.
-        crate::tls_provider();
+        tls_provider();
         let mut builder = AmazonS3Builder::from_env().with_bucket_name(bucket);
         if let Some((id, secret)) = keys {
             builder = builder
@@ -86,6 +86,13 @@ impl S3Store {
             Path::from(format!("{}/{key}", self.prefix))
         })
     }
+}
+
+/// Installs rustls' ring provider as the process's TLS provider, once. The S3 client (and
+/// any other reqwest client in the process) takes its TLS from it; a provider installed
+/// already (by the embedding program) is kept.
+pub fn tls_provider() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
 }
 
 /// An object store error as I/O: absent objects are `NotFound`, the rest keeps its text.

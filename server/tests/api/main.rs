@@ -14,4 +14,5 @@ mod browser;
 mod documents;
 mod imports_exports;
 mod instances;
+mod migrations;
 mod openapi;

@@ -1,0 +1,150 @@
+//! A database made before both databases shared one migration text, by the statements the
+//! server then gave it (`tests/fixtures/schema_v2_*.sql`), opens with this server: no migration
+//! runs again, its rows read and take writes, and its schema is the one a new database gets.
+
+use sdconv_server::store::{DocumentRow, Member, Store};
+use sqlx::AnyPool;
+
+use crate::harness::postgres_schema;
+
+/// The released statements of the suite's database.
+const RELEASED: &str = if crate::POSTGRES {
+    include_str!("../fixtures/schema_v2_postgres.sql")
+} else {
+    include_str!("../fixtures/schema_v2_sqlite.sql")
+};
+
+/// A new empty database of the suite's kind: its URL for [`Store::connect`] (`None`: the file
+/// in the data folder) and for a plain pool, and the data folder.
+async fn empty_database() -> Option<(Option<String>, String, tempfile::TempDir)> {
+    let dir = tempfile::tempdir().unwrap();
+    if crate::POSTGRES {
+        let url = postgres_schema().await?;
+        return Some((Some(url.clone()), url, dir));
+    }
+    let file = dir.path().join("sdconv.db");
+    Some((None, format!("sqlite://{}?mode=rwc", file.display()), dir))
+}
+
+async fn open(url: Option<&str>, dir: &tempfile::TempDir) -> Store {
+    Store::connect(url, dir.path(), 2, None, None)
+        .await
+        .unwrap()
+}
+
+/// Tables, columns (type, nullability, default, key) and indexes, in a comparable form.
+async fn schema(store: &Store) -> Vec<String> {
+    let sql = if crate::POSTGRES {
+        "SELECT table_name || '.' || column_name || ' ' || data_type || ' ' || is_nullable
+                || ' ' || COALESCE(column_default, '-')
+         FROM information_schema.columns WHERE table_schema = current_schema()
+         UNION ALL
+         SELECT 'index ' || indexname || ' ' || replace(indexdef, current_schema() || '.', '')
+         FROM pg_indexes WHERE schemaname = current_schema()
+         ORDER BY 1"
+    } else {
+        "SELECT m.name || '.' || p.name || ' ' || p.type || ' ' || p.\"notnull\" || ' '
+                || COALESCE(p.dflt_value, '-') || ' ' || p.pk
+         FROM sqlite_master m, pragma_table_info(m.name) p WHERE m.type = 'table'
+         UNION ALL
+         SELECT 'index ' || name || ' ' || tbl_name || ' ' || COALESCE(sql, '-')
+         FROM sqlite_master WHERE type = 'index'
+         ORDER BY 1"
+    };
+    let rows: Vec<(String,)> = sqlx::query_as(sql).fetch_all(&store.db).await.unwrap();
+    rows.into_iter().map(|(row,)| row).collect()
+}
+
+#[tokio::test]
+async fn a_database_made_by_the_released_statements_opens_and_keeps_its_rows() {
+    let Some((store_url, url, dir)) = empty_database().await else {
+        return;
+    };
+    sqlx::any::install_default_drivers();
+    let old = AnyPool::connect(&url).await.unwrap();
+    sqlx::raw_sql(RELEASED).execute(&old).await.unwrap();
+    // What the server recorded after applying them, and rows as it wrote them.
+    sqlx::raw_sql(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied BIGINT NOT NULL);
+         INSERT INTO schema_migrations (version, applied) VALUES (1, 100), (2, 200);
+         INSERT INTO users (id, client_id, partner_id, email) VALUES ('sd1', 'c', 'u1', 'u1@x');
+         INSERT INTO documents (id, client_id, title, tags, creator_id, status, group_id, created, modified)
+           VALUES ('d1', 'c', 'Old', '[\"t\"]', 'sd1', 'draft', 'g', 1, 2);
+         INSERT INTO members (document_id, user_id, role, admin) VALUES ('d1', 'sd1', 'editor', 1);
+         INSERT INTO notifications (document_id, user_id, message, created) VALUES ('d1', 'sd1', 'first', 3);
+         INSERT INTO access_tokens (hash, document_id, user_id, expires) VALUES ('h', 'd1', 'sd1', 50);
+         INSERT INTO pages (hash, document_id, expires) VALUES ('p', 'd1', 50);
+         INSERT INTO jobs (id, client_id, state, created, payload, file_name)
+           VALUES ('j1', 'c', 'PENDING', 4, '{}', 'a.docx');",
+    )
+    .execute(&old)
+    .await
+    .unwrap();
+    old.close().await;
+
+    let store = open(store_url.as_deref(), &dir).await;
+    let versions: Vec<(i64, i64)> =
+        sqlx::query_as("SELECT version, applied FROM schema_migrations ORDER BY version")
+            .fetch_all(&store.db)
+            .await
+            .unwrap();
+    assert_eq!(versions, [(1, 100), (2, 200)], "nothing migrated again");
+    // The rows read back.
+    let user = store.user("c", "u1").await.unwrap().unwrap();
+    assert_eq!((user.id.as_str(), user.language.as_str()), ("sd1", "en_EN"));
+    let doc = store.document("c", "d1").await.unwrap().unwrap();
+    assert_eq!(
+        (doc.title.as_str(), doc.tags.as_slice()),
+        ("Old", &["t".to_string()][..])
+    );
+    let member = store.member("d1", "sd1").await.unwrap().unwrap();
+    assert_eq!((member.role.as_str(), member.admin), ("editor", Some(true)));
+    assert!(store.page_valid("p", 10).await.unwrap());
+    assert_eq!(
+        store.consume_access_token("h", 10).await.unwrap(),
+        Some(("d1".to_string(), "sd1".to_string()))
+    );
+    let job = store.claim_job("w", 10, 60).await.unwrap().unwrap();
+    assert_eq!((job.id.as_str(), job.attempts), ("j1", 1));
+    // And take writes: the numbered notifications go on after the old ones.
+    store
+        .notify("d1", &["sd1".to_string()], "second", 5)
+        .await
+        .unwrap();
+    assert_eq!(
+        store.notifications("sd1").await.unwrap(),
+        ["first", "second"]
+    );
+    let row = DocumentRow {
+        id: "d2".into(),
+        client_id: "c".into(),
+        title: "New".into(),
+        creator_id: "sd1".into(),
+        status: "draft".into(),
+        group_id: "g".into(),
+        ..DocumentRow::default()
+    };
+    let creator = Member {
+        role: "editor".into(),
+        section_history: None,
+        export_duplicate: None,
+        admin: None,
+        last_opened: None,
+    };
+    store.insert_document(&row, &creator).await.unwrap();
+    assert_eq!(store.count_documents("c").await.unwrap(), 2);
+    assert!(store.delete_document("d1", None).await.unwrap());
+
+    // The schema is the one this server makes.
+    let Some((new_url, _, new_dir)) = empty_database().await else {
+        return;
+    };
+    let new = open(new_url.as_deref(), &new_dir).await;
+    let old_schema = schema(&store).await;
+    assert!(
+        old_schema
+            .iter()
+            .any(|c| c.starts_with("notifications.id "))
+    );
+    assert_eq!(old_schema, schema(&new).await);
+}
