@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Long fuzz campaigns that add up across runs, and across sessions, on the same code.
+# Long fuzz campaigns that add up across runs on the same code (see fuzz/README.md).
 #
 #   fuzz/campaign.sh run TARGET SECONDS [--no-trace-compares]
 #   fuzz/campaign.sh summary

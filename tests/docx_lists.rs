@@ -4,18 +4,7 @@
 mod docx_support;
 
 use docx_support::*;
-use sdconv::ast::{Block, NumberFormat, Paragraph, TextType, inline::plain_text};
-
-fn paras(c: &sdconv::Converted<sdconv::Document>) -> Vec<&Paragraph> {
-    c.value
-        .blocks
-        .iter()
-        .filter_map(|b| match b {
-            Block::Paragraph(p) => Some(p),
-            _ => None,
-        })
-        .collect()
-}
+use sdconv::ast::{NumberFormat, TextType, inline::plain_text};
 
 const NUMBERING: &str = r#"
 <w:abstractNum w:abstractNumId="10">

@@ -3,20 +3,9 @@
 mod docx_support;
 
 use docx_support::*;
-use sdconv::ast::{Block, Inline, Paragraph, TextStyle, TextType, inline::plain_text};
+use sdconv::ast::{Block, Inline, TextStyle, TextType, inline::plain_text};
 use sdconv::import::docx::{DocxImportOptions, StyleMapping, read};
 use sdconv::{Error, WarningKind};
-
-fn paras(c: &sdconv::Converted<sdconv::Document>) -> Vec<&Paragraph> {
-    c.value
-        .blocks
-        .iter()
-        .filter_map(|b| match b {
-            Block::Paragraph(p) => Some(p),
-            _ => None,
-        })
-        .collect()
-}
 
 fn kinds(c: &sdconv::Converted<sdconv::Document>) -> Vec<(TextType, u8, String)> {
     paras(c)

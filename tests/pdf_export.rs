@@ -11,24 +11,15 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use common::all_on;
 use html_fixtures as fx;
 use sdconv::ast::{Block, Cell, Image, Inline, MediaItem, NoteKind, Row, Table, TextType};
 use sdconv::export::pdf::{Paper, PdfOptions, write, write_with_info};
 use sdconv::export::word::WordSettings;
 use sdconv::lang::Language;
-use sdconv::package::{Compression, ZipWriter};
 use sdconv::{Document, Format, ImportOptions, Warning};
 
 // ---- helpers ----------------------------------------------------------------------------
-
-fn all_on(language: Language) -> WordSettings {
-    WordSettings::new(language)
-        .with_image_caption(true)
-        .with_table_caption(true)
-        .with_text_toc(true)
-        .with_image_toc(true)
-        .with_table_toc(true)
-}
 
 fn pdf(doc: &Document, settings: WordSettings) -> (Vec<u8>, Vec<Warning>) {
     let out = write(doc, &PdfOptions::new(settings)).expect("PDF export");
@@ -223,26 +214,6 @@ fn headings(doc: &Document) -> usize {
         .count()
 }
 
-fn zip_folder(dir: &Path) -> Vec<u8> {
-    let mut w = ZipWriter::new();
-    w.add(
-        "sd.xml",
-        &std::fs::read(dir.join("sd.xml")).unwrap(),
-        Compression::Deflate,
-    )
-    .unwrap();
-    let mut images: Vec<_> = std::fs::read_dir(dir.join("images"))
-        .map(|d| d.flatten().map(|e| e.path()).collect())
-        .unwrap_or_default();
-    images.sort();
-    for path in images {
-        let name = format!("images/{}", path.file_name().unwrap().to_string_lossy());
-        w.add(&name, &std::fs::read(&path).unwrap(), Compression::Store)
-            .unwrap();
-    }
-    w.finish().unwrap()
-}
-
 fn long_text(seed: usize, words_n: usize) -> String {
     const W: [&str; 12] = [
         "contract",
@@ -308,7 +279,7 @@ fn samples_render() {
             Format::Word,
             std::fs::read(dir.join("sample.docx")).unwrap(),
         ),
-        (Format::Sdxml, zip_folder(&dir.join("sample"))),
+        (Format::Sdxml, common::zip_folder(&dir.join("sample"))),
     ];
     for (i, (format, bytes)) in inputs.into_iter().enumerate() {
         let doc = sdconv::import(format, &bytes, &ImportOptions::default())
@@ -322,24 +293,9 @@ fn samples_render() {
 
 #[test]
 fn the_three_real_sd_xml_samples_render() {
-    let Some(shared) = common::shared_dir() else {
+    let Some(inputs) = common::real_sdxml_samples() else {
         return;
     };
-    let dir = shared.join("corpus/sdxml");
-    let inputs = [
-        (
-            "export-2018-minimal",
-            std::fs::read(dir.join("export-2018-minimal.zip")).unwrap(),
-        ),
-        (
-            "export-2017-table-image",
-            std::fs::read(dir.join("export-2017-table-image.zip")).unwrap(),
-        ),
-        (
-            "export-2017-footnotes",
-            zip_folder(&dir.join("export-2017-footnotes")),
-        ),
-    ];
     for (name, bytes) in inputs {
         let doc = sdconv::import(Format::Sdxml, &bytes, &ImportOptions::default())
             .unwrap()

@@ -4,13 +4,11 @@
 
 mod common;
 
-use std::path::Path;
-
 use proptest::prelude::*;
 use sdconv::Document;
 use sdconv::export::sdxml::{self, SdxmlExportOptions};
 use sdconv::import::sdxml::{SdxmlImportOptions, read};
-use sdconv::package::{Compression, ZipReader, ZipWriter};
+use sdconv::package::ZipReader;
 
 fn import(zip: &[u8]) -> Document {
     read(zip, &SdxmlImportOptions::default())
@@ -22,27 +20,6 @@ fn import(zip: &[u8]) -> Document {
 fn sd_xml_of(zip: &[u8]) -> String {
     let mut r = ZipReader::new(zip, &sdconv::Limits::default()).unwrap();
     String::from_utf8(r.read("sd.xml").unwrap()).unwrap()
-}
-
-/// Zips an unpacked export folder (`sd.xml` + `images/`) the way the service ships it.
-fn zip_folder(dir: &Path) -> Vec<u8> {
-    let mut w = ZipWriter::new();
-    w.add(
-        "sd.xml",
-        &std::fs::read(dir.join("sd.xml")).unwrap(),
-        Compression::Deflate,
-    )
-    .unwrap();
-    let mut images: Vec<_> = std::fs::read_dir(dir.join("images"))
-        .map(|d| d.flatten().map(|e| e.path()).collect())
-        .unwrap_or_default();
-    images.sort();
-    for path in images {
-        let name = format!("images/{}", path.file_name().unwrap().to_string_lossy());
-        w.add(&name, &std::fs::read(&path).unwrap(), Compression::Store)
-            .unwrap();
-    }
-    w.finish().unwrap()
 }
 
 fn check_round_trip(name: &str, original: &Document) {
@@ -74,24 +51,9 @@ fn check_round_trip(name: &str, original: &Document) {
 
 #[test]
 fn real_samples_round_trip_exactly() {
-    let Some(shared) = common::shared_dir() else {
+    let Some(samples) = common::real_sdxml_samples() else {
         return;
     };
-    let dir = shared.join("corpus/sdxml");
-    let samples = [
-        (
-            "export-2018-minimal",
-            std::fs::read(dir.join("export-2018-minimal.zip")).unwrap(),
-        ),
-        (
-            "export-2017-table-image",
-            std::fs::read(dir.join("export-2017-table-image.zip")).unwrap(),
-        ),
-        (
-            "export-2017-footnotes",
-            zip_folder(&dir.join("export-2017-footnotes")),
-        ),
-    ];
     for (name, zip) in samples {
         let original = import(&zip);
         assert_eq!(original.validate(), Ok(()), "{name}");

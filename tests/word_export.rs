@@ -1,9 +1,12 @@
 //! Word export: settings, catalogs, body structures, package validity, determinism, images, and
 //! a LibreOffice rendering check (skipped with a reason when `soffice` is not installed).
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::process::Command;
 
+use common::all_on;
 use quick_xml::Reader;
 use quick_xml::events::Event;
 use sdconv::ast::{
@@ -261,15 +264,6 @@ fn fixture() -> Document {
         }),
     ];
     doc
-}
-
-fn all_on(language: Language) -> WordSettings {
-    WordSettings::new(language)
-        .with_image_caption(true)
-        .with_table_caption(true)
-        .with_text_toc(true)
-        .with_image_toc(true)
-        .with_table_toc(true)
 }
 
 fn export(

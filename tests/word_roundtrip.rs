@@ -16,11 +16,8 @@
 
 mod common;
 
-use std::path::Path;
-
 use sdconv::ast::{Block, Inline};
 use sdconv::import::sdxml::{SdxmlImportOptions, read};
-use sdconv::package::{Compression, ZipWriter};
 use sdconv::{Document, ExportOptions, Format, ImportOptions};
 
 fn round_trip(doc: &Document) -> Document {
@@ -168,47 +165,11 @@ fn links_come_back_without_the_hyperlink_styles_underline() {
     );
 }
 
-/// Zips an unpacked sd.xml export folder (`sd.xml` + `images/`) the way the service ships it.
-fn zip_folder(dir: &Path) -> Vec<u8> {
-    let mut w = ZipWriter::new();
-    w.add(
-        "sd.xml",
-        &std::fs::read(dir.join("sd.xml")).unwrap(),
-        Compression::Deflate,
-    )
-    .unwrap();
-    let mut images: Vec<_> = std::fs::read_dir(dir.join("images"))
-        .map(|d| d.flatten().map(|e| e.path()).collect())
-        .unwrap_or_default();
-    images.sort();
-    for path in images {
-        let name = format!("images/{}", path.file_name().unwrap().to_string_lossy());
-        w.add(&name, &std::fs::read(&path).unwrap(), Compression::Store)
-            .unwrap();
-    }
-    w.finish().unwrap()
-}
-
 #[test]
 fn real_sd_xml_samples_keep_meta_and_heading_ids() {
-    let Some(shared) = common::shared_dir() else {
+    let Some(samples) = common::real_sdxml_samples() else {
         return;
     };
-    let dir = shared.join("corpus/sdxml");
-    let samples = [
-        (
-            "export-2018-minimal",
-            std::fs::read(dir.join("export-2018-minimal.zip")).unwrap(),
-        ),
-        (
-            "export-2017-table-image",
-            std::fs::read(dir.join("export-2017-table-image.zip")).unwrap(),
-        ),
-        (
-            "export-2017-footnotes",
-            zip_folder(&dir.join("export-2017-footnotes")),
-        ),
-    ];
     for (name, zip) in samples {
         let doc = read(&zip, &SdxmlImportOptions::default()).unwrap().value;
         let back = round_trip(&doc);

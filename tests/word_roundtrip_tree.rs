@@ -25,11 +25,9 @@
 mod common;
 
 use std::collections::HashMap;
-use std::path::Path;
 
 use sdconv::ast::{Block, Inline, length};
 use sdconv::import::sdxml::{SdxmlImportOptions, read};
-use sdconv::package::{Compression, ZipWriter};
 use sdconv::{Document, ExportOptions, Format, ImportOptions};
 
 fn export_options() -> ExportOptions {
@@ -486,31 +484,10 @@ fn the_small_sample_document() {
     assert_round_trip("small_document", &sdconv::sample::small_document());
 }
 
-/// Zips an unpacked sd.xml export folder (`sd.xml` + `images/`) the way the service ships it.
-fn zip_folder(dir: &Path) -> Vec<u8> {
-    let mut w = ZipWriter::new();
-    w.add(
-        "sd.xml",
-        &std::fs::read(dir.join("sd.xml")).unwrap(),
-        Compression::Deflate,
-    )
-    .unwrap();
-    let mut images: Vec<_> = std::fs::read_dir(dir.join("images"))
-        .map(|d| d.flatten().map(|e| e.path()).collect())
-        .unwrap_or_default();
-    images.sort();
-    for path in images {
-        let name = format!("images/{}", path.file_name().unwrap().to_string_lossy());
-        w.add(&name, &std::fs::read(&path).unwrap(), Compression::Store)
-            .unwrap();
-    }
-    w.finish().unwrap()
-}
-
 fn sdxml_sample(name: &str) -> Option<Document> {
     let dir = common::shared_dir()?.join("corpus/sdxml");
     let zip = if dir.join(name).is_dir() {
-        zip_folder(&dir.join(name))
+        common::zip_folder(&dir.join(name))
     } else {
         std::fs::read(dir.join(format!("{name}.zip"))).unwrap()
     };

@@ -1,4 +1,5 @@
-//! Shared test helpers: tree generators ([`arb`]) and the DTD check.
+//! Shared test helpers: tree generators ([`arb`]), the DTD check, the shared corpus's sd.xml
+//! samples and Word/PDF settings.
 #![allow(dead_code)]
 
 pub mod arb;
@@ -7,6 +8,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+use sdconv::export::word::WordSettings;
+use sdconv::lang::Language;
+use sdconv::package::{Compression, ZipWriter};
 use sdconv::sdxml_ext::{Ext, TARGET};
 
 /// proptest settings: `cases` cases, no failure files (integration tests have no `lib.rs` for
@@ -28,6 +32,58 @@ pub fn shared_dir() -> Option<PathBuf> {
         eprintln!("skipped: {} is absent", dir.display());
         None
     }
+}
+
+/// An unpacked sd.xml export (`dir/sd.xml` and `dir/images/*`) as the zip the service writes:
+/// `sd.xml` deflated, then the images stored, in name order.
+pub fn zip_folder(dir: &Path) -> Vec<u8> {
+    let mut w = ZipWriter::new();
+    w.add(
+        "sd.xml",
+        &std::fs::read(dir.join("sd.xml")).unwrap(),
+        Compression::Deflate,
+    )
+    .unwrap();
+    let mut images: Vec<_> = std::fs::read_dir(dir.join("images"))
+        .map(|d| d.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    images.sort();
+    for path in images {
+        let name = format!("images/{}", path.file_name().unwrap().to_string_lossy());
+        w.add(&name, &std::fs::read(&path).unwrap(), Compression::Store)
+            .unwrap();
+    }
+    w.finish().unwrap()
+}
+
+/// The three real sd.xml exports of `../shared/corpus/sdxml` as zips, by name (one is kept
+/// unpacked there and zipped here), or `None` (with the reason printed) when they are absent.
+pub fn real_sdxml_samples() -> Option<[(&'static str, Vec<u8>); 3]> {
+    let dir = shared_dir()?.join("corpus/sdxml");
+    Some([
+        (
+            "export-2018-minimal",
+            std::fs::read(dir.join("export-2018-minimal.zip")).unwrap(),
+        ),
+        (
+            "export-2017-table-image",
+            std::fs::read(dir.join("export-2017-table-image.zip")).unwrap(),
+        ),
+        (
+            "export-2017-footnotes",
+            zip_folder(&dir.join("export-2017-footnotes")),
+        ),
+    ])
+}
+
+/// Word/PDF settings in `language` with both captions and all three directories on.
+pub fn all_on(language: Language) -> WordSettings {
+    WordSettings::new(language)
+        .with_image_caption(true)
+        .with_table_caption(true)
+        .with_text_toc(true)
+        .with_image_toc(true)
+        .with_table_toc(true)
 }
 
 /// The service's DTD, or `None` when the shared material is absent.
