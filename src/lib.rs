@@ -43,6 +43,7 @@ pub mod sdxml_ext;
 pub mod xml;
 
 pub use ast::Document;
+pub use ast::changes::TrackChanges;
 pub use error::{Error, ErrorKind, Result};
 pub use format::Format;
 pub use limits::Limits;
@@ -67,9 +68,13 @@ pub struct ImportOptions {
 }
 
 /// Options for [`export`], shared by every writer.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct ExportOptions {
+    /// What every writer shows of tracked changes: marked (the default), accepted or rejected.
+    pub track_changes: TrackChanges,
+    /// Whether comments (and the marks of their ranges) are written; `true` by default.
+    pub comments: bool,
     /// Options of the sd.xml writer.
     pub sdxml: export::sdxml::SdxmlExportOptions,
     /// Options of the `html` and `html_all_in_one` writers.
@@ -79,6 +84,36 @@ pub struct ExportOptions {
     /// Options of the PDF writer (the Word settings apply to it too).
     #[cfg(feature = "pdf")]
     pub pdf: export::pdf::PdfOptions,
+}
+
+impl Default for ExportOptions {
+    fn default() -> Self {
+        ExportOptions {
+            track_changes: TrackChanges::All,
+            comments: true,
+            sdxml: Default::default(),
+            html: Default::default(),
+            word: Default::default(),
+            #[cfg(feature = "pdf")]
+            pdf: Default::default(),
+        }
+    }
+}
+
+impl ExportOptions {
+    /// The tree the writers see: `doc` itself, or a copy with the tracked changes accepted or
+    /// rejected and the comments left out, as these options ask.
+    fn prepared<'d>(&self, doc: &'d Document) -> std::borrow::Cow<'d, Document> {
+        if self.track_changes == TrackChanges::All && self.comments {
+            return std::borrow::Cow::Borrowed(doc);
+        }
+        let mut doc = doc.clone();
+        ast::changes::resolve_changes(&mut doc, self.track_changes);
+        if !self.comments {
+            ast::changes::drop_comments(&mut doc);
+        }
+        std::borrow::Cow::Owned(doc)
+    }
 }
 
 /// Reads `bytes` in `format` into a tree.
@@ -186,6 +221,7 @@ pub fn export(
     format: Format,
     options: &ExportOptions,
 ) -> Result<Converted<Vec<u8>>> {
+    let doc = &*options.prepared(doc);
     match format {
         Format::Json => Ok(Converted::clean(doc.to_json().into_bytes())),
         Format::Sdxml => export::sdxml::write(doc, &options.sdxml),
@@ -219,6 +255,8 @@ pub fn export_to<W: std::io::Write + std::io::Seek>(
     options: &ExportOptions,
     mut sink: W,
 ) -> Result<Converted<W>> {
+    let prepared = options.prepared(doc);
+    let doc = &*prepared;
     match format {
         Format::Sdxml => export::sdxml::write_to(doc, &options.sdxml, sink),
         Format::Html => export::html::write_zip_to(doc, &options.html, sink),
@@ -227,7 +265,13 @@ pub fn export_to<W: std::io::Write + std::io::Seek>(
         }
         Format::Word => export::word::write_to(doc, &options.word, sink),
         _ => {
-            let out = export(doc, format, options)?;
+            // The tree is prepared already: the plain options write it as it is.
+            let plain = ExportOptions {
+                track_changes: TrackChanges::All,
+                comments: true,
+                ..options.clone()
+            };
+            let out = export(doc, format, &plain)?;
             sink.write_all(&out.value).map_err(|e| Error::Write {
                 format: "file",
                 message: e.to_string(),

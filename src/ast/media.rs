@@ -573,7 +573,6 @@ impl ZipWriter {
             .fold(0usize, |sum, m| sum.saturating_add(m.stored_size()));
         Self::with_capacity(pictures.saturating_add(text / 4).saturating_add(64 * 1024))
     }
-
 }
 
 impl<W: std::io::Write + std::io::Seek> ZipWriter<W> {
@@ -586,7 +585,6 @@ impl<W: std::io::Write + std::io::Seek> ZipWriter<W> {
             None => self.add(name, &item.bytes()?, Compression::Store),
         }
     }
-
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@
 //! writer relies on.
 
 pub mod block;
+pub mod changes;
 pub mod chart;
 pub mod inline;
 pub mod length;

@@ -2,13 +2,13 @@
 //! markers, captions), pictures kept with their captions, page breaks, directories, then the
 //! endnotes and the comments. Tables are in [`super::tables`].
 
+use super::WordSettings;
 use super::lines::{Line, Piece};
 use super::metrics::Face;
 use super::page::{Flow, Geometry, Item, OutlineEntry};
 use super::text::{Anchor, Inliner, RefTarget, Style, Token, plain};
 use crate::ast::numbering::{BlockNumber, number_blocks};
 use crate::ast::{Align, Block, DirectoryKind, Document, Image, Paragraph, TextType};
-use super::WordSettings;
 use crate::lang::Language;
 use crate::report::{Location, Warning, WarningKind};
 

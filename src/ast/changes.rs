@@ -1,0 +1,206 @@
+//! Tracked changes and comments as a reader of the output wants them (pandoc's
+//! `--track-changes`): every change shown marked, all accepted, or all rejected, and comments
+//! kept or left out. Applied to the tree before any writer sees it, so every format agrees.
+
+use super::{ChangeKind, Document, Inline};
+
+/// What the writers show of tracked changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TrackChanges {
+    /// Insertions and deletions shown marked, as the source has them.
+    #[default]
+    All,
+    /// Every change accepted: insertions kept as plain content, deletions gone.
+    Accept,
+    /// Every change rejected: deletions kept as plain content, insertions gone.
+    Reject,
+}
+
+impl TrackChanges {
+    /// Parses `all`, `accept` or `reject` (the CLI's spelling).
+    pub fn parse(s: &str) -> Option<TrackChanges> {
+        match s {
+            "all" => Some(TrackChanges::All),
+            "accept" => Some(TrackChanges::Accept),
+            "reject" => Some(TrackChanges::Reject),
+            _ => None,
+        }
+    }
+}
+
+/// Accepts or rejects every tracked change of `doc` (nothing for [`TrackChanges::All`]), in
+/// paragraphs, tables, notes and comments.
+pub fn resolve_changes(doc: &mut Document, mode: TrackChanges) {
+    if mode == TrackChanges::All {
+        return;
+    }
+    let keep_inserted = mode == TrackChanges::Accept;
+    edit_inlines(doc, &mut |inline| match inline {
+        Inline::Tracked { change, .. } => {
+            if (change.kind == ChangeKind::Insert) == keep_inserted {
+                Edit::Unwrap
+            } else {
+                Edit::Drop
+            }
+        }
+        _ => Edit::Keep,
+    });
+}
+
+/// Removes the comments of `doc` and the marks where their ranges start and end.
+pub fn drop_comments(doc: &mut Document) {
+    doc.comments.clear();
+    edit_inlines(doc, &mut |inline| match inline {
+        Inline::CommentStart { .. } | Inline::CommentEnd { .. } => Edit::Drop,
+        _ => Edit::Keep,
+    });
+}
+
+/// What becomes of one inline node.
+enum Edit {
+    Keep,
+    Drop,
+    /// The wrapper goes, its children stay in its place.
+    Unwrap,
+}
+
+fn edit_inlines(doc: &mut Document, decide: &mut impl FnMut(&Inline) -> Edit) {
+    doc.walk_blocks_mut(&mut |_, block| {
+        if let super::Block::Paragraph(p) = block {
+            edit_list(&mut p.content, decide);
+        }
+    });
+    for comment in &mut doc.comments {
+        edit_list(&mut comment.content, decide);
+    }
+}
+
+fn edit_list(list: &mut Vec<Inline>, decide: &mut impl FnMut(&Inline) -> Edit) {
+    // Most lists hold nothing to edit: leave them untouched.
+    if !list.iter().any(|i| needs_edit(i, decide)) {
+        return;
+    }
+    let old = std::mem::take(list);
+    for mut inline in old {
+        match decide(&inline) {
+            Edit::Drop => {}
+            Edit::Unwrap => {
+                if let Some(children) = inline.children_mut() {
+                    let mut children = std::mem::take(children);
+                    edit_list(&mut children, decide);
+                    list.extend(children);
+                }
+            }
+            Edit::Keep => {
+                if let Some(children) = inline.children_mut() {
+                    edit_list(children, decide);
+                }
+                if let Inline::Note { content, .. } = &mut inline {
+                    edit_list(content, decide);
+                }
+                list.push(inline);
+            }
+        }
+    }
+}
+
+fn needs_edit(inline: &Inline, decide: &mut impl FnMut(&Inline) -> Edit) -> bool {
+    if !matches!(decide(inline), Edit::Keep) {
+        return true;
+    }
+    let nested = match inline {
+        Inline::Note { content, .. } => Some(content.as_slice()),
+        other => other.children(),
+    };
+    nested.is_some_and(|c| c.iter().any(|i| needs_edit(i, decide)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ast::{Block, Change, Comment, Paragraph};
+
+    fn tracked(kind: ChangeKind, text: &str) -> Inline {
+        Inline::Tracked {
+            change: Change {
+                kind,
+                author: Some("A".into()),
+                date: None,
+            },
+            children: vec![Inline::text(text)],
+        }
+    }
+
+    fn doc() -> Document {
+        let content = vec![
+            Inline::text("a "),
+            tracked(ChangeKind::Insert, "new "),
+            tracked(ChangeKind::Delete, "old "),
+            Inline::CommentStart { id: "c1".into() },
+            Inline::Note {
+                kind: crate::ast::NoteKind::Footnote,
+                content: vec![tracked(ChangeKind::Delete, "gone")],
+            },
+            Inline::CommentEnd { id: "c1".into() },
+            Inline::text("z"),
+        ];
+        let mut d = Document::default();
+        d.blocks.push(Block::Paragraph(Paragraph::new(
+            crate::ast::TextType::Paragraph,
+            content,
+        )));
+        d.comments.push(Comment {
+            id: "c1".into(),
+            content: vec![tracked(ChangeKind::Insert, "note")],
+            ..Comment::default()
+        });
+        d
+    }
+
+    fn text(d: &Document) -> String {
+        match &d.blocks[0] {
+            Block::Paragraph(p) => crate::ast::inline::plain_text(&p.content),
+            _ => String::new(),
+        }
+    }
+
+    #[test]
+    fn accept_keeps_insertions_and_drops_deletions_everywhere() {
+        let mut d = doc();
+        resolve_changes(&mut d, TrackChanges::Accept);
+        assert_eq!(text(&d), "a new z");
+        let mut tracked = 0;
+        d.walk_inlines(&mut |i| tracked += usize::from(matches!(i, Inline::Tracked { .. })));
+        assert_eq!(tracked, 0);
+        assert_eq!(
+            crate::ast::inline::plain_text(&d.comments[0].content),
+            "note"
+        );
+    }
+
+    #[test]
+    fn reject_keeps_deletions_and_drops_insertions() {
+        let mut d = doc();
+        resolve_changes(&mut d, TrackChanges::Reject);
+        assert_eq!(text(&d), "a old z");
+        assert!(d.comments[0].content.is_empty());
+    }
+
+    #[test]
+    fn all_changes_nothing_and_comments_can_go() {
+        let mut d = doc();
+        let before = d.clone();
+        resolve_changes(&mut d, TrackChanges::All);
+        assert_eq!(d, before);
+        drop_comments(&mut d);
+        assert!(d.comments.is_empty());
+        let mut marks = 0;
+        d.walk_inlines(&mut |i| {
+            marks += usize::from(matches!(
+                i,
+                Inline::CommentStart { .. } | Inline::CommentEnd { .. }
+            ))
+        });
+        assert_eq!(marks, 0);
+    }
+}
