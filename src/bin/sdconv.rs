@@ -98,6 +98,8 @@ enum Command {
         routines: Vec<String>,
         #[command(flatten)]
         word: convert::WordArgs,
+        #[command(flatten)]
+        export: convert::ExportArgs,
     },
     /// Convert many files in one process, in parallel, into an output folder.
     ///
@@ -162,6 +164,8 @@ enum Command {
         routines: Vec<String>,
         #[command(flatten)]
         word: convert::WordArgs,
+        #[command(flatten)]
+        export: convert::ExportArgs,
     },
     /// Print a template catalog: `word` (`GET /partner/templates/word`) or `sdox`
     /// (`GET /partner/templates/sdox`).
@@ -294,10 +298,12 @@ fn main() -> ExitCode {
             magic,
             routines,
             word,
+            export,
         } => (
             "convert",
             convert::run(&convert::Args {
                 word,
+                export,
                 input,
                 output,
                 from,
@@ -327,6 +333,7 @@ fn main() -> ExitCode {
             magic,
             routines,
             word,
+            export,
         } => {
             let result = convert::Options::from_args(&convert::OptionArgs {
                 style_mapping: style_mapping.as_deref(),
@@ -334,6 +341,7 @@ fn main() -> ExitCode {
                 magic: magic.as_deref(),
                 routines: &routines,
                 word: &word,
+                export: &export,
             })
             .and_then(|options| {
                 batch::run(batch::Args {

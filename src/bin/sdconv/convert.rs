@@ -54,10 +54,25 @@ pub struct WordArgs {
     pub letter: bool,
 }
 
+/// What every writer shows, whatever the format.
+#[derive(Debug, clap::Args)]
+pub struct ExportArgs {
+    /// Tracked changes: `all` shows insertions and deletions marked, `accept` applies them,
+    /// `reject` undoes them (pandoc's --track-changes).
+    #[arg(long, value_name = "MODE", default_value = "all", value_parser = parse_track_changes)]
+    pub track_changes: sdconv::TrackChanges,
+}
+
+fn parse_track_changes(mode: &str) -> Result<sdconv::TrackChanges, String> {
+    sdconv::TrackChanges::parse(mode)
+        .ok_or_else(|| format!("unknown mode {mode:?} (known: all, accept, reject)"))
+}
+
 /// What `sdconv convert` was asked to do.
 #[derive(Debug)]
 pub struct Args {
     pub word: WordArgs,
+    pub export: ExportArgs,
     pub input: PathBuf,
     pub output: Option<PathBuf>,
     pub from: Option<Format>,
@@ -80,6 +95,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         magic: args.magic.as_deref(),
         routines: &args.routines,
         word: &args.word,
+        export: &args.export,
     })?;
     let input = map_input(&args.input)?;
     // An HTML folder from a Word file: its pictures are inflated into files on the other
@@ -160,6 +176,8 @@ pub struct OptionArgs<'a> {
     pub routines: &'a [String],
     /// The Word export flags.
     pub word: &'a WordArgs,
+    /// The flags every writer honours.
+    pub export: &'a ExportArgs,
 }
 
 /// The conversion options, built once (files named by options read, settings checked) and then
@@ -170,6 +188,8 @@ pub struct Options {
     language: Option<Language>,
     /// PDF output on US Letter paper.
     letter: bool,
+    /// `--track-changes`.
+    track_changes: sdconv::TrackChanges,
 }
 
 impl Options {
@@ -191,6 +211,7 @@ impl Options {
             word: word_options(args.word, args.language)?,
             language: args.language,
             letter: args.word.letter,
+            track_changes: args.export.track_changes,
         })
     }
 }
@@ -255,7 +276,9 @@ pub fn convert(
     }
     .map_err(|e| Failure::convert(&input.name, e))?;
     let mut warnings = imported.warnings;
-    let doc = imported.value;
+    let mut doc = imported.value;
+    // Applied to the tree, so the folder outputs written below without `sdconv::export` agree.
+    sdconv::ast::changes::resolve_changes(&mut doc, options.track_changes);
 
     let exported = export(
         &doc,

@@ -1,0 +1,166 @@
+//! `ExportOptions::track_changes` and `comments` (and the CLI's `--track-changes`): every writer
+//! shows tracked changes marked, accepted or rejected, and comments kept or left out, alike.
+
+use std::process::Command;
+
+use sdconv::ast::changes::{drop_comments, resolve_changes};
+use sdconv::ast::{Block, Change, ChangeKind, Comment, Inline, Paragraph, TextType};
+use sdconv::{Document, ExportOptions, Format, TrackChanges};
+
+fn tracked(kind: ChangeKind, text: &str) -> Inline {
+    Inline::Tracked {
+        change: Change {
+            kind,
+            author: Some("Ann".into()),
+            date: Some("2026-01-02T03:04:05Z".into()),
+        },
+        children: vec![Inline::text(text)],
+    }
+}
+
+/// A paragraph with an insertion, a deletion and a commented range.
+fn doc() -> Document {
+    let mut doc = Document::default();
+    doc.meta.title = Some("Changes".into());
+    doc.blocks.push(Block::Paragraph(Paragraph::new(
+        TextType::Paragraph,
+        vec![
+            Inline::text("Kept words "),
+            tracked(ChangeKind::Insert, "Insertedword "),
+            tracked(ChangeKind::Delete, "Deletedword "),
+            Inline::CommentStart { id: "c1".into() },
+            Inline::text("commented range"),
+            Inline::CommentEnd { id: "c1".into() },
+        ],
+    )));
+    doc.comments.push(Comment {
+        id: "c1".into(),
+        author: Some("Ann".into()),
+        content: vec![Inline::text("Commenttext")],
+        ..Comment::default()
+    });
+    doc
+}
+
+fn options(mode: TrackChanges, comments: bool) -> ExportOptions {
+    let mut o = ExportOptions::default();
+    o.track_changes = mode;
+    o.comments = comments;
+    o
+}
+
+fn writable() -> Vec<Format> {
+    Format::ALL
+        .into_iter()
+        .filter(|f| sdconv::export(&Document::default(), *f, &ExportOptions::default()).is_ok())
+        .collect()
+}
+
+/// Every writer, in every mode, writes exactly what it writes for the tree with the changes
+/// resolved beforehand: the option reaches all of them.
+#[test]
+fn every_writer_writes_the_resolved_tree() {
+    let formats = writable();
+    assert!(formats.len() >= 7, "{formats:?}");
+    for format in formats {
+        for (mode, comments) in [
+            (TrackChanges::Accept, false),
+            (TrackChanges::Reject, true),
+            (TrackChanges::All, false),
+        ] {
+            let mut resolved = doc();
+            resolve_changes(&mut resolved, mode);
+            if !comments {
+                drop_comments(&mut resolved);
+            }
+            let expected = sdconv::export(&resolved, format, &ExportOptions::default())
+                .unwrap()
+                .value;
+            let got = sdconv::export(&doc(), format, &options(mode, comments))
+                .unwrap()
+                .value;
+            assert!(got == expected, "{format} {mode:?} comments={comments}");
+            let streamed = sdconv::export_to(
+                &doc(),
+                format,
+                &options(mode, comments),
+                std::io::Cursor::new(Vec::new()),
+            )
+            .unwrap()
+            .value
+            .into_inner();
+            assert!(streamed == expected, "{format} {mode:?} (export_to)");
+        }
+    }
+}
+
+/// What a reader sees in the text formats.
+#[test]
+fn text_outputs_show_what_the_mode_asks() {
+    for format in [Format::HtmlAllInOne, Format::Markdown, Format::Json] {
+        let text = |mode, comments| {
+            let out = sdconv::export(&doc(), format, &options(mode, comments)).unwrap();
+            String::from_utf8(out.value).unwrap()
+        };
+        let all = text(TrackChanges::All, true);
+        // Markdown has no mark for a deletion or a comment: its writer shows changes accepted
+        // and leaves comments out (and warns).
+        let marks = format != Format::Markdown;
+        assert!(all.contains("Insertedword"), "{format}");
+        assert_eq!(all.contains("Deletedword"), marks, "{format}");
+        assert_eq!(all.contains("Commenttext"), marks, "{format}: {all}");
+        let accepted = text(TrackChanges::Accept, false);
+        assert!(accepted.contains("Insertedword"), "{format}");
+        assert!(!accepted.contains("Deletedword"), "{format}: {accepted}");
+        assert!(!accepted.contains("Commenttext"), "{format}: {accepted}");
+        assert!(accepted.contains("commented range"), "{format}");
+        let rejected = text(TrackChanges::Reject, true);
+        assert!(rejected.contains("Deletedword"), "{format}");
+        assert!(!rejected.contains("Insertedword"), "{format}: {rejected}");
+    }
+    // Marked changes in HTML are <ins>/<del>; accepted ones are plain text.
+    let html = |mode| {
+        let out = sdconv::export(&doc(), Format::HtmlAllInOne, &options(mode, true)).unwrap();
+        String::from_utf8(out.value).unwrap()
+    };
+    assert!(html(TrackChanges::All).contains("<del"));
+    assert!(!html(TrackChanges::Accept).contains("<del"));
+    assert!(!html(TrackChanges::Accept).contains("<ins"));
+}
+
+#[test]
+fn the_cli_takes_track_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.json");
+    std::fs::write(&input, doc().to_json()).unwrap();
+    let run = |mode: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_sdconv"))
+            .args([
+                "convert",
+                input.to_str().unwrap(),
+                "--to",
+                "html_all_in_one",
+            ])
+            .args(["--track-changes", mode])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let accepted = run("accept");
+    assert!(accepted.contains("Insertedword") && !accepted.contains("Deletedword"));
+    let rejected = run("reject");
+    assert!(!rejected.contains("Insertedword") && rejected.contains("Deletedword"));
+    let all = run("all");
+    assert!(all.contains("Insertedword") && all.contains("Deletedword"));
+    let bad = Command::new(env!("CARGO_BIN_EXE_sdconv"))
+        .args(["convert", input.to_str().unwrap(), "--to", "markdown"])
+        .args(["--track-changes", "maybe"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+}
