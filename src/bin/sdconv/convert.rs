@@ -54,6 +54,17 @@ pub struct WordArgs {
     pub letter: bool,
 }
 
+impl WordArgs {
+    /// Whether any flag that chooses captions or directories was given.
+    fn any_setting(&self) -> bool {
+        self.image_caption
+            || self.table_caption
+            || self.text_toc
+            || self.image_toc
+            || self.table_toc
+    }
+}
+
 /// What every writer shows, whatever the format.
 #[derive(Debug, clap::Args)]
 pub struct ExportArgs {
@@ -350,6 +361,9 @@ impl Content {
 }
 
 /// The Word writer's options from the flags: `--settings` first, single flags switch on top.
+/// With neither, the output keeps what the document has: its captions are shown (the API's
+/// explicit settings default to off, but a command-line user who gives none expects to keep
+/// them); directories come from the tree's own directory blocks.
 fn word_options(
     args: &WordArgs,
     language: Option<Language>,
@@ -362,6 +376,9 @@ fn word_options(
                 .map_err(|e| Failure::convert(&name, format!("cannot read: {e}")))?;
             WordSettings::from_json(&json).map_err(|e| Failure::convert(&name, e))?
         }
+        None if !args.any_setting() => WordSettings::new(language.unwrap_or_default())
+            .with_image_caption(true)
+            .with_table_caption(true),
         None => WordSettings::new(language.unwrap_or_default()),
     };
     if let (Some(language), Some(_)) = (language, &args.settings) {
