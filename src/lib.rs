@@ -179,6 +179,7 @@ fn import_source(
     for w in warnings {
         report.push(w);
     }
+    ast::links::drop_unsafe_links(&mut doc, &mut report);
     if !options.routines.is_empty() {
         cleanup::apply(&mut doc, &options.routines, &mut report)?;
     }

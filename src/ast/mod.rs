@@ -13,6 +13,7 @@ pub mod changes;
 pub mod chart;
 pub mod inline;
 pub mod length;
+pub mod links;
 pub mod math;
 pub mod math_tex;
 pub mod media;

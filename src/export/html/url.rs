@@ -23,24 +23,15 @@ pub enum Target {
 /// `` ` ``, `{`, `}`, `|`, `\`, `^`, brackets outside the host, a second `#`, a `%` that starts
 /// no escape), so validators accept it and browsers read the same address.
 pub fn check(href: &str) -> Option<(String, Target)> {
-    let trimmed = href.trim_matches(|c: char| c <= ' ');
-    let cleaned: String = trimmed
-        .chars()
-        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
-        .collect();
-    // Other controls have no business in a link and could hide a scheme from a weaker check
-    // further down the line.
-    if cleaned.chars().any(|c| c.is_control()) {
-        return None;
-    }
+    // Read as the tree's own check reads it (`ast::links`), controls refused.
+    let cleaned = crate::ast::links::normalized(href)?;
     if let Some(id) = cleaned.strip_prefix('#') {
         return Some((id.to_string(), Target::Fragment));
     }
-    let end = cleaned.find(['/', '?', '#']).unwrap_or(cleaned.len());
-    let kind = match cleaned[..end].find(':') {
+    let kind = match crate::ast::links::scheme(&cleaned) {
         None => Target::Relative,
-        Some(colon) => {
-            let scheme = cleaned[..colon].to_ascii_lowercase();
+        Some(scheme) => {
+            let scheme = scheme.to_ascii_lowercase();
             if !matches!(scheme.as_str(), "http" | "https" | "mailto") {
                 return None;
             }

@@ -1,0 +1,159 @@
+//! Link targets no reader should follow. A hyperlink to `javascript:`, `vbscript:`, `data:` or
+//! `file:` is dropped when a document is read, its text kept, so no writer can carry it out (the
+//! sd.xml export hands links back to the service; Word and PDF readers follow them on a click).
+//!
+//! Targets are read the way a browser's URL parser reads them (WHATWG URL standard), as the HTML
+//! writer's stricter check does: leading and trailing C0 controls and spaces are stripped, tabs
+//! and newlines removed anywhere, so `" java\tscript:"` is seen as `javascript:`.
+
+use super::{Document, Inline};
+use crate::report::{Location, Report, WarningKind};
+
+/// Schemes that run code or reach the reader's own machine.
+const UNSAFE_SCHEMES: [&str; 4] = ["javascript", "vbscript", "data", "file"];
+
+/// `href` as a browser reads it, or `None` when it holds a control character other than the
+/// tab and newlines a browser removes (nothing legitimate does, and it could hide a scheme from
+/// a weaker check further down the line).
+pub fn normalized(href: &str) -> Option<String> {
+    let cleaned: String = href
+        .trim_matches(|c: char| c <= ' ')
+        .chars()
+        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+        .collect();
+    (!cleaned.chars().any(char::is_control)).then_some(cleaned)
+}
+
+/// The scheme of a [`normalized`] target (before the first `:` that comes before any `/`, `?`
+/// or `#`), as written; `None` for a relative reference or a fragment.
+pub fn scheme(normalized: &str) -> Option<&str> {
+    let end = normalized.find(['/', '?', '#']).unwrap_or(normalized.len());
+    normalized[..end]
+        .find(':')
+        .map(|colon| &normalized[..colon])
+}
+
+/// Whether a link to `href` must not survive reading.
+pub fn is_unsafe(href: &str) -> bool {
+    match normalized(href) {
+        None => true,
+        Some(n) => {
+            scheme(&n).is_some_and(|s| UNSAFE_SCHEMES.iter().any(|u| s.eq_ignore_ascii_case(u)))
+        }
+    }
+}
+
+/// Unwraps every link of `doc` whose target [`is_unsafe`], keeping its text, and reports them
+/// in one warning.
+pub fn drop_unsafe_links(doc: &mut Document, report: &mut Report) {
+    let mut dropped = 0usize;
+    let mut example: Option<String> = None;
+    doc.walk_inline_lists_mut(&mut |list| {
+        // Again while a link kept its place: one inside a dropped one comes up in this list.
+        while list
+            .iter()
+            .any(|i| matches!(i, Inline::Link { href, .. } if is_unsafe(href)))
+        {
+            let old = std::mem::take(list);
+            for inline in old {
+                match inline {
+                    Inline::Link { href, children } if is_unsafe(&href) => {
+                        dropped += 1;
+                        if example.is_none() {
+                            // Enough to recognise it; a data: URI can be megabytes.
+                            example = Some(href.chars().take(40).collect());
+                        }
+                        list.extend(children);
+                    }
+                    other => list.push(other),
+                }
+            }
+        }
+    });
+    if let Some(example) = example {
+        report.warn(
+            WarningKind::Dropped,
+            format!(
+                "{dropped} link(s) to unsafe targets (javascript:, vbscript:, data:, file:) \
+                 dropped, their text kept (e.g. {example:?})"
+            ),
+            Location::default(),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ast::{Block, Paragraph, TextType};
+
+    #[test]
+    fn browsers_reading_is_what_counts() {
+        for bad in [
+            "javascript:alert(1)",
+            " JavaScript:alert(1)",
+            "java\tscript:alert(1)",
+            "java\nscript:x",
+            "\u{1}javascript:x",
+            "vbscript:msgbox",
+            "data:text/html;base64,PHNjcmlwdD4=",
+            "FILE:///etc/passwd",
+            "javascript\u{0}:x",
+        ] {
+            assert!(is_unsafe(bad), "{bad:?}");
+        }
+        for good in [
+            "https://example.com/a:b",
+            "mailto:a@b.c",
+            "#anchor",
+            "a/b:c.html",
+            "?q=javascript:x",
+            "ftp://host/file",
+        ] {
+            assert!(!is_unsafe(good), "{good:?}");
+        }
+        assert_eq!(scheme("HTTPS://x"), Some("HTTPS"));
+        assert_eq!(scheme("#x:y"), None);
+    }
+
+    #[test]
+    fn unsafe_links_lose_their_target_and_keep_their_text() {
+        let link = |href: &str, text: &str| Inline::Link {
+            href: href.into(),
+            children: vec![Inline::text(text)],
+        };
+        let mut doc = Document::default();
+        doc.blocks.push(Block::Paragraph(Paragraph::new(
+            TextType::Paragraph,
+            vec![
+                link("javascript:alert(1)", "click"),
+                Inline::text(" and "),
+                link("https://example.com", "safe"),
+                Inline::Note {
+                    kind: crate::ast::NoteKind::Footnote,
+                    content: vec![link("data:text/html,x", "note link")],
+                },
+            ],
+        )));
+        let mut report = Report::new();
+        drop_unsafe_links(&mut doc, &mut report);
+        let warnings = report.finish(()).warnings;
+        assert_eq!(warnings.len(), 1);
+        assert!(
+            warnings[0].message.starts_with("2 link(s)"),
+            "{}",
+            warnings[0].message
+        );
+        let mut hrefs = Vec::new();
+        doc.walk_inlines(&mut |i| {
+            if let Inline::Link { href, .. } = i {
+                hrefs.push(href.clone());
+            }
+        });
+        assert_eq!(hrefs, ["https://example.com"]);
+        let Block::Paragraph(p) = &doc.blocks[0] else {
+            panic!("paragraph")
+        };
+        assert_eq!(crate::ast::inline::plain_text(&p.content), "click and safe");
+    }
+}
