@@ -11,9 +11,9 @@
 //! routine may not add a violation), and each
 //! routine that changed something adds one [`WarningKind::Repaired`] warning with its count.
 
-pub mod filter;
-pub mod images;
-pub mod processor;
+mod filter;
+mod images;
+mod processor;
 
 use serde_json::Value;
 
