@@ -40,32 +40,8 @@
 //!   warning where met; revisions of paragraph marks and of formatting (`w:rPrChange`,
 //!   `w:pPrChange`) are ignored: the current formatting is what the tree keeps
 
-mod body;
-mod captions;
-mod chart;
-mod comments;
-mod convert;
-mod core_props;
-mod drawing;
-mod fields;
-mod grid;
-mod lists;
-pub mod looks;
-pub mod mapping;
-mod media;
-mod meta;
-mod model;
-mod notes;
-mod numbering;
-mod omml;
-mod package;
-mod props;
-mod rels;
-mod smartart;
-mod styles;
-mod symbols;
-mod tbl;
-mod xmlutil;
+mod build;
+mod parse;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -78,15 +54,16 @@ use crate::limits::Limits;
 use crate::package::{Source, ZipReader};
 use crate::report::{Converted, Location, Report, WarningKind};
 
-pub use mapping::{MappingEntry, StyleMapping};
+pub use build::looks::{self, NumberLook, NumberLooks};
+pub use build::mapping::{self, MappingEntry, StyleMapping};
 
-pub use looks::{NumberLook, NumberLooks};
-
-use body::{BodyParser, Facts};
-
-use convert::{Converter, Sources};
-use package::Package;
-use rels::Relationships;
+use build::convert::{Converter, Sources};
+use build::numbering as lists;
+use build::meta;
+use parse::body::{self, BodyParser, Facts};
+use parse::package::Package;
+use parse::rels::Relationships;
+use parse::{charts as chart, comments, core_props, model, notes, numbering, smartart, styles};
 
 /// Options of the Word reader.
 #[derive(Debug, Clone, Default)]

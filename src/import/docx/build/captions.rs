@@ -7,7 +7,7 @@
 //! paragraph holding a comment's anchor stays a paragraph: a block's caption is plain text.
 
 use super::convert::{CaptionInfo, Out};
-use super::fields::is_table_label;
+use crate::import::docx::parse::fields::is_table_label;
 use crate::ast::{self, Block, Inline};
 use crate::report::{Location, Report, WarningKind};
 
@@ -104,7 +104,7 @@ struct Candidate {
 /// `SEQ` field numbers first (they surely belong to a neighbour), then by the rank of the
 /// neighbour in the caption's preferences. So a plain caption-styled paragraph above a
 /// picture cannot take the place of the caption below it, whichever comes first.
-pub(super) fn attach(out: Out, report: &mut Report, part: &str) -> Vec<Block> {
+pub fn attach(out: Out, report: &mut Report, part: &str) -> Vec<Block> {
     let Out {
         mut blocks,
         captions,

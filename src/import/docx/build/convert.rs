@@ -13,17 +13,17 @@
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
-use super::body::Facts;
-use super::fields::{self, FieldKind};
-use super::lists::{ListCounters, ListNumber};
+use crate::import::docx::parse::body::Facts;
+use crate::import::docx::parse::fields::{self, FieldKind};
+use super::numbering::{ListCounters, ListNumber};
 use super::looks::{NumberLook, NumberLooks};
 use super::mapping::{self, Basis, NumberingFacts, ParagraphFacts, StyleInfo, StyleMapping};
 use super::media::MediaNames;
-use super::model::{self, BreakKind, ImageTarget, Item, RunItem};
-use super::notes::NoteMap;
-use super::numbering::{Numbering, ResolvedLevel};
-use super::props::{NumPr, ParaProps, RunProps};
-use super::styles::Styles;
+use crate::import::docx::parse::model::{self, BreakKind, ImageTarget, Item, RunItem};
+use crate::import::docx::parse::notes::NoteMap;
+use crate::import::docx::parse::numbering::{Numbering, ResolvedLevel};
+use crate::import::docx::parse::props::{NumPr, ParaProps, RunProps};
+use crate::import::docx::parse::styles::Styles;
 use crate::ast::inline::{ChangeKey, Leaf, Mark, Run as IRun, from_runs};
 use crate::ast::{
     self, Align, Change, Comment, Inline, NoteKind, NumberFormat, Paragraph, TextStyle, TextType,
@@ -37,7 +37,7 @@ pub const DEFAULT_TEXT_WIDTH: u64 = 6 * 914_400;
 const MAX_FIELD_DEPTH: usize = 64;
 
 /// Everything stage two reads besides the body.
-pub(super) struct Sources<'a> {
+pub struct Sources<'a> {
     pub styles: &'a Styles,
     pub numbering: &'a Numbering,
     pub mapping: &'a StyleMapping,
@@ -50,7 +50,7 @@ pub(super) struct Sources<'a> {
     /// The main part's name, for warning locations.
     pub main_part: &'a str,
     /// SmartArt data parts read: part name → items in reading order.
-    pub diagrams: &'a std::collections::HashMap<String, Vec<super::smartart::DiagramItem>>,
+    pub diagrams: &'a std::collections::HashMap<String, Vec<crate::import::docx::parse::smartart::DiagramItem>>,
     /// Chart parts' data tables, by part name.
     pub charts: &'a HashMap<String, ast::Table>,
 }
@@ -58,7 +58,7 @@ pub(super) struct Sources<'a> {
 /// A block list being built, with what the caption pass needs to know: which blocks are
 /// caption paragraphs.
 #[derive(Default)]
-pub(super) struct Out {
+pub struct Out {
     pub blocks: Vec<ast::Block>,
     /// (index in `blocks`, numbering facts) of each caption paragraph.
     pub captions: Vec<(usize, CaptionInfo)>,
@@ -77,7 +77,7 @@ impl Out {
 
 /// What a caption paragraph's numbering said.
 #[derive(Debug, Clone, Default)]
-pub(super) struct CaptionInfo {
+pub struct CaptionInfo {
     /// The `SEQ` identifier (`Figure`, `Table`).
     pub label: Option<String>,
     /// A `SEQ` field numbered it.
@@ -170,7 +170,7 @@ struct ParaInfo<'s> {
 }
 
 /// The stage-two converter of one document.
-pub(super) struct Converter<'a> {
+pub struct Converter<'a> {
     src: Sources<'a>,
     /// Warnings so far.
     pub report: Report,
@@ -193,7 +193,7 @@ pub(super) struct Converter<'a> {
     /// numbering or an outline level can still draw the warning.
     unmapped_styles: HashMap<String, bool>,
     fields: FieldState,
-    pub(super) text_width: u64,
+    pub text_width: u64,
     note_depth: u32,
     footer_mode: bool,
     block_no: usize,
@@ -230,16 +230,16 @@ impl<'a> Converter<'a> {
     }
 
     /// The document's styles.
-    pub(super) fn src_styles(&self) -> &'a Styles {
+    pub fn src_styles(&self) -> &'a Styles {
         self.src.styles
     }
 
     /// A style's display name.
-    pub(super) fn style_name(&self, id: &str) -> String {
+    pub fn style_name(&self, id: &str) -> String {
         self.src.styles.name_of(id).to_string()
     }
 
-    pub(super) fn warn(&mut self, kind: WarningKind, message: impl Into<String>, element: &str) {
+    pub fn warn(&mut self, kind: WarningKind, message: impl Into<String>, element: &str) {
         let loc = self.loc().element(element);
         self.report.warn(kind, message, loc);
     }
@@ -283,7 +283,7 @@ impl<'a> Converter<'a> {
     }
 
     /// Converts comment bodies (ids deduplicated, first wins).
-    pub fn comments(&mut self, raws: Vec<super::comments::RawComment>) -> Vec<Comment> {
+    pub fn comments(&mut self, raws: Vec<crate::import::docx::parse::comments::RawComment>) -> Vec<Comment> {
         let mut seen = HashSet::new();
         let mut out = Vec::new();
         for raw in raws {
@@ -315,7 +315,7 @@ impl<'a> Converter<'a> {
     // ---- blocks ------------------------------------------------------------------------
 
     /// Converts a block list (the body, a cell, a text box); `widths` per block at top level.
-    pub(super) fn block_list(
+    pub fn block_list(
         &mut self,
         blocks: Vec<model::Block>,
         widths: Option<&[u64]>,
@@ -420,7 +420,7 @@ impl<'a> Converter<'a> {
     }
 
     /// Takes the bookmarks waiting for a block (before a table) as its id.
-    pub(super) fn take_carried_id(&mut self) -> Option<String> {
+    pub fn take_carried_id(&mut self) -> Option<String> {
         let mut carried = std::mem::take(&mut self.carry);
         self.assign_id(&mut carried)
     }
@@ -1035,8 +1035,8 @@ impl<'a> Converter<'a> {
             .or_else(|| p.and_then(|r| r.vert_align))
             .or(d.vert_align);
         match va {
-            Some(super::props::VertAlign::Super) => marks.push(Mark::Style(TextStyle::Superscript)),
-            Some(super::props::VertAlign::Sub) => marks.push(Mark::Style(TextStyle::Subscript)),
+            Some(crate::import::docx::parse::props::VertAlign::Super) => marks.push(Mark::Style(TextStyle::Superscript)),
+            Some(crate::import::docx::parse::props::VertAlign::Sub) => marks.push(Mark::Style(TextStyle::Subscript)),
             _ => {}
         }
         let font = rp

@@ -3,7 +3,7 @@
 //! value that is too long is a 412-class [`Error::Parameter`] naming the field; a value read from
 //! the document is shortened with a warning (the caller cannot be blamed for it).
 
-use super::core_props::CoreProps;
+use crate::import::docx::parse::core_props::CoreProps;
 use crate::ast::inline::plain_text;
 use crate::ast::{Block, Meta};
 use crate::error::{Error, Result};

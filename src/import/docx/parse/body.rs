@@ -60,7 +60,7 @@ impl Container {
 }
 
 /// Where the content of a chosen `mc:AlternateContent` branch goes.
-pub(super) enum Ctx<'x> {
+pub enum Ctx<'x> {
     Blocks(&'x mut Vec<Block>),
     Inline(&'x mut Para),
     Run(&'x mut Run, &'x mut Para),
@@ -332,11 +332,11 @@ fn split_point(text: &str) -> Option<Split> {
 
 /// The streaming parser of one part.
 pub struct BodyParser<'a, 'c> {
-    pub(super) r: XmlReader<'a>,
-    pub(super) part: String,
-    pub(super) rels: &'c Relationships,
-    pub(super) report: &'c mut Report,
-    pub(super) facts: &'c mut Facts,
+    pub r: XmlReader<'a>,
+    pub part: String,
+    pub rels: &'c Relationships,
+    pub report: &'c mut Report,
+    pub facts: &'c mut Facts,
     warned: HashSet<String>,
     final_section: Option<Section>,
     /// Instructions of the complex fields open here, innermost last.
@@ -346,7 +346,7 @@ pub struct BodyParser<'a, 'c> {
     /// Open bookmarks: `w:id` → name.
     open_bookmarks: HashMap<String, String>,
     /// Tables being read: more than one means a nested table.
-    pub(super) table_depth: usize,
+    pub table_depth: usize,
     /// Where the body's blocks stop for this parser, when it reads the first half of a main part
     /// ([`parse_main`]).
     meeting: Option<&'c Meeting>,
@@ -543,7 +543,7 @@ impl<'a, 'c> BodyParser<'a, 'c> {
         Ok(blocks)
     }
 
-    pub(super) fn warn(&mut self, kind: WarningKind, message: impl Into<String>, element: &str) {
+    pub fn warn(&mut self, kind: WarningKind, message: impl Into<String>, element: &str) {
         self.report.warn(
             kind,
             message,
@@ -601,7 +601,7 @@ impl<'a, 'c> BodyParser<'a, 'c> {
     /// Paragraph content met where blocks belong (runs inside an unknown or future block
     /// element such as `<w:p2>`, or loose in the body) is gathered into one paragraph per
     /// stretch, so the text an "unknown element … read through" warning promises is kept.
-    pub(super) fn blocks_until_end(&mut self, out: &mut Vec<Block>) -> Result<()> {
+    pub fn blocks_until_end(&mut self, out: &mut Vec<Block>) -> Result<()> {
         let mut loose: Option<Para> = None;
         loop {
             // The first half of a main part ends where the second begins, if nothing read so far
@@ -656,7 +656,7 @@ impl<'a, 'c> BodyParser<'a, 'c> {
         }
     }
 
-    pub(super) fn block_start(&mut self, e: &BytesStart<'_>, out: &mut Vec<Block>) -> Result<()> {
+    pub fn block_start(&mut self, e: &BytesStart<'_>, out: &mut Vec<Block>) -> Result<()> {
         let local = e.local_name();
         match local.as_ref() {
             "p" => {
@@ -696,7 +696,7 @@ impl<'a, 'c> BodyParser<'a, 'c> {
         Ok(())
     }
 
-    pub(super) fn block_empty(&mut self, e: &BytesStart<'_>, out: &mut Vec<Block>) {
+    pub fn block_empty(&mut self, e: &BytesStart<'_>, out: &mut Vec<Block>) {
         match e.local_name().as_ref() {
             "p" => out.push(Block::Para(Para::default())),
             "bookmarkStart" | "commentRangeStart" | "commentRangeEnd" => {
@@ -793,7 +793,7 @@ impl<'a, 'c> BodyParser<'a, 'c> {
 
     /// Reads one branch of `mc:AlternateContent` (ECMA-376 Part 3 §10.2): the first `Choice`
     /// whose `Requires` namespaces we understand, else the `Fallback`; never both.
-    pub(super) fn alternate(&mut self, ctx: &mut Ctx<'_>) -> Result<()> {
+    pub fn alternate(&mut self, ctx: &mut Ctx<'_>) -> Result<()> {
         let mut done = false;
         loop {
             match self.r.next_event()? {
@@ -825,7 +825,7 @@ impl<'a, 'c> BodyParser<'a, 'c> {
     /// An equation (`m:oMath`, or `m:oMathPara` for `display`) as formula runs of `p`; elements
     /// read as their text only are warned about once per name.
     fn math(&mut self, e: &BytesStart<'_>, display: bool, p: &mut Para) -> Result<()> {
-        let omml = super::omml::read(&mut self.r, e)?;
+        let omml = super::math::read(&mut self.r, e)?;
         for name in omml.unknown {
             self.warn_once(&name, WarningKind::Lossy, &name, || {
                 format!("equation element {name} is not known: its text is kept as text")
@@ -843,7 +843,7 @@ impl<'a, 'c> BodyParser<'a, 'c> {
     // ---- paragraph level ---------------------------------------------------------------
 
     /// Reads paragraph content up to the end of the element whose start was just read.
-    pub(super) fn inline_until_end(&mut self, p: &mut Para) -> Result<()> {
+    pub fn inline_until_end(&mut self, p: &mut Para) -> Result<()> {
         loop {
             match self.r.next_event()? {
                 Event::Start(e) => self.inline_start(&e, p)?,
@@ -979,7 +979,7 @@ impl<'a, 'c> BodyParser<'a, 'c> {
     // ---- run level ---------------------------------------------------------------------
 
     /// Reads run content up to the end of the element whose start was just read.
-    pub(super) fn run_until_end(&mut self, run: &mut Run, p: &mut Para) -> Result<()> {
+    pub fn run_until_end(&mut self, run: &mut Run, p: &mut Para) -> Result<()> {
         loop {
             match self.r.next_event()? {
                 Event::Start(e) => self.run_start(&e, run, p)?,
@@ -1231,7 +1231,7 @@ fn push_owned_text(run: &mut Run, text: String) {
 }
 
 /// Appends text to a run, merging with text just before.
-pub(super) fn push_text(run: &mut Run, text: &str) {
+pub fn push_text(run: &mut Run, text: &str) {
     if text.is_empty() {
         return;
     }

@@ -17,7 +17,7 @@ type VmlImage = (String, Option<(u64, u64)>, Option<String>);
 
 /// What a drawing or VML picture holds, gathered while walking it.
 #[derive(Debug, Default)]
-pub(super) struct DrawingState {
+pub struct DrawingState {
     anchored: bool,
     extent: Option<(u64, u64)>,
     alt: Option<String>,
@@ -87,7 +87,7 @@ fn vml_style_extent(style: &str) -> Option<(u64, u64)> {
 
 impl BodyParser<'_, '_> {
     /// Reads a `w:drawing`, `w:pict` or `w:object` whose start was just read.
-    pub(super) fn drawing(&mut self, run: &mut Run, p: &mut Para) -> Result<()> {
+    pub fn drawing(&mut self, run: &mut Run, p: &mut Para) -> Result<()> {
         let mut st = DrawingState::default();
         self.drawing_walk(&mut st, p)?;
         // A group's children come in drawing (z) order; their text is read top to bottom,
@@ -113,12 +113,12 @@ impl BodyParser<'_, '_> {
     }
 
     /// VML pictures share the walk: their element names do not clash with DrawingML's.
-    pub(super) fn vml(&mut self, run: &mut Run, p: &mut Para) -> Result<()> {
+    pub fn vml(&mut self, run: &mut Run, p: &mut Para) -> Result<()> {
         self.drawing(run, p)
     }
 
     /// Walks the element whose start was just read, to its end.
-    pub(super) fn drawing_walk(&mut self, st: &mut DrawingState, p: &mut Para) -> Result<()> {
+    pub fn drawing_walk(&mut self, st: &mut DrawingState, p: &mut Para) -> Result<()> {
         let target = self.r.depth().saturating_sub(1);
         while self.r.depth() > target {
             match self.r.next_event()? {

@@ -7,8 +7,8 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::numbering::{Numbering, ResolvedLevel};
-use super::styles::Styles;
+use crate::import::docx::parse::numbering::{Numbering, ResolvedLevel};
+use crate::import::docx::parse::styles::Styles;
 use crate::ast::numbering::{idle_restarts, list_format, number_blocks};
 use crate::ast::{Block, NumberFormat, Paragraph, TextType};
 
@@ -451,7 +451,7 @@ fn step(counters: &mut [u32], level: usize, restart: bool, start: Option<u32>) -
 
 #[cfg(test)]
 mod tests {
-    use super::super::props::NumPr;
+    use crate::import::docx::parse::props::NumPr;
     use super::*;
     use crate::limits::Limits;
 
