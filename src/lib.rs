@@ -54,8 +54,7 @@ pub use report::{Converted, Location, Report, Warning, WarningKind};
 pub struct ImportOptions {
     /// Input limits.
     pub limits: Limits,
-    /// Word reader options (style mapping, caller metadata); its `limits` are replaced by
-    /// [`ImportOptions::limits`].
+    /// Word reader options (style mapping, caller metadata).
     pub docx: import::docx::DocxImportOptions,
     /// The API's `styleSetKey` for a magic import (`isMagicImport`): one key of
     /// [`magic::catalog_json`], or several joined by `|`. Word input only; a `styleMapping` is
@@ -121,7 +120,7 @@ fn import_source(
             Location::default(),
         );
     }
-    let read = if let Some(key) = magic {
+    let mut doc = if let Some(key) = magic {
         if !options.docx.style_mapping.is_empty() {
             report.warn(
                 WarningKind::InvalidValue,
@@ -129,25 +128,33 @@ fn import_source(
                 Location::default(),
             );
         }
-        // The Word reader applies the sets while Word's list definitions are at hand.
-        let mut options = options.clone();
-        options.docx.style_mapping = import::docx::StyleMapping::new();
-        options.docx.magic = Some(key.clone());
-        read(format, bytes, &options)?
+        let docx = options
+            .docx
+            .clone()
+            .with_style_mapping(import::docx::StyleMapping::new());
+        // The sets read Word's own numbering: the list ids, starts and restarts Word gives,
+        // and how it draws each level. The lists take the tree's canonical form after them.
+        let mut read = take(
+            import::docx::read_with_looks(bytes, &docx, &options.limits)?,
+            &mut report,
+        );
+        magic::apply_with_looks(&mut read.doc, key, &read.looks, &mut report)?;
+        read.into_document()
     } else {
-        read(format, bytes, options)?
+        take(read(format, bytes, options)?, &mut report)
     };
-    let Converted {
-        value: mut doc,
-        warnings,
-    } = read;
-    for w in warnings {
-        report.push(w);
-    }
     if !options.routines.is_empty() {
         cleanup::apply(&mut doc, &options.routines, &mut report)?;
     }
     Ok(report.finish(doc))
+}
+
+/// The value of a stage's result; its warnings go to `report`.
+fn take<T>(converted: Converted<T>, report: &mut Report) -> T {
+    for w in converted.warnings {
+        report.push(w);
+    }
+    converted.value
 }
 
 fn read(
@@ -171,11 +178,7 @@ fn read(
                 limits: options.limits.clone(),
             },
         ),
-        Format::Word => {
-            let mut docx = options.docx.clone();
-            docx.limits = options.limits.clone();
-            import::docx::read_source(source.clone(), &docx)
-        }
+        Format::Word => import::docx::read_source(source.clone(), &options.docx, &options.limits),
         other => Err(Error::Unavailable(format!("{other} (import)"))),
     }
 }

@@ -7,8 +7,8 @@
 //! paragraph holding a comment's anchor stays a paragraph: a block's caption is plain text.
 
 use super::convert::{CaptionInfo, Out};
-use crate::import::docx::parse::fields::is_table_label;
 use crate::ast::{self, Block, Inline};
+use crate::import::docx::parse::fields::is_table_label;
 use crate::report::{Location, Report, WarningKind};
 
 /// Labels that start a typed caption number.

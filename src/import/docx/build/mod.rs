@@ -16,9 +16,14 @@
 
 pub mod captions;
 pub mod convert;
+pub mod fields;
+pub mod inlines;
 pub mod looks;
 pub mod mapping;
 pub mod media;
 pub mod meta;
 pub mod numbering;
+pub mod paragraphs;
+pub mod pictures;
+pub mod references;
 pub mod tables;

@@ -7,10 +7,10 @@
 
 use std::collections::{HashMap, HashSet};
 
+use crate::ast::numbering::{idle_restarts, list_format, number_blocks};
+use crate::ast::{Block, Document, NumberFormat, Paragraph, TextType};
 use crate::import::docx::parse::numbering::{Numbering, ResolvedLevel};
 use crate::import::docx::parse::styles::Styles;
-use crate::ast::numbering::{idle_restarts, list_format, number_blocks};
-use crate::ast::{Block, NumberFormat, Paragraph, TextType};
 
 const LEVELS: usize = 9;
 
@@ -107,6 +107,19 @@ fn default_format(kind: TextType, level: u8) -> Option<NumberFormat> {
         TextType::ListOl => Some(list_format(usize::from(level))),
         _ => None,
     }
+}
+
+/// [`canonicalise`] on the body and on the blocks of every table cell: the tree's one form of
+/// the numbering Word's list ids say.
+pub fn canonical_form(doc: &mut Document) {
+    canonicalise(&mut doc.blocks);
+    doc.walk_blocks_mut(&mut |_, block| {
+        if let Block::Table(t) = block {
+            for cell in t.rows.iter_mut().flat_map(|r| r.cells.iter_mut()) {
+                canonicalise(&mut cell.blocks);
+            }
+        }
+    });
 }
 
 /// Says Word's numbering in the fewest fields, for one block list (the body or one cell), so
@@ -451,8 +464,8 @@ fn step(counters: &mut [u32], level: usize, restart: bool, start: Option<u32>) -
 
 #[cfg(test)]
 mod tests {
-    use crate::import::docx::parse::props::NumPr;
     use super::*;
+    use crate::import::docx::parse::props::NumPr;
     use crate::limits::Limits;
 
     const XML: &str = r#"<w:numbering xmlns:w="w">

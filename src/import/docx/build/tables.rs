@@ -10,9 +10,9 @@
 use std::collections::HashMap;
 
 use super::convert::{Converter, Out};
+use crate::ast::{self, Align, Borders, Cell, Row, Table, length};
 use crate::import::docx::parse::model::{self, Item, Merge, RunItem};
 use crate::import::docx::parse::xmlutil::twips;
-use crate::ast::{self, Align, Borders, Cell, Row, Table, length};
 use crate::limits::MAX_TABLE_COLUMNS;
 use crate::report::WarningKind;
 

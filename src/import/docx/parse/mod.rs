@@ -26,6 +26,8 @@ pub mod model;
 pub mod notes;
 pub mod numbering;
 pub mod package;
+pub mod parts;
+pub mod pictures;
 pub mod props;
 pub mod rels;
 pub mod smartart;
