@@ -71,6 +71,27 @@ impl ParaState {
     }
 }
 
+/// What a paragraph is, decided once its runs are known ([`Converter::decide`]).
+struct Decided {
+    /// Its text type.
+    kind: TextType,
+    /// Its level.
+    level: u8,
+    /// Its list number, for a numbered or bulleted kind.
+    list: Option<ListNumber>,
+    /// What its numbering said, for a caption.
+    caption: Option<CaptionInfo>,
+    /// The code language of a code block (empty when unknown).
+    code: Option<String>,
+    /// The style name the tree keeps (not one the text type already says).
+    style_name: Option<String>,
+    /// Nothing but the default mapping spoke for it: a style with a structural cue is warned
+    /// about.
+    unmapped: bool,
+    /// Entirely inside a replaced field result: no blocks come of it.
+    dropped: bool,
+}
+
 /// A paragraph's resolved properties.
 pub(super) struct ParaInfo<'s> {
     /// The paragraph style's run properties (chain merged).
@@ -191,6 +212,9 @@ impl<'a> Converter<'a> {
         }
     }
 
+    /// Converts one Word paragraph into `out`, in named steps: its items into runs
+    /// ([`Converter::walk`]), what it is ([`Converter::decide`]), its blocks
+    /// ([`Converter::emit`]), then what it anchors ([`Converter::anchored`]).
     pub(super) fn paragraph(&mut self, p: model::Para, pending: Vec<Item>, out: &mut Out) {
         let model::Para {
             props,
@@ -200,12 +224,43 @@ impl<'a> Converter<'a> {
             diagrams,
         } = p;
         let info = self.para_info(&props);
+        let mut st = self.walk(&info, pending, items);
+        let decided = self.decide(&info, &st, code_language);
+        if decided.kind == TextType::Caption {
+            strip_caption_label(&mut st);
+        }
+        if info.page_break_before {
+            out.push(ast::Block::PageBreak);
+        }
+        if decided.dropped {
+            // Entirely inside a replaced field result (a TOC's cached entries).
+            self.carry.append(&mut st.bookmarks);
+        } else {
+            self.emit(&info, props.indent_left, &decided, st, out);
+        }
+        self.anchored(textboxes, diagrams, out);
+    }
+
+    /// The paragraph's items (the anchors waiting before it first) as runs and segments, with the
+    /// bookmarks carried to it.
+    fn walk(&mut self, info: &ParaInfo<'_>, pending: Vec<Item>, items: Vec<Item>) -> ParaState {
         let mut st = ParaState::default();
         st.bookmarks.append(&mut self.carry);
-        self.items(pending, &info, &mut st);
-        self.items(items, &info, &mut st);
+        self.items(pending, info, &mut st);
+        self.items(items, info, &mut st);
         st.finish();
+        st
+    }
 
+    /// What the paragraph is: its text type and level through the mapping (a `SEQ` field makes
+    /// a caption), its list number (counted here, its look recorded), and whether it is code or
+    /// keeps its style name.
+    fn decide(
+        &mut self,
+        info: &ParaInfo<'_>,
+        st: &ParaState,
+        code_language: Option<String>,
+    ) -> Decided {
         let text = st.plain_text();
         let numbering_facts = info.num.as_ref().map(|(id, lvl)| NumberingFacts {
             num_id: id.clone(),
@@ -240,8 +295,50 @@ impl<'a> Converter<'a> {
             kind = TextType::Caption;
         }
         let dropped = st.suppressed_any && !st.visible_any;
-        // Warned below, once a paragraph (not just pictures) came of it.
+        // Warned in `emit`, once a paragraph (not just pictures) came of it.
         let unmapped = mapped.basis == Basis::Default && kind != TextType::Caption && !dropped;
+        let list = self.list_number(info, kind, level);
+        let caption = (kind == TextType::Caption).then(|| CaptionInfo {
+            label: st.seq.as_ref().map(|s| s.label.clone()),
+            numbered: st.seq.is_some(),
+            keep_next: info.keep_next,
+        });
+        // A paragraph in a code style ("Source Code", "HTML Preformatted", "Plain Text") or
+        // tagged with a code language is a code block: wholly code, whitespace kept.
+        let code = (kind == TextType::Paragraph)
+            .then(|| {
+                let styled = info
+                    .explicit
+                    .as_deref()
+                    .is_some_and(|id| self.src.styles.is_code(id));
+                code_language.or_else(|| styled.then(String::new))
+            })
+            .flatten();
+        let style_name = info
+            .explicit
+            .as_deref()
+            .filter(|_| !mapping::style_is_implied(&facts, &mapped) && code.is_none())
+            .map(|id| self.src.styles.name_of(id).to_string());
+        Decided {
+            kind,
+            level,
+            list,
+            caption,
+            code,
+            style_name,
+            unmapped,
+            dropped,
+        }
+    }
+
+    /// The list number of a paragraph mapped to a numbered or bulleted kind, counted by Word's
+    /// rules, with how Word draws it recorded in the looks.
+    fn list_number(
+        &mut self,
+        info: &ParaInfo<'_>,
+        kind: TextType,
+        level: u8,
+    ) -> Option<ListNumber> {
         let list = match &info.num {
             // A level without numbers counts only for the list items mapping made of it.
             Some((id, lvl))
@@ -270,145 +367,104 @@ impl<'a> Converter<'a> {
                 },
             );
         }
-        let caption = (kind == TextType::Caption).then(|| CaptionInfo {
-            label: st.seq.as_ref().map(|s| s.label.clone()),
-            numbered: st.seq.is_some(),
-            keep_next: info.keep_next,
-        });
-        if kind == TextType::Caption {
-            strip_caption_label(&mut st);
-        }
-        // A paragraph in a code style ("Source Code", "HTML Preformatted", "Plain Text") or
-        // tagged with a code language is a code block: wholly code, whitespace kept.
-        let code = (kind == TextType::Paragraph)
-            .then(|| {
-                let styled = info
-                    .explicit
-                    .as_deref()
-                    .is_some_and(|id| self.src.styles.is_code(id));
-                code_language.clone().or_else(|| styled.then(String::new))
-            })
-            .flatten();
-        let style_name = info
-            .explicit
-            .as_deref()
-            .filter(|_| !mapping::style_is_implied(&facts, &mapped) && code.is_none())
-            .map(|id| self.src.styles.name_of(id).to_string());
+        list
+    }
 
-        if info.page_break_before {
-            out.push(ast::Block::PageBreak);
-        }
-        if dropped {
-            // Entirely inside a replaced field result (a TOC's cached entries).
-            self.carry.append(&mut st.bookmarks);
-        } else {
-            let mut bookmarks = std::mem::take(&mut st.bookmarks);
-            let several = st.segments.len() > 1;
-            // A paragraph holding nothing but one block (a chart) gives it its bookmark: the
-            // chart's id, as our writer puts it.
-            let only_block = st
-                .segments
-                .iter()
-                .filter(|s| !matches!(s, Segment::Inline(runs) if runs.is_empty()))
-                .count()
-                == 1;
-            let mut first = true;
-            let mut extents = st.extents.clone().into_iter();
-            for seg in std::mem::take(&mut st.segments) {
-                match seg {
-                    Segment::Block(ast::Block::Table(mut t)) if only_block && t.id.is_none() => {
-                        t.id = self.assign_id(&mut bookmarks);
-                        first = false;
-                        out.push(ast::Block::Table(t));
+    /// The paragraph's blocks: one paragraph per stretch of runs between blocks its content
+    /// holds (page breaks, directories, charts), image blocks for a stretch of nothing but
+    /// pictures. The first block takes the paragraph's bookmarks as its id and its list number.
+    fn emit(
+        &mut self,
+        info: &ParaInfo<'_>,
+        indent_left: Option<i64>,
+        d: &Decided,
+        mut st: ParaState,
+        out: &mut Out,
+    ) {
+        let mut bookmarks = std::mem::take(&mut st.bookmarks);
+        let several = st.segments.len() > 1;
+        // A paragraph holding nothing but one block (a chart) gives it its bookmark: the
+        // chart's id, as our writer puts it.
+        let only_block = st
+            .segments
+            .iter()
+            .filter(|s| !matches!(s, Segment::Inline(runs) if runs.is_empty()))
+            .count()
+            == 1;
+        let mut first = true;
+        let mut extents = st.extents.clone().into_iter();
+        for seg in std::mem::take(&mut st.segments) {
+            match seg {
+                Segment::Block(ast::Block::Table(mut t)) if only_block && t.id.is_none() => {
+                    t.id = self.assign_id(&mut bookmarks);
+                    first = false;
+                    out.push(ast::Block::Table(t));
+                }
+                Segment::Block(b) => out.push(b),
+                Segment::Inline(runs) => {
+                    if runs.is_empty() && several {
+                        continue;
                     }
-                    Segment::Block(b) => out.push(b),
-                    Segment::Inline(runs) => {
-                        if runs.is_empty() && several {
-                            continue;
-                        }
-                        // A numbered paragraph holding a picture keeps its number: it stays
-                        // a paragraph with the picture inline.
-                        let numbered = kind.is_list()
-                            || matches!(kind, TextType::HeadingOl | TextType::ParagraphOl);
-                        if let Some(images) = image_only(&runs).filter(|_| !numbered) {
-                            for (media, alt) in images {
-                                let extent = extents.next().flatten();
-                                let id = if first {
-                                    self.assign_id(&mut bookmarks)
-                                } else {
-                                    None
-                                };
-                                first = false;
-                                let image = self.image_block(
-                                    media,
-                                    alt,
-                                    extent,
-                                    info.align.unwrap_or_default(),
-                                    id,
-                                );
-                                out.push(ast::Block::Image(image));
-                            }
-                            continue;
-                        }
-                        for r in &runs {
-                            if matches!(&r.leaf, Leaf::Atom(Inline::Image { .. })) {
-                                extents.next();
-                            }
-                        }
-                        let id = if first {
-                            self.assign_id(&mut bookmarks)
-                        } else {
-                            None
-                        };
-                        let piece_kind = if !first && kind.is_list() {
-                            TextType::Paragraph
-                        } else {
-                            kind
-                        };
-                        let mut runs = runs;
-                        if code.is_some() {
-                            for r in &mut runs {
-                                if !matches!(r.leaf, Leaf::Atom(_)) {
-                                    r.marks.push(Mark::Style(TextStyle::Code));
-                                }
-                            }
-                        }
-                        let mut para = Paragraph {
-                            kind: piece_kind,
-                            code: code.clone(),
-                            level,
-                            indent: if piece_kind.is_list() {
-                                0
+                    // A numbered paragraph holding a picture keeps its number: it stays
+                    // a paragraph with the picture inline.
+                    let numbered = d.kind.is_list()
+                        || matches!(d.kind, TextType::HeadingOl | TextType::ParagraphOl);
+                    if let Some(images) = image_only(&runs).filter(|_| !numbered) {
+                        for (media, alt) in images {
+                            let extent = extents.next().flatten();
+                            let id = if first {
+                                self.assign_id(&mut bookmarks)
                             } else {
-                                indent_steps(props.indent_left)
-                            },
-                            align: info.align.unwrap_or_default(),
-                            style: style_name.clone(),
-                            id,
-                            content: from_runs(runs),
-                            ..Paragraph::default()
-                        };
-                        if first {
-                            if let Some(l) = &list {
-                                apply_list(&mut para, l);
-                            }
+                                None
+                            };
+                            first = false;
+                            let image = self.image_block(
+                                media,
+                                alt,
+                                extent,
+                                info.align.unwrap_or_default(),
+                                id,
+                            );
+                            out.push(ast::Block::Image(image));
                         }
-                        first = false;
-                        match &caption {
-                            Some(c) => out.push_caption(ast::Block::Paragraph(para), c.clone()),
-                            None => out.push(ast::Block::Paragraph(para)),
+                        continue;
+                    }
+                    for r in &runs {
+                        if matches!(&r.leaf, Leaf::Atom(Inline::Image { .. })) {
+                            extents.next();
                         }
-                        if unmapped {
-                            self.warn_unmapped(&info);
-                        }
+                    }
+                    let id = if first {
+                        self.assign_id(&mut bookmarks)
+                    } else {
+                        None
+                    };
+                    let para = text_paragraph(info, indent_left, d, runs, id, first);
+                    first = false;
+                    match &d.caption {
+                        Some(c) => out.push_caption(ast::Block::Paragraph(para), c.clone()),
+                        None => out.push(ast::Block::Paragraph(para)),
+                    }
+                    if d.unmapped {
+                        self.warn_unmapped(info);
                     }
                 }
             }
-            if !bookmarks.is_empty() {
-                // Nothing took an id here (only a directory): the next block gets them.
-                self.carry.append(&mut bookmarks);
-            }
         }
+        if !bookmarks.is_empty() {
+            // Nothing took an id here (only a directory): the next block gets them.
+            self.carry.append(&mut bookmarks);
+        }
+    }
+
+    /// What a paragraph anchors, after it: its text boxes' blocks and its SmartArt diagrams'
+    /// text as nested lists.
+    fn anchored(
+        &mut self,
+        textboxes: Vec<Vec<model::Block>>,
+        diagrams: Vec<String>,
+        out: &mut Out,
+    ) {
         for tb in textboxes {
             self.warn(
                 WarningKind::Lossy,
@@ -474,6 +530,51 @@ fn apply_list(para: &mut Paragraph, l: &ListNumber) {
     para.number_format = Some(l.format);
     para.start = l.start;
     para.restart = l.restart;
+}
+
+/// One stretch of a paragraph's runs as a tree paragraph. Only the first stretch of a list
+/// item is the item and takes its number; later stretches are plain paragraphs after it.
+fn text_paragraph(
+    info: &ParaInfo<'_>,
+    indent_left: Option<i64>,
+    d: &Decided,
+    mut runs: Vec<IRun>,
+    id: Option<String>,
+    first: bool,
+) -> Paragraph {
+    let kind = if !first && d.kind.is_list() {
+        TextType::Paragraph
+    } else {
+        d.kind
+    };
+    if d.code.is_some() {
+        for r in &mut runs {
+            if !matches!(r.leaf, Leaf::Atom(_)) {
+                r.marks.push(Mark::Style(TextStyle::Code));
+            }
+        }
+    }
+    let mut para = Paragraph {
+        kind,
+        code: d.code.clone(),
+        level: d.level,
+        indent: if kind.is_list() {
+            0
+        } else {
+            indent_steps(indent_left)
+        },
+        align: info.align.unwrap_or_default(),
+        style: d.style_name.clone(),
+        id,
+        content: from_runs(runs),
+        ..Paragraph::default()
+    };
+    if first {
+        if let Some(l) = &d.list {
+            apply_list(&mut para, l);
+        }
+    }
+    para
 }
 
 /// If `runs` hold only pictures (plus whitespace), their media and alt.
