@@ -301,7 +301,7 @@ fn text_side(
     let core = parts::read_core(pkg, &mut report)?;
 
     let mut facts = Facts::default();
-    let body = parse::body::parse_main(
+    let body = parse::halves::parse_main(
         &text,
         main,
         main_rels,

@@ -21,6 +21,7 @@ pub mod comments;
 pub mod core_props;
 pub mod drawing;
 pub mod fields;
+pub mod halves;
 pub mod math;
 pub mod model;
 pub mod notes;
