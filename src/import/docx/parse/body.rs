@@ -1,5 +1,8 @@
 //! Stage one for block content: streams a part holding paragraphs (`document.xml`, footnotes,
 //! endnotes, comments, headers and footers) with quick-xml into [`model`](super::model) values.
+//! Paragraphs and block containers are read here; runs in [`super::runs`], tables in
+//! [`super::tables`], pictures and text boxes in [`super::drawing`]; a large main part is split
+//! between two parsers by [`super::halves`].
 //!
 //! Element names are matched on their local part, so any prefix and both the transitional and
 //! ISO Strict namespaces read alike. Every handler consumes its element through the matching end
@@ -11,12 +14,11 @@ use std::collections::{HashMap, HashSet};
 use quick_xml::events::{BytesStart, Event};
 
 use super::halves::Half;
-use super::model::{Block, Body, BreakKind, Item, Para, Run, RunItem};
-use super::props::{Section, parse_ppr, parse_rpr, parse_sectpr};
+use super::model::{Block, Body, Item, Para, Run, RunItem};
+use super::props::{Section, parse_ppr, parse_sectpr};
 use super::rels::Relationships;
-use super::symbols::Symbol;
 use super::xmlutil::{attr, attr_string, element_text};
-use crate::ast::{Change, ChangeKind, NoteKind};
+use crate::ast::{Change, ChangeKind};
 use crate::error::Result;
 use crate::limits::Limits;
 use crate::ooxml::CODE_LANGUAGE_TAG;
@@ -80,9 +82,9 @@ pub struct BodyParser<'a, 'c> {
     warned: HashSet<String>,
     final_section: Option<Section>,
     /// Instructions of the complex fields open here, innermost last.
-    field_instrs: Vec<String>,
+    pub(super) field_instrs: Vec<String>,
     /// Nothing but anchors came since a `SEQ` field ended.
-    after_seq: bool,
+    pub(super) after_seq: bool,
     /// Open bookmarks: `w:id` → name.
     open_bookmarks: HashMap<String, String>,
     /// Tables being read: more than one means a nested table.
@@ -97,12 +99,12 @@ pub struct BodyParser<'a, 'c> {
     bodies: usize,
 }
 
-fn is_seq(instr: &str) -> bool {
+pub fn is_seq(instr: &str) -> bool {
     instr.split_whitespace().next() == Some("SEQ")
 }
 
 /// Elements skipped without a word: bookkeeping that carries no content.
-fn ignorable(name: &str) -> bool {
+pub fn ignorable(name: &str) -> bool {
     matches!(
         name,
         "bookmarkEnd"
@@ -128,29 +130,6 @@ fn ignorable(name: &str) -> bool {
             | "background"
             | "rsid"
             | "tblPrEx"
-    )
-}
-
-/// Run children that carry nothing the tree keeps (the note number inside a note, separators,
-/// rendering hints, header/footer date glyphs).
-fn ignorable_in_run(name: &str) -> bool {
-    matches!(
-        name,
-        "lastRenderedPageBreak"
-            | "footnoteRef"
-            | "endnoteRef"
-            | "separator"
-            | "continuationSeparator"
-            | "annotationRef"
-            | "pgNum"
-            | "dayShort"
-            | "dayLong"
-            | "monthShort"
-            | "monthLong"
-            | "yearShort"
-            | "yearLong"
-            | "fldData"
-            | "rsid"
     )
 }
 
@@ -300,7 +279,7 @@ impl<'a, 'c> BodyParser<'a, 'c> {
     }
 
     /// Warns once per element name that an unknown element was read through or skipped.
-    fn unknown(&mut self, e: &BytesStart<'_>, kept: bool) {
+    pub(super) fn unknown(&mut self, e: &BytesStart<'_>, kept: bool) {
         let name = e.name().as_ref().to_string();
         let what = if kept {
             "read through, its text kept"
@@ -313,7 +292,7 @@ impl<'a, 'c> BodyParser<'a, 'c> {
     }
 
     /// Warns once per `key`.
-    fn warn_once(
+    pub(super) fn warn_once(
         &mut self,
         key: &str,
         kind: WarningKind,
@@ -337,7 +316,7 @@ impl<'a, 'c> BodyParser<'a, 'c> {
             && self.table_depth == 0
     }
 
-    fn eof(&self) -> crate::error::Error {
+    pub(super) fn eof(&self) -> crate::error::Error {
         self.r.invalid("the part ends inside an element")
     }
 
@@ -696,194 +675,6 @@ impl<'a, 'c> BodyParser<'a, 'c> {
             (None, None) => None,
         }
     }
-
-    // ---- run level ---------------------------------------------------------------------
-
-    /// Reads run content up to the end of the element whose start was just read.
-    pub fn run_until_end(&mut self, run: &mut Run, p: &mut Para) -> Result<()> {
-        loop {
-            match self.r.next_event()? {
-                Event::Start(e) => self.run_start(&e, run, p)?,
-                Event::Empty(e) => self.run_empty(&e, run),
-                Event::End(_) => return Ok(()),
-                Event::Eof => return Err(self.eof()),
-                _ => {}
-            }
-        }
-    }
-
-    fn run_start(&mut self, e: &BytesStart<'_>, run: &mut Run, p: &mut Para) -> Result<()> {
-        let local = e.local_name();
-        match local.as_ref() {
-            "rPr" => run.props = parse_rpr(&mut self.r)?,
-            "t" | "delText" => {
-                let text = element_text(&mut self.r)?;
-                if !text.is_empty() && self.field_instrs.is_empty() {
-                    self.after_seq = false;
-                }
-                push_owned_text(run, text);
-            }
-            "instrText" | "delInstrText" => {
-                let text = element_text(&mut self.r)?;
-                if let Some(instr) = self.field_instrs.last_mut() {
-                    if instr.len() < 1024 {
-                        instr.push_str(&text);
-                    }
-                }
-                run.content.push(RunItem::Instr(text));
-            }
-            "drawing" => self.drawing(run, p)?,
-            "pict" | "object" => self.vml(run, p)?,
-            "AlternateContent" => self.alternate(&mut Ctx::Run(run, p))?,
-            "ruby" => self.ruby(run, p)?,
-            // Runs nested in runs (broken producers) and run-level wrappers: read through.
-            "r" | "sdt" | "sdtContent" | "smartTag" | "customXml" => self.run_until_end(run, p)?,
-            "tab" | "ptab" | "br" | "cr" | "sym" | "softHyphen" | "noBreakHyphen" | "fldChar"
-            | "footnoteReference" | "endnoteReference" | "commentReference" => {
-                self.run_empty(e, run);
-                self.r.skip_element()?;
-            }
-            name if ignorable_in_run(name) || ignorable(name) => self.r.skip_element()?,
-            _ => {
-                self.unknown(e, false);
-                self.r.skip_element()?;
-            }
-        }
-        Ok(())
-    }
-
-    fn run_empty(&mut self, e: &BytesStart<'_>, run: &mut Run) {
-        let local = e.local_name();
-        match local.as_ref() {
-            "tab" | "ptab" => push_text(run, "\t"),
-            "br" => {
-                let kind = match attr(e, "type").as_deref() {
-                    Some("page") => BreakKind::Page,
-                    Some("column") => BreakKind::Column,
-                    _ => BreakKind::Line,
-                };
-                run.content.push(RunItem::Break(kind));
-            }
-            "cr" => run.content.push(RunItem::Break(BreakKind::Line)),
-            "sym" => {
-                let font = attr(e, "font");
-                let shown = attr(e, "char")
-                    .and_then(|h| u32::from_str_radix(h.trim(), 16).ok())
-                    .and_then(|code| super::symbols::resolve(font.as_deref(), code));
-                match shown {
-                    Some(Symbol::Mapped(c) | Symbol::Plain(c)) => {
-                        push_text(run, c.encode_utf8(&mut [0; 4]))
-                    }
-                    Some(Symbol::Unknown(c)) => {
-                        // Kept as the private-use code: in its font it still shows the glyph.
-                        let font = font.as_deref().unwrap_or("no font");
-                        let key = format!("sym:{font}:{:X}", u32::from(c));
-                        self.warn_once(&key, WarningKind::Lossy, "w:sym", || {
-                            format!(
-                                "symbol U+{:04X} of the font {font:?} has no Unicode equivalent; kept as that code, which shows only in that font",
-                                u32::from(c)
-                            )
-                        });
-                        push_text(run, c.encode_utf8(&mut [0; 4]));
-                    }
-                    None => self.warn(
-                        WarningKind::InvalidValue,
-                        "a w:sym without a readable w:char is dropped",
-                        "w:sym",
-                    ),
-                }
-            }
-            "softHyphen" => push_text(run, "\u{AD}"),
-            "noBreakHyphen" => push_text(run, "\u{2011}"),
-            "fldChar" => match attr(e, "fldCharType").as_deref() {
-                Some("begin") => {
-                    self.facts.field_depth += 1;
-                    if self.field_instrs.len() < 64 {
-                        self.field_instrs.push(String::new());
-                    }
-                    run.content.push(RunItem::FieldBegin);
-                }
-                Some("separate") => run.content.push(RunItem::FieldSeparate),
-                Some("end") => {
-                    self.after_seq = self.field_instrs.pop().is_some_and(|i| is_seq(&i));
-                    self.facts.field_depth -= 1;
-                    if self.facts.field_depth < 0 {
-                        self.facts.field_underflow = true;
-                        self.facts.field_depth = 0;
-                    }
-                    run.content.push(RunItem::FieldEnd);
-                }
-                _ => {}
-            },
-            "footnoteReference" | "endnoteReference" => {
-                let kind = if local.as_ref() == "footnoteReference" {
-                    NoteKind::Footnote
-                } else {
-                    NoteKind::Endnote
-                };
-                if let Some(id) = attr_string(e, "id") {
-                    run.content.push(RunItem::NoteRef(kind, id));
-                }
-            }
-            "commentReference" => {
-                if let Some(id) = attr_string(e, "id") {
-                    run.content.push(RunItem::CommentRef(id));
-                }
-            }
-            "t" | "delText" | "instrText" | "delInstrText" | "rPr" => {}
-            name if ignorable_in_run(name) || ignorable(name) => {}
-            "drawing" | "pict" | "object" => {}
-            _ => self.unknown(e, false),
-        }
-    }
-
-    /// `w:ruby`: the base text with its reading (`w:rt`), as plain text each.
-    fn ruby(&mut self, run: &mut Run, p: &mut Para) -> Result<()> {
-        let (mut base, mut reading) = (Run::default(), Run::default());
-        loop {
-            match self.r.next_event()? {
-                Event::Start(e) => match e.local_name().as_ref() {
-                    "rubyBase" => self.run_children_of_container(&mut base, p)?,
-                    "rt" => self.run_children_of_container(&mut reading, p)?,
-                    _ => self.r.skip_element()?,
-                },
-                Event::End(_) => break,
-                Event::Eof => return Err(self.eof()),
-                _ => {}
-            }
-        }
-        let text = |r: Run| -> String {
-            r.content
-                .into_iter()
-                .filter_map(|c| match c {
-                    RunItem::Text(t) => Some(t),
-                    _ => None,
-                })
-                .collect()
-        };
-        let (base, reading) = (text(base), text(reading));
-        if !base.is_empty() || !reading.is_empty() {
-            run.content.push(RunItem::Ruby(base, reading));
-        }
-        Ok(())
-    }
-
-    /// Reads the `w:r` children of a container (ruby base or text) into `run`.
-    fn run_children_of_container(&mut self, run: &mut Run, p: &mut Para) -> Result<()> {
-        loop {
-            match self.r.next_event()? {
-                Event::Start(e) if e.local_name().as_ref() == "r" => {
-                    let mut inner = Run::default();
-                    self.run_until_end(&mut inner, p)?;
-                    run.content.append(&mut inner.content);
-                }
-                Event::Start(_) => self.r.skip_element()?,
-                Event::End(_) => return Ok(()),
-                Event::Eof => return Err(self.eof()),
-                _ => {}
-            }
-        }
-    }
 }
 
 /// Paragraph-level elements that carry text (`w:t` itself for producers that drop the run).
@@ -936,30 +727,6 @@ fn change_of(e: &BytesStart<'_>) -> Change {
         kind,
         author: attr_string(e, "author").filter(|a| !a.is_empty()),
         date: attr_string(e, "date").filter(|d| !d.is_empty()),
-    }
-}
-
-/// Appends owned text to a run (no copy when it starts a new text item).
-fn push_owned_text(run: &mut Run, text: String) {
-    if text.is_empty() {
-        return;
-    }
-    if let Some(RunItem::Text(prev)) = run.content.last_mut() {
-        prev.push_str(&text);
-    } else {
-        run.content.push(RunItem::Text(text));
-    }
-}
-
-/// Appends text to a run, merging with text just before.
-pub fn push_text(run: &mut Run, text: &str) {
-    if text.is_empty() {
-        return;
-    }
-    if let Some(RunItem::Text(prev)) = run.content.last_mut() {
-        prev.push_str(text);
-    } else {
-        run.content.push(RunItem::Text(text.to_string()));
     }
 }
 

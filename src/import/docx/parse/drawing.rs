@@ -6,8 +6,9 @@
 
 use quick_xml::events::{BytesStart, Event};
 
-use super::body::{BodyParser, Ctx, push_text};
+use super::body::{BodyParser, Ctx};
 use super::model::{ImageRef, ImageTarget, Para, Run, RunItem};
+use super::runs::push_text;
 use super::xmlutil::{attr, attr_string, css_length_emu, emu};
 use crate::error::Result;
 use crate::report::WarningKind;

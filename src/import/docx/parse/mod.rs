@@ -31,6 +31,7 @@ pub mod parts;
 pub mod pictures;
 pub mod props;
 pub mod rels;
+pub mod runs;
 pub mod smartart;
 pub mod styles;
 pub mod symbols;
