@@ -14,38 +14,8 @@
 //!    `meta`, and [`looks`] (how Word draws each list level).
 //!
 //! This module holds the options and the entry points and calls the stages in order. The reader
-//! calls nothing above it: a magic import ([`crate::magic`]) takes the tree and the looks
-//! [`read_with_looks`] hands out, and settles the lists with [`WordRead::into_document`].
-//!
-//! What is converted (✔ fully, ◐ partly, ✘ not yet):
-//! - ✔ package: `[Content_Types].xml`, `_rels/.rels`, any main part name, transitional and ISO
-//!   Strict namespaces, any prefix, BOM, UTF-16 parts, `.docm`; foreign files → typed errors
-//! - ✔ paragraphs, headings (built-in names, localised ids, outline levels), captions, lists
-//!   (`numId`, levels, formats, starts, restarts, continuation), `styleMapping`
-//! - ✔ runs: bold, italic, underline, strike/dstrike, super/subscript, small caps, code
-//!   (monospace font or code-like character style), custom character styles as spans
-//! - ✔ hyperlinks (relationship and anchor), bookmarks → ids, fields (`HYPERLINK`, `REF`,
-//!   `PAGEREF`, `NOTEREF` → cross-references, `SEQ` → caption numbering, `TOC` → directories,
-//!   others keep their result), line/page/column breaks, tabs, symbols, special hyphens
-//! - ✔ footnotes, endnotes, comments (with ranges), tracked insertions/deletions/moves
-//! - ✔ tables: spans, vertical merges, header rows, grid widths, gridBefore/After, nesting
-//! - ✔ images: DrawingML inline/anchored, VML, linked (reference kept, warned), extent, alt text,
-//!   width relative to the section's text width; caption paragraphs attached to neighbours
-//! - ✔ metadata: core properties, default footer and page headers (default, first, even),
-//!   under the caller's values
-//! - ◐ text boxes, also inside groups and canvases (content after the anchoring paragraph, a
-//!   group's boxes top to bottom), SmartArt (its text as a nested list after the anchoring
-//!   paragraph, warned), code blocks (code styles, `Paragraph::code`), equations (plain text), OLE objects
-//!   (preview picture), hidden text (kept as ordinary text), `caps` (ignored: a display
-//!   transform)
-//! - ✔ ruby (`Inline::Ruby`: base and reading), symbol fonts (Symbol, Wingdings, Webdings →
-//!   Unicode), page headers, unknown block elements around runs (their text as a paragraph),
-//!   several `w:body` elements
-//! - ◐ charts: the cached data as a table (title as caption) with the chart's kind; its styling
-//!   dropped (warned)
-//! - ✘ shapes without text, `altChunk`, `subDoc` — each reported as a
-//!   warning where met; revisions of paragraph marks and of formatting (`w:rPrChange`,
-//!   `w:pPrChange`) are ignored: the current formatting is what the tree keeps
+//! calls nothing above it: a magic import takes the tree and the looks [`read_with_looks`] hands
+//! out, and settles the lists with [`WordRead::into_document`] after its style sets.
 
 mod build;
 mod parse;
@@ -105,8 +75,8 @@ impl DocxImportOptions {
     }
 }
 
-/// A Word file read for a stage that needs Word's own numbering (magic import,
-/// [`crate::magic::apply_with_looks`]): the tree with its list ids, starts and restarts as Word
+/// A Word file read for a stage that needs Word's own numbering (magic import's style sets):
+/// the tree with its list ids, starts and restarts as Word
 /// gives them, and how Word draws each list level. [`WordRead::into_document`] then says the
 /// numbering in the tree's canonical form, as [`read`] returns it.
 #[derive(Debug, Clone, Default)]
