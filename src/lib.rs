@@ -48,7 +48,7 @@ pub use format::Format;
 pub use limits::Limits;
 pub use report::{Converted, Location, Report, Warning, WarningKind};
 
-/// Options for [`import`], shared by every reader.
+/// Options for [`import()`], shared by every reader.
 #[derive(Debug, Clone, Default)]
 #[non_exhaustive]
 pub struct ImportOptions {
@@ -65,7 +65,7 @@ pub struct ImportOptions {
     pub routines: Vec<String>,
 }
 
-/// Options for [`export`], shared by every writer.
+/// Options for [`export()`], shared by every writer.
 #[derive(Debug, Clone, Default)]
 #[non_exhaustive]
 pub struct ExportOptions {
@@ -89,7 +89,7 @@ pub fn import(
     import_source(format, package::Source::Borrowed(bytes), options)
 }
 
-/// Reads `bytes` in `format` into a tree like [`import`], keeping a share of them: the pictures
+/// Reads `bytes` in `format` into a tree like [`import()`], keeping a share of them: the pictures
 /// of a Word or sd.xml zip then stay deflated inside these bytes, with no copy, until something
 /// needs them (a writer producing a zip copies them as they are).
 pub fn import_shared(
@@ -212,7 +212,7 @@ pub fn export(
     }
 }
 
-/// [`export`] straight into `sink` (an output file): the same bytes. The zip formats (sd.xml,
+/// [`export()`] straight into `sink` (an output file): the same bytes. The zip formats (sd.xml,
 /// parsX, Word, the HTML download) write each entry as it is ready, so the archive is never
 /// held in memory and a picture kept deflated goes from its source into the sink in one copy;
 /// the others write their bytes once made.
