@@ -1,7 +1,7 @@
-//! Document metadata: core properties and the default footer fill what the caller did not give;
-//! the caller's fields (the API's creation payload) win. The API's length limits apply: a caller
-//! value that is too long is a 412-class [`Error::Parameter`] naming the field; a value read from
-//! the document is shortened with a warning (the caller cannot be blamed for it).
+//! Stage two: document metadata: core properties and the default footer fill what the caller did
+//! not give; the caller's fields (the API's creation payload) win. The API's length limits apply: a
+//! caller value that is too long is a 412-class [`Error::Parameter`] naming the field; a value read
+//! from the document is shortened with a warning (the caller cannot be blamed for it).
 
 use crate::ast::inline::plain_text;
 use crate::ast::{Block, Document, Meta};

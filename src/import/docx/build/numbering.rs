@@ -1,6 +1,6 @@
-//! List numbering as Word counts it (ECMA-376 §17.9), turned into what the tree keeps: the list
-//! id (`numId`), the number format, and `start`/`restart` wherever Word's number differs from
-//! what a writer counting items per list and level (deeper levels restarting under a shallower
+//! Stage two: list numbering as Word counts it (ECMA-376 §17.9), turned into what the tree keeps:
+//! the list id (`numId`), the number format, and `start`/`restart` wherever Word's number differs
+//! from what a writer counting items per list and level (deeper levels restarting under a shallower
 //! item) would draw. So a writer that honours those fields renders Word's numbers: `w:start`,
 //! `w:startOverride`, `w:lvlRestart`, lists continuing across interruptions, and several `numId`s
 //! sharing one abstract definition's counters.

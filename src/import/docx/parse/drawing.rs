@@ -1,8 +1,8 @@
-//! Pictures and text boxes inside runs: DrawingML (`w:drawing` → `wp:inline`/`wp:anchor`,
-//! `a:blip@r:embed`/`@r:link`, `wp:extent`, `wp:docPr@descr`) and VML (`w:pict`, `w:object` →
-//! `v:shape@style`, `v:imagedata@r:id`). Text box content (`w:txbxContent`) is parsed as blocks
-//! and attached to the anchoring paragraph; charts and bare shapes are reported, not dropped
-//! silently.
+//! Stage one: pictures and text boxes inside runs: DrawingML (`w:drawing` →
+//! `wp:inline`/`wp:anchor`, `a:blip@r:embed`/`@r:link`, `wp:extent`, `wp:docPr@descr`) and VML
+//! (`w:pict`, `w:object` → `v:shape@style`, `v:imagedata@r:id`). Text box content (`w:txbxContent`)
+//! is parsed as blocks and attached to the anchoring paragraph; charts and bare shapes are
+//! reported, not dropped silently.
 
 use quick_xml::events::{BytesStart, Event};
 
