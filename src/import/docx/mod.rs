@@ -2,8 +2,8 @@
 //!
 //! Two stages, as in mammoth and pandoc's `Docx/Parse`:
 //! 1. **Parts → plain structs** (`parse/`), one module per part: `package` (content types,
-//!    package relationships, main part), `rels`, `styles`, `numbering`, `body` (with `tables`,
-//!    `drawing` and `math`) for the main part (`halves` splits a large one between two
+//!    package relationships, main part), `rels`, `styles`, `numbering`, `body` (with `runs`,
+//!    `tables`, `drawing` and `math`) for the main part (`halves` splits a large one between two
 //!    parsers), `notes`, `comments`, `core_props`, `charts`, `smartart`; `pictures` reads the
 //!    picture parts on a second thread meanwhile. The main part is streamed, never loaded as a
 //!    DOM.

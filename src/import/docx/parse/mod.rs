@@ -7,9 +7,9 @@
 //! - [`styles`], [`numbering`], [`props`] (the `w:rPr`/`w:pPr`/`w:sectPr` they share),
 //!   [`core_props`].
 //! - [`body`]: the streaming parser of every part holding paragraphs (main part, notes,
-//!   comments, headers, footers) into [`model`] values, with [`tables`], [`drawing`],
-//!   [`math`] and [`symbols`] for what runs and blocks hold; [`halves`] splits a large main part
-//!   between two parsers.
+//!   comments, headers, footers) into [`model`] values, with [`runs`], [`tables`],
+//!   [`drawing`], [`math`] and [`symbols`] for what runs and blocks hold; [`halves`] splits a
+//!   large main part between two parsers.
 //! - [`notes`], [`comments`]: the containers of those parts; [`charts`], [`smartart`]: the data
 //!   parts drawings point at; [`fields`]: field instructions.
 //! - [`parts`]: finding and reading the optional parts (a malformed one is warned about and
