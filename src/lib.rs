@@ -49,14 +49,13 @@ pub use format::Format;
 pub use limits::Limits;
 pub use report::{Converted, Location, Report, Warning, WarningKind};
 
-/// Options for [`import`], shared by every reader.
+/// Options for [`import()`], shared by every reader.
 #[derive(Debug, Clone, Default)]
 #[non_exhaustive]
 pub struct ImportOptions {
     /// Input limits.
     pub limits: Limits,
-    /// Word reader options (style mapping, caller metadata); its `limits` are replaced by
-    /// [`ImportOptions::limits`].
+    /// Word reader options (style mapping, caller metadata).
     pub docx: import::docx::DocxImportOptions,
     /// The API's `styleSetKey` for a magic import (`isMagicImport`): one key of
     /// [`magic::catalog_json`], or several joined by `|`. Word input only; a `styleMapping` is
@@ -67,7 +66,7 @@ pub struct ImportOptions {
     pub routines: Vec<String>,
 }
 
-/// Options for [`export`], shared by every writer.
+/// Options for [`export()`], shared by every writer.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct ExportOptions {
@@ -122,10 +121,15 @@ pub fn import(
     bytes: &[u8],
     options: &ImportOptions,
 ) -> Result<Converted<Document>> {
-    import_source(format, package::Source::Borrowed(bytes), options)
+    import_source(
+        format,
+        package::Source::Borrowed(bytes),
+        options,
+        &mut |_| None,
+    )
 }
 
-/// Reads `bytes` in `format` into a tree like [`import`], keeping a share of them: the pictures
+/// Reads `bytes` in `format` into a tree like [`import()`], keeping a share of them: the pictures
 /// of a Word or sd.xml zip then stay deflated inside these bytes, with no copy, until something
 /// needs them (a writer producing a zip copies them as they are).
 pub fn import_shared(
@@ -133,13 +137,30 @@ pub fn import_shared(
     bytes: bytes::Bytes,
     options: &ImportOptions,
 ) -> Result<Converted<Document>> {
-    import_source(format, package::Source::Shared(bytes), options)
+    import_source(format, package::Source::Shared(bytes), options, &mut |_| {
+        None
+    })
 }
 
+/// [`import_shared`] for a caller that can fetch the pictures a text format names by reference
+/// (Markdown's `![](a.png)`): `images` gets each reference and returns its bytes, or `None` for
+/// a picture that cannot be had (a warning then). The library itself never touches the file
+/// system, so [`import()`] fetches none; the CLI reads them from beside its input.
+pub fn import_with(
+    format: Format,
+    bytes: bytes::Bytes,
+    options: &ImportOptions,
+    images: &mut dyn FnMut(&str) -> Option<bytes::Bytes>,
+) -> Result<Converted<Document>> {
+    import_source(format, package::Source::Shared(bytes), options, images)
+}
+
+/// The import pipeline: the reader, the style sets (Word), unsafe links dropped, the routines.
 fn import_source(
     format: Format,
     bytes: package::Source<'_>,
     options: &ImportOptions,
+    images: &mut dyn FnMut(&str) -> Option<bytes::Bytes>,
 ) -> Result<Converted<Document>> {
     // Bad keys are the caller's error (412) before any work is done.
     if let Some(key) = &options.magic {
@@ -156,7 +177,7 @@ fn import_source(
             Location::default(),
         );
     }
-    let read = if let Some(key) = magic {
+    let mut doc = if let Some(key) = magic {
         if !options.docx.style_mapping.is_empty() {
             report.warn(
                 WarningKind::InvalidValue,
@@ -164,21 +185,21 @@ fn import_source(
                 Location::default(),
             );
         }
-        // The Word reader applies the sets while Word's list definitions are at hand.
-        let mut options = options.clone();
-        options.docx.style_mapping = import::docx::StyleMapping::new();
-        options.docx.magic = Some(key.clone());
-        read(format, bytes, &options)?
+        let docx = options
+            .docx
+            .clone()
+            .with_style_mapping(import::docx::StyleMapping::new());
+        // The sets read Word's own numbering: the list ids, starts and restarts Word gives,
+        // and how it draws each level. The lists take the tree's canonical form after them.
+        let mut read = take(
+            import::docx::read_with_looks(bytes, &docx, &options.limits)?,
+            &mut report,
+        );
+        magic::apply_with_looks(&mut read.doc, key, &read.looks, &mut report)?;
+        read.into_document()
     } else {
-        read(format, bytes, options)?
+        take(read(format, bytes, options, images)?, &mut report)
     };
-    let Converted {
-        value: mut doc,
-        warnings,
-    } = read;
-    for w in warnings {
-        report.push(w);
-    }
     ast::links::drop_unsafe_links(&mut doc, &mut report);
     if !options.routines.is_empty() {
         cleanup::apply(&mut doc, &options.routines, &mut report)?;
@@ -186,20 +207,27 @@ fn import_source(
     Ok(report.finish(doc))
 }
 
+/// The value of a stage's result; its warnings go to `report`.
+fn take<T>(converted: Converted<T>, report: &mut Report) -> T {
+    for w in converted.warnings {
+        report.push(w);
+    }
+    converted.value
+}
+
 fn read(
     format: Format,
     source: package::Source<'_>,
     options: &ImportOptions,
+    images: &mut dyn FnMut(&str) -> Option<bytes::Bytes>,
 ) -> Result<Converted<Document>> {
     let bytes: &[u8] = source.as_ref();
     match format {
         Format::Json => import::json::read(bytes),
-        // The library never touches the file system: images stay unresolved here (the CLI
-        // resolves files next to the input).
         Format::Markdown => import::markdown::read(
             bytes,
             &import::markdown::MarkdownImportOptions::default().with_limits(options.limits.clone()),
-            &mut |_| None,
+            images,
         ),
         Format::Sdxml => import::sdxml::read_source(
             source.clone(),
@@ -207,11 +235,7 @@ fn read(
                 limits: options.limits.clone(),
             },
         ),
-        Format::Word => {
-            let mut docx = options.docx.clone();
-            docx.limits = options.limits.clone();
-            import::docx::read_source(source.clone(), &docx)
-        }
+        Format::Word => import::docx::read_source(source.clone(), &options.docx, &options.limits),
         other => Err(Error::Unavailable(format!("{other} (import)"))),
     }
 }
@@ -246,7 +270,7 @@ pub fn export(
     }
 }
 
-/// [`export`] straight into `sink` (an output file): the same bytes. The zip formats (sd.xml,
+/// [`export()`] straight into `sink` (an output file): the same bytes. The zip formats (sd.xml,
 /// parsX, Word, the HTML download) write each entry as it is ready, so the archive is never
 /// held in memory and a picture kept deflated goes from its source into the sink in one copy;
 /// the others write their bytes once made.

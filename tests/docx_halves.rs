@@ -1,4 +1,4 @@
-//! A large main part is parsed in two halves at once (`import::docx::body::parse_main`); the
+//! A large main part is parsed in two halves at once (`src/import/docx/parse/halves.rs`); the
 //! benchmark's real Word files (`../shared/bench`, main parts of 3.6 and 7.6 MB) must read
 //! exactly as one parser reads them: the same tree, the same warnings.
 

@@ -88,7 +88,7 @@ fn foreign_inputs_are_named() {
         "a zip archive that holds no Word document"
     );
     let err = read(b"%PDF", &DocxImportOptions::default()).unwrap_err();
-    assert_eq!(err.kind(), sdconv::ErrorKind::Parameter);
+    assert_eq!(err.kind(), sdconv::ErrorKind::Input);
 }
 
 #[test]

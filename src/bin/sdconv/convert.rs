@@ -262,29 +262,12 @@ pub fn convert(
 ) -> Result<sdconv::Converted<Files>, Failed> {
     let from = input_format(input, from, path)?;
     let import_options = &options.import;
-    let imported = if from == Format::Markdown {
-        let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
-        sdconv::import::markdown::read(
-            &input.bytes,
-            &sdconv::import::markdown::MarkdownImportOptions::default()
-                .with_limits(import_options.limits.clone()),
-            &mut |reference| read_beside(&base, reference),
-        )
-        // The facade cannot resolve images (it never touches files): read here, then run the
-        // routines the facade would have.
-        .and_then(|read| {
-            let mut report = sdconv::Report::new();
-            for w in read.warnings {
-                report.push(w);
-            }
-            let mut doc = read.value;
-            sdconv::cleanup::apply(&mut doc, &import_options.routines, &mut report)?;
-            Ok(report.finish(doc))
-        })
-    } else {
-        // Shared: a Word or sd.xml input's pictures stay deflated inside these bytes.
-        sdconv::import_shared(from, input.bytes.clone(), import_options)
-    }
+    let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    // Shared: a Word or sd.xml input's pictures stay deflated inside these bytes; a Markdown
+    // input's pictures are read from beside it.
+    let imported = sdconv::import_with(from, input.bytes.clone(), import_options, &mut |r| {
+        read_beside(&base, r)
+    })
     .map_err(|e| Failure::convert(&input.name, e))?;
     let mut warnings = imported.warnings;
     let mut doc = imported.value;

@@ -1,7 +1,7 @@
 //! Stage one for tables (`w:tbl`, ECMA-376 §17.4): grid, `w:tblW`, `w:tblBorders`, rows with
 //! `w:tblHeader`, `w:trHeight`, `w:gridBefore`/`w:gridAfter`, cells with `w:gridSpan`,
 //! `w:vMerge`, legacy `w:hMerge`, `w:vAlign`, `w:tcBorders` and `w:shd`; values are kept as
-//! written and judged in stage two (`grid.rs`), which warns about odd ones. Rows and cells wrapped in content controls or custom XML are read through.
+//! written and judged in stage two (`build/tables.rs`), which warns about odd ones. Rows and cells wrapped in content controls or custom XML are read through.
 
 use quick_xml::events::{BytesStart, Event};
 
@@ -59,7 +59,7 @@ fn count(e: &BytesStart<'_>) -> u32 {
 
 impl BodyParser<'_, '_> {
     /// Reads the `w:tbl` whose start was just read.
-    pub(super) fn table(&mut self) -> Result<Table> {
+    pub fn table(&mut self) -> Result<Table> {
         let mut t = Table::default();
         self.table_depth += 1;
         let read = self.table_children(&mut t);

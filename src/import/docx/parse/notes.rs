@@ -1,5 +1,5 @@
-//! `word/footnotes.xml` and `word/endnotes.xml` (ECMA-376 §17.11): note bodies by id. The
-//! separator notes Word keeps there (`w:type="separator"`, `continuationSeparator`,
+//! Stage one: `word/footnotes.xml` and `word/endnotes.xml` (ECMA-376 §17.11): note bodies by id.
+//! The separator notes Word keeps there (`w:type="separator"`, `continuationSeparator`,
 //! `continuationNotice`) are layout, not content, and are skipped.
 
 use std::collections::HashMap;

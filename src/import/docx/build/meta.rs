@@ -1,12 +1,12 @@
-//! Document metadata: core properties and the default footer fill what the caller did not give;
-//! the caller's fields (the API's creation payload) win. The API's length limits apply: a caller
-//! value that is too long is a 412-class [`Error::Parameter`] naming the field; a value read from
-//! the document is shortened with a warning (the caller cannot be blamed for it).
+//! Stage two: document metadata: core properties and the default footer fill what the caller did
+//! not give; the caller's fields (the API's creation payload) win. The API's length limits apply: a
+//! caller value that is too long is a 412-class [`Error::Parameter`] naming the field; a value read
+//! from the document is shortened with a warning (the caller cannot be blamed for it).
 
-use super::core_props::CoreProps;
 use crate::ast::inline::plain_text;
-use crate::ast::{Block, Meta};
+use crate::ast::{Block, Document, Meta};
 use crate::error::{Error, Result};
+use crate::import::docx::parse::core_props::CoreProps;
 use crate::lang::Language;
 use crate::report::{Location, Report, WarningKind};
 
@@ -97,6 +97,26 @@ fn is_writer_title(text: &str) -> bool {
     Language::ALL
         .into_iter()
         .any(|l| [l.contents(), l.list_of_figures(), l.list_of_tables()].contains(&text))
+}
+
+/// Settles the tree's metadata once everything is read: the core properties and what the parts
+/// said (the footer's and page headers' text, which travel in `doc.meta` until now) fill what the
+/// caller did not give; then the leading title paragraphs move into it
+/// ([`take_title_blocks`]).
+pub fn settle(doc: &mut Document, core: CoreProps, given: &Meta, report: &mut Report) {
+    let read = std::mem::take(&mut doc.meta);
+    doc.meta = merge(core, read.footer, given, report);
+    // Page headers: the caller's values first, as for the footer.
+    for (slot, value) in [
+        (&mut doc.meta.header, read.header),
+        (&mut doc.meta.header_first, read.header_first),
+        (&mut doc.meta.header_even, read.header_even),
+    ] {
+        if slot.is_none() {
+            *slot = value;
+        }
+    }
+    take_title_blocks(&mut doc.meta, &mut doc.blocks);
 }
 
 /// The writer's contract: leading `Title` / `Subtitle` paragraphs are `meta.title` /

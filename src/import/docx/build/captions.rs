@@ -1,14 +1,15 @@
-//! Captions: a caption paragraph directly after a picture or before a table (or the other way
-//! round, when that neighbour is free) becomes that block's caption and is no longer kept as a paragraph. The `SEQ` number was already dropped
-//! with its label (`Figure 3: `); a typed number (`Table 2 – `) is stripped here. A label naming
-//! tables prefers a neighbouring table, any other label a picture. The caption paragraph's
-//! bookmark id moves to the block, so cross-references to the caption still find it. Without a
-//! label, a caption kept with the next paragraph (`w:keepNext`) looks below it first. A caption
-//! paragraph holding a comment's anchor stays a paragraph: a block's caption is plain text.
+//! Stage two: captions: a caption paragraph directly after a picture or before a table (or the
+//! other way round, when that neighbour is free) becomes that block's caption and is no longer kept
+//! as a paragraph. The `SEQ` number was already dropped with its label (`Figure 3: `); a typed
+//! number (`Table 2 – `) is stripped here. A label naming tables prefers a neighbouring table, any
+//! other label a picture. The caption paragraph's bookmark id moves to the block, so
+//! cross-references to the caption still find it. Without a label, a caption kept with the next
+//! paragraph (`w:keepNext`) looks below it first. A caption paragraph holding a comment's anchor
+//! stays a paragraph: a block's caption is plain text.
 
 use super::convert::{CaptionInfo, Out};
-use super::fields::is_table_label;
 use crate::ast::{self, Block, Inline};
+use crate::import::docx::parse::fields::is_table_label;
 use crate::report::{Location, Report, WarningKind};
 
 /// Labels that start a typed caption number.
@@ -104,7 +105,7 @@ struct Candidate {
 /// `SEQ` field numbers first (they surely belong to a neighbour), then by the rank of the
 /// neighbour in the caption's preferences. So a plain caption-styled paragraph above a
 /// picture cannot take the place of the caption below it, whichever comes first.
-pub(super) fn attach(out: Out, report: &mut Report, part: &str) -> Vec<Block> {
+pub fn attach(out: Out, report: &mut Report, part: &str) -> Vec<Block> {
     let Out {
         mut blocks,
         captions,

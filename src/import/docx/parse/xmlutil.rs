@@ -1,6 +1,6 @@
-//! Small XML helpers the Word parts share: attribute lookup on local names (any namespace prefix,
-//! so transitional, ISO Strict and oddly prefixed files read alike), ST_OnOff values, and
-//! measurements in twips or EMU with or without units (Strict writes `72pt`).
+//! Stage one: small XML helpers the Word parts share: attribute lookup on local names (any
+//! namespace prefix, so transitional, ISO Strict and oddly prefixed files read alike), ST_OnOff
+//! values, and measurements in twips or EMU with or without units (Strict writes `72pt`).
 
 use std::borrow::Cow;
 

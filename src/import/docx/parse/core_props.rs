@@ -1,5 +1,5 @@
-//! `docProps/core.xml` (OPC core properties, ECMA-376 Part 2 §11): Dublin Core title, subject,
-//! description, creator, language, and `cp:keywords`.
+//! Stage one: `docProps/core.xml` (OPC core properties, ECMA-376 Part 2 §11): Dublin Core title,
+//! subject, description, creator, language, and `cp:keywords`.
 
 use quick_xml::events::Event;
 

@@ -1,5 +1,5 @@
-//! Run and paragraph properties (`w:rPr`, `w:pPr`, `w:sectPr`) as plain values, shared by
-//! styles, numbering and the body. Every field is optional so the style hierarchy can be merged
+//! Stage one: run and paragraph properties (`w:rPr`, `w:pPr`, `w:sectPr`) as plain values, shared
+//! by styles, numbering and the body. Every field is optional so the style hierarchy can be merged
 //! (ECMA-376 §17.7.2: document defaults, paragraph style, character style, direct formatting).
 
 use quick_xml::events::{BytesStart, Event};

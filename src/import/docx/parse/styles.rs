@@ -1,5 +1,6 @@
-//! `word/styles.xml` (ECMA-376 §17.7): styles by id with names, `basedOn` chains resolved (cycles
-//! cut), document defaults, and the merged paragraph/run properties of every style.
+//! Stage one: `word/styles.xml` (ECMA-376 §17.7): styles by id with names, `basedOn` chains
+//! resolved (cycles cut), document defaults, and the merged paragraph/run properties of every
+//! style.
 //!
 //! Built-in styles keep their English `w:name` (`heading 1`, `caption`) in nearly every file
 //! whatever the UI language; when a producer localised the name, [`Styles::builtin_heading`] also

@@ -1,13 +1,14 @@
-//! Pictures and text boxes inside runs: DrawingML (`w:drawing` → `wp:inline`/`wp:anchor`,
-//! `a:blip@r:embed`/`@r:link`, `wp:extent`, `wp:docPr@descr`) and VML (`w:pict`, `w:object` →
-//! `v:shape@style`, `v:imagedata@r:id`). Text box content (`w:txbxContent`) is parsed as blocks
-//! and attached to the anchoring paragraph; charts and bare shapes are reported, not dropped
-//! silently.
+//! Stage one: pictures and text boxes inside runs: DrawingML (`w:drawing` →
+//! `wp:inline`/`wp:anchor`, `a:blip@r:embed`/`@r:link`, `wp:extent`, `wp:docPr@descr`) and VML
+//! (`w:pict`, `w:object` → `v:shape@style`, `v:imagedata@r:id`). Text box content (`w:txbxContent`)
+//! is parsed as blocks and attached to the anchoring paragraph; charts and bare shapes are
+//! reported, not dropped silently.
 
 use quick_xml::events::{BytesStart, Event};
 
-use super::body::{BodyParser, Ctx, push_text};
+use super::body::{BodyParser, Ctx};
 use super::model::{ImageRef, ImageTarget, Para, Run, RunItem};
+use super::runs::push_text;
 use super::xmlutil::{attr, attr_string, css_length_emu, emu};
 use crate::error::Result;
 use crate::report::WarningKind;
@@ -17,7 +18,7 @@ type VmlImage = (String, Option<(u64, u64)>, Option<String>);
 
 /// What a drawing or VML picture holds, gathered while walking it.
 #[derive(Debug, Default)]
-pub(super) struct DrawingState {
+pub struct DrawingState {
     anchored: bool,
     extent: Option<(u64, u64)>,
     alt: Option<String>,
@@ -87,7 +88,7 @@ fn vml_style_extent(style: &str) -> Option<(u64, u64)> {
 
 impl BodyParser<'_, '_> {
     /// Reads a `w:drawing`, `w:pict` or `w:object` whose start was just read.
-    pub(super) fn drawing(&mut self, run: &mut Run, p: &mut Para) -> Result<()> {
+    pub fn drawing(&mut self, run: &mut Run, p: &mut Para) -> Result<()> {
         let mut st = DrawingState::default();
         self.drawing_walk(&mut st, p)?;
         // A group's children come in drawing (z) order; their text is read top to bottom,
@@ -113,12 +114,12 @@ impl BodyParser<'_, '_> {
     }
 
     /// VML pictures share the walk: their element names do not clash with DrawingML's.
-    pub(super) fn vml(&mut self, run: &mut Run, p: &mut Para) -> Result<()> {
+    pub fn vml(&mut self, run: &mut Run, p: &mut Para) -> Result<()> {
         self.drawing(run, p)
     }
 
     /// Walks the element whose start was just read, to its end.
-    pub(super) fn drawing_walk(&mut self, st: &mut DrawingState, p: &mut Para) -> Result<()> {
+    pub fn drawing_walk(&mut self, st: &mut DrawingState, p: &mut Para) -> Result<()> {
         let target = self.r.depth().saturating_sub(1);
         while self.r.depth() > target {
             match self.r.next_event()? {

@@ -1,4 +1,5 @@
-//! `word/comments.xml` (ECMA-376 §17.13.4): comment bodies with author, initials and date.
+//! Stage one: `word/comments.xml` (ECMA-376 §17.13.4): comment bodies with author, initials and
+//! date.
 
 use super::body::{BodyParser, Facts};
 use super::model::Block;

@@ -1,5 +1,5 @@
-//! How Word draws the numbers of the numbered paragraphs a document holds: each list level's
-//! number format and level text (`w:lvlText`, `%1.%2`, `(%3)`, `%3%3)`), by the list id and
+//! Stage two: how Word draws the numbers of the numbered paragraphs a document holds: each list
+//! level's number format and level text (`w:lvlText`, `%1.%2`, `(%3)`, `%3%3)`), by the list id and
 //! level the tree gives those paragraphs.
 //!
 //! The tree keeps a list's id, level and number format, which is all a writer needs to number

@@ -1,4 +1,4 @@
-//! Office Math (OMML, `m:oMath`/`m:oMathPara`) into the formula tree ([`MathNode`]).
+//! Stage one: Office Math (OMML, `m:oMath`/`m:oMathPara`) into the formula tree ([`MathNode`]).
 //!
 //! The element is first read into a small element tree (names, the `m:val` of property
 //! elements, text), so the structure can be walked with lookahead-free recursion; the XML

@@ -1,5 +1,5 @@
-//! `word/numbering.xml` (ECMA-376 §17.9): abstract definitions with their nine levels, concrete
-//! `w:num` instances with `w:lvlOverride` (`w:startOverride`, replacement `w:lvl`), and
+//! Stage one: `word/numbering.xml` (ECMA-376 §17.9): abstract definitions with their nine levels,
+//! concrete `w:num` instances with `w:lvlOverride` (`w:startOverride`, replacement `w:lvl`), and
 //! `w:numStyleLink` indirection through numbering styles.
 
 use std::collections::HashMap;

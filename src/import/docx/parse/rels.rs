@@ -1,6 +1,6 @@
-//! Relationship parts (`_rels/*.rels`, ECMA-376 Part 2 §9.3): which part or URL an `r:id` names.
-//! Targets of internal relationships are resolved to zip part names (no leading `/`) relative to
-//! the source part, with `.`/`..` segments and `%xx` escapes undone.
+//! Stage one: relationship parts (`_rels/*.rels`, ECMA-376 Part 2 §9.3): which part or URL an
+//! `r:id` names. Targets of internal relationships are resolved to zip part names (no leading `/`)
+//! relative to the source part, with `.`/`..` segments and `%xx` escapes undone.
 
 use std::collections::HashMap;
 

@@ -19,9 +19,11 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::styles::{heading_number_from_id, heading_number_from_name, is_caption};
 use crate::ast::{MAX_LEVEL, NumberFormat, TextType};
 use crate::error::{Error, Result};
+use crate::import::docx::parse::styles::{
+    heading_number_from_id, heading_number_from_name, is_caption,
+};
 
 /// One entry of the API's `styleMapping`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,5 +1,5 @@
-//! Chart parts (`c:chartSpace`, DrawingML charts): the cached data every chart part carries,
-//! kept as a data table (categories down, one column per series) with the chart's title as
+//! Stage one: chart parts (`c:chartSpace`, DrawingML charts): the cached data every chart part
+//! carries, kept as a data table (categories down, one column per series) with the chart's title as
 //! its caption. The drawing itself is not kept (the caller warns).
 
 use quick_xml::events::Event;

@@ -1,4 +1,4 @@
-//! SmartArt: the text of a diagram's data part (`dgm:dataModel`, ECMA-376 §21.4), as the
+//! Stage one: SmartArt: the text of a diagram's data part (`dgm:dataModel`, ECMA-376 §21.4), as the
 //! nested list it stands for. The drawing itself (layout, shapes, colours) is not kept.
 //!
 //! Points (`dgm:pt`) hold the text; connections (`dgm:cxn`, type `parOf` by default) make the

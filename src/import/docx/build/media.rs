@@ -1,4 +1,4 @@
-//! Images: one media store entry per package part, named after the part's file name
+//! Stage two: images: one media store entry per package part, named after the part's file name
 //! (`image1.png`; a second `image1.png` from another folder becomes `image1-2.png`). Bytes are
 //! inflated once and shared ([`bytes::Bytes`]); type and pixel size are sniffed, never decoded.
 

@@ -10,9 +10,9 @@
 use std::collections::HashMap;
 
 use super::convert::{Converter, Out};
-use super::model::{self, Item, Merge, RunItem};
-use super::xmlutil::twips;
 use crate::ast::{self, Align, Borders, Cell, Row, Table, length};
+use crate::import::docx::parse::model::{self, Item, Merge, RunItem};
+use crate::import::docx::parse::xmlutil::twips;
 use crate::limits::MAX_TABLE_COLUMNS;
 use crate::report::WarningKind;
 
@@ -29,7 +29,7 @@ struct Placed {
 
 impl Converter<'_> {
     /// Converts a table and pushes it (or nothing, for a table without rows).
-    pub(super) fn table(&mut self, t: model::Table, out: &mut Out) {
+    pub fn table(&mut self, t: model::Table, out: &mut Out) {
         let id = self.take_carried_id();
         if t.rows.iter().all(|r| r.cells.is_empty()) {
             self.warn_table("a table without cells is dropped");

@@ -1,6 +1,6 @@
-//! The Open Packaging Conventions layer: recognise what the bytes are, open the zip under the
-//! limits, read `[Content_Types].xml` and `_rels/.rels`, and find the main document part by
-//! following the `officeDocument` relationship (never assuming `word/document.xml`: the corpus
+//! Stage one: the Open Packaging Conventions layer: recognise what the bytes are, open the zip
+//! under the limits, read `[Content_Types].xml` and `_rels/.rels`, and find the main document part
+//! by following the `officeDocument` relationship (never assuming `word/document.xml`: the corpus
 //! has `word/document2.xml`). Parts are decoded as UTF-8 or UTF-16 (with a byte-order mark).
 
 use std::collections::HashMap;

@@ -1,9 +1,9 @@
-//! `w:sym` characters of the symbol fonts: Word stores the font's own code, usually in the
-//! private-use range U+F020–U+F0FF (ECMA-376 §17.3.3.30), which shows the intended glyph only
-//! in that font. A table per font (Symbol, Wingdings, Webdings) gives the Unicode character
-//! showing the same picture (arrows, bullets, check marks, Greek, math), so every writer and
-//! font shows it. Codes with no Unicode equivalent (or fonts without a table) are kept as they
-//! are and reported by the caller.
+//! Stage one: `w:sym` characters of the symbol fonts: Word stores the font's own code, usually in
+//! the private-use range U+F020–U+F0FF (ECMA-376 §17.3.3.30), which shows the intended glyph only
+//! in that font. A table per font (Symbol, Wingdings, Webdings) gives the Unicode character showing
+//! the same picture (arrows, bullets, check marks, Greek, math), so every writer and font shows it.
+//! Codes with no Unicode equivalent (or fonts without a table) are kept as they are and reported by
+//! the caller.
 
 /// What a `w:sym` shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

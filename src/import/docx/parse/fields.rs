@@ -1,4 +1,4 @@
-//! Field instructions (ECMA-376 §17.16): the few fields the tree models, parsed from the
+//! Stage one: field instructions (ECMA-376 §17.16): the few fields the tree models, parsed from the
 //! instruction text of `w:fldSimple@w:instr` or the `w:instrText` runs of a complex field.
 
 use crate::ast::DirectoryKind;

@@ -1,16 +1,16 @@
-//! List numbering as Word counts it (ECMA-376 §17.9), turned into what the tree keeps: the list
-//! id (`numId`), the number format, and `start`/`restart` wherever Word's number differs from
-//! what a writer counting items per list and level (deeper levels restarting under a shallower
+//! Stage two: list numbering as Word counts it (ECMA-376 §17.9), turned into what the tree keeps:
+//! the list id (`numId`), the number format, and `start`/`restart` wherever Word's number differs
+//! from what a writer counting items per list and level (deeper levels restarting under a shallower
 //! item) would draw. So a writer that honours those fields renders Word's numbers: `w:start`,
 //! `w:startOverride`, `w:lvlRestart`, lists continuing across interruptions, and several `numId`s
 //! sharing one abstract definition's counters.
 
 use std::collections::{HashMap, HashSet};
 
-use super::numbering::{Numbering, ResolvedLevel};
-use super::styles::Styles;
 use crate::ast::numbering::{idle_restarts, list_format, number_blocks};
-use crate::ast::{Block, NumberFormat, Paragraph, TextType};
+use crate::ast::{Block, Document, NumberFormat, Paragraph, TextType};
+use crate::import::docx::parse::numbering::{Numbering, ResolvedLevel};
+use crate::import::docx::parse::styles::Styles;
 
 const LEVELS: usize = 9;
 
@@ -107,6 +107,19 @@ fn default_format(kind: TextType, level: u8) -> Option<NumberFormat> {
         TextType::ListOl => Some(list_format(usize::from(level))),
         _ => None,
     }
+}
+
+/// [`canonicalise`] on the body and on the blocks of every table cell: the tree's one form of
+/// the numbering Word's list ids say.
+pub fn canonical_form(doc: &mut Document) {
+    canonicalise(&mut doc.blocks);
+    doc.walk_blocks_mut(&mut |_, block| {
+        if let Block::Table(t) = block {
+            for cell in t.rows.iter_mut().flat_map(|r| r.cells.iter_mut()) {
+                canonicalise(&mut cell.blocks);
+            }
+        }
+    });
 }
 
 /// Says Word's numbering in the fewest fields, for one block list (the body or one cell), so
@@ -451,8 +464,8 @@ fn step(counters: &mut [u32], level: usize, restart: bool, start: Option<u32>) -
 
 #[cfg(test)]
 mod tests {
-    use super::super::props::NumPr;
     use super::*;
+    use crate::import::docx::parse::props::NumPr;
     use crate::limits::Limits;
 
     const XML: &str = r#"<w:numbering xmlns:w="w">

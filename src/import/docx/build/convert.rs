@@ -1,0 +1,383 @@
+//! Stage two's converter: the model of stage one → the document tree. [`build`] runs it over
+//! the main body, the comments and the page parts. [`Converter`] holds what the conversion of
+//! one document shares (sources, warnings, media names, list counters, ids, the field stack) and
+//! converts block lists here; paragraphs in [`super::paragraphs`], inline content in
+//! [`super::inlines`], fields in [`super::fields`], tables in [`super::tables`].
+
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+use super::fields::FieldState;
+
+use super::looks::NumberLooks;
+use super::mapping::{StyleInfo, StyleMapping};
+use super::media::MediaNames;
+use super::numbering::ListCounters;
+use super::references;
+use crate::ast::{self, Comment};
+use crate::import::docx::parse::body::Facts;
+use crate::import::docx::parse::comments::RawComment;
+use crate::import::docx::parse::model::{self, Item};
+use crate::import::docx::parse::notes::NoteMap;
+use crate::import::docx::parse::numbering::Numbering;
+use crate::import::docx::parse::parts::PageParts;
+use crate::import::docx::parse::styles::Styles;
+use crate::report::{Location, Report, WarningKind};
+
+/// Default text width when no section says: 6 inches in EMU.
+pub const DEFAULT_TEXT_WIDTH: u64 = 6 * 914_400;
+
+/// What stage two hands back besides the tree (which has no media bytes yet, and carries the
+/// footer's and page headers' text in its metadata until they are merged with the caller's).
+pub struct Built {
+    /// The tree.
+    pub doc: ast::Document,
+    /// The (part, media name) pairs of the pictures the tree refers to.
+    pub wanted: Vec<(String, String)>,
+    /// (media, width, height) of the image blocks wider than their text (see
+    /// [`super::pictures::drop_implied_extents`]).
+    pub wide: HashSet<(String, u64, u64)>,
+    /// How Word draws the numbers of the tree's numbered paragraphs.
+    pub looks: NumberLooks,
+    /// Warnings so far.
+    pub report: Report,
+}
+
+/// Converts the main body, the comments and the page parts, then points references at the
+/// ids their bookmarks' blocks received and joins Word's number-and-text reference pairs.
+pub fn build(
+    src: Sources<'_>,
+    body: model::Body,
+    comments: Vec<RawComment>,
+    page: PageParts,
+    report: Report,
+) -> Built {
+    let mut conv = Converter::new(src, report);
+    let blocks = conv.document(body);
+    let comments = conv.comments(comments);
+    let footer = conv.footer_text(page.footer);
+    let mut headers = ast::Meta::default();
+    for (ty, blocks) in page.headers {
+        let text = conv.footer_text(blocks);
+        let slot = match ty.as_str() {
+            "first" => &mut headers.header_first,
+            "even" => &mut headers.header_even,
+            _ => &mut headers.header,
+        };
+        if slot.is_none() {
+            *slot = text;
+        }
+    }
+    let mut doc = ast::Document::new();
+    doc.blocks = blocks;
+    doc.comments = comments;
+    doc.meta.footer = footer;
+    doc.meta.header = headers.header;
+    doc.meta.header_first = headers.header_first;
+    doc.meta.header_even = headers.header_even;
+    if !conv.alias.is_empty() {
+        references::rewrite_targets(&mut doc, &conv.alias);
+    }
+    doc.walk_inline_lists_mut(&mut references::join_number_and_text_refs);
+    Built {
+        doc,
+        wanted: conv.media.wanted,
+        wide: conv.wide_images,
+        looks: conv.looks,
+        report: conv.report,
+    }
+}
+
+/// Everything stage two reads besides the body.
+pub struct Sources<'a> {
+    pub styles: &'a Styles,
+    pub numbering: &'a Numbering,
+    pub mapping: &'a StyleMapping,
+    pub footnotes: &'a NoteMap,
+    pub endnotes: &'a NoteMap,
+    pub comment_ids: &'a HashSet<String>,
+    pub facts: &'a Facts,
+    /// Lower-cased zip entry names, to know whether a picture's part exists.
+    pub parts: &'a HashSet<String>,
+    /// The main part's name, for warning locations.
+    pub main_part: &'a str,
+    /// SmartArt data parts read: part name → items in reading order.
+    pub diagrams: &'a std::collections::HashMap<
+        String,
+        Vec<crate::import::docx::parse::smartart::DiagramItem>,
+    >,
+    /// Chart parts' data tables, by part name.
+    pub charts: &'a HashMap<String, ast::Table>,
+}
+
+/// A block list being built, with what the caption pass needs to know: which blocks are
+/// caption paragraphs.
+#[derive(Default)]
+pub struct Out {
+    pub blocks: Vec<ast::Block>,
+    /// (index in `blocks`, numbering facts) of each caption paragraph.
+    pub captions: Vec<(usize, CaptionInfo)>,
+}
+
+impl Out {
+    pub(super) fn push(&mut self, block: ast::Block) {
+        self.blocks.push(block);
+    }
+
+    pub(super) fn push_caption(&mut self, block: ast::Block, info: CaptionInfo) {
+        self.captions.push((self.blocks.len(), info));
+        self.blocks.push(block);
+    }
+}
+
+/// What a caption paragraph's numbering said.
+#[derive(Debug, Clone, Default)]
+pub struct CaptionInfo {
+    /// The `SEQ` identifier (`Figure`, `Table`).
+    pub label: Option<String>,
+    /// A `SEQ` field numbered it.
+    pub numbered: bool,
+    /// Kept with the next paragraph (`w:keepNext`): a caption above the block it names.
+    pub keep_next: bool,
+}
+
+/// The stage-two converter of one document.
+pub struct Converter<'a> {
+    pub(super) src: Sources<'a>,
+    /// Warnings so far.
+    pub report: Report,
+    /// Media names handed out.
+    pub media: MediaNames,
+    /// (media, width, height) of image blocks wider than their text: their width is not what
+    /// `width_percent` (at most 100) says, so they keep their extent.
+    pub wide_images: HashSet<(String, u64, u64)>,
+    /// SmartArt diagrams converted so far (each gets its own list id).
+    pub(super) diagram_count: usize,
+    pub(super) lists: ListCounters,
+    pub(super) ids: HashSet<String>,
+    /// Bookmark names that point at another block's id.
+    pub alias: HashMap<String, String>,
+    pub(super) carry: Vec<String>,
+    pub(super) chains: HashMap<&'a str, Rc<[StyleInfo<'a>]>>,
+    pub(super) warned: HashSet<String>,
+    /// Paragraph styles `warn_unmapped` has looked at: whether it has nothing more to say of
+    /// them (warned already, or the default paragraph style), else only paragraphs with
+    /// numbering or an outline level can still draw the warning.
+    pub(super) unmapped_styles: HashMap<String, bool>,
+    pub(super) fields: FieldState,
+    pub text_width: u64,
+    pub(super) note_depth: u32,
+    pub(super) footer_mode: bool,
+    pub(super) block_no: usize,
+    /// How Word draws the numbers of the numbered paragraphs made so far.
+    pub looks: NumberLooks,
+}
+
+impl<'a> Converter<'a> {
+    pub fn new(src: Sources<'a>, report: Report) -> Self {
+        Converter {
+            src,
+            report,
+            media: MediaNames::default(),
+            wide_images: HashSet::new(),
+            diagram_count: 0,
+            lists: ListCounters::default(),
+            ids: HashSet::new(),
+            alias: HashMap::new(),
+            carry: Vec::new(),
+            chains: HashMap::new(),
+            warned: HashSet::new(),
+            unmapped_styles: HashMap::new(),
+            fields: FieldState::default(),
+            text_width: DEFAULT_TEXT_WIDTH,
+            note_depth: 0,
+            footer_mode: false,
+            block_no: 0,
+            looks: NumberLooks::default(),
+        }
+    }
+
+    pub(super) fn loc(&self) -> Location {
+        Location::part(self.src.main_part).block(self.block_no)
+    }
+
+    /// The document's styles.
+    pub fn src_styles(&self) -> &'a Styles {
+        self.src.styles
+    }
+
+    /// A style's display name.
+    pub fn style_name(&self, id: &str) -> String {
+        self.src.styles.name_of(id).to_string()
+    }
+
+    pub fn warn(&mut self, kind: WarningKind, message: impl Into<String>, element: &str) {
+        let loc = self.loc().element(element);
+        self.report.warn(kind, message, loc);
+    }
+
+    /// Warns once per `key`.
+    pub(super) fn warn_once(
+        &mut self,
+        key: String,
+        kind: WarningKind,
+        message: impl Into<String>,
+        element: &str,
+    ) {
+        if self.warned.insert(key) {
+            self.warn(kind, message, element);
+        }
+    }
+
+    /// Converts the main body.
+    pub fn document(&mut self, body: model::Body) -> Vec<ast::Block> {
+        let widths = section_widths(&body);
+        // Balance was counted while parsing the main part.
+        let facts = self.src.facts;
+        self.fields = FieldState {
+            disabled: facts.field_underflow || facts.field_depth != 0,
+            ..FieldState::default()
+        };
+        if self.fields.disabled {
+            self.warn(
+                WarningKind::Repaired,
+                "the document's field markers do not balance; fields are shown as their results",
+                "w:fldChar",
+            );
+        }
+        let blocks = self.block_list(body.blocks, Some(&widths));
+        if !self.carry.is_empty() {
+            self.carry.clear();
+        }
+        blocks
+    }
+
+    /// Converts comment bodies (ids deduplicated, first wins).
+    pub fn comments(&mut self, raws: Vec<RawComment>) -> Vec<Comment> {
+        let mut seen = HashSet::new();
+        let mut out = Vec::new();
+        for raw in raws {
+            if !seen.insert(raw.id.clone()) {
+                continue;
+            }
+            let content = self.inline_of_blocks(raw.blocks, false);
+            out.push(Comment {
+                id: raw.id,
+                author: raw.author,
+                initials: raw.initials,
+                date: raw.date,
+                content,
+            });
+        }
+        out
+    }
+
+    /// The plain text of a footer (page-number fields dropped, whitespace collapsed).
+    pub fn footer_text(&mut self, blocks: Vec<model::Block>) -> Option<String> {
+        self.footer_mode = true;
+        let inlines = self.inline_of_blocks(blocks, false);
+        self.footer_mode = false;
+        let text = ast::inline::plain_text(&inlines);
+        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        Some(text).filter(|t| !t.is_empty())
+    }
+
+    /// Converts a block list (the body, a cell, a text box); `widths` per block at top level.
+    pub fn block_list(
+        &mut self,
+        blocks: Vec<model::Block>,
+        widths: Option<&[u64]>,
+    ) -> Vec<ast::Block> {
+        let mut out = Out::default();
+        let mut pending: Vec<Item> = Vec::new();
+        for (i, b) in blocks.into_iter().enumerate() {
+            if let Some(w) = widths {
+                self.text_width = w.get(i).copied().unwrap_or(DEFAULT_TEXT_WIDTH);
+                self.block_no = out.blocks.len();
+            }
+            match b {
+                model::Block::Loose(item) => pending.push(item),
+                model::Block::Para(p) => {
+                    let items = std::mem::take(&mut pending);
+                    self.paragraph(p, items, &mut out);
+                }
+                model::Block::Table(t) => {
+                    pending.retain(|item| match item {
+                        Item::Bookmark(name) => {
+                            self.carry.push(name.clone());
+                            false
+                        }
+                        _ => true,
+                    });
+                    self.table(t, &mut out);
+                }
+            }
+        }
+        // Anchors after the last paragraph: bookmarks wait for the next block; comment anchors
+        // with nothing to attach to are dropped (their comment stays in the list).
+        for item in pending {
+            if let Item::Bookmark(name) = item {
+                self.carry.push(name);
+            }
+        }
+        super::captions::attach(out, &mut self.report, self.src.main_part)
+    }
+
+    pub(super) fn assign_id(&mut self, bookmarks: &mut Vec<String>) -> Option<String> {
+        // A name not starting with `_` is the tree's id (the writer's contract); Word's own
+        // `_Toc…`/`_Ref…` bookmarks on the same block become aliases of it, so references to
+        // them resolve to that id.
+        if let Some(i) = bookmarks
+            .iter()
+            .position(|b| !b.starts_with('_') && !self.ids.contains(b))
+        {
+            let named = bookmarks.remove(i);
+            bookmarks.insert(0, named);
+        }
+        let mut id: Option<String> = None;
+        for b in bookmarks.drain(..) {
+            if self.ids.contains(&b) {
+                continue;
+            }
+            match &id {
+                None => {
+                    self.ids.insert(b.clone());
+                    id = Some(b);
+                }
+                Some(first) => {
+                    self.alias.insert(b, first.clone());
+                }
+            }
+        }
+        id
+    }
+
+    /// Takes the bookmarks waiting for a block (before a table) as its id.
+    pub fn take_carried_id(&mut self) -> Option<String> {
+        let mut carried = std::mem::take(&mut self.carry);
+        self.assign_id(&mut carried)
+    }
+}
+
+/// The text width of each top-level block's section: a section ends at a paragraph whose
+/// `w:pPr` holds a `w:sectPr`; the body's own `w:sectPr` is the last section.
+fn section_widths(body: &model::Body) -> Vec<u64> {
+    let last = body
+        .final_section
+        .as_ref()
+        .and_then(|s| s.text_width)
+        .unwrap_or(DEFAULT_TEXT_WIDTH);
+    let mut out = vec![last; body.blocks.len()];
+    let mut current = last;
+    for (i, b) in body.blocks.iter().enumerate().rev() {
+        if let model::Block::Para(p) = b {
+            if let Some(s) = &p.props.section {
+                current = s.text_width.unwrap_or(DEFAULT_TEXT_WIDTH);
+            }
+        }
+        if let Some(slot) = out.get_mut(i) {
+            *slot = current;
+        }
+    }
+    out
+}

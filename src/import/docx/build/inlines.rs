@@ -1,0 +1,448 @@
+//! Stage two inside a paragraph: runs with their resolved formatting (ECMA-376 §17.7.2),
+//! hyperlinks, tracked changes, notes, comment anchors, charts, formulas and pictures, as the
+//! tree's inline runs; note and comment bodies flattened to inline content.
+
+use super::convert::Converter;
+use super::fields::FieldState;
+use super::paragraphs::{ParaInfo, ParaState, Segment};
+use crate::ast::inline::{ChangeKey, Leaf, Mark, Run as IRun, from_runs};
+use crate::ast::{self, Inline, NoteKind, TextStyle};
+use crate::import::docx::parse::model::{self, BreakKind, ImageTarget, Item, RunItem};
+use crate::import::docx::parse::props::{RunProps, VertAlign};
+use crate::report::WarningKind;
+
+impl<'a> Converter<'a> {
+    pub(super) fn items(&mut self, items: Vec<Item>, info: &ParaInfo<'_>, st: &mut ParaState) {
+        for item in items {
+            match item {
+                Item::Run(run) => self.run(run, info, st),
+                Item::LinkStart(h) => st.links.push(h),
+                Item::LinkEnd => {
+                    st.links.pop();
+                }
+                Item::Bookmark(name) => {
+                    if self.note_depth == 0 && self.visible() {
+                        st.bookmarks.push(name);
+                    }
+                }
+                Item::CommentStart(id) => self.comment_anchor(st, Inline::CommentStart { id }),
+                Item::CommentEnd(id) => self.comment_anchor(st, Inline::CommentEnd { id }),
+                Item::ChangeStart(c) => st.changes.push(c),
+                Item::ChangeEnd => {
+                    st.changes.pop();
+                }
+                Item::SimpleFieldStart(instr) => {
+                    if !self.fields.disabled {
+                        self.field_begin();
+                        self.field_instr(&instr);
+                        self.field_separate(st);
+                    }
+                }
+                Item::SimpleFieldEnd => {
+                    if !self.fields.disabled {
+                        self.field_end(st);
+                    }
+                }
+            }
+        }
+    }
+
+    pub(super) fn comment_anchor(&mut self, st: &mut ParaState, anchor: Inline) {
+        let (Inline::CommentStart { id } | Inline::CommentEnd { id }) = &anchor else {
+            return;
+        };
+        if !self.src.comment_ids.contains(id) {
+            let id = id.clone();
+            self.warn_once(
+                format!("comment:{id}"),
+                WarningKind::Dropped,
+                format!(
+                    "comment anchor for comment {id}, which comments.xml does not hold, dropped"
+                ),
+                "w:commentRangeStart",
+            );
+            return;
+        }
+        self.leaf(st, &[], Leaf::Atom(anchor));
+    }
+
+    pub(super) fn run(&mut self, run: model::Run, info: &ParaInfo<'_>, st: &mut ParaState) {
+        let marks = self.run_marks(info.prpr, &run.props);
+        for c in run.content {
+            match c {
+                RunItem::Text(t) => self.leaf(st, &marks, Leaf::Text(t)),
+                RunItem::Break(BreakKind::Page) => {
+                    if self.visible() && self.note_depth == 0 {
+                        st.visible_any = true;
+                        st.split(ast::Block::PageBreak);
+                    }
+                }
+                RunItem::Break(_) => self.leaf(st, &marks, Leaf::LineBreak),
+                RunItem::FieldBegin => {
+                    if !self.fields.disabled {
+                        self.field_begin()
+                    }
+                }
+                RunItem::Instr(t) => {
+                    if !self.fields.disabled {
+                        self.field_instr(&t)
+                    }
+                }
+                RunItem::FieldSeparate => {
+                    if !self.fields.disabled {
+                        self.field_separate(st)
+                    }
+                }
+                RunItem::FieldEnd => {
+                    if !self.fields.disabled {
+                        self.field_end(st)
+                    }
+                }
+                RunItem::NoteRef(kind, id) => {
+                    if self.visible() {
+                        if let Some(content) = self.note(kind, &id) {
+                            self.leaf(st, &[], Leaf::Atom(Inline::Note { kind, content }));
+                        }
+                    }
+                }
+                RunItem::CommentRef(id) => {
+                    // A comment with no range: anchors around nothing at its reference.
+                    if !self.src.facts.comment_ranges.contains(&id) && self.note_depth == 0 {
+                        self.comment_anchor(st, Inline::CommentStart { id: id.clone() });
+                        self.comment_anchor(st, Inline::CommentEnd { id: id.clone() });
+                    }
+                }
+                RunItem::Ruby(base, reading) => {
+                    let inline = if self.footer_mode {
+                        // Metadata text has no ruby.
+                        Leaf::Text(Inline::ruby_text(&base, &reading))
+                    } else {
+                        Leaf::Atom(Inline::Ruby { base, reading })
+                    };
+                    self.leaf(st, &marks, inline);
+                }
+                RunItem::Chart(part) => {
+                    if self.footer_mode || !self.visible() {
+                        continue;
+                    }
+                    match self.src.charts.get(&part) {
+                        Some(table) => {
+                            self.warn(
+                                WarningKind::Lossy,
+                                "a chart is kept as its data table and kind (title as caption); its styling is not",
+                                "c:chart",
+                            );
+                            st.visible_any = true;
+                            st.split(ast::Block::Table(table.clone()));
+                        }
+                        None => self.warn(
+                            WarningKind::Dropped,
+                            format!("a chart whose part {part} holds no data is not imported"),
+                            "c:chart",
+                        ),
+                    }
+                }
+                RunItem::Math { display, math } => {
+                    self.leaf(st, &[], Leaf::Atom(Inline::Math { display, math }));
+                }
+                RunItem::Image(img) => {
+                    if self.footer_mode {
+                        // The footer is kept as text only.
+                        continue;
+                    }
+                    if self.visible() {
+                        if let Some((inline, extent)) = self.image(*img) {
+                            st.extents.push(extent);
+                            self.leaf(st, &[], Leaf::Atom(inline));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    pub(super) fn current_link(&self, st: &ParaState) -> Option<String> {
+        self.fields
+            .frames
+            .iter()
+            .rev()
+            .find_map(|f| f.link.clone())
+            .or_else(|| st.links.last().cloned())
+    }
+
+    pub(super) fn leaf(&mut self, st: &mut ParaState, marks: &[Mark], leaf: Leaf) {
+        if !self.visible() {
+            st.suppressed_any = true;
+            return;
+        }
+        st.visible_any = true;
+        let mut m = marks.to_vec();
+        if let Some(l) = self.current_link(st) {
+            m.push(Mark::Link(l));
+        }
+        for c in &st.changes {
+            m.push(Mark::Tracked(ChangeKey::from(c)));
+        }
+        st.runs.push(IRun { marks: m, leaf });
+    }
+
+    pub(super) fn image(&mut self, img: model::ImageRef) -> Option<(Inline, Option<(u64, u64)>)> {
+        let media = match img.target {
+            ImageTarget::Part(part) => {
+                if !self.src.parts.contains(&part.to_ascii_lowercase()) {
+                    self.warn(
+                        WarningKind::MissingMedia,
+                        format!("picture {part} is missing from the package; dropped"),
+                        "a:blip",
+                    );
+                    return None;
+                }
+                self.media.name_for(&part)
+            }
+            ImageTarget::External(url) => {
+                self.warn(
+                    WarningKind::MissingMedia,
+                    format!("linked picture {url} is not embedded in the file; kept as a reference to it"),
+                    "a:blip",
+                );
+                url
+            }
+        };
+        Some((
+            Inline::Image {
+                media,
+                caption: img.title,
+                alt: img.alt,
+            },
+            img.extent,
+        ))
+    }
+
+    /// The formatting marks of a run (ECMA-376 §17.7.2 hierarchy; toggles per §17.7.3).
+    pub(super) fn run_marks(&self, p: Option<&RunProps>, rp: &RunProps) -> Vec<Mark> {
+        let styles = self.src.styles;
+        let d = &styles.doc_rpr;
+        let char_style = rp.style.as_deref().and_then(|s| styles.get(s));
+        let c = char_style
+            .and_then(|s| styles.resolved(&s.id))
+            .map(|r| &r.rpr);
+        let toggle = |f: fn(&RunProps) -> Option<bool>| -> bool {
+            if let Some(v) = f(rp) {
+                return v;
+            }
+            let pv = p.and_then(f);
+            let cv = c.and_then(f);
+            if pv.is_some() || cv.is_some() {
+                pv.unwrap_or(false) ^ cv.unwrap_or(false)
+            } else {
+                f(d).unwrap_or(false)
+            }
+        };
+        let mut marks = Vec::new();
+        if toggle(|r| r.bold) {
+            marks.push(Mark::Style(TextStyle::Bold));
+        }
+        if toggle(|r| r.italic) {
+            marks.push(Mark::Style(TextStyle::Italic));
+        }
+        // The `Hyperlink` character style's underline is how Word shows a link, not an
+        // underline of the text (our writer styles every link run so).
+        let hyperlink_style = char_style.is_some_and(|s| {
+            s.id.eq_ignore_ascii_case("Hyperlink")
+                || s.name
+                    .as_deref()
+                    .is_some_and(|n| n.eq_ignore_ascii_case("Hyperlink"))
+        });
+        let underline = rp
+            .underline
+            .or_else(|| c.filter(|_| !hyperlink_style).and_then(|r| r.underline))
+            .or_else(|| p.and_then(|r| r.underline))
+            .or(d.underline)
+            .unwrap_or(false);
+        if underline {
+            marks.push(Mark::Style(TextStyle::Underline));
+        }
+        if toggle(|r| r.strike) || toggle(|r| r.dstrike) {
+            marks.push(Mark::Style(TextStyle::Strike));
+        }
+        if toggle(|r| r.small_caps) {
+            marks.push(Mark::Style(TextStyle::SmallCaps));
+        }
+        let va = rp
+            .vert_align
+            .or_else(|| c.and_then(|r| r.vert_align))
+            .or_else(|| p.and_then(|r| r.vert_align))
+            .or(d.vert_align);
+        match va {
+            Some(VertAlign::Super) => marks.push(Mark::Style(TextStyle::Superscript)),
+            Some(VertAlign::Sub) => marks.push(Mark::Style(TextStyle::Subscript)),
+            _ => {}
+        }
+        let font = rp
+            .font
+            .as_deref()
+            .or_else(|| c.and_then(|r| r.font.as_deref()))
+            .or_else(|| p.and_then(|r| r.font.as_deref()))
+            .or(d.font.as_deref());
+        let code_style = char_style.is_some_and(|s| styles.is_code(&s.id));
+        if code_style || font.is_some_and(is_monospace) {
+            marks.push(Mark::Style(TextStyle::Code));
+        }
+        if let Some(s) = char_style {
+            let name = s.name.as_deref().unwrap_or(&s.id);
+            if s.custom && !s.linked && !code_style {
+                marks.push(Mark::Span(name.to_string()));
+            }
+        }
+        marks
+    }
+
+    pub(super) fn note(&mut self, kind: NoteKind, id: &str) -> Option<Vec<Inline>> {
+        if self.note_depth > 0 {
+            self.warn(
+                WarningKind::Dropped,
+                "a note reference inside a note or comment is dropped",
+                "w:footnoteReference",
+            );
+            return None;
+        }
+        let map = match kind {
+            NoteKind::Endnote => self.src.endnotes,
+            _ => self.src.footnotes,
+        };
+        let Some(blocks) = map.get(id) else {
+            let what = if kind == NoteKind::Endnote {
+                "endnote"
+            } else {
+                "footnote"
+            };
+            self.warn(
+                WarningKind::MissingMedia,
+                format!("{what} {id} is referenced but not in the notes part; dropped"),
+                "w:footnoteReference",
+            );
+            return None;
+        };
+        // A note may be referenced twice; each reference converts its own copy.
+        let blocks = blocks.clone();
+        Some(self.inline_of_blocks(blocks, true))
+    }
+
+    /// Converts note or comment blocks to inline content: paragraphs joined by line breaks,
+    /// tables flattened (with a warning).
+    pub(super) fn inline_of_blocks(
+        &mut self,
+        blocks: Vec<model::Block>,
+        note: bool,
+    ) -> Vec<Inline> {
+        let saved_fields = std::mem::replace(&mut self.fields, FieldState::for_blocks(&blocks));
+        let saved_carry = std::mem::take(&mut self.carry);
+        self.note_depth += 1;
+        let mut runs = Vec::new();
+        let mut first = true;
+        self.flatten_blocks(blocks, &mut runs, &mut first);
+        self.note_depth -= 1;
+        self.fields = saved_fields;
+        self.carry = saved_carry;
+        trim_runs(&mut runs, note);
+        from_runs(runs)
+    }
+
+    pub(super) fn flatten_blocks(
+        &mut self,
+        blocks: Vec<model::Block>,
+        runs: &mut Vec<IRun>,
+        first: &mut bool,
+    ) {
+        for b in blocks {
+            match b {
+                model::Block::Para(p) => {
+                    let info = self.para_info(&p.props);
+                    let mut st = ParaState::default();
+                    self.items(p.items, &info, &mut st);
+                    st.finish();
+                    if !st.suppressed_any || st.visible_any {
+                        if !*first {
+                            runs.push(IRun {
+                                marks: Vec::new(),
+                                leaf: Leaf::LineBreak,
+                            });
+                        }
+                        *first = false;
+                        for seg in st.segments {
+                            if let Segment::Inline(r) = seg {
+                                runs.extend(r);
+                            }
+                        }
+                    }
+                    for tb in p.textboxes {
+                        self.flatten_blocks(tb, runs, first);
+                    }
+                }
+                model::Block::Table(t) => {
+                    self.warn_once(
+                        "note-table".into(),
+                        WarningKind::Lossy,
+                        "a table inside a note or comment is flattened to its text",
+                        "w:tbl",
+                    );
+                    for row in t.rows {
+                        for cell in row.cells {
+                            self.flatten_blocks(cell.blocks, runs, first);
+                        }
+                    }
+                }
+                model::Block::Loose(_) => {}
+            }
+        }
+    }
+}
+
+/// Trims note and comment content: empty lines at the start and end, and the one space Word
+/// puts between the note number and the text. Other whitespace is the author's text.
+pub(super) fn trim_runs(runs: &mut Vec<IRun>, note: bool) {
+    let empty = |r: &IRun| match &r.leaf {
+        Leaf::Text(t) => t.is_empty(),
+        Leaf::LineBreak => true,
+        Leaf::Atom(_) => false,
+    };
+    let lead = runs.iter().take_while(|r| empty(r)).count();
+    runs.drain(..lead);
+    // The space Word (and our writer) puts after a note's number is not the note's text; a
+    // comment has no such space, so its text keeps its own.
+    if let (
+        true,
+        Some(IRun {
+            leaf: Leaf::Text(t),
+            ..
+        }),
+    ) = (note, runs.first_mut())
+    {
+        if t.starts_with(' ') {
+            t.remove(0);
+        }
+    }
+    let keep = runs.len() - runs.iter().rev().take_while(|r| empty(r)).count();
+    runs.truncate(keep);
+}
+
+/// Whether a font is monospaced (by family name).
+fn is_monospace(font: &str) -> bool {
+    let f = font.to_lowercase();
+    [
+        "courier",
+        "consolas",
+        "mono",
+        "menlo",
+        "monaco",
+        "lucida console",
+        "source code",
+        "fira code",
+        "inconsolata",
+        "andale",
+        "fixedsys",
+        "ocr a",
+    ]
+    .iter()
+    .any(|k| f.contains(k))
+}

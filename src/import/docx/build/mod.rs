@@ -1,0 +1,29 @@
+//! Stage two of the Word reader: the plain structs of stage one ([`super::parse`]) into the
+//! tree.
+//!
+//! - [`convert`]: the converter and its entry points (body, comments, header and footer text);
+//!   [`paragraphs`]: one Word paragraph into blocks, step by step; [`inlines`]: runs, links,
+//!   changes, notes, comments and pictures inside a paragraph; [`fields`]: complex and simple
+//!   fields across paragraphs.
+//! - [`mapping`]: the text type of each paragraph (the API's `styleMapping`, built-in styles,
+//!   outline levels, numbering); [`numbering`]: Word's list counters and the tree's canonical
+//!   list form; [`looks`]: how Word draws each list level, handed out for magic import.
+//! - [`tables`]: Word's rows and cells onto the tree's grid; [`captions`]: caption paragraphs
+//!   onto the pictures and tables they name.
+//! - [`media`]: media names; [`pictures`]: loaded pictures into the media store, and the
+//!   passes over picture blocks; [`references`]: bookmark ids and the cross-references to
+//!   them; [`meta`]: metadata under the caller's values.
+
+pub mod captions;
+pub mod convert;
+pub mod fields;
+pub mod inlines;
+pub mod looks;
+pub mod mapping;
+pub mod media;
+pub mod meta;
+pub mod numbering;
+pub mod paragraphs;
+pub mod pictures;
+pub mod references;
+pub mod tables;

@@ -1,0 +1,99 @@
+//! Stage two's passes over bookmark ids and the references to them, once the tree is built: a
+//! bookmark that became an alias points its references at the block's id, Word's
+//! number-and-text reference pair becomes one cross-reference, and hidden bookmarks nobody
+//! names lose their ids.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::ast::{Block, Document, Inline};
+
+/// Points cross-references and internal links at the id a bookmark's block received.
+pub fn rewrite_targets(doc: &mut Document, alias: &HashMap<String, String>) {
+    doc.walk_inline_lists_mut(&mut |list| {
+        for inline in list.iter_mut() {
+            match inline {
+                Inline::CrossRef { target, .. } => {
+                    if let Some(id) = alias.get(target.as_str()) {
+                        *target = id.clone();
+                    }
+                }
+                Inline::Link { href, .. } => {
+                    if let Some(id) = href.strip_prefix('#').and_then(|a| alias.get(a)) {
+                        *href = format!("#{id}");
+                    }
+                }
+                _ => {}
+            }
+        }
+    });
+}
+
+/// Joins `REF x \r`, one space, `REF x` into one cross-reference showing number and text.
+/// Word has no field showing a heading's number and its text together; that pair is how Word
+/// users (and our writer) write "see 2.1 Scope".
+pub fn join_number_and_text_refs(list: &mut Vec<Inline>) {
+    let mut i = 0;
+    while i + 2 < list.len() {
+        let joined = match (&list[i], &list[i + 1], &list[i + 2]) {
+            (
+                Inline::CrossRef {
+                    target: a,
+                    number: true,
+                    text: false,
+                },
+                Inline::Text { text: space },
+                Inline::CrossRef {
+                    target: b,
+                    number: false,
+                    text: true,
+                },
+            ) if a == b && space == " " => Some(a.clone()),
+            _ => None,
+        };
+        if let Some(target) = joined {
+            list.splice(
+                i..i + 3,
+                [Inline::CrossRef {
+                    target,
+                    number: true,
+                    text: true,
+                }],
+            );
+        }
+        i += 1;
+    }
+}
+
+/// Takes away block ids that are hidden bookmarks (`_Toc…`, `_Ref…`, `_GoBack`: Word makes
+/// them for its own tables of contents and references, ECMA-376 §17.13.6.2) unless a
+/// cross-reference or internal link of the document points at them. A TOC's entries are
+/// replaced by a directory block, so its `_Toc` bookmarks are no one's target; an id nobody can
+/// name is not part of what the document says.
+pub fn drop_unreferenced_hidden_ids(doc: &mut Document) {
+    let mut referenced: HashSet<String> = HashSet::new();
+    doc.walk_inlines(&mut |inline| match inline {
+        Inline::CrossRef { target, .. } => {
+            referenced.insert(target.clone());
+        }
+        Inline::Link { href, .. } => {
+            if let Some(anchor) = href.strip_prefix('#') {
+                referenced.insert(anchor.to_string());
+            }
+        }
+        _ => {}
+    });
+    let hidden = |id: &mut Option<String>| {
+        if id
+            .as_deref()
+            .is_some_and(|i| i.starts_with('_') && !referenced.contains(i))
+        {
+            *id = None;
+        }
+    };
+    doc.walk_blocks_mut(&mut |_, block| match block {
+        Block::Paragraph(p) => hidden(&mut p.id),
+        Block::Image(img) => hidden(&mut img.id),
+        Block::Table(t) => hidden(&mut t.id),
+        Block::PageBreak | Block::Directory { .. } => {}
+    });
+}

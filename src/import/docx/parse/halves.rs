@@ -1,0 +1,554 @@
+//! Stage one for a large main part: two parsers at once, the second from a paragraph past the
+//! middle ([`parse_main`]). The parser itself knows of the split only its [`Half`]: where it is
+//! at body level, the bookmarks it opens and cannot close, the warnings it gives once. Here the
+//! halves are started, met and joined, so that blocks, facts, warnings and errors are those of
+//! one parser reading the whole part.
+
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use quick_xml::events::Event;
+
+use super::body::{BodyParser, Facts, MAX_OPEN_BOOKMARKS};
+use super::model::Body;
+use super::rels::Relationships;
+use crate::error::Result;
+use crate::limits::Limits;
+use crate::report::Report;
+use crate::xml::XmlReader;
+
+/// Main parts this large or larger are parsed in two halves at once ([`parse_main`]): the
+/// 3.5 MB document.xml of a 564-page file took 27 ms on one core.
+pub const PARALLEL_PARSE_FROM: usize = 1 << 20;
+
+/// Parses a main document part like [`BodyParser::parse_document`]. With `in_halves`, one of
+/// [`PARALLEL_PARSE_FROM`] bytes or more is parsed in two halves at once (on the rayon pool):
+/// the second from the first paragraph at body level past the middle ([`split_point`]), behind
+/// the part's own root and body start tags; the first stops there if nothing it read carries
+/// over (nothing open but bookmarks), else it reads on alone and the second half's work is
+/// dropped. Either way the blocks, facts, warnings and errors are those of one parser reading
+/// the whole part.
+pub fn parse_main(
+    text: &str,
+    part: &str,
+    rels: &Relationships,
+    limits: &Limits,
+    report: &mut Report,
+    facts: &mut Facts,
+    in_halves: bool,
+) -> Result<Body> {
+    if !in_halves || text.len() < PARALLEL_PARSE_FROM {
+        return BodyParser::new(text, part, rels, limits, report, facts).parse_document();
+    }
+    parse_halves(text, part, rels, limits, report, facts).0
+}
+
+/// How [`parse_halves`] went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Halves {
+    /// The first half read the whole part (no place to split, or not at rest there).
+    One,
+    /// The two halves were joined.
+    Two,
+    /// The first half stopped, then read on alone (too many open bookmarks between them).
+    ReadOn,
+}
+
+/// [`parse_main`] on any length, saying how it went.
+fn parse_halves(
+    text: &str,
+    part: &str,
+    rels: &Relationships,
+    limits: &Limits,
+    report: &mut Report,
+    facts: &mut Facts,
+) -> (Result<Body>, Halves) {
+    let meeting = Meeting {
+        split_at: AtomicU64::new(u64::MAX),
+        first_at: AtomicU64::new(0),
+    };
+    let (first, second) = rayon::join(
+        || {
+            let mut p = BodyParser::new(text, part, rels, limits, report, facts);
+            p.half = Half::First(&meeting);
+            let body = p.document();
+            if !p.stopped() {
+                meeting.first_at.store(u64::MAX, Ordering::Release);
+            }
+            (body, p)
+        },
+        || {
+            // On a busy pool this runs after the first half, on the same thread: then, or when
+            // the first half is past the place by the time it is found, there is nothing to do.
+            if meeting.first_at.load(Ordering::Acquire) == u64::MAX {
+                return None;
+            }
+            let split = split_point(text)
+                .filter(|s| meeting.first_at.load(Ordering::Acquire) < s.at as u64)?;
+            meeting.split_at.store(split.at as u64, Ordering::Release);
+            let mut second_text = String::with_capacity(split.open.len() + text.len() - split.at);
+            second_text.push_str(&split.open);
+            second_text.push_str(&text[split.at..]);
+            // The second parser's byte 0 is the copied tags': positions in it, less their
+            // length, are the part's from the split on.
+            let base = (split.at - split.open.len()) as u64;
+            let mut report = Report::new();
+            let mut facts = Facts::default();
+            let mut p = BodyParser::new(&second_text, part, rels, limits, &mut report, &mut facts);
+            p.r = XmlReader::new_at(&second_text, part, limits, base);
+            p.half = Half::Second(Box::new(SecondHalf::new(&meeting)));
+            let body = p.document();
+            let handed = match std::mem::take(&mut p.half) {
+                Half::Second(second) => second.handed,
+                // Only `read_on` changes a second half, and the second half never reads on.
+                _ => SecondHalf::new(&meeting).handed,
+            };
+            Some((body, report, facts, handed))
+        },
+    );
+    let (first, mut p) = first;
+    let body = match first {
+        Ok(body) => body,
+        Err(e) => return (Err(e), Halves::One),
+    };
+    let Some((second, second_report, second_facts, handed)) = second.filter(|_| p.stopped()) else {
+        return (Ok(body), Halves::One);
+    };
+    // One parser would have kept the first half's open bookmarks beside the second's, and
+    // stops keeping them at 10,000: past that, only reading on gives its result.
+    if p.open_bookmarks().len().saturating_add(handed.most_open) >= MAX_OPEN_BOOKMARKS {
+        return (p.read_on(body), Halves::ReadOn);
+    }
+    let mut body = body;
+    let second = match second {
+        Ok(second) => second,
+        Err(e) => return (Err(e), Halves::Two),
+    };
+    body.blocks.extend(second.blocks);
+    if second.final_section.is_some() {
+        body.final_section = second.final_section;
+    }
+    let repeated: HashSet<usize> = handed
+        .once
+        .into_iter()
+        .filter(|(key, _)| p.warned_about(key))
+        .map(|(_, at)| at)
+        .collect();
+    for (id, after_seq) in handed.unknown_ends {
+        if let Some(name) = p.open_bookmarks().get(&id).filter(|_| after_seq) {
+            p.facts.number_bookmarks.insert(name.clone());
+        }
+    }
+    drop(p);
+    for (i, w) in second_report.finish(()).warnings.into_iter().enumerate() {
+        if !repeated.contains(&i) {
+            report.push(w);
+        }
+    }
+    facts.bookmarks.extend(second_facts.bookmarks);
+    facts.comment_ranges.extend(second_facts.comment_ranges);
+    facts.number_bookmarks.extend(second_facts.number_bookmarks);
+    // The first half ended with no field open (`at_rest`).
+    facts.field_depth += second_facts.field_depth;
+    facts.field_underflow |= second_facts.field_underflow;
+    (Ok(body), Halves::Two)
+}
+
+/// Where the two halves of a main part meet ([`parse_main`]).
+pub struct Meeting {
+    /// Where the second half starts, once found (`u64::MAX` until then, or for good).
+    split_at: AtomicU64,
+    /// How far the first half is at body level (`u64::MAX` once it is done).
+    first_at: AtomicU64,
+}
+
+/// What the second half of a main part hands the first beyond its blocks, facts and warnings.
+pub struct Handover {
+    /// Keys warned about once, with their warning's index.
+    once: Vec<(String, usize)>,
+    /// Bookmark ends of ids the second half did not open, each id's first only, and whether a
+    /// `SEQ` field had just ended: the first half may have opened them.
+    unknown_ends: Vec<(String, bool)>,
+    /// The most bookmarks the second half had open at once (`usize::MAX`: it gave up, and the
+    /// first half reads on alone).
+    most_open: usize,
+}
+
+/// The second half's parser's side of the meeting: what it hands over, and what it has settled.
+pub struct SecondHalf<'c> {
+    /// Where the halves meet.
+    meeting: &'c Meeting,
+    /// Ids whose first-half bookmark (if any) is ended or replaced by now.
+    settled_ids: HashSet<String>,
+    /// What the first half gets.
+    handed: Handover,
+}
+
+impl<'c> SecondHalf<'c> {
+    fn new(meeting: &'c Meeting) -> Self {
+        SecondHalf {
+            meeting,
+            settled_ids: HashSet::new(),
+            handed: Handover {
+                once: Vec::new(),
+                unknown_ends: Vec::new(),
+                most_open: 0,
+            },
+        }
+    }
+}
+
+/// Which half of a main part a [`BodyParser`] reads: all the parser knows of the split. It
+/// tells its half where it is at body level, which bookmarks it opens, which bookmark ends it
+/// cannot match, and which warnings it gives once.
+#[derive(Default)]
+pub enum Half<'c> {
+    /// The whole part: nothing to share.
+    #[default]
+    Whole,
+    /// The first half: it stops where the second starts, if nothing it read carries over.
+    First(&'c Meeting),
+    /// The second half, with what it hands the first.
+    Second(Box<SecondHalf<'c>>),
+}
+
+impl Half<'_> {
+    /// At body level, before what starts at byte `here`; `ready`: nothing read so far carries
+    /// over (the first body, no loose content, no open field). Whether to stop here.
+    pub fn stop_before(&mut self, here: u64, ready: bool) -> bool {
+        match self {
+            Half::Whole => false,
+            Half::First(meeting) => {
+                meeting.first_at.store(here, Ordering::Release);
+                let at = meeting.split_at.load(Ordering::Acquire);
+                if here < at {
+                    return false;
+                }
+                if here == at && ready {
+                    return true;
+                }
+                // Reading on alone: the second half's work is no longer wanted.
+                meeting.first_at.store(u64::MAX, Ordering::Release);
+                *self = Half::Whole;
+                false
+            }
+            Half::Second(h) => {
+                if h.meeting.first_at.load(Ordering::Relaxed) == u64::MAX
+                    || h.settled_ids.len() >= MAX_OPEN_BOOKMARKS
+                {
+                    // Dropped anyway, or past what is worth handing over: stop.
+                    h.handed.most_open = usize::MAX;
+                    return true;
+                }
+                false
+            }
+        }
+    }
+
+    /// A bookmark `id` opened; `open` bookmarks are open with it.
+    pub fn opened(&mut self, id: &str, open: usize) {
+        if let Half::Second(h) = self {
+            // Replaces a first-half bookmark of this id, as one parser would.
+            h.settled_ids.insert(id.to_string());
+            h.handed.most_open = h.handed.most_open.max(open);
+        }
+    }
+
+    /// A bookmark end of an id this parser did not open; `after_seq`: a `SEQ` field had just
+    /// ended. The first half may have opened it.
+    pub fn unknown_end(&mut self, id: &str, after_seq: bool) {
+        if let Half::Second(h) = self {
+            if !h.settled_ids.contains(id) {
+                h.settled_ids.insert(id.to_string());
+                h.handed.unknown_ends.push((id.to_string(), after_seq));
+            }
+        }
+    }
+
+    /// A warning given once for `key`, at `index` in the parser's report: the second half's
+    /// warnings of a key the first half warned about already are left out.
+    pub fn warned_once(&mut self, key: &str, index: usize) {
+        if let Half::Second(h) = self {
+            h.handed.once.push((key.to_string(), index));
+        }
+    }
+}
+
+/// Where the second half of a main part starts, and the start tags it is read behind.
+struct Split {
+    /// Byte offset of a `<w:p>` start tag at body level past the middle.
+    at: usize,
+    /// `<ROOT><BODY>` with the part's own element names (quick-xml checks end tags by name).
+    open: String,
+}
+
+/// Elements that hold paragraphs inside a body-level block: a `<w:p>` inside one is no place to
+/// split. Only a guess (other containers can hold a paragraph too, a prefix can differ): the
+/// first half checks that the place is at body level before it stops there.
+const HOLDERS: [&str; 4] = ["tbl", "txbxContent", "sdt", "customXml"];
+
+/// The first paragraph start tag at body level from the middle of `text` on, by a byte scan
+/// that counts the [`HOLDERS`] open (with the body's prefix); `None` when the root is not a
+/// `document` whose child `body` is found early, or there is no such paragraph.
+fn split_point(text: &str) -> Option<Split> {
+    let mut r = quick_xml::Reader::from_str(text);
+    let mut depth = 0usize;
+    let mut root = None;
+    let body = loop {
+        match r.read_event() {
+            Ok(Event::Start(e)) => {
+                depth += 1;
+                let name = e.name().as_ref().to_string();
+                match depth {
+                    1 if e.local_name().as_ref() == "document" => root = Some(name),
+                    2 if e.local_name().as_ref() == "body" => break name,
+                    2 => r.read_to_end(e.name()).map(|_| depth -= 1).ok()?,
+                    _ => return None,
+                }
+            }
+            Ok(Event::End(_)) | Ok(Event::Eof) | Err(_) => return None,
+            _ => {}
+        }
+        // A body this far in is no ordinary main part.
+        if r.buffer_position() > 1 << 16 {
+            return None;
+        }
+    };
+    let root = root?;
+    let prefix = body.strip_suffix("body")?.as_bytes();
+    let bytes = text.as_bytes();
+    let middle = bytes.len() / 2;
+    let mut open = 0i64;
+    let mut i = usize::try_from(r.buffer_position()).ok()?;
+    while let Some(found) = memchr::memchr(b'<', bytes.get(i..)?) {
+        let at = i + found;
+        i = at + 1;
+        // Comments and CDATA sections hold no tags: skipped whole.
+        let rest = bytes.get(at + 1..)?;
+        for (open_mark, close_mark) in [(&b"!--"[..], &b"-->"[..]), (b"![CDATA[", b"]]>")] {
+            if rest.starts_with(open_mark) {
+                let skip = memchr::memmem::find(&rest[open_mark.len()..], close_mark)?;
+                i = at + 1 + open_mark.len() + skip + close_mark.len();
+            }
+        }
+        if i > at + 1 {
+            continue;
+        }
+        let (closing, name) = match rest {
+            [b'/', rest @ ..] => (true, rest),
+            rest => (false, rest),
+        };
+        let Some(name) = name.strip_prefix(prefix) else {
+            continue;
+        };
+        let named = |n: &str| {
+            name.starts_with(n.as_bytes())
+                && matches!(
+                    name.get(n.len()),
+                    Some(b' ' | b'>' | b'/' | b'\t' | b'\r' | b'\n')
+                )
+        };
+        let holder = HOLDERS.iter().any(|h| named(h));
+        let paragraph = !holder && at >= middle && open == 0 && !closing && named("p");
+        if !holder && !paragraph {
+            continue;
+        }
+        // The tag's end, once: the scan goes on after it, so every byte is looked at a bounded
+        // number of times however the tags are nested in comments or text.
+        let end = at + memchr::memchr(b'>', &bytes[at..])?;
+        i = end + 1;
+        let self_closing = bytes[end - 1] == b'/';
+        if holder {
+            if closing {
+                open -= 1;
+            } else if !self_closing {
+                open += 1;
+            }
+        } else if !self_closing {
+            return Some(Split {
+                at,
+                open: format!("<{root}><{body}>"),
+            });
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `n` plain paragraphs (about 120 bytes each).
+    fn filler(n: usize) -> String {
+        (0..n)
+            .map(|i| {
+                format!(
+                    r#"<w:p><w:pPr><w:pStyle w:val="Body"/></w:pPr><w:r><w:t>Paragraph {i} of the filler text.</w:t></w:r></w:p>"#
+                )
+            })
+            .collect()
+    }
+
+    /// A main part: `first` after 6,000 paragraphs, more filler, the middle, more filler,
+    /// `second`, 6,000 more paragraphs (about 1.5 MB: parsed in halves).
+    fn part(first: &str, second: &str) -> String {
+        format!(
+            r#"<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>{}{first}{}{}{second}{}<w:sectPr><w:pgSz w:w="11906"/></w:sectPr></w:body></w:document>"#,
+            filler(6000),
+            filler(500),
+            filler(500),
+            filler(6000)
+        )
+    }
+
+    /// Parses `text` by one parser and by [`parse_halves`]: blocks, final section, facts,
+    /// warnings and errors must agree. Returns how the halves went.
+    fn alike(text: &str) -> Halves {
+        assert!(text.len() >= PARALLEL_PARSE_FROM);
+        let rels = Relationships::default();
+        let limits = Limits::default();
+        let part = "word/document.xml";
+        let (mut report_one, mut facts_one) = (Report::new(), Facts::default());
+        let one = BodyParser::new(text, part, &rels, &limits, &mut report_one, &mut facts_one)
+            .parse_document();
+        let (mut report, mut facts) = (Report::new(), Facts::default());
+        let (halves, how) = parse_halves(text, part, &rels, &limits, &mut report, &mut facts);
+        match (&one, &halves) {
+            (Ok(a), Ok(b)) => {
+                assert_eq!(a.blocks.len(), b.blocks.len());
+                assert!(a == b, "the blocks differ ({how:?})");
+            }
+            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+            _ => panic!("one parser: {one:?}; halves ({how:?}): {halves:?}"),
+        }
+        if one.is_ok() {
+            assert_eq!(report_one.warnings(), report.warnings(), "{how:?}");
+            assert_eq!(facts_one.bookmarks, facts.bookmarks);
+            assert_eq!(facts_one.comment_ranges, facts.comment_ranges);
+            assert_eq!(
+                facts_one.number_bookmarks, facts.number_bookmarks,
+                "{how:?}"
+            );
+            assert_eq!(facts_one.field_depth, facts.field_depth);
+            assert_eq!(facts_one.field_underflow, facts.field_underflow);
+        }
+        how
+    }
+
+    /// [`alike`] until the halves go as `want`: whether the second half is found before the
+    /// first passes the middle depends on how the threads are scheduled (tests run side by
+    /// side), so a few tries are allowed; the results must agree every time.
+    fn alike_as(text: &str, want: Halves) {
+        let mut tries = Vec::new();
+        while tries.len() < 8 {
+            let how = alike(text);
+            if how == want {
+                return;
+            }
+            tries.push(how);
+        }
+        panic!("wanted {want:?}, got {tries:?}");
+    }
+
+    #[test]
+    fn a_large_part_read_in_halves_reads_as_one() {
+        alike_as(&part("", ""), Halves::Two);
+    }
+
+    #[test]
+    fn a_bookmark_open_across_the_middle_ends_after_a_seq_field_as_a_number() {
+        let seq = r#"<w:p><w:r><w:t xml:space="preserve">Figure </w:t></w:r><w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText> SEQ Figure </w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r><w:r><w:t>1</w:t></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r><w:bookmarkEnd w:id="7"/></w:p>"#;
+        let text = part(r#"<w:bookmarkStart w:id="7" w:name="figure-one"/>"#, seq);
+        alike_as(&text, Halves::Two);
+        // What the halves must agree on: one parser takes it as a caption number.
+        let rels = Relationships::default();
+        let (mut report, mut facts) = (Report::new(), Facts::default());
+        let limits = Limits::default();
+        let part = "word/document.xml";
+        parse_main(&text, part, &rels, &limits, &mut report, &mut facts, true).unwrap();
+        assert!(facts.number_bookmarks.contains("figure-one"));
+    }
+
+    #[test]
+    fn an_unknown_element_in_both_halves_is_warned_about_once() {
+        let odd = r#"<w:p><w:oddity><w:r><w:t>kept</w:t></w:r></w:oddity></w:p>"#;
+        let text = part(odd, odd);
+        alike_as(&text, Halves::Two);
+        let rels = Relationships::default();
+        let (mut report, mut facts) = (Report::new(), Facts::default());
+        let (limits, part) = (Limits::default(), "word/document.xml");
+        parse_main(&text, part, &rels, &limits, &mut report, &mut facts, true).unwrap();
+        let about = |w: &&crate::report::Warning| w.message.contains("w:oddity");
+        assert_eq!(report.warnings().iter().filter(about).count(), 1);
+    }
+
+    #[test]
+    fn a_field_open_across_the_middle_is_read_by_one_parser() {
+        let begin = r#"<w:p><w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText> TOC \o </w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r><w:r><w:t>Contents</w:t></w:r></w:p>"#;
+        let end = r#"<w:p><w:r><w:fldChar w:fldCharType="end"/></w:r></w:p>"#;
+        alike_as(&part(begin, end), Halves::One);
+    }
+
+    #[test]
+    fn a_table_across_the_middle_is_not_split() {
+        let rows: String = (0..1500)
+            .map(|i| format!("<w:tr><w:tc><w:p><w:r><w:t>cell {i}</w:t></w:r></w:p></w:tc></w:tr>"))
+            .collect();
+        let text = part(&format!("<w:tbl>{rows}"), "</w:tbl>");
+        let split = split_point(&text).expect("a place after the table");
+        assert!(split.at > text.find("</w:tbl>").unwrap());
+        alike_as(&text, Halves::Two);
+    }
+
+    #[test]
+    fn an_error_in_the_second_half_is_the_one_parser_s() {
+        let text = part("", "<w:p><w:r></w:p>");
+        alike_as(&text, Halves::Two);
+        let rels = Relationships::default();
+        let (mut report, mut facts) = (Report::new(), Facts::default());
+        let limits = Limits::default();
+        assert!(
+            parse_main(
+                &text,
+                "word/document.xml",
+                &rels,
+                &limits,
+                &mut report,
+                &mut facts,
+                true
+            )
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn a_later_body_of_another_prefix_is_not_split() {
+        // The place found lies in the second body, whose end tag the second half's copied
+        // start tag (the first body's) would not match.
+        let text = format!(
+            r#"<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:x="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p/></w:body><x:body>{}</x:body></w:document>"#,
+            filler(13_000)
+        );
+        assert!(split_point(&text).is_some());
+        alike_as(&text, Halves::One);
+    }
+
+    #[test]
+    fn tags_in_a_comment_across_the_middle_read_alike() {
+        // The scan skips comments whole (tags in one would count as holders that never end), and
+        // looks at every byte a bounded number of times.
+        let noise = format!("<!-- {} -->", "<w:tbl x <w:p y ".repeat(40_000));
+        alike_as(&part(&noise, ""), Halves::Two);
+    }
+
+    #[test]
+    fn too_many_open_bookmarks_between_the_halves_read_on_alone() {
+        let starts = |from: usize| -> String {
+            (from..from + 5500)
+                .map(|i| format!(r#"<w:bookmarkStart w:id="{i}" w:name="b{i}"/>"#))
+                .collect()
+        };
+        let text = part(&starts(0), &starts(100_000));
+        alike_as(&text, Halves::ReadOn);
+    }
+}

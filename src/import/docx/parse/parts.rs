@@ -1,0 +1,368 @@
+//! Stage one's reading of the parts around the main part: which part a relationship names, and
+//! each optional part parsed by its own module (styles, numbering, notes, comments, core
+//! properties, page headers and footers, SmartArt data, charts). A malformed optional part is
+//! reported and skipped; limits still stop the import.
+
+use std::collections::{HashMap, HashSet};
+
+use super::body::{BodyParser, Facts};
+use super::charts;
+use super::comments::{self, RawComment};
+use super::core_props::{self, CoreProps};
+use super::model;
+use super::notes::{self, NoteMap};
+use super::numbering::Numbering;
+use super::package::Package;
+use super::rels::Relationships;
+use super::smartart::{self, DiagramItem};
+use super::styles::Styles;
+use crate::ast::NoteKind;
+use crate::error::{Error, Result};
+use crate::limits::Limits;
+use crate::report::{Location, Report, WarningKind};
+
+/// The parts the main part's relationships name that stage two reads besides the body.
+#[derive(Default)]
+pub struct TextParts {
+    /// `word/styles.xml`.
+    pub styles: Styles,
+    /// `word/numbering.xml`.
+    pub numbering: Numbering,
+    /// Footnote bodies by id.
+    pub footnotes: NoteMap,
+    /// Endnote bodies by id.
+    pub endnotes: NoteMap,
+    /// Comment bodies, in the part's order.
+    pub comments: Vec<RawComment>,
+    /// Picture parts the relationships of these parts name (the main part's own are read
+    /// first, so these may repeat them).
+    pub images: Vec<String>,
+}
+
+/// Reads styles, numbering, footnotes, endnotes and comments, in that order.
+pub fn read_text_parts(
+    pkg: &mut Package<'_>,
+    main_rels: &Relationships,
+    limits: &Limits,
+    report: &mut Report,
+) -> Result<TextParts> {
+    let mut images = Vec::new();
+    let styles = optional(
+        pkg,
+        main_rels,
+        "styles",
+        report,
+        &mut images,
+        |t, p, _, _| Styles::parse(t, p, limits),
+    )?
+    .unwrap_or_default();
+    let numbering = optional(
+        pkg,
+        main_rels,
+        "numbering",
+        report,
+        &mut images,
+        |t, p, _, _| Numbering::parse(t, p, limits),
+    )?
+    .unwrap_or_default();
+    let footnotes = optional(
+        pkg,
+        main_rels,
+        "footnotes",
+        report,
+        &mut images,
+        |t, p, rels, r| notes::parse(t, p, rels, limits, r, NoteKind::Footnote),
+    )?
+    .unwrap_or_default();
+    let endnotes = optional(
+        pkg,
+        main_rels,
+        "endnotes",
+        report,
+        &mut images,
+        |t, p, rels, r| notes::parse(t, p, rels, limits, r, NoteKind::Endnote),
+    )?
+    .unwrap_or_default();
+    let comments = optional(
+        pkg,
+        main_rels,
+        "comments",
+        report,
+        &mut images,
+        |t, p, rels, r| comments::parse(t, p, rels, limits, r),
+    )?
+    .unwrap_or_default();
+    Ok(TextParts {
+        styles,
+        numbering,
+        footnotes,
+        endnotes,
+        comments,
+        images,
+    })
+}
+
+/// The page parts of the final section: its default footer and its headers by type.
+#[derive(Default)]
+pub struct PageParts {
+    /// The default footer's blocks.
+    pub footer: Vec<model::Block>,
+    /// (`w:type`, blocks) of each page header.
+    pub headers: Vec<(String, Vec<model::Block>)>,
+}
+
+/// Reads the final section's default footer and page headers. A header our writer took from its
+/// template (the title line) is the template's, not the document's, and is left out so round
+/// trips hold.
+pub fn read_page_parts(
+    pkg: &mut Package<'_>,
+    body: &model::Body,
+    main_rels: &Relationships,
+    limits: &Limits,
+    report: &mut Report,
+) -> Result<PageParts> {
+    let footer_part = body
+        .final_section
+        .as_ref()
+        .and_then(|s| s.default_footer.as_deref())
+        .and_then(|id| main_rels.get(id))
+        .filter(|r| !r.external)
+        .map(|r| r.target.clone());
+    let footer = match footer_part {
+        Some(part) => optional_part(
+            pkg,
+            &part,
+            report,
+            &mut Vec::new(),
+            &mut |text, p, rels, r| {
+                let mut f = Facts::default();
+                BodyParser::new(text, p, rels, limits, r, &mut f).parse_root_blocks()
+            },
+        )?
+        .unwrap_or_default(),
+        None => Vec::new(),
+    };
+
+    let mut headers: Vec<(String, Vec<model::Block>)> = Vec::new();
+    let header_refs = body
+        .final_section
+        .as_ref()
+        .map(|s| s.headers.clone())
+        .unwrap_or_default();
+    for (ty, id) in header_refs {
+        let Some(part) = main_rels
+            .get(&id)
+            .filter(|r| !r.external)
+            .map(|r| r.target.clone())
+        else {
+            continue;
+        };
+        let blocks = optional_part(
+            pkg,
+            &part,
+            report,
+            &mut Vec::new(),
+            &mut |text, p, rels, r| {
+                if text.contains(crate::ooxml::TEMPLATE_HEADER_TAG) {
+                    return Ok(Vec::new());
+                }
+                let mut f = Facts::default();
+                BodyParser::new(text, p, rels, limits, r, &mut f).parse_root_blocks()
+            },
+        )?
+        .unwrap_or_default();
+        headers.push((ty, blocks));
+    }
+    Ok(PageParts { footer, headers })
+}
+
+/// The SmartArt data parts anchored anywhere in the body, read: part name → items in reading
+/// order.
+pub fn read_diagrams(
+    pkg: &mut Package<'_>,
+    body: &model::Body,
+    limits: &Limits,
+    report: &mut Report,
+) -> Result<HashMap<String, Vec<DiagramItem>>> {
+    let mut diagram_parts = Vec::new();
+    collect_parts(&body.blocks, &|p| &p.diagrams, &mut diagram_parts);
+    let mut diagrams = HashMap::new();
+    for part in diagram_parts {
+        if diagrams.contains_key(&part) {
+            continue;
+        }
+        let items = optional_part(
+            pkg,
+            &part,
+            report,
+            &mut Vec::new(),
+            &mut |text, p, _rels, _r| smartart::read(text, p, limits),
+        )?
+        .unwrap_or_default();
+        diagrams.insert(part, items);
+    }
+    Ok(diagrams)
+}
+
+/// The parts (SmartArt data, charts: `which`) anchored in `blocks`, tables and text boxes
+/// included, in order.
+fn collect_parts(
+    blocks: &[model::Block],
+    which: &dyn Fn(&model::Para) -> &Vec<String>,
+    out: &mut Vec<String>,
+) {
+    for b in blocks {
+        match b {
+            model::Block::Para(p) => {
+                out.extend(which(p).iter().cloned());
+                for tb in &p.textboxes {
+                    collect_parts(tb, which, out);
+                }
+            }
+            model::Block::Table(t) => {
+                for cell in t.rows.iter().flat_map(|r| &r.cells) {
+                    collect_parts(&cell.blocks, which, out);
+                }
+            }
+            model::Block::Loose(_) => {}
+        }
+    }
+}
+
+/// The data tables of the chart parts the main part's relationships name, by part name. A chart
+/// part that is missing or not XML is left out (the chart is then reported dropped).
+pub fn read_charts(
+    pkg: &mut Package<'_>,
+    rels: &Relationships,
+    limits: &Limits,
+    report: &mut Report,
+) -> Result<HashMap<String, crate::ast::Table>> {
+    let mut out = HashMap::new();
+    for rel in rels.iter().filter(|r| r.is("chart") && !r.external) {
+        if out.contains_key(&rel.target) {
+            continue;
+        }
+        let Some(text) = pkg.read_text(&rel.target, report)? else {
+            continue;
+        };
+        match charts::read(&text, &rel.target, limits) {
+            Ok(data) => {
+                if let Some(table) = data.to_table() {
+                    out.insert(rel.target.clone(), table);
+                }
+            }
+            Err(e) => report.warn(
+                WarningKind::InvalidValue,
+                format!("chart part {} could not be read: {e}", rel.target),
+                Location::part(rel.target.clone()),
+            ),
+        }
+    }
+    Ok(out)
+}
+
+/// The zip entry names of the package, lower-cased, to know whether a picture's part exists.
+pub fn part_names(pkg: &Package<'_>) -> HashSet<String> {
+    pkg.names().iter().map(|n| n.to_ascii_lowercase()).collect()
+}
+
+/// The picture parts the main part refers to that the package holds, sorted, once each.
+pub fn main_pictures(pkg: &Package<'_>, main_rels: &Relationships) -> Vec<String> {
+    let mut images = image_parts(main_rels);
+    images.retain(|p| pkg.contains(p));
+    images.sort_unstable();
+    images.dedup();
+    images
+}
+
+/// The image parts a part's relationships name (embedded ones only).
+fn image_parts(rels: &Relationships) -> Vec<String> {
+    rels.iter()
+        .filter(|r| r.is("image") && !r.external)
+        .map(|r| r.target.clone())
+        .collect()
+}
+
+/// The core properties (`docProps/core.xml`), empty when the package names none or the part is
+/// unreadable (warned).
+pub fn read_core(pkg: &mut Package<'_>, report: &mut Report) -> Result<CoreProps> {
+    let Some(part) = pkg
+        .package_rels
+        .first_of_type("core-properties")
+        .map(|r| r.target.clone())
+    else {
+        return Ok(CoreProps::default());
+    };
+    let Some(text) = pkg.read_text(&part, report)? else {
+        return Ok(CoreProps::default());
+    };
+    let limits = pkg.limits().clone();
+    Ok(
+        core_props::parse(&text, &part, &limits).unwrap_or_else(|e| {
+            report.warn(
+                WarningKind::InvalidValue,
+                format!("{part} is unreadable; document properties ignored: {e}"),
+                Location::part(part.clone()),
+            );
+            CoreProps::default()
+        }),
+    )
+}
+
+type PartParser<'p, T> = dyn FnMut(&str, &str, &Relationships, &mut Report) -> Result<T> + 'p;
+
+/// Reads the part the main part's first relationship of type `rel_type` names, if any. A
+/// malformed optional part is reported and skipped; limits still stop the import. The image
+/// parts its own relationships name are added to `images`.
+fn optional<T>(
+    pkg: &mut Package<'_>,
+    main_rels: &Relationships,
+    rel_type: &str,
+    report: &mut Report,
+    images: &mut Vec<String>,
+    mut parse: impl FnMut(&str, &str, &Relationships, &mut Report) -> Result<T>,
+) -> Result<Option<T>> {
+    let Some(part) = main_rels
+        .first_of_type(rel_type)
+        .filter(|r| !r.external)
+        .map(|r| r.target.clone())
+    else {
+        return Ok(None);
+    };
+    optional_part(pkg, &part, report, images, &mut parse)
+}
+
+fn optional_part<T>(
+    pkg: &mut Package<'_>,
+    part: &str,
+    report: &mut Report,
+    images: &mut Vec<String>,
+    parse: &mut PartParser<'_, T>,
+) -> Result<Option<T>> {
+    if !pkg.contains(part) {
+        report.warn(
+            WarningKind::MissingMedia,
+            format!("{part} is named by a relationship but missing from the package"),
+            Location::part(part),
+        );
+        return Ok(None);
+    }
+    let rels = pkg.rels_of(part, report)?;
+    // Duplicates are removed once all parts are read.
+    images.extend(image_parts(&rels));
+    let Some(text) = pkg.read_text(part, report)? else {
+        return Ok(None);
+    };
+    match parse(&text, part, &rels, report) {
+        Ok(v) => Ok(Some(v)),
+        Err(e @ Error::TooLarge { .. }) => Err(e),
+        Err(e) => {
+            report.warn(
+                WarningKind::InvalidValue,
+                format!("{part} is unreadable and ignored: {e}"),
+                Location::part(part),
+            );
+            Ok(None)
+        }
+    }
+}
