@@ -36,11 +36,7 @@ impl Writer<'_> {
             Inline::Styled { style, children } => match style {
                 TextStyle::Code => self.code(r, children),
                 TextStyle::Bold | TextStyle::Italic | TextStyle::Strike => {
-                    let d = match style {
-                        TextStyle::Bold => "**",
-                        TextStyle::Italic => "*",
-                        _ => "~~",
-                    };
+                    let d = delimiter(*style);
                     r.delim(d, true);
                     self.inlines(r, children);
                     r.delim(d, false);
@@ -139,11 +135,7 @@ impl Writer<'_> {
                     style: style @ (TextStyle::Bold | TextStyle::Italic | TextStyle::Strike),
                     children,
                 } => {
-                    let d = match style {
-                        TextStyle::Bold => "**",
-                        TextStyle::Italic => "*",
-                        _ => "~~",
-                    };
+                    let d = delimiter(*style);
                     r.delim(d, true);
                     self.code(r, children);
                     r.delim(d, false);
@@ -161,5 +153,14 @@ impl Writer<'_> {
                 }
             }
         }
+    }
+}
+
+/// The delimiter of an emphasis style: `**` bold, `*` italic, `~~` strike-through.
+fn delimiter(style: TextStyle) -> &'static str {
+    match style {
+        TextStyle::Bold => "**",
+        TextStyle::Italic => "*",
+        _ => "~~",
     }
 }
