@@ -64,7 +64,7 @@ impl Writer<'_> {
         r.raw(")");
     }
 
-    /// `images/<file>` for media `name`, registering the bytes for [`MarkdownOutput::files`].
+    /// `images/<file>` for media `name`, registering the bytes for [`super::MarkdownOutput::files`].
     fn image_path(&mut self, media: &str) -> String {
         if let Some(name) = self.image_names.get(media) {
             return format!("images/{name}");

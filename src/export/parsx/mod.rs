@@ -85,7 +85,7 @@ pub fn write(doc: &Document, opts: &ParsxOptions) -> Result<Converted<Vec<u8>>> 
     Ok(finish_converted(fill(built, zip)?)?.map(std::io::Cursor::into_inner))
 }
 
-/// [`write`] straight into `sink` (the output file): the same bytes, never held in memory.
+/// [`write()`] straight into `sink` (the output file): the same bytes, never held in memory.
 pub fn write_to<S: std::io::Write + std::io::Seek>(
     doc: &Document,
     opts: &ParsxOptions,

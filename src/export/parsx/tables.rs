@@ -3,8 +3,7 @@
 
 use super::Writer;
 use super::markup::yes_no;
-use crate::ast::numbering::BlockNumber;
-use crate::ast::numbering::number_blocks;
+use crate::ast::numbering::{BlockNumber, number_blocks};
 use crate::ast::{Align, Cell, Table};
 use crate::report::WarningKind;
 

@@ -109,7 +109,7 @@ pub fn write(
     Ok(finish_converted(zip)?.map(std::io::Cursor::into_inner))
 }
 
-/// [`write`] straight into `sink` (the output file): the same bytes, never held in memory.
+/// [`write()`] straight into `sink` (the output file): the same bytes, never held in memory.
 pub fn write_to<W: std::io::Write + std::io::Seek>(
     doc: &crate::ast::Document,
     options: &SdxmlExportOptions,
