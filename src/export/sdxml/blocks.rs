@@ -13,9 +13,10 @@ use crate::ast::{
 use crate::report::WarningKind;
 use crate::sdxml_ext::Ext;
 
+use super::Writer;
 use super::inlines::{BLOCK, CELL_P};
+use super::markup::xml_safe;
 use super::readback::{self, Attrs, MetaOut};
-use super::{Writer, xml_safe};
 
 /// `meta/language@value` values the DTD allows.
 const META_LANGUAGES: [&str; 3] = ["de_DE", "en_EN", "ru_RU"];
@@ -74,7 +75,7 @@ pub(super) fn meta_out(m: &Meta) -> MetaOut<'_> {
     let mut root = Attrs::new();
     push_opt(&mut root, "version", m.generator.as_deref());
     push_opt(&mut root, "id", m.id.as_deref());
-    fn text(s: &Option<String>) -> Cow<'_, str> {
+    pub(super) fn text(s: &Option<String>) -> Cow<'_, str> {
         xml_safe(s.as_deref().unwrap_or_default())
     }
     fn list(v: &[String]) -> Vec<Cow<'_, str>> {

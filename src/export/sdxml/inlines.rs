@@ -11,8 +11,10 @@ use std::borrow::Cow;
 use crate::ast::{Inline, Mark, NoteKind, TextStyle};
 use crate::sdxml_ext::Ext;
 
+use super::markup::xml_safe;
 use super::readback::{self, Attrs};
-use super::{Loss, Writer, xml_clean, xml_safe};
+use super::{Loss, Writer};
+use crate::xml::xml_clean;
 
 /// An inline element the writer emits; its bit in a content mask.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

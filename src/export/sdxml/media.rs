@@ -13,7 +13,7 @@ use crate::ast::{Block, Document, Inline};
 use crate::package::check_entry_name;
 use crate::report::{Location, Report, WarningKind};
 
-use super::{xml_char, xml_clean};
+use crate::xml::{xml_char, xml_clean};
 
 /// One `images/` entry.
 #[derive(Debug)]

@@ -69,21 +69,18 @@
 
 mod blocks;
 mod inlines;
+mod losses;
+mod markup;
 mod media;
 mod readback;
 
-use std::borrow::Cow;
 use std::collections::BTreeMap;
-
-use serde::Serialize;
-use serde::de::DeserializeOwned;
 
 use crate::ast::Document;
 use crate::package::{Compression, ZipWriter, finish_converted};
 use crate::report::{Converted, Location, Report, WarningKind};
-use crate::sdxml_ext::{self, Ext};
-use crate::xml::{escape_attr, escape_text};
-use crate::xml::{xml_char, xml_clean};
+use crate::sdxml_ext::Ext;
+use losses::{Loss, Tally};
 
 /// Options for the sd.xml writer.
 #[derive(Debug, Clone, Default)]
@@ -112,7 +109,7 @@ pub fn write(
     Ok(finish_converted(zip)?.map(std::io::Cursor::into_inner))
 }
 
-/// [`write`] straight into `sink` (the output file): the same bytes, never held in memory.
+/// [`write()`] straight into `sink` (the output file): the same bytes, never held in memory.
 pub fn write_to<W: std::io::Write + std::io::Seek>(
     doc: &crate::ast::Document,
     options: &SdxmlExportOptions,
@@ -198,32 +195,6 @@ fn build(doc: &Document, options: &SdxmlExportOptions) -> (Converted<String>, me
     (w.finish(), plan)
 }
 
-/// What kind of data a PI would carry; strict mode counts what it leaves out per kind, and the
-/// normal mode counts what only our reader will see.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Loss {
-    /// Tree fields sd.xml has no attribute for.
-    Fields,
-    /// Tracked changes.
-    Tracked,
-    /// Marks the context has no element for (a character style inside a footnote).
-    Marks,
-    /// Inline content the context cannot hold (a note in a note, text XML cannot hold).
-    Atoms,
-    /// `<b>` added around a `br`.
-    Wrappers,
-    /// Characters XML 1.0 cannot hold.
-    Chars,
-}
-
-/// How often one [`Loss`] happened, where first, and what (field names, inline kinds).
-#[derive(Debug, Default)]
-struct Tally {
-    count: usize,
-    first_block: Option<usize>,
-    what: BTreeMap<String, usize>,
-}
-
 /// The writer's state: the output buffer, the report and the loss tallies.
 struct Writer<'d> {
     doc: &'d Document,
@@ -267,119 +238,6 @@ impl<'d> Writer<'d> {
     fn warn(&mut self, kind: WarningKind, element: &str, message: impl Into<String>) {
         let loc = self.location(element);
         self.report.warn(kind, message, loc);
-    }
-
-    fn tally(&mut self, loss: Loss, what: &str) {
-        let block = self.block;
-        let t = self.tallies.entry(loss).or_default();
-        t.count += 1;
-        if t.first_block.is_none() {
-            t.first_block = block;
-        }
-        *t.what.entry(what.to_string()).or_default() += 1;
-    }
-
-    /// `<name a="v" …>`.
-    fn start(&mut self, name: &str, attrs: &[(&'static str, Cow<'_, str>)]) {
-        self.open_tag(name, attrs);
-        self.out.push('>');
-    }
-
-    /// `<name a="v" …/>`.
-    fn empty(&mut self, name: &str, attrs: &[(&'static str, Cow<'_, str>)]) {
-        self.open_tag(name, attrs);
-        self.out.push_str("/>");
-    }
-
-    fn open_tag(&mut self, name: &str, attrs: &[(&'static str, Cow<'_, str>)]) {
-        self.out.push('<');
-        self.out.push_str(name);
-        for (k, v) in attrs {
-            self.out.push(' ');
-            self.out.push_str(k);
-            self.out.push_str("=\"");
-            // As in `text`: copy whole what needs no escaping (tabs and newlines do here).
-            let special = |b: u8| matches!(b, b'<' | b'>' | b'&' | b'"' | 0xEF) || b < 0x20;
-            if v.bytes().any(special) {
-                escape_attr(v, &mut self.out);
-            } else {
-                self.out.push_str(v);
-            }
-            self.out.push('"');
-        }
-    }
-
-    /// `</name>`.
-    fn end(&mut self, name: &str) {
-        self.out.push_str("</");
-        self.out.push_str(name);
-        self.out.push('>');
-    }
-
-    /// Escaped text; callers pass text that [`xml_clean`] accepts or accept the loss.
-    fn text(&mut self, s: &str) {
-        // Most text has nothing to escape: copy it whole instead of char by char. One byte scan
-        // finds markup characters, controls and the lead byte of U+FFFE/U+FFFF.
-        let special = |b: u8| {
-            matches!(b, b'<' | b'>' | b'&' | b'\r' | 0xEF) || (b < 0x20 && b != b'\t' && b != b'\n')
-        };
-        if !s.bytes().any(special) {
-            self.out.push_str(s);
-        } else {
-            escape_text(s, &mut self.out);
-        }
-    }
-
-    /// `<name>text</name>`.
-    fn text_element(&mut self, name: &str, s: &str) {
-        self.start(name, &[]);
-        self.text(s);
-        self.end(name);
-    }
-
-    /// An extension PI. Only called outside strict mode.
-    fn pi(&mut self, ext: &Ext) {
-        let json = ext.encode();
-        self.out.push_str("<?");
-        self.out.push_str(sdxml_ext::TARGET);
-        self.out.push(' ');
-        // JSON leaves U+FFFE/U+FFFF raw, and XML cannot hold them; inside a JSON string (the
-        // only place they can be) the escape reads back the same.
-        if json.contains(['\u{FFFE}', '\u{FFFF}']) {
-            self.out.push_str(
-                &json
-                    .replace('\u{FFFE}', "\\ufffe")
-                    .replace('\u{FFFF}', "\\uffff"),
-            );
-        } else {
-            self.out.push_str(&json);
-        }
-        self.out.push_str("?>");
-    }
-
-    /// The `fields` PI for `value`, which the reader will first build as `back`: nothing when they
-    /// agree (the common case, decided without serialising anything).
-    fn fields<T>(&mut self, value: &T, back: &T)
-    where
-        T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug,
-    {
-        if value == back {
-            return;
-        }
-        let diff = sdxml_ext::field_diff(value, back);
-        if cfg!(debug_assertions) {
-            check_diff(value, back, &diff);
-        }
-        if diff.is_empty() {
-            return;
-        }
-        if self.strict {
-            for name in diff.keys() {
-                self.tally(Loss::Fields, name);
-            }
-        } else {
-            self.pi(&Ext::Fields(diff));
-        }
     }
 
     /// The whole document.
@@ -461,146 +319,14 @@ impl<'d> Writer<'d> {
             for w in piece.report.finish(()).warnings {
                 self.report.push(w);
             }
-            for (loss, t) in piece.tallies {
-                let mine = self.tallies.entry(loss).or_default();
-                mine.count += t.count;
-                if mine.first_block.is_none() {
-                    mine.first_block = t.first_block;
-                }
-                for (what, n) in t.what {
-                    *mine.what.entry(what).or_default() += n;
-                }
-            }
+            self.merge_tallies(piece.tallies);
         }
-    }
-
-    /// The collected warnings, aggregated ones last in a fixed order, and the text.
-    fn finish(mut self) -> Converted<String> {
-        let tallies = std::mem::take(&mut self.tallies);
-        for (loss, t) in tallies {
-            if let Some((kind, message)) = loss_message(loss, self.strict, &t) {
-                let mut loc = Location::part(PART);
-                if let Some(b) = t.first_block {
-                    loc = loc.block(b);
-                }
-                self.report.warn(kind, message, loc);
-            }
-        }
-        self.report.finish(self.out)
-    }
-}
-
-/// The writer's own consistency check (debug builds, so every test runs it): the PI must turn
-/// the node the reader builds back into `value`. Values that JSON itself cannot carry (a NaN
-/// width, which `validate()` rejects anyway) are skipped.
-fn check_diff<T>(value: &T, back: &T, diff: &serde_json::Map<String, serde_json::Value>)
-where
-    T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug,
-{
-    let survives_json = serde_json::to_value(value)
-        .ok()
-        .and_then(|j| serde_json::from_value::<T>(j).ok())
-        .is_some_and(|v| v == *value);
-    if survives_json {
-        debug_assert_eq!(
-            sdxml_ext::apply_fields(back, diff).as_ref(),
-            Some(value),
-            "a fields PI must restore the node"
-        );
-    }
-}
-
-/// The aggregated warning for one kind of loss, or `None` when nothing is lost for the service
-/// or for our reader.
-fn loss_message(loss: Loss, strict: bool, t: &Tally) -> Option<(WarningKind, String)> {
-    let n = t.count;
-    let what = t
-        .what
-        .iter()
-        .map(|(k, v)| format!("{k} ×{v}"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let m = match (loss, strict) {
-        (Loss::Fields, true) => (
-            WarningKind::Dropped,
-            format!(
-                "strict DTD mode: {n} tree field value(s) not written, sd.xml has no attribute \
-                 for them or cannot hold their characters ({what})"
-            ),
-        ),
-        (Loss::Tracked, true) => (
-            WarningKind::Lossy,
-            format!(
-                "strict DTD mode: {n} tracked change(s) written as plain text, their kind, \
-                 author and date left out"
-            ),
-        ),
-        (Loss::Tracked, false) => (
-            WarningKind::Lossy,
-            format!(
-                "{n} tracked change(s) kept only in sdconv PIs: the service shows their text \
-                 as plain text"
-            ),
-        ),
-        (Loss::Marks, true) => (
-            WarningKind::Lossy,
-            format!(
-                "strict DTD mode: {n} format(s) left out where the DTD has no element for them \
-                 ({what})"
-            ),
-        ),
-        (Loss::Atoms, true) => (
-            WarningKind::Dropped,
-            format!(
-                "strict DTD mode: left out {n} inline item(s) the DTD does not allow where they \
-                 are ({what})"
-            ),
-        ),
-        (Loss::Atoms, false) => (
-            WarningKind::Lossy,
-            format!(
-                "{n} inline item(s) the DTD does not allow where they are kept only in sdconv \
-                 PIs: the service will not show them ({what})"
-            ),
-        ),
-        (Loss::Wrappers, true) => (
-            WarningKind::Lossy,
-            format!(
-                "strict DTD mode: {n} line break(s) wrapped in <b>, as their parent does not \
-                 allow <br>"
-            ),
-        ),
-        (Loss::Chars, true) => (
-            WarningKind::Dropped,
-            format!("strict DTD mode: left out characters XML 1.0 cannot hold in {n} place(s)"),
-        ),
-        // Outside strict mode these travel in PIs and the service loses nothing it could show.
-        (Loss::Fields | Loss::Marks | Loss::Wrappers | Loss::Chars, false) => return None,
-    };
-    Some(m)
-}
-
-/// `s` without the characters XML cannot hold (borrowed when there are none).
-fn xml_safe(s: &str) -> Cow<'_, str> {
-    if xml_clean(s) {
-        Cow::Borrowed(s)
-    } else {
-        Cow::Owned(s.chars().filter(|&c| xml_char(c)).collect())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn xml_clean_finds_forbidden_characters() {
-        assert!(xml_clean("a\tb\nc\r äß € 😀 ｶ"));
-        assert!(!xml_clean("a\u{1}b"));
-        assert!(!xml_clean("a\u{FFFE}"));
-        assert_eq!(xml_safe("a\u{0}b\u{FFFF}c"), "abc");
-        assert!(matches!(xml_safe("abc"), Cow::Borrowed(_)));
-    }
 
     #[test]
     fn blocks_written_in_pieces_read_as_written_in_order() {
@@ -640,14 +366,5 @@ mod tests {
                 .filter(|w| w.location.element.as_deref() == Some("table"));
             assert_eq!(tables.count(), 5, "{:?}", one.warnings);
         }
-    }
-
-    #[test]
-    fn pi_escapes_non_characters() {
-        let doc = Document::new();
-        let mut w = Writer::new(&doc, false, Report::new());
-        w.pi(&Ext::Inline(crate::ast::Inline::text("x\u{FFFE}")));
-        assert!(xml_clean(&w.out), "{}", w.out);
-        assert!(w.out.contains("\\ufffe"));
     }
 }

@@ -1,0 +1,288 @@
+//! One block's inline Markdown as text: escaping, code spans, hard breaks, line-edge spaces,
+//! and emphasis delimiters made visible to the parser.
+
+use std::collections::HashSet;
+
+use super::Ctx;
+
+/// The longest run of `c` in `s`: a code fence or span must be longer than any inside it.
+pub(super) fn longest_run(s: &str, c: char) -> usize {
+    let (mut best, mut cur) = (0, 0);
+    for ch in s.chars() {
+        if ch == c {
+            cur += 1;
+            best = best.max(cur);
+        } else {
+            cur = 0;
+        }
+    }
+    best
+}
+
+/// Whether CommonMark counts `c` as punctuation for emphasis rules (ASCII punctuation and, close
+/// enough, every non-ASCII character that is neither alphanumeric nor white space).
+fn is_punct(c: char) -> bool {
+    c.is_ascii_punctuation() || (!c.is_ascii() && !c.is_alphanumeric() && !c.is_whitespace())
+}
+
+/// The white space a Markdown parser strips at the edges of a line (CommonMark's whitespace
+/// characters other than line endings): written there as character references.
+const EDGE_SPACE: [char; 4] = [' ', '\t', '\u{b}', '\u{c}'];
+
+/// Builds one block's inline Markdown, remembering where emphasis delimiters and hard breaks
+/// are so [`Render::finish`] can make the parser see them as written.
+pub(super) struct Render {
+    pub(super) ctx: Ctx,
+    /// Where the last footnote reference ends: what follows it must not join it into other
+    /// syntax (`[^1][a](b)` or `[^1](b)` would be read as a link, `[^1]:` as a definition).
+    pub(super) note_end: Option<usize>,
+    /// The delimiter written last, when it closed emphasis and nothing followed it yet (checked
+    /// with the end of `buf`).
+    last_close: Option<String>,
+    pub(super) buf: String,
+    /// Byte offset, character and opening-ness of every delimiter character.
+    delims: Vec<(usize, char, bool)>,
+    /// Indices of lines that end in a hard break.
+    hard: HashSet<usize>,
+    line: usize,
+}
+
+impl Render {
+    pub(super) fn new(ctx: Ctx) -> Self {
+        Render {
+            ctx,
+            note_end: None,
+            last_close: None,
+            buf: String::new(),
+            delims: Vec::new(),
+            hard: HashSet::new(),
+            line: 0,
+        }
+    }
+
+    fn at_line_start(&self) -> bool {
+        self.buf.is_empty() || self.buf.ends_with('\n')
+    }
+
+    pub(super) fn raw(&mut self, s: &str) {
+        self.buf.push_str(s);
+    }
+
+    pub(super) fn delim(&mut self, d: &str, open: bool) {
+        // Opening right where the same delimiter just closed (`**`a`****b**`, from code, which
+        // nests outside emphasis in the tree, then emphasis alone) would read as literal
+        // asterisks: the emphasis goes on instead (`**`a`b**`), which reads back as the same marks.
+        if open && self.last_close.as_deref() == Some(d) && self.buf.ends_with(d) {
+            if let Some(keep) = self.delims.len().checked_sub(d.len()) {
+                if self.delims[keep..]
+                    .iter()
+                    .all(|&(pos, _, open)| !open && pos >= self.buf.len() - d.len())
+                {
+                    self.delims.truncate(keep);
+                    self.buf.truncate(self.buf.len() - d.len());
+                    self.last_close = None;
+                    return;
+                }
+            }
+        }
+        self.last_close = None;
+        for c in d.chars() {
+            self.delims.push((self.buf.len(), c, open));
+            self.buf.push(c);
+        }
+        if !open {
+            self.last_close = Some(d.to_string());
+        }
+    }
+
+    pub(super) fn hard_break(&mut self) {
+        self.buf.push_str("\\\n");
+        self.hard.insert(self.line);
+        self.line += 1;
+    }
+
+    /// Escaped text.
+    pub(super) fn text(&mut self, text: &str) {
+        let chars: Vec<char> = text
+            .chars()
+            .map(|c| if c == '\n' || c == '\r' { ' ' } else { c })
+            .collect();
+        let mut i = 0;
+        if self.at_line_start() && self.ctx == Ctx::Para {
+            // Block syntax a line could start with: `#`, `-`, `+`, `=`, `1.` / `1)`.
+            if let Some(&c) = chars.first() {
+                if matches!(c, '#' | '-' | '+' | '=') {
+                    self.buf.push('\\');
+                    self.buf.push(c);
+                    i = 1;
+                } else if c.is_ascii_digit() {
+                    let digits = chars.iter().take_while(|c| c.is_ascii_digit()).count();
+                    if matches!(chars.get(digits), Some('.' | ')')) {
+                        self.buf.extend(&chars[..digits]);
+                        self.buf.push('\\');
+                        self.buf.extend(chars.get(digits));
+                        i = digits + 1;
+                    }
+                }
+            }
+        }
+        let after_note = self.note_end == Some(self.buf.len());
+        while let Some(&c) = chars.get(i) {
+            let next = chars.get(i + 1).copied();
+            match c {
+                '(' | ':' if i == 0 && after_note => {
+                    self.buf.push('\\');
+                    self.buf.push(c);
+                }
+                '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '~' | '|' | '$' => {
+                    self.buf.push('\\');
+                    self.buf.push(c);
+                }
+                '#' if self.ctx == Ctx::Heading => self.buf.push_str("\\#"),
+                '&' if next.is_some_and(|n| n.is_ascii_alphanumeric() || n == '#') => {
+                    self.buf.push_str("\\&");
+                }
+                // `!` before a following link or note would make it an image.
+                '!' if next.is_none() => self.buf.push_str("\\!"),
+                c => self.buf.push(c),
+            }
+            i += 1;
+        }
+    }
+
+    pub(super) fn code_span(&mut self, code: &str) {
+        if code.is_empty() {
+            return;
+        }
+        // A carriage return would end the line; the parser reads it as a space anyway.
+        let code = code.replace('\r', " ");
+        let code = if self.ctx == Ctx::Cell {
+            code.replace('|', "\\|")
+        } else {
+            code
+        };
+        let fence = "`".repeat(longest_run(&code, '`') + 1);
+        let all_space = code.chars().all(|c| c == ' ');
+        let pad = !all_space
+            && (code.starts_with('`')
+                || code.ends_with('`')
+                || (code.starts_with(' ') && code.ends_with(' ')));
+        self.buf.push_str(&fence);
+        if pad {
+            self.buf.push(' ');
+        }
+        self.buf.push_str(&code);
+        if pad {
+            self.buf.push(' ');
+        }
+        self.buf.push_str(&fence);
+    }
+
+    /// The finished text: delimiters made visible to the parser, line-edge spaces kept.
+    pub(super) fn finish(mut self) -> String {
+        self.fix_flanking();
+        let mut out = String::with_capacity(self.buf.len());
+        for (k, line) in self.buf.split('\n').enumerate() {
+            if k > 0 {
+                out.push('\n');
+            }
+            let (body, brk) = match line.strip_suffix('\\') {
+                Some(body) if self.hard.contains(&k) => (body, "\\"),
+                _ => (line, ""),
+            };
+            let start = body.len() - body.trim_start_matches(EDGE_SPACE).len();
+            let end = body.trim_end_matches(EDGE_SPACE).len().max(start);
+            for c in body[..start].chars() {
+                out.push_str(&format!("&#{};", c as u32));
+            }
+            out.push_str(&body[start..end]);
+            for c in body[end..].chars() {
+                out.push_str(&format!("&#{};", c as u32));
+            }
+            out.push_str(brk);
+        }
+        out
+    }
+
+    /// CommonMark only takes `*`/`~` runs as emphasis when they are left- (opening) or
+    /// right-flanking (closing). Where the text around a run breaks that (a letter before an
+    /// opening run followed by punctuation, or punctuation before a closing run followed by a
+    /// letter), the letter is written as a character reference, which counts as punctuation.
+    fn fix_flanking(&mut self) {
+        let mut fixes: Vec<usize> = Vec::new();
+        let mut i = 0;
+        while i < self.delims.len() {
+            let Some(&(start, ch, _)) = self.delims.get(i) else {
+                break;
+            };
+            let mut j = i;
+            let (mut opens, mut closes) = (false, false);
+            while let Some(&(pos, c, open)) = self.delims.get(j) {
+                if c != ch || pos != start + (j - i) {
+                    break;
+                }
+                if open {
+                    opens = true;
+                } else {
+                    closes = true;
+                }
+                j += 1;
+            }
+            let end = start + (j - i);
+            let prev = self.buf[..start].chars().next_back();
+            let next = self.buf[end..].chars().next();
+            // Not ASCII punctuation: a non-ASCII character may or may not be Unicode punctuation
+            // to the parser (U+FEFF is not), and a character reference is right either way.
+            let letter = |c: Option<char>| {
+                c.is_some_and(|c| !c.is_whitespace() && !c.is_ascii_punctuation())
+            };
+            if opens && next.is_some_and(is_punct) && letter(prev) {
+                if let Some(c) = prev {
+                    fixes.push(start - c.len_utf8());
+                }
+            }
+            if closes && prev.is_some_and(is_punct) && letter(next) {
+                fixes.push(end);
+            }
+            i = j.max(i + 1);
+        }
+        fixes.sort_unstable();
+        fixes.dedup();
+        for &at in fixes.iter().rev() {
+            if let Some(c) = self.buf[at..].chars().next() {
+                let entity = format!("&#{};", c as u32);
+                self.buf.replace_range(at..at + c.len_utf8(), &entity);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flanking_fix_uses_references() {
+        let mut r = Render::new(Ctx::Para);
+        r.text("a");
+        r.delim("**", true);
+        r.text(".b");
+        r.delim("**", false);
+        assert_eq!(r.finish(), "&#97;**.b**");
+        let mut r = Render::new(Ctx::Para);
+        r.delim("*", true);
+        r.text("b.");
+        r.delim("*", false);
+        r.text("c");
+        assert_eq!(r.finish(), "*b.*&#99;");
+    }
+
+    #[test]
+    fn line_starts_and_edges_are_escaped() {
+        let mut r = Render::new(Ctx::Para);
+        r.text("1. x ");
+        r.hard_break();
+        r.text("  # y!");
+        assert_eq!(r.finish(), "1\\. x&#32;\\\n&#32;&#32;# y\\!");
+    }
+}

@@ -1,0 +1,171 @@
+//! XML output: tags with escaped attributes, escaped text, the extension PIs and the `fields`
+//! PI that carries what attributes cannot.
+
+use std::borrow::Cow;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use super::{Loss, Writer};
+use crate::sdxml_ext::{self, Ext};
+use crate::xml::{escape_attr, escape_text};
+use crate::xml::{xml_char, xml_clean};
+
+impl Writer<'_> {
+    /// `<name a="v" …>`.
+    pub(super) fn start(&mut self, name: &str, attrs: &[(&'static str, Cow<'_, str>)]) {
+        self.open_tag(name, attrs);
+        self.out.push('>');
+    }
+
+    /// `<name a="v" …/>`.
+    pub(super) fn empty(&mut self, name: &str, attrs: &[(&'static str, Cow<'_, str>)]) {
+        self.open_tag(name, attrs);
+        self.out.push_str("/>");
+    }
+
+    fn open_tag(&mut self, name: &str, attrs: &[(&'static str, Cow<'_, str>)]) {
+        self.out.push('<');
+        self.out.push_str(name);
+        for (k, v) in attrs {
+            self.out.push(' ');
+            self.out.push_str(k);
+            self.out.push_str("=\"");
+            // As in `text`: copy whole what needs no escaping (tabs and newlines do here).
+            let special = |b: u8| matches!(b, b'<' | b'>' | b'&' | b'"' | 0xEF) || b < 0x20;
+            if v.bytes().any(special) {
+                escape_attr(v, &mut self.out);
+            } else {
+                self.out.push_str(v);
+            }
+            self.out.push('"');
+        }
+    }
+
+    /// `</name>`.
+    pub(super) fn end(&mut self, name: &str) {
+        self.out.push_str("</");
+        self.out.push_str(name);
+        self.out.push('>');
+    }
+
+    /// Escaped text; callers pass text that [`xml_clean`] accepts or accept the loss.
+    pub(super) fn text(&mut self, s: &str) {
+        // Most text has nothing to escape: copy it whole instead of char by char. One byte scan
+        // finds markup characters, controls and the lead byte of U+FFFE/U+FFFF.
+        let special = |b: u8| {
+            matches!(b, b'<' | b'>' | b'&' | b'\r' | 0xEF) || (b < 0x20 && b != b'\t' && b != b'\n')
+        };
+        if !s.bytes().any(special) {
+            self.out.push_str(s);
+        } else {
+            escape_text(s, &mut self.out);
+        }
+    }
+
+    /// `<name>text</name>`.
+    pub(super) fn text_element(&mut self, name: &str, s: &str) {
+        self.start(name, &[]);
+        self.text(s);
+        self.end(name);
+    }
+
+    /// An extension PI. Only called outside strict mode.
+    pub(super) fn pi(&mut self, ext: &Ext) {
+        let json = ext.encode();
+        self.out.push_str("<?");
+        self.out.push_str(sdxml_ext::TARGET);
+        self.out.push(' ');
+        // JSON leaves U+FFFE/U+FFFF raw, and XML cannot hold them; inside a JSON string (the
+        // only place they can be) the escape reads back the same.
+        if json.contains(['\u{FFFE}', '\u{FFFF}']) {
+            self.out.push_str(
+                &json
+                    .replace('\u{FFFE}', "\\ufffe")
+                    .replace('\u{FFFF}', "\\uffff"),
+            );
+        } else {
+            self.out.push_str(&json);
+        }
+        self.out.push_str("?>");
+    }
+
+    /// The `fields` PI for `value`, which the reader will first build as `back`: nothing when they
+    /// agree (the common case, decided without serialising anything).
+    pub(super) fn fields<T>(&mut self, value: &T, back: &T)
+    where
+        T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug,
+    {
+        if value == back {
+            return;
+        }
+        let diff = sdxml_ext::field_diff(value, back);
+        if cfg!(debug_assertions) {
+            check_diff(value, back, &diff);
+        }
+        if diff.is_empty() {
+            return;
+        }
+        if self.strict {
+            for name in diff.keys() {
+                self.tally(Loss::Fields, name);
+            }
+        } else {
+            self.pi(&Ext::Fields(diff));
+        }
+    }
+}
+
+/// The writer's own consistency check (debug builds, so every test runs it): the PI must turn
+/// the node the reader builds back into `value`. Values that JSON itself cannot carry (a NaN
+/// width, which `validate()` rejects anyway) are skipped.
+fn check_diff<T>(value: &T, back: &T, diff: &serde_json::Map<String, serde_json::Value>)
+where
+    T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug,
+{
+    let survives_json = serde_json::to_value(value)
+        .ok()
+        .and_then(|j| serde_json::from_value::<T>(j).ok())
+        .is_some_and(|v| v == *value);
+    if survives_json {
+        debug_assert_eq!(
+            sdxml_ext::apply_fields(back, diff).as_ref(),
+            Some(value),
+            "a fields PI must restore the node"
+        );
+    }
+}
+
+/// `s` without the characters XML cannot hold (borrowed when there are none).
+pub(super) fn xml_safe(s: &str) -> Cow<'_, str> {
+    if xml_clean(s) {
+        Cow::Borrowed(s)
+    } else {
+        Cow::Owned(s.chars().filter(|&c| xml_char(c)).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ast::Document;
+    use crate::report::Report;
+
+    #[test]
+    fn xml_clean_finds_forbidden_characters() {
+        assert!(xml_clean("a\tb\nc\r äß € 😀 ｶ"));
+        assert!(!xml_clean("a\u{1}b"));
+        assert!(!xml_clean("a\u{FFFE}"));
+        assert_eq!(xml_safe("a\u{0}b\u{FFFF}c"), "abc");
+        assert!(matches!(xml_safe("abc"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn pi_escapes_non_characters() {
+        let doc = Document::new();
+        let mut w = Writer::new(&doc, false, Report::new());
+        w.pi(&Ext::Inline(crate::ast::Inline::text("x\u{FFFE}")));
+        assert!(xml_clean(&w.out), "{}", w.out);
+        assert!(w.out.contains("\\ufffe"));
+    }
+}
