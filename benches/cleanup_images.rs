@@ -6,9 +6,9 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use sdconv::Report;
 use sdconv::ast::{Block, Document, Image};
 use sdconv::cleanup::Catalog;
-use sdconv::report::Report;
 
 const ROUTINE: &str = r#"[{
   "key": "bench-images", "type": "routine",
@@ -29,7 +29,7 @@ fn document() -> Document {
         let name = format!("img-{i:03}.png");
         doc.media.add(
             name.clone(),
-            sdconv::sample::png(width, height, u64::from(i)),
+            sdconv::internal::sample::png(width, height, u64::from(i)),
         );
         doc.blocks.push(Block::Image(Image {
             media: name,

@@ -10,7 +10,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use sdconv::{Document, Error, ExportOptions, Format, ImportOptions};
 
 fn large() -> Document {
-    sdconv::sample::large_document(10_000, 200, 50, 1)
+    sdconv::internal::sample::large_document(10_000, 200, 50, 1)
 }
 
 /// The document as sd.xml bytes, or `None` (with a note) while the writer is not in this build.

@@ -22,7 +22,7 @@ fn options() -> PdfOptions {
 }
 
 fn bench(c: &mut Criterion) {
-    let doc = sdconv::sample::large_document(10_000, 200, 50, 1);
+    let doc = sdconv::internal::sample::large_document(10_000, 200, 50, 1);
     let out = write_with_info(&doc, &options()).expect("export");
     eprintln!(
         "large tree: {} blocks -> {} pages, {} outline entries, {} bytes, {} warnings",

@@ -18,7 +18,7 @@ use std::io::Cursor;
 
 use bytes::Bytes;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use sdconv::package::{Compression, ZipReader, ZipWriter};
+use sdconv::internal::archive::{Compression, ZipReader, ZipWriter};
 use sdconv::{ExportOptions, Format, ImportOptions, Limits};
 
 use floor::Output;
@@ -30,7 +30,7 @@ fn input() -> Bytes {
         return bytes.into();
     }
     eprintln!("media: {path} not found, using a generated Word file");
-    let doc = sdconv::sample::large_document(2_000, 40, 20, 1);
+    let doc = sdconv::internal::sample::large_document(2_000, 40, 20, 1);
     let docx = sdconv::export(&doc, Format::Word, &ExportOptions::default())
         .expect("the sample exports")
         .value;

@@ -19,7 +19,7 @@ fn input() -> Bytes {
         return bytes.into();
     }
     eprintln!("server_round: {path} not found, using a generated Word file");
-    let doc = sdconv::sample::large_document(200, 10, 5, 1);
+    let doc = sdconv::internal::sample::large_document(200, 10, 5, 1);
     sdconv::export(&doc, Format::Word, &ExportOptions::default())
         .expect("the sample exports")
         .value

@@ -1,4 +1,4 @@
-//! Writes the bundled samples from `sdconv::sample::small_document()`:
+//! Writes the bundled samples from `sdconv::internal::sample::small_document()`:
 //! `samples/sample.sdxml.zip` through the sd.xml writer and `samples/sample.docx` (the README's
 //! first command turns it into HTML) through the Word writer, with captions and a table of
 //! contents.
@@ -28,7 +28,7 @@ pub fn docx_options() -> ExportOptions {
 
 fn main() -> ExitCode {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples");
-    let doc = sdconv::sample::small_document();
+    let doc = sdconv::internal::sample::small_document();
     let jobs = [
         ("sample.sdxml.zip", Format::Sdxml, ExportOptions::default()),
         ("sample.docx", Format::Word, docx_options()),

@@ -4,7 +4,7 @@
 //! piece. The CRC-32s of the chunks combine. Chunk boundaries depend only on the length, so
 //! the bytes are the same whatever the number of threads.
 //!
-//! The result is wrapped as a one-entry zip ([`one_entry_zip`]) so that [`crate::package`]
+//! The result is wrapped as a one-entry zip ([`one_entry_zip`]) so that [`crate::archive`]
 //! copies it into the archive it writes like any entry kept as it was stored.
 
 use flate2::{Compress, Compression, FlushCompress, Status};
@@ -80,7 +80,7 @@ fn deflate(bytes: &[u8], level: u32) -> Result<Deflated, String> {
 }
 
 /// `bytes` deflated in parallel as the one entry `name` of a zip (fixed 1980-01-01 timestamp,
-/// mode 0644, as [`crate::package::ZipWriter`] writes entries). `None` when the entry would need
+/// mode 0644, as [`crate::archive::ZipWriter`] writes entries). `None` when the entry would need
 /// zip64 (4 GiB or more): the caller then deflates it the ordinary way.
 pub(crate) fn one_entry_zip(
     name: &str,

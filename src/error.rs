@@ -3,7 +3,7 @@
 
 use thiserror::Error;
 
-/// Result with this crate's [`Error`].
+/// Result with this crate's [`Error`](enum@Error).
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// A conversion that could not produce a result. Losses short of that are warnings
@@ -83,7 +83,7 @@ pub enum Error {
     },
 }
 
-/// What kind of failure an [`Error`] is: whose fault, and whether trying again can help.
+/// What kind of failure an [`Error`](enum@Error) is: whose fault, and whether trying again can help.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ErrorKind {

@@ -13,7 +13,7 @@
 //! arbitrary bytes and answers with a typed [`Error`] or a tree, never a panic.
 //!
 //! ```
-//! use sdconv::{Format, ImportOptions, ExportOptions};
+//! use sdconv::{ExportOptions, Format, ImportOptions};
 //!
 //! let json = br#"{"format_version":1,"meta":{"title":"Hi"},"blocks":[]}"#;
 //! let doc = sdconv::import(Format::Json, json, &ImportOptions::default())?.value;
@@ -23,24 +23,28 @@
 //! # Ok::<(), sdconv::Error>(())
 //! ```
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 pub mod ast;
 pub mod cleanup;
-mod deflate;
-pub mod error;
 pub mod export;
-pub mod format;
 pub mod import;
 pub mod lang;
-pub mod limits;
 pub mod magic;
+
+mod archive;
+mod deflate;
+mod error;
+mod format;
+mod limits;
 mod ooxml;
-pub mod package;
-pub mod report;
-pub mod sample;
-pub mod sdxml_ext;
-pub mod xml;
+mod report;
+mod sample;
+mod sdxml_ext;
+mod xml;
+
+#[doc(hidden)]
+pub mod internal;
 
 pub use ast::Document;
 pub use ast::changes::TrackChanges;
@@ -123,7 +127,7 @@ pub fn import(
 ) -> Result<Converted<Document>> {
     import_source(
         format,
-        package::Source::Borrowed(bytes),
+        archive::Source::Borrowed(bytes),
         options,
         &mut |_| None,
     )
@@ -137,7 +141,7 @@ pub fn import_shared(
     bytes: bytes::Bytes,
     options: &ImportOptions,
 ) -> Result<Converted<Document>> {
-    import_source(format, package::Source::Shared(bytes), options, &mut |_| {
+    import_source(format, archive::Source::Shared(bytes), options, &mut |_| {
         None
     })
 }
@@ -152,13 +156,13 @@ pub fn import_with(
     options: &ImportOptions,
     images: &mut dyn FnMut(&str) -> Option<bytes::Bytes>,
 ) -> Result<Converted<Document>> {
-    import_source(format, package::Source::Shared(bytes), options, images)
+    import_source(format, archive::Source::Shared(bytes), options, images)
 }
 
 /// The import pipeline: the reader, the style sets (Word), unsafe links dropped, the routines.
 fn import_source(
     format: Format,
-    bytes: package::Source<'_>,
+    bytes: archive::Source<'_>,
     options: &ImportOptions,
     images: &mut dyn FnMut(&str) -> Option<bytes::Bytes>,
 ) -> Result<Converted<Document>> {
@@ -217,7 +221,7 @@ fn take<T>(converted: Converted<T>, report: &mut Report) -> T {
 
 fn read(
     format: Format,
-    source: package::Source<'_>,
+    source: archive::Source<'_>,
     options: &ImportOptions,
     images: &mut dyn FnMut(&str) -> Option<bytes::Bytes>,
 ) -> Result<Converted<Document>> {
@@ -238,6 +242,25 @@ fn read(
         Format::Word => import::docx::read_source(source.clone(), &options.docx, &options.limits),
         other => Err(Error::Unavailable(format!("{other} (import)"))),
     }
+}
+
+/// Reads `bytes` in `from` and writes the tree in `to`: [`import()`] then [`export()`], the
+/// warnings of both in order.
+pub fn convert(
+    bytes: &[u8],
+    from: Format,
+    to: Format,
+    import_options: &ImportOptions,
+    export_options: &ExportOptions,
+) -> Result<Converted<Vec<u8>>> {
+    let read = import(from, bytes, import_options)?;
+    let written = export(&read.value, to, export_options)?;
+    let mut warnings = read.warnings;
+    warnings.extend(written.warnings);
+    Ok(Converted {
+        value: written.value,
+        warnings,
+    })
 }
 
 /// Writes `doc` in `format`.

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use sdconv::sample::{large_document, small_document};
+use sdconv::internal::sample::{large_document, small_document};
 use sdconv::{ExportOptions, Format, ImportOptions};
 
 fn sdconv(args: &[&str], dir: &Path) -> Output {

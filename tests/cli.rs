@@ -6,7 +6,7 @@ mod docx_support;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use sdconv::sample::small_document;
+use sdconv::internal::sample::small_document;
 use sdconv::{Document, Error, ExportOptions, Format};
 
 fn sdconv(args: &[&str], dir: &Path) -> Output {
@@ -113,10 +113,10 @@ fn stdin_input_is_sniffed() {
 #[test]
 fn a_mapped_large_input_converts_as_a_read_one() {
     let dir = tempfile::tempdir().unwrap();
-    let mut doc = sdconv::sample::large_document(200, 4, 2, 1);
+    let mut doc = sdconv::internal::sample::large_document(200, 4, 2, 1);
     // A picture of 1.3 MB (stored PNG data): the Word file passes the mapping threshold.
     doc.media
-        .add("img-0001.png", sdconv::sample::png(700, 600, 3));
+        .add("img-0001.png", sdconv::internal::sample::png(700, 600, 3));
     let docx = sdconv::export(&doc, Format::Word, &ExportOptions::default())
         .unwrap()
         .value;
@@ -222,9 +222,13 @@ fn zip_that_is_not_a_zip_exits_1() {
 fn zip_content_decides_the_input_format() {
     let dir = tempfile::tempdir().unwrap();
     let zip = |entry: &str| {
-        let mut w = sdconv::package::ZipWriter::new();
-        w.add(entry, b"<x/>", sdconv::package::Compression::Deflate)
-            .unwrap();
+        let mut w = sdconv::internal::archive::ZipWriter::new();
+        w.add(
+            entry,
+            b"<x/>",
+            sdconv::internal::archive::Compression::Deflate,
+        )
+        .unwrap();
         w.finish().unwrap()
     };
     std::fs::write(dir.path().join("a.zip"), zip("sd.xml")).unwrap();
@@ -364,7 +368,7 @@ fn html_output_is_a_page_with_its_stylesheet_and_images_beside_it() {
     );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let zip = std::fs::read(dir.path().join("page.zip")).unwrap();
-    assert!(sdconv::package::looks_like_zip(&zip));
+    assert!(sdconv::internal::archive::looks_like_zip(&zip));
 }
 
 #[test]
@@ -381,7 +385,7 @@ fn bad_language_is_a_usage_error() {
 fn style_mapping_file_is_applied_and_checked() {
     let dir = tempfile::tempdir().unwrap();
     // A minimal docx whose one paragraph uses a custom style "Lead".
-    let mut w = sdconv::package::ZipWriter::new();
+    let mut w = sdconv::internal::archive::ZipWriter::new();
     let parts: [(&str, &str); 4] = [
         (
             "[Content_Types].xml",
@@ -401,13 +405,17 @@ fn style_mapping_file_is_applied_and_checked() {
         ),
     ];
     for (name, xml) in parts {
-        w.add(name, xml.as_bytes(), sdconv::package::Compression::Deflate)
-            .unwrap();
+        w.add(
+            name,
+            xml.as_bytes(),
+            sdconv::internal::archive::Compression::Deflate,
+        )
+        .unwrap();
     }
     w.add(
         "word/styles.xml",
         br#"<w:styles xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:style w:type="paragraph" w:styleId="Lead"><w:name w:val="Lead"/></w:style></w:styles>"#,
-        sdconv::package::Compression::Deflate,
+        sdconv::internal::archive::Compression::Deflate,
     )
     .unwrap();
     std::fs::write(dir.path().join("in.docx"), w.finish().unwrap()).unwrap();
@@ -465,7 +473,11 @@ fn style_mapping_file_is_applied_and_checked() {
 #[test]
 fn markdown_images_are_read_from_beside_the_input_and_written_beside_the_output() {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("pic.png"), sdconv::sample::png(4, 3, 1)).unwrap();
+    std::fs::write(
+        dir.path().join("pic.png"),
+        sdconv::internal::sample::png(4, 3, 1),
+    )
+    .unwrap();
     std::fs::write(
         dir.path().join("in.md"),
         "# T\n\n![a picture](pic.png)\n\n![secret](../../etc/passwd)\n",
@@ -579,7 +591,8 @@ fn word_export_flags_and_template_catalogs() {
     );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let docx = std::fs::read(dir.path().join("out.docx")).unwrap();
-    let mut zip = sdconv::package::ZipReader::new(&docx, &sdconv::Limits::default()).unwrap();
+    let mut zip =
+        sdconv::internal::archive::ZipReader::new(&docx, &sdconv::Limits::default()).unwrap();
     let body = String::from_utf8(zip.read("word/document.xml").unwrap()).unwrap();
     assert!(body.contains("Рисунок"), "Russian figure label");
     assert!(body.contains(r#"\c "Рисунок""#), "a list of figures field");

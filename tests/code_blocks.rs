@@ -160,11 +160,11 @@ fn a_hand_edited_code_language_in_sdxml_is_dropped_not_trusted() {
         .unwrap();
     assert!(xml.contains(r#""code":"rust""#), "{xml}");
     let edited = xml.replace(r#""code":"rust""#, r#""code":"rust; drop""#);
-    let mut w = sdconv::package::ZipWriter::new();
+    let mut w = sdconv::internal::archive::ZipWriter::new();
     w.add(
         "sd.xml",
         edited.as_bytes(),
-        sdconv::package::Compression::Deflate,
+        sdconv::internal::archive::Compression::Deflate,
     )
     .unwrap();
     let c = sdconv::import(

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use proptest::prelude::*;
-use sdconv::sample::{large_document, small_document};
+use sdconv::internal::sample::{large_document, small_document};
 use sdconv::{Document, ExportOptions, Format, ImportOptions};
 
 /// The formats this build writes; the others are named as skipped (PDF is written elsewhere and

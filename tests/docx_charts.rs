@@ -128,7 +128,7 @@ fn sdxml_keeps_the_chart_kind_and_markdown_the_table_with_caption() {
 
 /// The text of part `name` of zip `bytes`.
 fn zip_part(bytes: &[u8], name: &str) -> String {
-    let mut z = sdconv::package::ZipReader::new(bytes, &Default::default()).unwrap();
+    let mut z = sdconv::internal::archive::ZipReader::new(bytes, &Default::default()).unwrap();
     String::from_utf8(z.read(name).unwrap()).unwrap()
 }
 
@@ -304,7 +304,7 @@ fn a_chart_table_a_chart_part_cannot_hold_is_written_as_a_table_with_a_warning()
             out.warnings
         );
         assert!(
-            sdconv::package::ZipReader::new(&out.value, &Default::default())
+            sdconv::internal::archive::ZipReader::new(&out.value, &Default::default())
                 .unwrap()
                 .names()
                 .iter()

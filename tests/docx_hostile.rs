@@ -102,7 +102,7 @@ fn many_pictures_with_the_same_file_name() {
 fn with_main_part(bytes: &[u8], f: impl Fn(&str) -> String) -> Option<Vec<u8>> {
     use std::io::Read;
     let mut z = zip::ZipArchive::new(std::io::Cursor::new(bytes)).ok()?;
-    let mut w = sdconv::package::ZipWriter::new();
+    let mut w = sdconv::internal::archive::ZipWriter::new();
     for i in 0..z.len() {
         let mut e = z.by_index(i).ok()?;
         let name = e.name().ok()?.to_string();
@@ -114,8 +114,12 @@ fn with_main_part(bytes: &[u8], f: impl Fn(&str) -> String) -> Option<Vec<u8>> {
         if name == "word/document.xml" {
             data = f(&String::from_utf8(data).ok()?).into_bytes();
         }
-        w.add(&name, &data, sdconv::package::Compression::Deflate)
-            .ok()?;
+        w.add(
+            &name,
+            &data,
+            sdconv::internal::archive::Compression::Deflate,
+        )
+        .ok()?;
     }
     w.finish().ok()
 }

@@ -80,9 +80,13 @@ fn foreign_inputs_are_named() {
         .main_type("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml")
         .build();
     assert_eq!(found(&xlsx), "an Excel workbook (.xlsx)");
-    let mut z = sdconv::package::ZipWriter::new();
-    z.add("hello.txt", b"hi", sdconv::package::Compression::Deflate)
-        .unwrap();
+    let mut z = sdconv::internal::archive::ZipWriter::new();
+    z.add(
+        "hello.txt",
+        b"hi",
+        sdconv::internal::archive::Compression::Deflate,
+    )
+    .unwrap();
     assert_eq!(
         found(&z.finish().unwrap()),
         "a zip archive that holds no Word document"

@@ -10,8 +10,8 @@ use html_fixtures::*;
 use proptest::prelude::*;
 use sdconv::ast::{Block, Image, TextType};
 use sdconv::export::html::{HtmlOptions, write_all_in_one, write_files, write_zip};
+use sdconv::internal::archive::ZipReader;
 use sdconv::lang::Language;
-use sdconv::package::ZipReader;
 use sdconv::{Document, ExportOptions, Format, Limits, WarningKind};
 
 fn page(doc: &Document, opts: &HtmlOptions) -> String {
@@ -228,7 +228,7 @@ fn files_are_ordered_share_image_bytes_and_have_safe_names() {
             .unwrap_or_else(|| panic!("{media}"));
         // The same allocation: image bytes are shared, never copied.
         assert_eq!(item.bytes().unwrap().as_ptr(), bytes.as_ptr(), "{media}");
-        sdconv::package::check_entry_name(name).unwrap();
+        sdconv::internal::archive::check_entry_name(name).unwrap();
     }
     let html = String::from_utf8(out.value[0].1.to_vec()).unwrap();
     assert!(html.contains("src=\"images/_._dot_image.png\""));

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use sdconv::sample::small_document;
+use sdconv::internal::sample::small_document;
 use sdconv::{ExportOptions, Format, ImportOptions};
 
 const THREADS: usize = 16;

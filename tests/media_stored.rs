@@ -5,10 +5,10 @@
 
 use std::io::{Cursor, Read};
 
+use sdconv::WarningKind;
 use sdconv::ast::{Block, Document, Extent, Image, Inline, Paragraph, TextType};
 use sdconv::export::html::{HtmlOptions, write_all_in_one, write_files};
-use sdconv::package::{Compression, ZipReader, ZipWriter};
-use sdconv::report::WarningKind;
+use sdconv::internal::archive::{Compression, ZipReader, ZipWriter};
 use sdconv::{ExportOptions, Format, ImportOptions, Limits};
 
 /// A document with one picture (`w`×`h`, compressible: the sample PNG stores its rows) shown
@@ -27,7 +27,8 @@ fn picture_doc(w: u32, h: u32) -> Document {
         }),
         ..Image::default()
     }));
-    doc.media.add("photo.png", sdconv::sample::png(w, h, 7));
+    doc.media
+        .add("photo.png", sdconv::internal::sample::png(w, h, 7));
     doc
 }
 

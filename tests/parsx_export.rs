@@ -11,8 +11,8 @@ use quick_xml::events::Event;
 use sdconv::ast::inline::normalize;
 use sdconv::ast::*;
 use sdconv::export::parsx::{NAMESPACE, ParsxOptions, write, write_xml};
+use sdconv::internal::archive::ZipReader;
 use sdconv::lang::Language;
-use sdconv::package::ZipReader;
 use sdconv::{Converted, Format, Limits, WarningKind};
 
 const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x02\0\0\0\x03";
@@ -67,7 +67,9 @@ fn parse(xml: &str) -> Node {
                 stack.last_mut().unwrap().children.push(n);
             }
             Event::Text(t) => stack.last_mut().unwrap().text.push_str(&t.xml10_content()),
-            Event::GeneralRef(r) => sdconv::xml::push_ref(&r, &mut stack.last_mut().unwrap().text),
+            Event::GeneralRef(r) => {
+                sdconv::internal::xml::push_ref(&r, &mut stack.last_mut().unwrap().text)
+            }
             Event::Eof => break,
             _ => {}
         }

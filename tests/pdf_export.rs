@@ -600,7 +600,8 @@ fn word_pagerefs(doc: &Document, settings: WordSettings) -> Vec<usize> {
     let docx = write_word(doc, &WordOptions::new("report", settings))
         .unwrap()
         .value;
-    let mut z = sdconv::package::ZipReader::new(&docx, &sdconv::Limits::default()).unwrap();
+    let mut z =
+        sdconv::internal::archive::ZipReader::new(&docx, &sdconv::Limits::default()).unwrap();
     let xml = String::from_utf8(z.read("word/document.xml").unwrap()).unwrap();
     // Each PAGEREF field's cached result, up to the field's end.
     xml.split("PAGEREF ")

@@ -109,9 +109,13 @@ fn the_bundled_docx_is_what_the_generator_writes() {
             .with_table_caption(true)
             .with_text_toc(true),
     );
-    let fresh = sdconv::export(&sdconv::sample::small_document(), Format::Word, &options)
-        .unwrap()
-        .value;
+    let fresh = sdconv::export(
+        &sdconv::internal::sample::small_document(),
+        Format::Word,
+        &options,
+    )
+    .unwrap()
+    .value;
     assert!(
         committed == fresh,
         "samples/sample.docx is stale: run `cargo run --example make_samples`"

@@ -15,7 +15,7 @@ use sdconv::ast::{
     TextType, VAlign, WordExportPresets,
 };
 use sdconv::export::sdxml::{SdxmlExportOptions, write, write_xml};
-use sdconv::sdxml_ext::Ext;
+use sdconv::internal::sdxml_ext::Ext;
 use sdconv::{ExportOptions, Format, Warning, WarningKind};
 use serde_json::json;
 
@@ -76,7 +76,8 @@ fn fields(v: serde_json::Value) -> Ext {
 }
 
 fn zip_names(zip: &[u8]) -> Vec<String> {
-    let reader = sdconv::package::ZipReader::new(zip, &sdconv::Limits::default()).unwrap();
+    let reader =
+        sdconv::internal::archive::ZipReader::new(zip, &sdconv::Limits::default()).unwrap();
     reader.names().to_vec()
 }
 
@@ -900,13 +901,13 @@ fn nasty_text_is_escaped_and_reads_back() {
     assert!(pis(&n.value).is_empty(), "{}", n.value);
     // Read it back with an XML parser: text and attributes are exact.
     let limits = sdconv::Limits::default();
-    let mut r = sdconv::xml::XmlReader::new(&n.value, "sd.xml", &limits);
+    let mut r = sdconv::internal::xml::XmlReader::new(&n.value, "sd.xml", &limits);
     let (mut title, mut paragraph, mut attrs) = (None, None, Vec::new());
     loop {
         match r.next_event().unwrap() {
             quick_xml::events::Event::Start(e) => {
-                let name = sdconv::xml::local_name(&e).into_owned();
-                attrs.extend(sdconv::xml::attrs(&e).into_iter().map(|(_, v)| v));
+                let name = sdconv::internal::xml::local_name(&e).into_owned();
+                attrs.extend(sdconv::internal::xml::attrs(&e).into_iter().map(|(_, v)| v));
                 match name.as_str() {
                     "title" => title = Some(r.read_text().unwrap()),
                     "paragraph" => paragraph = Some(r.read_text().unwrap()),
@@ -923,7 +924,7 @@ fn nasty_text_is_escaped_and_reads_back() {
     // stylename on the paragraph; the href is inside read_text's span, so check it in the output.
     assert_eq!(attrs.iter().filter(|a| *a == nasty).count(), 1, "{attrs:?}");
     let mut href = String::new();
-    sdconv::xml::escape_attr(nasty, &mut href);
+    sdconv::internal::xml::escape_attr(nasty, &mut href);
     assert!(n.value.contains(&format!("<a href=\"{href}\">l</a>")));
 }
 

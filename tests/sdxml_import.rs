@@ -10,8 +10,8 @@ use sdconv::ast::{
     TextType, VAlign,
 };
 use sdconv::import::sdxml::{SdxmlImportOptions, read, read_xml};
-use sdconv::package::{Compression, ZipWriter};
-use sdconv::sdxml_ext::Ext;
+use sdconv::internal::archive::{Compression, ZipWriter};
+use sdconv::internal::sdxml_ext::Ext;
 use sdconv::{Document, Error, Warning, WarningKind};
 
 // ----- helpers ------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ use proptest::prelude::*;
 use sdconv::Document;
 use sdconv::export::sdxml::{self, SdxmlExportOptions};
 use sdconv::import::sdxml::{SdxmlImportOptions, read};
-use sdconv::package::ZipReader;
+use sdconv::internal::archive::ZipReader;
 
 fn import(zip: &[u8]) -> Document {
     read(zip, &SdxmlImportOptions::default())
@@ -96,10 +96,13 @@ fn the_bundled_sample_round_trips() {
 
 #[test]
 fn sample_documents_round_trip() {
-    check_round_trip("small_document", &sdconv::sample::small_document());
+    check_round_trip(
+        "small_document",
+        &sdconv::internal::sample::small_document(),
+    );
     check_round_trip(
         "large_document",
-        &sdconv::sample::large_document(600, 12, 4, 7),
+        &sdconv::internal::sample::large_document(600, 12, 4, 7),
     );
 }
 
@@ -124,7 +127,7 @@ fn the_bundled_sample_is_what_the_generator_writes() {
     ))
     .unwrap();
     let fresh = sdxml::write(
-        &sdconv::sample::small_document(),
+        &sdconv::internal::sample::small_document(),
         &SdxmlExportOptions::default(),
     )
     .unwrap()

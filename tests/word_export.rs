@@ -16,8 +16,8 @@ use sdconv::ast::{
 use sdconv::export::word::{
     self, ImageStats, WordOptions, WordSettings, WordTemplates, sdox_catalog_json, sdox_sample,
 };
+use sdconv::internal::archive::ZipReader;
 use sdconv::lang::Language;
-use sdconv::package::ZipReader;
 use sdconv::{Document, Error, ExportOptions, Format, Limits};
 
 fn t(s: &str) -> Inline {
@@ -291,7 +291,7 @@ fn parse(xml: &str) -> (Vec<String>, Vec<(String, String)>) {
         {
             Event::Start(e) | Event::Empty(e) => {
                 let name = e.name().as_ref().to_string();
-                for (k, v) in sdconv::xml::attrs(&e) {
+                for (k, v) in sdconv::internal::xml::attrs(&e) {
                     attrs.push((format!("{name}@{k}"), v));
                 }
                 names.push(name);

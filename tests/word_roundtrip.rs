@@ -71,7 +71,7 @@ fn comparable_meta(meta: &sdconv::ast::Meta) -> sdconv::ast::Meta {
 
 #[test]
 fn metadata_travels_exactly_but_the_filename() {
-    let doc = sdconv::sample::small_document();
+    let doc = sdconv::internal::sample::small_document();
     let back = round_trip(&doc);
     assert_eq!(back.meta, comparable_meta(&doc.meta));
     assert_eq!(back.meta.language.as_deref(), Some("en_EN"));
@@ -79,7 +79,7 @@ fn metadata_travels_exactly_but_the_filename() {
 
 #[test]
 fn front_matter_is_meta_and_the_toc_is_one_directory_block() {
-    let doc = sdconv::sample::small_document();
+    let doc = sdconv::internal::sample::small_document();
     let back = round_trip(&doc);
     assert_eq!(doc.blocks.first(), back.blocks.first());
     assert!(matches!(back.blocks.first(), Some(Block::Directory { .. })));
@@ -101,7 +101,7 @@ fn front_matter_is_meta_and_the_toc_is_one_directory_block() {
 
 #[test]
 fn heading_ids_are_the_tree_ids_and_cross_refs_keep_their_target() {
-    let doc = sdconv::sample::small_document();
+    let doc = sdconv::internal::sample::small_document();
     let back = round_trip(&doc);
     let before = heading_ids(&doc);
     let after = heading_ids(&back);
@@ -121,7 +121,7 @@ fn heading_ids_are_the_tree_ids_and_cross_refs_keep_their_target() {
 #[test]
 fn a_document_title_that_differs_from_the_callers_stays_a_paragraph() {
     // The caller's title wins; a different Title paragraph is the document's text, not lost.
-    let doc = sdconv::sample::small_document();
+    let doc = sdconv::internal::sample::small_document();
     let bytes = sdconv::export(&doc, Format::Word, &ExportOptions::default())
         .unwrap()
         .value;
@@ -191,7 +191,7 @@ fn real_sd_xml_samples_keep_meta_and_heading_ids() {
 fn comments_come_back_modulo_their_ids() {
     // Word's comment ids are numbers (`w:id`, ECMA-376 §17.13.4.2), the tree's are any
     // string, so only the id is renamed; author, initials, date and text travel exactly.
-    let doc = sdconv::sample::small_document();
+    let doc = sdconv::internal::sample::small_document();
     let back = round_trip(&doc);
     assert_eq!(doc.comments.len(), back.comments.len());
     for (a, b) in doc.comments.iter().zip(&back.comments) {

@@ -155,7 +155,7 @@ fn fixture(blocks: &str) -> Document {
 fn with_media(mut doc: Document, names: &[(&str, u32, u32)]) -> Document {
     for (i, (name, w, h)) in names.iter().enumerate() {
         doc.media
-            .add(*name, sdconv::sample::png(*w, *h, i as u64 + 1));
+            .add(*name, sdconv::internal::sample::png(*w, *h, i as u64 + 1));
     }
     doc
 }
@@ -481,7 +481,10 @@ fn tracked_changes_comments_page_breaks_and_directories() {
 
 #[test]
 fn the_small_sample_document() {
-    assert_round_trip("small_document", &sdconv::sample::small_document());
+    assert_round_trip(
+        "small_document",
+        &sdconv::internal::sample::small_document(),
+    );
 }
 
 fn sdxml_sample(name: &str) -> Option<Document> {

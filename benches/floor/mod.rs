@@ -11,8 +11,8 @@
 use std::io::{Seek, Write};
 
 use bytes::Bytes;
-use sdconv::package::{Compression, Source, ZipReader, ZipWriter};
-use sdconv::xml::XmlReader;
+use sdconv::internal::archive::{Compression, Source, ZipReader, ZipWriter};
+use sdconv::internal::xml::XmlReader;
 use sdconv::{Limits, Result};
 
 /// What the floor writes into its sink, when it is given one.
@@ -44,7 +44,8 @@ pub fn floor<W: Write + Seek>(
         }
         if name.ends_with(".xml") || name.ends_with(".rels") {
             let data = r.read(&name)?;
-            let mut x = XmlReader::new(sdconv::xml::decode(&data, &name)?, &name, &limits);
+            let mut x =
+                XmlReader::new(sdconv::internal::xml::decode(&data, &name)?, &name, &limits);
             while !matches!(x.next_event()?, quick_xml::events::Event::Eof) {
                 events += 1;
             }

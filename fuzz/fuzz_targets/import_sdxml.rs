@@ -11,7 +11,7 @@ mod common;
 
 use libfuzzer_sys::fuzz_target;
 use sdconv::Format;
-use sdconv::package::{Compression, ZipWriter};
+use sdconv::internal::archive::{Compression, ZipWriter};
 
 fuzz_target!(|data: &[u8]| {
     if data.starts_with(b"PK") {

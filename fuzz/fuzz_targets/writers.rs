@@ -23,7 +23,7 @@
 
 use quick_xml::Reader;
 use quick_xml::events::Event;
-use sdconv::package::ZipReader;
+use sdconv::internal::archive::ZipReader;
 use sdconv::{Document, ExportOptions, Format, ImportOptions, Limits};
 
 /// Panics unless `text` is well-formed XML: tags balanced and properly nested, one root.

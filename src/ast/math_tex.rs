@@ -1,5 +1,5 @@
 //! Formulas in TeX notation: the Markdown writer's `$…$` content and the subset of TeX the
-//! Markdown reader understands (exactly what [`write`] emits, plus common spellings).
+//! Markdown reader understands (exactly what [`write()`] emits, plus common spellings).
 //!
 //! The notation is standard LaTeX math (`\frac{a}{b}`, `x_{i}^{2}`, `\sqrt[3]{x}`,
 //! `\sum_{i=1}^{n}{i}`, `\left(…\right)`, `\begin{matrix}…\end{matrix}`, `\hat{x}`,

@@ -8,7 +8,7 @@ use std::sync::{Arc, OnceLock};
 use bytes::Bytes;
 use serde::{Deserialize, Serialize};
 
-use crate::package::{Compression, RawEntry, ZipWriter};
+use crate::archive::{Compression, RawEntry, ZipWriter};
 
 /// An image file type, recognised from its first bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -279,7 +279,7 @@ impl MediaItem {
     }
 
     /// The zip entry the bytes are still stored in, when they are deflated and nothing changed
-    /// them: a writer producing a zip copies it as it is ([`crate::package::ZipWriter::add_media`]).
+    /// them: a writer producing a zip copies it as it is ([`crate::archive::ZipWriter::add_media`]).
     pub fn stored(&self) -> Option<&RawEntry> {
         match &self.content {
             Content::Deflated(d) => Some(&d.raw),
@@ -643,7 +643,7 @@ mod tests {
 
     #[test]
     fn deflated_items_sniff_a_prefix_and_inflate_once() {
-        use crate::package::{Compression, Source, ZipReader, ZipWriter};
+        use crate::archive::{Compression, Source, ZipReader, ZipWriter};
         // A JPEG whose frame header sits behind 5 KB of metadata: past the short prefix.
         let mut jpg = vec![0xFF, 0xD8, 0xFF, 0xE1];
         jpg.extend_from_slice(&5000u16.to_be_bytes());

@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use sdconv::export::word::WordSettings;
+use sdconv::internal::archive::{Compression, ZipWriter};
+use sdconv::internal::sdxml_ext::{Ext, TARGET};
 use sdconv::lang::Language;
-use sdconv::package::{Compression, ZipWriter};
-use sdconv::sdxml_ext::{Ext, TARGET};
 
 /// proptest settings: `cases` cases, no failure files (integration tests have no `lib.rs` for
 /// proptest to put them beside; a failure prints its minimal input instead).

@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use sdconv::ast::{Block, Paragraph};
-use sdconv::package::{Compression, ZipWriter};
+use sdconv::internal::archive::{Compression, ZipWriter};
 use sdconv::{Converted, Document};
 
 /// The top-level paragraphs of a read document, in order.

@@ -47,11 +47,11 @@ pub async fn create(
 
 /// The tree of an sdox template's sd.xml text.
 fn sample_tree(sdxml: &str) -> sdconv::Result<Document> {
-    let mut zip = sdconv::package::ZipWriter::new();
+    let mut zip = sdconv::internal::archive::ZipWriter::new();
     zip.add(
         "sd.xml",
         sdxml.as_bytes(),
-        sdconv::package::Compression::Deflate,
+        sdconv::internal::archive::Compression::Deflate,
     )?;
     let bytes = zip.finish()?;
     Ok(sdconv::import(Format::Sdxml, &bytes, &ImportOptions::default())?.value)

@@ -158,8 +158,12 @@ pub async fn html(
         let page = convert(&state, tree, Format::HtmlAllInOne, options).await?;
         state
             .convert(move || {
-                let mut zip = sdconv::package::ZipWriter::new();
-                zip.add("index.html", &page, sdconv::package::Compression::Deflate)?;
+                let mut zip = sdconv::internal::archive::ZipWriter::new();
+                zip.add(
+                    "index.html",
+                    &page,
+                    sdconv::internal::archive::Compression::Deflate,
+                )?;
                 zip.finish()
             })
             .await?

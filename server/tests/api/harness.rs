@@ -247,7 +247,7 @@ pub fn upload(name: &str, file: Vec<u8>, data: &Value) -> reqwest::multipart::Fo
 
 /// The small sample document as .docx, written by the engine's Word writer.
 pub fn sample_docx() -> Vec<u8> {
-    let doc = sdconv::sample::small_document();
+    let doc = sdconv::internal::sample::small_document();
     let mut options = sdconv::ExportOptions::default();
     options.word.settings = options
         .word

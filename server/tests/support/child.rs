@@ -185,7 +185,7 @@ pub fn medium_docx() -> Vec<u8> {
         Ok(bytes) => bytes,
         Err(e) => {
             eprintln!("{path}: {e}; using a generated Word file instead");
-            let doc = sdconv::sample::large_document(600, 12, 10, 7);
+            let doc = sdconv::internal::sample::large_document(600, 12, 10, 7);
             sdconv::export(
                 &doc,
                 sdconv::Format::Word,

@@ -3,7 +3,7 @@
 use std::io::Read;
 use std::path::Path;
 
-use sdconv::package::{ZipReader, looks_like_zip};
+use sdconv::internal::archive::{ZipReader, looks_like_zip};
 use sdconv::{Format, Limits};
 
 use crate::Failure;
@@ -202,7 +202,7 @@ fn zip_double_extension(path: &Path) -> Option<Format> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sdconv::package::{Compression, ZipWriter};
+    use sdconv::internal::archive::{Compression, ZipWriter};
 
     fn input(bytes: Vec<u8>, is_stdin: bool) -> Input {
         Input {

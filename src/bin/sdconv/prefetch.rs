@@ -27,7 +27,7 @@ use std::thread::{Scope, ScopedJoinHandle};
 
 use sdconv::Limits;
 use sdconv::ast::MediaItem;
-use sdconv::package::{RawEntry, Source, ZipReader};
+use sdconv::internal::archive::{RawEntry, Source, ZipReader};
 
 use crate::detect::Input;
 use crate::staged::{outermost_missing, remove_made};

@@ -33,7 +33,7 @@ fn cell_text(t: &Table, row: usize, col: usize) -> String {
         .unwrap_or_default()
 }
 
-/// Series names, categories, values[series][category].
+/// Series names, categories, values\[series\]\[category\].
 fn data(t: &Table) -> (Vec<String>, Vec<String>, Vec<Vec<Option<f64>>>) {
     let ncols = t.rows.first().map_or(0, |r| r.cells.len());
     let names = (1..ncols).map(|c| cell_text(t, 0, c)).collect();

@@ -6,7 +6,7 @@
 
 use std::collections::HashSet;
 
-use crate::package::check_entry_name;
+use crate::archive::check_entry_name;
 
 /// Hands out unique ids for source ids.
 #[derive(Debug, Default)]

@@ -51,10 +51,10 @@ use std::collections::{HashMap, HashSet};
 
 use bytes::Bytes;
 
+use crate::archive::{Compression, ZipWriter, finish_converted};
 use crate::ast::numbering::{BlockNumber, number_blocks};
 use crate::ast::{Block, DirectoryKind, Document, Inline, MediaItem, TextType, inline::plain_text};
 use crate::lang::Language;
-use crate::package::{Compression, ZipWriter, finish_converted};
 use crate::report::{Converted, Location, Report, WarningKind};
 
 /// The stylesheet of both forms: `style.css` beside the page, or inline in the single file.

@@ -50,10 +50,10 @@ mod tables;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::marks::{Loss, MarkPolicy};
+use crate::archive::{Compression, ZipWriter, finish_converted};
 use crate::ast::{Document, MediaItem, MediaKind, TextStyle};
 use crate::error::Result;
 use crate::lang::Language;
-use crate::package::{Compression, ZipWriter, finish_converted};
 use crate::report::{Converted, Location, Report, WarningKind};
 use ids::Target;
 pub use ids::ncname;

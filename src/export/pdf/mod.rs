@@ -16,7 +16,7 @@
 //! drawn as `Tj` strings in the subset fonts' glyph ids; printpdf's glyph-run merging (for its
 //! own layout) is not used.
 //!
-//! The layout is the paged layer's ([`crate::export::paged`], shared with the Word writer's
+//! The layout is the paged layer's (`export::paged`, shared with the Word writer's
 //! page numbers); this writer draws its pages. Modules: `fonts` (subsetting the bundled faces),
 //! `images` (XObjects), `draw` (operations), and this module (document assembly, outline,
 //! metadata).

@@ -9,8 +9,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::archive::check_entry_name;
 use crate::ast::{Block, Document, Inline};
-use crate::package::check_entry_name;
 use crate::report::{Location, Report, WarningKind};
 
 use crate::xml::{xml_char, xml_clean};

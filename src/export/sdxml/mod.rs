@@ -1,6 +1,6 @@
 //! The sd.xml writer: the service's zip of `sd.xml` + `images/`, valid against the service's DTD
 //! (`xmllint --noout --dtdvalid sdxml_import.dtd sd.xml`), and carrying everything the DTD cannot
-//! hold in `<?sdconv JSON?>` processing instructions ([`crate::sdxml_ext`]) so that our reader
+//! hold in `<?sdconv JSON?>` processing instructions (`sdxml_ext`) so that our reader
 //! gets back exactly the tree that was written: `import(export(doc)) == doc`.
 //! [`SdxmlExportOptions::strict_dtd`] leaves the PIs out (one warning per kind of data lost).
 //!
@@ -76,8 +76,8 @@ mod readback;
 
 use std::collections::BTreeMap;
 
+use crate::archive::{Compression, ZipWriter, finish_converted};
 use crate::ast::Document;
-use crate::package::{Compression, ZipWriter, finish_converted};
 use crate::report::{Converted, Location, Report, WarningKind};
 use crate::sdxml_ext::Ext;
 use losses::{Loss, Tally};

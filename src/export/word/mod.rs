@@ -13,9 +13,9 @@
 //! and writing strings straight into the parts is several times faster than building its element
 //! tree. The part writers here are small and each says which ECMA-376 rule it follows.
 //!
-//! Done: every block and inline node of the tree (see [`document`], [`runs`]), captions with
-//! `SEQ` fields ([`captions`]), pre-filled TOCs ([`toc`]), footnotes and endnotes, comments,
-//! revisions, header/footer with page numbers, core properties, compressed images ([`images`]).
+//! Done: every block and inline node of the tree (see `document`, `runs`), captions with
+//! `SEQ` fields (`captions`), pre-filled TOCs (`toc`), footnotes and endnotes, comments,
+//! revisions, header/footer with page numbers, core properties, compressed images (`paged::pictures`).
 //! How a reader gets the tree back (the contract with `import::docx`):
 //!
 //! | Word | tree |
@@ -53,13 +53,13 @@
 //! Partly: sidenotes become footnotes; index marks become `XE` fields (the index tree is not
 //! written) — each reported as a warning.
 
+mod assemble;
 mod captions;
 mod chart;
 mod document;
 mod images;
 mod numbering;
 mod omml;
-mod package;
 mod runs;
 mod sdox;
 mod tables;
@@ -73,10 +73,10 @@ pub use crate::export::paged::pictures::ImageStats;
 pub use sdox::{SdoxTemplate, sdox_catalog_json, sdox_sample, sdox_templates};
 pub use template::{TemplateFiles, WordTemplate, WordTemplates};
 
+use crate::archive::ZipWriter;
 use crate::ast::Document;
 use crate::error::Result;
 use crate::limits::Limits;
-use crate::package::ZipWriter;
 use crate::report::Converted;
 
 /// The template used when none is named.
@@ -177,5 +177,5 @@ fn write_into<S: std::io::Write + std::io::Seek>(
         None => WordTemplates::builtin(),
     };
     let template = templates.resolve(&options.template_id)?;
-    package::write_package(doc, template, &options.settings, &options.limits, open)
+    assemble::write_package(doc, template, &options.settings, &options.limits, open)
 }

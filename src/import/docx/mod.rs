@@ -20,10 +20,10 @@
 mod build;
 mod parse;
 
+use crate::archive::Source;
 use crate::ast::Document;
 use crate::error::{Error, Result};
 use crate::limits::Limits;
-use crate::package::Source;
 use crate::report::{Converted, Report};
 
 pub use build::looks::{self, NumberLook, NumberLooks};

@@ -11,7 +11,7 @@
 //!
 //! The XML is streamed (quick-xml) onto an explicit element stack, never a recursion per
 //! element, and its depth is bounded by [`Limits::max_xml_depth`](crate::Limits); the zip is read
-//! through [`crate::package::ZipReader`] (size, ratio and name checks).
+//! through [`crate::archive::ZipReader`] (size, ratio and name checks).
 //!
 //! What is read (the grammar is the service's `sdxml_import.dtd` of 2018-09-28):
 //!
@@ -29,7 +29,7 @@
 //! | inline `b i u s sub sup kbd sd-sc a inline` | marks (canonical order) | done |
 //! | `xref`, `footnote`, `sidenote`, `img`, `index`, `br` | cross-reference, notes, inline image, index mark, line break | done |
 //! | `indexes/index-node` | [`Document::indexes`](crate::Document) | done |
-//! | `<?sdconv …?>` ([`crate::sdxml_ext`]): fields, open/close, inline, wrapper, block, comments | as the extension's table says | done |
+//! | `<?sdconv …?>` (`sdxml_ext`): fields, open/close, inline, wrapper, block, comments | as the extension's table says | done |
 //! | 2.2x `document/ordered-sections` | read as the body | done |
 //! | 2.2x `document/attached-sections` (footnote paragraphs) | put into the body's empty footnotes in order when the counts match, else appended to the body (warning) | partial: the anchor format of 2.2x is not in the DTD |
 //! | 2.2x top-level `comments`, `section-tags`, `bibliographies`; `inline-files/` | left out with an `UnknownElement` warning | not yet |
@@ -56,9 +56,9 @@ mod warn;
 
 use bytes::Bytes;
 
+use crate::archive::{Source, ZipReader};
 use crate::ast::{Document, MediaItem};
 use crate::error::{Error, Result};
-use crate::package::{Source, ZipReader};
 use crate::report::Converted;
 
 /// The name of the XML part in the zip.

@@ -9,9 +9,9 @@ use quick_xml::events::Event;
 
 use super::rels::{Relationships, part_dir, rels_part_of};
 use super::xmlutil::attr_string;
+use crate::archive::{ZipReader, looks_like_zip};
 use crate::error::{Error, Result};
 use crate::limits::Limits;
-use crate::package::{ZipReader, looks_like_zip};
 use crate::report::{Location, Report, WarningKind};
 use crate::xml::XmlReader;
 

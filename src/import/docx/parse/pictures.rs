@@ -9,10 +9,10 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
+use crate::archive::{Source, ZipReader};
 use crate::ast::MediaItem;
 use crate::error::{Error, Result};
 use crate::limits::Limits;
-use crate::package::{Source, ZipReader};
 
 /// A picture read (sniffed, never decoded), or why it could not be read.
 pub type Picture = std::result::Result<MediaItem, String>;

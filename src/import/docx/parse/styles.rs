@@ -3,7 +3,7 @@
 //! style.
 //!
 //! Built-in styles keep their English `w:name` (`heading 1`, `caption`) in nearly every file
-//! whatever the UI language; when a producer localised the name, [`Styles::builtin_heading`] also
+//! whatever the UI language; when a producer localised the name, [`heading_number_from_id`] also
 //! recognises the style id pattern (`berschrift1`, `Titre1`, `Heading1`).
 
 use std::collections::{HashMap, HashSet};

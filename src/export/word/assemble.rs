@@ -1,13 +1,13 @@
 //! The .docx package: every part, its content type and relationships (ECMA-376 Part 2), written
-//! through the deterministic [`crate::package::ZipWriter`].
+//! through the deterministic [`crate::archive::ZipWriter`].
 
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
+use crate::archive::{Compression, ZipWriter};
 use crate::ast::{Document, MediaKind};
 use crate::error::Result;
 use crate::limits::Limits;
-use crate::package::{Compression, ZipWriter};
 use crate::report::{Converted, Location, WarningKind};
 use crate::xml::{escape_attr, escape_text};
 
