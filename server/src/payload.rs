@@ -51,6 +51,21 @@ fn max_len(field: &str, value: &str, limit: usize) -> ApiResult<()> {
     Ok(())
 }
 
+/// A document or job id as a path carries it: a UUID v4 (or a 24-hex id of a store written
+/// before); anything else is a 412 naming `field`, before any lookup.
+pub fn path_id(field: &str, id: &str) -> ApiResult<()> {
+    if crate::ids::is_document_id(id) {
+        return Ok(());
+    }
+    let shown: String = id.chars().take(40).collect();
+    Err(ApiError::precondition(
+        field,
+        format!(
+            "{shown:?} is not an id of this service (a lowercase, hyphenated UUID v4, or the 24 hex digits of an older id)"
+        ),
+    ))
+}
+
 fn not_empty(field: &str, value: &str) -> ApiResult<()> {
     if value.trim().is_empty() {
         return Err(ApiError::precondition(field, "must not be empty"));

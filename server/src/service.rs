@@ -50,7 +50,7 @@ pub fn apply_meta(tree: &mut Document, row: &DocumentRow, language: Option<&str>
 /// A new record for `creation` by `creator`.
 pub fn new_row(client: &str, creation: &Creation, creator: &User, now: i64) -> DocumentRow {
     DocumentRow {
-        id: ids::new_id(),
+        id: ids::new_document_id(),
         client_id: client.to_string(),
         title: creation.title.clone(),
         subtitle: creation.subtitle.clone().unwrap_or_default(),
@@ -150,8 +150,10 @@ pub async fn access_result(state: &AppState, document: &str, user: &User) -> Api
     }))
 }
 
-/// The document `id` of the caller, or 403 "not found".
+/// The document `id` of the caller, or 403 "not found". An id that cannot be one (see
+/// [`crate::payload::path_id`]) is a 412 naming `id`.
 pub async fn document_or_403(state: &AppState, client: &str, id: &str) -> ApiResult<DocumentRow> {
+    crate::payload::path_id("id", id)?;
     state
         .store
         .document(client, id)

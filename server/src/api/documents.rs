@@ -337,7 +337,7 @@ pub async fn duplicate(
         .ok_or_else(|| ApiError::internal("stored document", format!("{id} has no file")))?;
     let now = state.now();
     let mut copy = source.clone();
-    copy.id = crate::ids::new_id();
+    copy.id = crate::ids::new_document_id();
     copy.title = d.title;
     copy.description = d.description;
     copy.creator_id = user.id.clone();

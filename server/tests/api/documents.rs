@@ -24,8 +24,10 @@ async fn create_returns_an_access_result_and_the_record_has_every_field() {
     assert_eq!(status, StatusCode::OK);
     let link = access["documentAccessLink"].as_str().unwrap();
     assert!(link.starts_with(&h.url("/access/")), "{link}");
+    // Document ids are the service's UUID v4; user ids keep their 24 hex digits.
     assert_eq!(access["userIdSD"].as_str().unwrap().len(), 24);
     let id = id_of(&access);
+    assert!(sdconv_server::ids::is_uuid_v4(&id), "{id}");
     let (status, rec) = h.doc(&id, None).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(rec["title"], "Quarterly report");
@@ -223,21 +225,92 @@ async fn unknown_or_foreign_documents_are_403_not_found() {
     .await;
     for path in ["review", "archive", "unarchive"] {
         assert_error(
-            h.post(&format!("/partner/documents/nope/{path}")),
+            h.post(&format!("/partner/documents/{UNKNOWN}/{path}")),
             403,
             "not_found",
-            "nope",
+            UNKNOWN,
+        )
+        .await;
+    }
+    assert_error(
+        h.delete(&format!("/partner/documents/{UNKNOWN}")),
+        403,
+        "not_found",
+        UNKNOWN,
+    )
+    .await;
+    assert_error(h.get("/partner/users/nobody"), 403, "not_found", "nobody").await;
+}
+
+/// A well-formed document id no document has.
+const UNKNOWN: &str = "6f1c1a0e-2b1d-4c3e-8f00-123456789abc";
+
+#[tokio::test]
+async fn ids_in_paths_are_uuid_v4_or_the_older_24_hex_form_and_nothing_else() {
+    let Some(h) = Harness::start().await else {
+        return;
+    };
+    let id = id_of(&h.create("u1", "g1", "draft").await);
+    assert!(sdconv_server::ids::is_uuid_v4(&id), "{id}");
+    // Well-formed and unknown: the spec's 403 "Not Found", in either form.
+    for unknown in [UNKNOWN, "0123456789abcdef01234567"] {
+        assert_error(
+            h.get(&format!("/partner/documents/{unknown}")),
+            403,
+            "not_found",
+            unknown,
+        )
+        .await;
+    }
+    // Anything else cannot be an id: 412 naming the path parameter, on every document path.
+    let upper = id.to_uppercase();
+    let other_version = format!("{}1{}", &id[..14], &id[15..]);
+    let long = "a".repeat(5000);
+    for bad in [
+        "nope",
+        upper.as_str(),
+        other_version.as_str(),
+        long.as_str(),
+    ] {
+        assert_error(
+            h.get(&format!("/partner/documents/{bad}")),
+            412,
+            "precondition_failed",
+            "id:",
+        )
+        .await;
+        for path in ["review", "archive", "unarchive"] {
+            assert_error(
+                h.post(&format!("/partner/documents/{bad}/{path}")),
+                412,
+                "precondition_failed",
+                "id:",
+            )
+            .await;
+        }
+        assert_error(
+            h.post(&format!("/partner/documents/{bad}/export/sdxml"))
+                .json(&json!({"userId": "u1"})),
+            412,
+            "precondition_failed",
+            "id:",
+        )
+        .await;
+        assert_error(
+            h.get(&format!("/partner/documents/background-upload/{bad}")),
+            412,
+            "precondition_failed",
+            "jobId:",
         )
         .await;
     }
     assert_error(
         h.delete("/partner/documents/nope"),
-        403,
-        "not_found",
-        "nope",
+        412,
+        "precondition_failed",
+        "id:",
     )
     .await;
-    assert_error(h.get("/partner/users/nobody"), 403, "not_found", "nobody").await;
 }
 
 #[tokio::test]

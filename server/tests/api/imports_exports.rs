@@ -482,11 +482,19 @@ async fn background_upload_success_failure_and_unknown_job() {
     )
     .await;
     assert_eq!(status.as_u16(), 412);
+    assert!(sdconv_server::ids::is_uuid_v4(&job), "{job}");
     assert_error(
-        h.get("/partner/documents/background-upload/nope"),
+        h.get("/partner/documents/background-upload/6f1c1a0e-2b1d-4c3e-8f00-123456789abc"),
         404,
         "job_not_found",
         "no job has the id",
+    )
+    .await;
+    assert_error(
+        h.get("/partner/documents/background-upload/nope"),
+        412,
+        "precondition_failed",
+        "jobId",
     )
     .await;
 }
