@@ -3,7 +3,8 @@
 
 use axum::Json;
 use axum::extract::{Path, Query, State};
-use sdconv::{Document, Format, ImportOptions};
+use sdconv::Document;
+use sdconv::import::sdxml::SdxmlImportOptions;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -45,16 +46,14 @@ pub async fn create(
     Ok(Json(service::access_result(&state, &row.id, &user).await?))
 }
 
-/// The tree of an sdox template's sd.xml text.
+/// The tree of an sdox template's sd.xml text (a bare sd.xml: templates have no pictures).
 fn sample_tree(sdxml: &str) -> sdconv::Result<Document> {
-    let mut zip = sdconv::package::ZipWriter::new();
-    zip.add(
-        "sd.xml",
+    let read = sdconv::import::sdxml::read_xml(
         sdxml.as_bytes(),
-        sdconv::package::Compression::Deflate,
+        &mut |_| None,
+        &SdxmlImportOptions::default(),
     )?;
-    let bytes = zip.finish()?;
-    Ok(sdconv::import(Format::Sdxml, &bytes, &ImportOptions::default())?.value)
+    Ok(read.value)
 }
 
 /// POST /partner/documents/{id}: updates the user and their rights, returns a fresh link.
