@@ -205,8 +205,19 @@ fn components() -> Value {
                 "userId": {"type": "string", "minLength": 1}, "immediate": {"type": "boolean"}, "message": {"type": "string"}}},
             "DeletionCancel": {"type": "object", "properties": {"message": {"type": "string"}}},
             "ExportUser": {"type": "object", "required": ["userId"], "properties": {"userId": {"type": "string", "minLength": 1}}},
-            "HtmlExport": {"type": "object", "required": ["userId", "type", "download"], "properties": {
+            "HtmlExport": {
+                "description": "Either form; a body with both type and mode is a 412 naming mode.",
+                "oneOf": [schema("HtmlExportType"), schema("HtmlExportMode")]},
+            "HtmlExportType": {"type": "object", "required": ["userId", "type", "download"],
+                "description": "The spec's form: tracked changes marked, comments listed.",
+                "properties": {
                 "userId": {"type": "string", "minLength": 1}, "type": {"enum": ["html", "html_all_in_one"]}, "download": {"type": "boolean"}}},
+            "HtmlExportMode": {"type": "object", "required": ["userId", "mode"],
+                "description": "The older form, as clients written against earlier versions of the service send it; answered with a zip.",
+                "properties": {
+                "userId": {"type": "string", "minLength": 1},
+                "mode": {"enum": ["final", "news", "allInOne", "redlineAndPending"], "description": "final: every tracked change accepted, no comment marks (a page with its stylesheet and pictures); allInOne: final as one self-contained HTML file; redlineAndPending: insertions and deletions marked, comments listed; news: answered as redlineAndPending (no per-user change history exists to narrow it to what the user has not seen)."},
+                "download": {"type": "boolean", "default": true, "description": "false: the page URL instead of the zip, as with type"}}},
             "WordExport": {"type": "object", "required": ["userId", "templateId", "settings"], "properties": {
                 "userId": {"type": "string", "minLength": 1}, "templateId": {"type": "string"},
                 "settings": {"type": "object", "properties": {
@@ -329,7 +340,7 @@ pub fn document(server: &str) -> Value {
             },
             "/partner/documents/{id}/export/sdxml": export("Export sd.xml zip", "ExportUser", ok_file("application/zip")),
             "/partner/documents/{id}/export/parsx": export("Export parsX zip", "ExportUser", ok_file("application/zip")),
-            "/partner/documents/{id}/export/html": export("Export HTML: zip (download) or {url}", "HtmlExport", json!({"description": "zip, or the page URL", "content": {
+            "/partner/documents/{id}/export/html": export("Export HTML: zip (download) or {url}; {userId, type, download} or the older {userId, mode}", "HtmlExport", json!({"description": "zip, or the page URL", "content": {
                 "application/zip": {"schema": {"type": "string", "contentMediaType": "application/zip"}},
                 "application/json": {"schema": {"type": "object", "required": ["url"], "properties": {"url": {"type": "string"}}}}}})),
             "/partner/documents/{id}/export/word": export("Export Word", "WordExport", ok_file("application/vnd.openxmlformats-officedocument.wordprocessingml.document")),

@@ -348,17 +348,107 @@ pub struct ExportUser {
     pub user_id: String,
 }
 
-/// Body of the html export.
+/// Body of the html export, in either of its two forms: the spec's `{userId, type, download}`,
+/// or the older `{userId, mode}` that clients written against earlier versions of the service
+/// send (see [`HtmlExport::plan`]).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct HtmlExport {
     /// Partner id of the exporting user.
     pub user_id: String,
-    /// `html` or `html_all_in_one`.
-    #[serde(rename = "type")]
-    pub kind: String,
+    /// `html` or `html_all_in_one` (the spec's form).
+    #[serde(rename = "type", default)]
+    pub kind: Option<String>,
+    /// Zip (true) or a page URL (false); required with `type`, true by default with `mode`.
+    #[serde(default)]
+    pub download: Option<bool>,
+    /// `final`, `news`, `allInOne` or `redlineAndPending` (the older form).
+    #[serde(default)]
+    pub mode: Option<String>,
+}
+
+/// The older html export's modes, as `mode` spells them.
+pub const HTML_MODES: [&str; 4] = ["final", "news", "allInOne", "redlineAndPending"];
+
+/// What an html export request asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HtmlPlan {
+    /// One self-contained page (`html_all_in_one`, `allInOne`) rather than a page with its
+    /// stylesheet and pictures beside it.
+    pub all_in_one: bool,
+    /// Tracked changes marked (`All`) or accepted.
+    pub track_changes: sdconv::TrackChanges,
+    /// Whether comments are listed and their ranges marked.
+    pub comments: bool,
     /// Zip (true) or a page URL (false).
     pub download: bool,
+}
+
+impl HtmlExport {
+    /// The request checked: `type` and `mode` exclude each other (412 naming `mode`), an
+    /// unknown value is a 412 naming its field.
+    ///
+    /// | request | page | changes | comments |
+    /// |---|---|---|---|
+    /// | `type: html` | page + files | marked | listed |
+    /// | `type: html_all_in_one` | one file | marked | listed |
+    /// | `mode: final` | page + files | accepted | none |
+    /// | `mode: allInOne` | one file | accepted | none |
+    /// | `mode: redlineAndPending` | page + files | marked | listed |
+    /// | `mode: news` | as `redlineAndPending` (no per-user change history narrows it) | | |
+    pub fn plan(&self) -> ApiResult<HtmlPlan> {
+        use sdconv::TrackChanges;
+        match (&self.kind, &self.mode) {
+            (Some(_), Some(_)) => Err(ApiError::precondition(
+                "mode",
+                "cannot be combined with type: send {userId, type, download} or {userId, mode}",
+            )),
+            (None, Some(mode)) => {
+                let (all_in_one, track_changes, comments) = match mode.as_str() {
+                    "final" => (false, TrackChanges::Accept, false),
+                    "allInOne" => (true, TrackChanges::Accept, false),
+                    "redlineAndPending" | "news" => (false, TrackChanges::All, true),
+                    other => {
+                        return Err(ApiError::precondition(
+                            "mode",
+                            format!("{other:?} is not one of {}", HTML_MODES.join(", ")),
+                        ));
+                    }
+                };
+                Ok(HtmlPlan {
+                    all_in_one,
+                    track_changes,
+                    comments,
+                    download: self.download.unwrap_or(true),
+                })
+            }
+            (Some(kind), None) => {
+                let all_in_one = match kind.as_str() {
+                    "html" => false,
+                    "html_all_in_one" => true,
+                    other => {
+                        return Err(ApiError::precondition(
+                            "type",
+                            format!("{other:?} is not html or html_all_in_one"),
+                        ));
+                    }
+                };
+                let download = self.download.ok_or_else(|| {
+                    ApiError::precondition("download", "missing field `download` (with type)")
+                })?;
+                Ok(HtmlPlan {
+                    all_in_one,
+                    track_changes: TrackChanges::All,
+                    comments: true,
+                    download,
+                })
+            }
+            (None, None) => Err(ApiError::precondition(
+                "type",
+                "missing field `type` (or `mode`, the older form)",
+            )),
+        }
+    }
 }
 
 /// Body of the word export.
