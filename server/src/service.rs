@@ -158,7 +158,12 @@ pub async fn document_or_403(state: &AppState, client: &str, id: &str) -> ApiRes
         .store
         .document(client, id)
         .await?
-        .ok_or_else(|| ApiError::not_found(format!("no document has the id {id:?}")))
+        .ok_or_else(|| unknown_document(id))
+}
+
+/// The answer for a document that does not exist, or does not for the user asking (rule 1).
+pub fn unknown_document(id: &str) -> ApiError {
+    ApiError::not_found(format!("no document has the id {id:?}"))
 }
 
 /// The user with partner id `partner_id`, or 403 "not found" naming `field`.

@@ -85,7 +85,8 @@ pub struct UserQuery {
     pub user_id: Option<String>,
 }
 
-/// GET /partner/documents/{id}
+/// GET /partner/documents/{id}: with `userId`, a draft of another user is answered as an
+/// unknown document (rule 1: a draft is visible only to its creator).
 pub async fn get(
     State(state): State<AppState>,
     caller: Caller,
@@ -96,6 +97,9 @@ pub async fn get(
     let flags = match q.user_id.as_deref().filter(|u| !u.is_empty()) {
         Some(uid) => {
             let user = service::user_or_403(&state, &caller.client_id, "userId", uid).await?;
+            if service::check_visible(&row, &user).is_err() {
+                return Err(service::unknown_document(&id));
+            }
             service::user_flags(&state, &row, &user.id).await?
         }
         None => (false, false, false),

@@ -364,6 +364,80 @@ async fn open_updates_the_user_and_refuses_drafts_to_others() {
 }
 
 #[tokio::test]
+async fn rule_1_a_draft_of_another_user_is_unknown_on_every_read_path() {
+    let Some(h) = Harness::start().await else {
+        return;
+    };
+    // a's draft and review document in g1; b belongs to g1 too (a document of b's there).
+    let draft = id_of(&h.create("a", "g1", "draft").await);
+    let review = id_of(&h.create("a", "g1", "review").await);
+    let own = id_of(&h.create("b", "g1", "review").await);
+
+    // The single document: for b, a's draft answers as an unknown document does.
+    let (status, unknown) = h.doc(UNKNOWN, Some("b")).await;
+    assert_eq!(status.as_u16(), 403);
+    let (status, body) = h.doc(&draft, Some("b")).await;
+    assert_eq!(status.as_u16(), 403, "{body}");
+    assert_eq!(body["error"], "not_found");
+    assert_eq!(
+        body["message"],
+        unknown["message"]
+            .as_str()
+            .unwrap()
+            .replace(UNKNOWN, &draft),
+        "no hint that the draft exists"
+    );
+    // For its creator and without a user (the partner's own view) it is there; review
+    // documents are there for b.
+    assert_eq!(h.doc(&draft, Some("a")).await.0, StatusCode::OK);
+    assert_eq!(h.doc(&draft, None).await.0, StatusCode::OK);
+    assert_eq!(h.doc(&review, Some("b")).await.0, StatusCode::OK);
+
+    // The lists, in each combination naming b.
+    for query in [
+        vec![("userId", "b"), ("groupId", "g1")],
+        vec![("userId", "b")],
+        vec![("groupId", "g1")],
+    ] {
+        let listed = ids(&h, &query).await;
+        assert!(!listed.contains(&draft), "{query:?}: {listed:?}");
+    }
+    assert_eq!(
+        ids(&h, &[("userId", "b"), ("groupId", "g1")]).await,
+        sorted(vec![review.clone(), own.clone()])
+    );
+    // The unseen list and counts: b sees the two review documents, never a's draft.
+    let (status, unseen) = send_json(
+        h.get("/partner/documents/unseen/list")
+            .query(&[("userId", "b")]),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let mut unseen: Vec<String> = unseen
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["id"].as_str().unwrap().to_string())
+        .collect();
+    unseen.sort();
+    assert_eq!(unseen, sorted(vec![review.clone(), own]));
+    let (_, counts) = send_json(
+        h.get("/partner/documents/unseen/count")
+            .query(&[("userId", "b")]),
+    )
+    .await;
+    assert_eq!(counts["numWithAnyChange"], 2, "{counts}");
+    assert_eq!(counts["groups"][0]["numWithAnyChange"], 2, "{counts}");
+    // a's own counts include the draft.
+    let (_, counts) = send_json(
+        h.get("/partner/documents/unseen/count")
+            .query(&[("userId", "a")]),
+    )
+    .await;
+    assert_eq!(counts["numWithAnyChange"], 3, "{counts}");
+}
+
+#[tokio::test]
 async fn metadata_overwrites_tags_and_returns_an_empty_object() {
     let Some(h) = Harness::start().await else {
         return;
