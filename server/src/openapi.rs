@@ -172,7 +172,7 @@ fn components() -> Value {
     json!({
         "securitySchemes": {
             "clientId": {"type": "apiKey", "in": "header", "name": "x-client-id"},
-            "jwt": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT (HS256/384/512; claims iat, iss, jti)"},
+            "jwt": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT (HS256/384/512; claims iat, iss, jti; exp and nbf honoured when present, with the iat leeway)"},
             "apiKey": {"type": "apiKey", "in": "header", "name": "x-api-key"},
             "adminToken": {"type": "apiKey", "in": "header", "name": "authorization", "description": "adminAccessToken from POST /partner/authenticate"}
         },
