@@ -13,20 +13,98 @@ pub const LANGUAGES: [&str; 4] = ["de_DE", "en_EN", "ru_RU", "fr_CA"];
 /// Document roles, weakest first.
 pub const ROLES: [&str; 4] = ["reader", "commentator", "editor", "approver"];
 
-/// A JSON body; malformed JSON, a wrong type or a missing field is a 412 naming it, and an
-/// over-limit body a 403 (the spec's "Request Entity Too Large").
+// Limits the spec does not give (README "Limits"); each breach is a 412 naming the field.
+
+/// Ids of the partner system (`userId` in bodies, queries and paths, `creatorUserId`,
+/// `user.userId`), `userIdSD` and `groupId`: characters at most.
+pub const MAX_ID_CHARS: usize = 150;
+/// `footer`: characters at most (as `description` and `supplemental`).
+pub const MAX_FOOTER_CHARS: usize = 400;
+/// `tags`: tags at most.
+pub const MAX_TAGS: usize = 100;
+/// `tags`: characters of one tag at most.
+pub const MAX_TAG_CHARS: usize = 100;
+/// A JSON request body (and the `data` part of an upload): bytes at most, apart from the
+/// upload limit (`--max-upload`) of whole requests.
+pub const MAX_JSON_BYTES: usize = 1024 * 1024;
+
+/// A JSON body; malformed JSON, a wrong type or a missing field is a 412 naming it, and so is
+/// a body over [`MAX_JSON_BYTES`] (one over the upload limit is refused before, with 403).
 #[derive(Debug)]
 pub struct JsonBody<T>(pub T);
 
 impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
     type Rejection = ApiError;
 
-    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
-        let bytes = Bytes::from_request(req, state)
+    async fn from_request(req: Request, _state: &S) -> Result<Self, ApiError> {
+        let too_large = || {
+            ApiError::precondition(
+                "body",
+                format!("a JSON body may have {MAX_JSON_BYTES} bytes at most"),
+            )
+        };
+        let declared = req
+            .headers()
+            .get(axum::http::header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<u64>().ok());
+        if declared.is_some_and(|n| n > MAX_JSON_BYTES as u64) {
+            return Err(too_large());
+        }
+        // Read up to the limit only: a body without a length is cut there.
+        let bytes: Bytes = axum::body::to_bytes(req.into_body(), MAX_JSON_BYTES)
             .await
-            .map_err(|e| ApiError::too_large(format!("request body: {e}")))?;
+            .map_err(|e| {
+                if is_length_limit(&e) {
+                    too_large()
+                } else {
+                    ApiError::precondition("body", format!("could not be read: {e}"))
+                }
+            })?;
         parse_json("body", &bytes).map(JsonBody)
     }
+}
+
+/// Whether reading a body stopped at its limit.
+fn is_length_limit(e: &axum::Error) -> bool {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(s) = source {
+        if s.is::<http_body_util::LengthLimitError>() {
+            return true;
+        }
+        source = s.source();
+    }
+    false
+}
+
+/// The JSON `data` part of an upload: at most [`MAX_JSON_BYTES`], like a JSON body.
+pub fn check_data_part(data: &[u8]) -> ApiResult<()> {
+    if data.len() > MAX_JSON_BYTES {
+        return Err(ApiError::precondition(
+            "data",
+            format!("the JSON part may have {MAX_JSON_BYTES} bytes at most"),
+        ));
+    }
+    Ok(())
+}
+
+/// An id of the partner system (or `userIdSD`, `groupId`): at most [`MAX_ID_CHARS`].
+pub fn partner_id(field: &str, value: &str) -> ApiResult<()> {
+    max_len(field, value, MAX_ID_CHARS)
+}
+
+/// `tags`: at most [`MAX_TAGS`] of at most [`MAX_TAG_CHARS`] each.
+pub fn check_tags(tags: &[String]) -> ApiResult<()> {
+    if tags.len() > MAX_TAGS {
+        return Err(ApiError::precondition(
+            "tags",
+            format!("{} tags, at most {MAX_TAGS} allowed", tags.len()),
+        ));
+    }
+    for (i, tag) in tags.iter().enumerate() {
+        max_len(&format!("tags[{i}]"), tag, MAX_TAG_CHARS)?;
+    }
+    Ok(())
 }
 
 /// Parses JSON; errors are 412 naming `what` and serde's path and position.
@@ -110,7 +188,7 @@ impl UserPayload {
     /// Checks the limits.
     pub fn check(&self) -> ApiResult<()> {
         not_empty("user.userId", &self.user_id)?;
-        max_len("user.userId", &self.user_id, 150)?;
+        partner_id("user.userId", &self.user_id)?;
         max_len("user.email", &self.email, 150)?;
         max_len("user.firstname", &self.firstname, 150)?;
         max_len("user.lastname", &self.lastname, 150)?;
@@ -213,6 +291,7 @@ impl Creation {
         max_len("title", &self.title, 200)?;
         max_len("description", &self.description, 400)?;
         not_empty("groupId", &self.group_id)?;
+        partner_id("groupId", &self.group_id)?;
         max_len(
             "supplemental",
             self.supplemental.as_deref().unwrap_or(""),
@@ -220,6 +299,16 @@ impl Creation {
         )?;
         max_len("subtitle", self.subtitle.as_deref().unwrap_or(""), 300)?;
         max_len("filename", self.filename.as_deref().unwrap_or(""), 200)?;
+        max_len(
+            "footer",
+            self.footer.as_deref().unwrap_or(""),
+            MAX_FOOTER_CHARS,
+        )?;
+        max_len(
+            "sampleId",
+            self.sample_id.as_deref().unwrap_or(""),
+            MAX_ID_CHARS,
+        )?;
         if let Some(s) = &self.status {
             one_of("status", s, &["draft", "review"])?;
         }
@@ -292,6 +381,14 @@ impl Metadata {
             self.supplemental.as_deref().unwrap_or(""),
             400,
         )?;
+        max_len(
+            "footer",
+            self.footer.as_deref().unwrap_or(""),
+            MAX_FOOTER_CHARS,
+        )?;
+        if let Some(tags) = &self.tags {
+            check_tags(tags)?;
+        }
         Ok(())
     }
 }
@@ -314,7 +411,8 @@ impl Duplicate {
         not_empty("title", &self.title)?;
         max_len("title", &self.title, 200)?;
         max_len("description", &self.description, 400)?;
-        not_empty("creatorUserId", &self.creator_user_id)
+        not_empty("creatorUserId", &self.creator_user_id)?;
+        partner_id("creatorUserId", &self.creator_user_id)
     }
 }
 

@@ -166,13 +166,15 @@ pub fn unknown_document(id: &str) -> ApiError {
     ApiError::not_found(format!("no document has the id {id:?}"))
 }
 
-/// The user with partner id `partner_id`, or 403 "not found" naming `field`.
+/// The user with partner id `partner_id`, or 403 "not found" naming `field` (412 when the id
+/// is longer than any can be).
 pub async fn user_or_403(
     state: &AppState,
     client: &str,
     field: &str,
     partner_id: &str,
 ) -> ApiResult<User> {
+    crate::payload::partner_id(field, partner_id)?;
     state
         .store
         .user(client, partner_id)

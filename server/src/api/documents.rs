@@ -143,6 +143,13 @@ pub async fn list(
             ));
         }
     };
+    for (field, value) in [
+        ("groupId", &p.group_id),
+        ("userId", &p.user_id),
+        ("userIdSD", &p.user_id_sd),
+    ] {
+        crate::payload::partner_id(field, value.as_deref().unwrap_or(""))?;
+    }
     let nonempty = |s: &Option<String>| s.clone().filter(|v| !v.is_empty());
     let user = match (nonempty(&p.user_id), nonempty(&p.user_id_sd)) {
         (Some(uid), _) => Some(state.store.user(client, &uid).await?),
@@ -203,6 +210,7 @@ async fn unseen(
         .as_deref()
         .filter(|u| !u.is_empty())
         .ok_or_else(|| ApiError::precondition("userId", "is required"))?;
+    crate::payload::partner_id("userId", uid)?;
     let Some(user) = state.store.user(client, uid).await? else {
         return Ok(Vec::new());
     };

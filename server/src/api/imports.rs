@@ -42,6 +42,7 @@ async fn read_upload(multipart: Result<Multipart, MultipartRejection>) -> ApiRes
     }
     let (file_name, file) = file.ok_or_else(|| ApiError::precondition("file", "part missing"))?;
     let data = data.ok_or_else(|| ApiError::precondition("data", "part missing"))?;
+    crate::payload::check_data_part(&data)?;
     Ok(Upload {
         file_name,
         file,

@@ -920,3 +920,223 @@ async fn catalogs_come_from_the_engine_by_get_and_post() {
     let (_, sdox) = send_json(h.get("/partner/templates/sdox")).await;
     assert!(sdox[0]["pdSettings"].is_object() && sdox[0]["exportSubset"].is_array());
 }
+
+#[tokio::test]
+async fn limits_beyond_the_spec_are_412_naming_the_field() {
+    let Some(h) = Harness::start().await else {
+        return;
+    };
+    let create = |body: &Value| h.post("/partner/documents/create").json(body);
+    // On create: footer (400), groupId (150), user.userId (150); at the limit it passes.
+    for (pointer, limit, field) in [
+        ("/footer", 400, "footer"),
+        ("/groupId", 150, "groupId"),
+        ("/user/userId", 150, "user.userId"),
+        ("/sampleId", 150, "sampleId"),
+    ] {
+        let with = |len: usize| {
+            let mut body = creation("u1", "g1", "draft", "T");
+            let value = json!("x".repeat(len));
+            match pointer.strip_prefix("/user/") {
+                Some(key) => body["user"][key] = value,
+                None => body[&pointer[1..]] = value,
+            }
+            body
+        };
+        if field != "sampleId" {
+            let (status, body) = send_json(create(&with(limit))).await;
+            assert_eq!(status, StatusCode::OK, "{field} at the limit: {body}");
+        }
+        assert_error(
+            create(&with(limit + 1)),
+            412,
+            "precondition_failed",
+            &format!("{field}: {} characters", limit + 1),
+        )
+        .await;
+    }
+    let id = id_of(&h.create("u1", "g1", "review").await);
+    // On metadata: footer, the number of tags and the length of each.
+    let metadata = |body: Value| {
+        h.post(&format!("/partner/documents/{id}/metadata"))
+            .json(&body)
+    };
+    let tags = |n: usize, len: usize| json!({"tags": vec!["t".repeat(len); n]});
+    let (status, _) = send_json(metadata(tags(100, 100))).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_error(
+        metadata(tags(101, 1)),
+        412,
+        "precondition_failed",
+        "tags: 101 tags",
+    )
+    .await;
+    assert_error(
+        metadata(tags(3, 101)),
+        412,
+        "precondition_failed",
+        "tags[0]: 101 characters",
+    )
+    .await;
+    assert_error(
+        metadata(json!({"footer": "f".repeat(401)})),
+        412,
+        "precondition_failed",
+        "footer: 401 characters",
+    )
+    .await;
+    let (_, rec) = h.doc(&id, None).await;
+    assert_eq!(
+        rec["tags"].as_array().unwrap().len(),
+        100,
+        "unchanged by the refusals"
+    );
+
+    // Partner ids in bodies, queries and paths.
+    let long = "u".repeat(151);
+    assert_error(
+        h.post(&format!("/partner/documents/{id}/duplicate"))
+            .json(&json!({"title": "t", "description": "", "creatorUserId": long})),
+        412,
+        "precondition_failed",
+        "creatorUserId: 151 characters",
+    )
+    .await;
+    for kind in ["sdxml", "parsx", "pdf"] {
+        assert_error(
+            h.post(&format!("/partner/documents/{id}/export/{kind}"))
+                .json(&json!({"userId": long})),
+            412,
+            "precondition_failed",
+            "userId: 151 characters",
+        )
+        .await;
+    }
+    assert_error(
+        h.post(&format!("/partner/documents/{id}/deletion-process"))
+            .json(&json!({"userId": long})),
+        412,
+        "precondition_failed",
+        "userId: 151",
+    )
+    .await;
+    assert_error(
+        h.get(&format!("/partner/users/{long}")),
+        412,
+        "precondition_failed",
+        "userId: 151",
+    )
+    .await;
+    assert_error(
+        h.get(&format!("/partner/documents/{id}"))
+            .query(&[("userId", &long)]),
+        412,
+        "precondition_failed",
+        "userId: 151",
+    )
+    .await;
+    for field in ["groupId", "userId", "userIdSD"] {
+        assert_error(
+            h.get("/partner/documents/list").query(&[(field, &long)]),
+            412,
+            "precondition_failed",
+            &format!("{field}: 151"),
+        )
+        .await;
+    }
+    for path in ["list", "count"] {
+        assert_error(
+            h.get(&format!("/partner/documents/unseen/{path}"))
+                .query(&[("userId", &long)]),
+            412,
+            "precondition_failed",
+            "userId: 151",
+        )
+        .await;
+    }
+}
+
+#[tokio::test]
+async fn a_json_body_has_a_limit_of_its_own() {
+    let Some(h) = Harness::start().await else {
+        return;
+    };
+    const MIB: usize = 1024 * 1024;
+    // A body of exactly 1 MiB (padded with white space) is read; one byte more is not.
+    let body = creation("u1", "g1", "draft", "Padded").to_string();
+    let padded = |size: usize| format!("{body}{}", " ".repeat(size - body.len()));
+    let (status, access) = send_json(
+        h.post("/partner/documents/create")
+            .header("content-type", "application/json")
+            .body(padded(MIB)),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{access}");
+    assert_error(
+        h.post("/partner/documents/create")
+            .header("content-type", "application/json")
+            .body(padded(MIB + 1)),
+        412,
+        "precondition_failed",
+        "body: a JSON body may have 1048576 bytes at most",
+    )
+    .await;
+    // Without a length (chunked), the body is cut at the limit.
+    let (status, text) = chunked_post(&h, "/partner/documents/create", &padded(MIB + 4096)).await;
+    assert_eq!(status, 412, "{text}");
+    assert!(text.contains("body: a JSON body may have"), "{text}");
+    // The same for the JSON part of an upload, well under the upload limit.
+    let mut data = creation("u1", "g1", "draft", "T");
+    data["supplemental"] = json!("");
+    let big = format!("{}{}", data, " ".repeat(MIB));
+    let form = reqwest::multipart::Form::new()
+        .part(
+            "file",
+            reqwest::multipart::Part::bytes(sample_docx()).file_name("a.docx"),
+        )
+        .text("data", big);
+    assert_error(
+        h.post("/partner/imports/word/upload").multipart(form),
+        412,
+        "precondition_failed",
+        "data: the JSON part may have",
+    )
+    .await;
+}
+
+/// POSTs `body` with `Transfer-Encoding: chunked` (no length announced) over a plain socket;
+/// the status and the response text.
+async fn chunked_post(h: &Harness, path: &str, body: &str) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(h.server.addr).await.unwrap();
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nhost: {}\r\nx-client-id: {CLIENT}\r\nauthorization: Bearer {}\r\n\
+         content-type: application/json\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n",
+        h.server.addr,
+        h.jwt()
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    for chunk in body.as_bytes().chunks(64 * 1024) {
+        let sent = async {
+            stream
+                .write_all(format!("{:x}\r\n", chunk.len()).as_bytes())
+                .await?;
+            stream.write_all(chunk).await?;
+            stream.write_all(b"\r\n").await
+        };
+        // The server may answer and close before the whole body is sent.
+        if sent.await.is_err() {
+            break;
+        }
+    }
+    let _ = stream.write_all(b"0\r\n\r\n").await;
+    let mut response = Vec::new();
+    let _ = stream.read_to_end(&mut response).await;
+    let text = String::from_utf8_lossy(&response).into_owned();
+    let status = text
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    (status, text)
+}
