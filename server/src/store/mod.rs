@@ -36,7 +36,7 @@ use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{AnyPool, ConnectOptions, Executor};
 
-pub use blob::{BlobStore, LocalDir};
+pub use blob::{BlobStore, LocalDir, RefusedKey, is_refused_key};
 pub use documents::{DocumentRow, ListQuery, document_key};
 pub use jobs::{ClaimedJob, Job, job_upload_key};
 pub use members::Member;
