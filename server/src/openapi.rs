@@ -35,7 +35,7 @@ fn ok_empty() -> Value {
 }
 
 fn errors() -> Value {
-    json!({"description": "error: 401 authentication, 402 freemium limit, 403 client id missing / rights / not found / upload too large, 404 unknown job, 412 parameters (the message names the field), 400 DELETE of a review document", "content": {"application/json": {"schema": schema("Error")}}})
+    json!({"description": "error: 401 authentication, 402 freemium limit, 403 client id missing / rights / not found / upload too large, 404 unknown job (or a file name the file store refuses), 412 parameters (the message names the field), 400 DELETE of a review document", "content": {"application/json": {"schema": schema("Error")}}})
 }
 
 fn path_param(name: &str) -> Value {
@@ -197,7 +197,7 @@ fn components() -> Value {
         },
         "schemas": {
             "Error": {"type": "object", "required": ["error", "message"], "properties": {
-                "error": {"type": "string", "description": "unauthorized, payment_required, forbidden, not_found, too_large, precondition_failed, bad_request, job_not_found, no_route, method_not_allowed, timeout, unavailable (503: the database is away; retry), internal"},
+                "error": {"type": "string", "description": "unauthorized, payment_required, forbidden, not_found, too_large, precondition_failed, bad_request, job_not_found, no_file (404: a stored file's name the file store refuses), no_route, method_not_allowed, timeout, unavailable (503: the database is away; retry), internal"},
                 "message": {"type": "string"}}},
             "User": user,
             "Creation": creation,
@@ -284,12 +284,15 @@ pub fn document(server: &str) -> Value {
     let page = |summary: &str, params: Vec<Value>| {
         json!({"get": public(json!({
             "summary": summary,
+            "description": "A page an access link opened is served only with the session cookie the link set (sdconv_page, scoped to the page's path; an hour at most, ended by a new link for the same user into the document or by the document's deletion); the page of an html export (download false) is a link that whoever holds it may open for an hour. Every answer carries Content-Security-Policy (no scripts; pictures, styles and fonts from the page itself, data: pictures), Referrer-Policy: no-referrer, Cache-Control: no-store and X-Content-Type-Options: nosniff.",
             "parameters": params,
             "responses": {
                 "200": {"description": "the page or file", "content": {"*/*": {"schema": {"type": "string"}}}},
-                "403": {"description": "expired or unknown page, or no such file", "content": {
+                "403": {"description": "expired, closed or unknown page, or a page of a link opened without its session cookie", "content": {
                     "text/html": {"schema": {"type": "string"}},
                     "application/json": {"schema": schema("Error")}}},
+                "404": {"description": "the page has no such file (also a path with an empty segment)", "content": {
+                    "text/html": {"schema": {"type": "string"}}}},
                 "default": errors()
             }
         }))})
@@ -377,7 +380,8 @@ pub fn document(server: &str) -> Value {
                 "summary": "documentAccessLink: one use, one minute",
                 "parameters": [path_param("token")],
                 "responses": {
-                    "303": {"description": "to the document's page"},
+                    "303": {"description": "to the document's page, with the cookie of the page's session (HttpOnly, SameSite=Lax, Secure when the public URL is https, Path the page's own, Max-Age 3600)",
+                        "headers": {"Set-Cookie": {"schema": {"type": "string"}}}},
                     "403": {"description": "used, expired or unknown link", "content": {"text/html": {"schema": {"type": "string"}}}},
                     "default": errors()
                 }

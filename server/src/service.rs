@@ -10,7 +10,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::ids;
 use crate::payload::Creation;
 use crate::state::AppState;
-use crate::store::{DocumentRow, User, document_key};
+use crate::store::{DocumentRow, User, document_key, page_prefix};
 
 /// Lifetime of a `documentAccessLink` (spec: 1 minute).
 pub const ACCESS_LINK_SECONDS: i64 = 60;
@@ -125,8 +125,10 @@ pub async fn load_tree(
     Ok(tree)
 }
 
-/// A new one-time link for `user` into `document`.
+/// A new one-time link for `user` into `document`. The user's sessions in the document (pages
+/// opened with earlier links) end: the newest link is the one that counts.
 pub async fn mint_link(state: &AppState, document: &str, user: &str) -> ApiResult<String> {
+    end_sessions(state, document, user).await?;
     let token = ids::random_token();
     state
         .store
@@ -138,6 +140,14 @@ pub async fn mint_link(state: &AppState, document: &str, user: &str) -> ApiResul
         )
         .await?;
     Ok(format!("{}/access/{token}", state.public_url))
+}
+
+/// Ends `user`'s page sessions in `document`: their records and files go.
+pub async fn end_sessions(state: &AppState, document: &str, user: &str) -> ApiResult<()> {
+    for hash in state.store.end_sessions(document, user).await? {
+        state.blob_delete(page_prefix(&hash)).await?;
+    }
+    Ok(())
 }
 
 /// The access result of create, open and imports.
@@ -271,13 +281,17 @@ pub fn record(
     v
 }
 
-/// Deletes a document's records and then its files; with `due_at`, only when its deletion
+/// Deletes a document's records and then its files (its pages' too: their sessions end with
+/// it); with `due_at`, only when its deletion
 /// process is due then. True when this call deleted it (false: another instance did, or it is
 /// no longer due), so files are removed and deletions counted once.
 pub async fn delete_document(state: &AppState, id: &str, due_at: Option<i64>) -> ApiResult<bool> {
-    if !state.store.delete_document(id, due_at).await? {
+    let Some(pages) = state.store.delete_document(id, due_at).await? else {
         return Ok(false);
-    }
+    };
     state.blob_delete(format!("documents/{id}")).await?;
+    for hash in pages {
+        state.blob_delete(page_prefix(&hash)).await?;
+    }
     Ok(true)
 }

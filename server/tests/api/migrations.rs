@@ -1,6 +1,8 @@
 //! A database made before both databases shared one migration text, by the statements the
-//! server then gave it (`tests/fixtures/schema_v2_*.sql`), opens with this server: no migration
-//! runs again, its rows read and take writes, and its schema is the one a new database gets.
+//! server then gave it (`tests/fixtures/schema_v2_*.sql`), opens with this server: no released
+//! migration runs again (later ones are applied once, on top), its rows read and take writes,
+//! and its schema is the one a new database gets. A store written while document and job ids
+//! were 24 hex digits keeps them reachable by those ids.
 
 use sdconv_server::store::{DocumentRow, Member, Store};
 use sqlx::AnyPool;
@@ -88,7 +90,14 @@ async fn a_database_made_by_the_released_statements_opens_and_keeps_its_rows() {
             .fetch_all(&store.db)
             .await
             .unwrap();
-    assert_eq!(versions, [(1, 100), (2, 200)], "nothing migrated again");
+    assert_eq!(
+        &versions[..2],
+        [(1, 100), (2, 200)],
+        "nothing migrated again"
+    );
+    // What came after is applied once, on top.
+    let later: Vec<i64> = versions[2..].iter().map(|(v, _)| *v).collect();
+    assert_eq!(later, [3]);
     // The rows read back.
     let user = store.user("c", "u1").await.unwrap().unwrap();
     assert_eq!((user.id.as_str(), user.language.as_str()), ("sd1", "en_EN"));
@@ -100,6 +109,8 @@ async fn a_database_made_by_the_released_statements_opens_and_keeps_its_rows() {
     let member = store.member("d1", "sd1").await.unwrap().unwrap();
     assert_eq!((member.role.as_str(), member.admin), ("editor", Some(true)));
     assert!(store.page_valid("p", 10).await.unwrap());
+    // An old page is a link without a session, as export pages are.
+    assert_eq!(store.page("p", 10).await.unwrap().unwrap().session, None);
     assert_eq!(
         store.consume_access_token("h", 10).await.unwrap(),
         Some(("d1".to_string(), "sd1".to_string()))
@@ -133,7 +144,11 @@ async fn a_database_made_by_the_released_statements_opens_and_keeps_its_rows() {
     };
     store.insert_document(&row, &creator).await.unwrap();
     assert_eq!(store.count_documents("c").await.unwrap(), 2);
-    assert!(store.delete_document("d1", None).await.unwrap());
+    assert_eq!(
+        store.delete_document("d1", None).await.unwrap(),
+        Some(vec!["p".to_string()]),
+        "deleted, with its page"
+    );
 
     // The schema is the one this server makes.
     let Some((new_url, _, new_dir)) = empty_database().await else {
