@@ -643,11 +643,14 @@ async fn pdf_export_extension() {
     .await;
 }
 
-/// The sample with a tracked insertion and a tracked deletion added (it has a comment already),
-/// stored for `u1` through the sd.xml upload; the document id.
+/// The sample (as read from its Word form) with a tracked insertion and a tracked deletion
+/// added (it has a comment already), stored for `u1` through the sd.xml upload; the document id.
 async fn redlined(h: &Harness) -> String {
     use sdconv::ast::{Change, ChangeKind, Paragraph};
-    let mut doc = sdconv::sample::small_document();
+    let mut doc = sdconv::import(Format::Word, &sample_docx(), &ImportOptions::default())
+        .unwrap()
+        .value;
+    assert!(!doc.comments.is_empty(), "the sample has a comment");
     let change = |kind| Change {
         kind,
         author: Some("Ann".into()),

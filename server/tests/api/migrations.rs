@@ -196,8 +196,15 @@ async fn store_with_24_hex_ids() -> Option<(Option<String>, tempfile::TempDir)> 
     .unwrap();
     old.close().await;
     // The stored files, where the file store kept them: documents/<id>/sd.xml.zip.
+    let sample = sdconv::import(
+        sdconv::Format::Word,
+        &crate::harness::sample_docx(),
+        &sdconv::ImportOptions::default(),
+    )
+    .unwrap()
+    .value;
     let zip = sdconv::export(
-        &sdconv::sample::small_document(),
+        &sample,
         sdconv::Format::Sdxml,
         &sdconv::ExportOptions::default(),
     )
