@@ -2,7 +2,8 @@
 //!
 //! - JWT (current): `x-client-id` + `authorization: Bearer <JWT>`, HS256/384/512 signed with
 //!   the client's secret; claims `iat`, `iss`, `jti` required; `iat` within the leeway (5 minutes
-//!   by default) either way; a `jti` seen before within that window is a replay and refused.
+//!   by default) either way; `exp` and `nbf`, when present, honoured with the same leeway; a
+//!   `jti` seen before within that window is a replay and refused.
 //! - Legacy: `x-api-key` + `authorization: <adminAccessToken>` from `POST /partner/authenticate`
 //!   (the accounts themselves: [`crate::accounts`]).
 //!
@@ -24,12 +25,18 @@ pub struct Caller {
     pub client_id: String,
 }
 
-/// The claims the spec requires.
+/// The claims the spec requires, and the two standard time claims honoured when present.
 #[derive(Debug, Deserialize)]
 struct Claims {
     iat: i64,
     iss: String,
     jti: String,
+    /// Expiry: refused from `exp` + leeway on.
+    #[serde(default)]
+    exp: Option<i64>,
+    /// Not before: refused until `nbf` − leeway.
+    #[serde(default)]
+    nbf: Option<i64>,
 }
 
 fn header<'h>(headers: &'h HeaderMap, name: &str) -> Result<Option<&'h str>, ApiError> {
@@ -89,6 +96,22 @@ impl FromRequestParts<AppState> for Caller {
                 claims.iat
             )));
         }
+        // The spec's token needs neither; a partner that sets them gets them honoured, with
+        // the leeway of iat (as PyJWT and jsonwebtoken apply theirs).
+        if let Some(exp) = claims.exp
+            && now >= exp.saturating_add(leeway)
+        {
+            return Err(ApiError::unauthorized(format!(
+                "JWT expired: exp {exp} is {leeway} s or more before the server time {now}"
+            )));
+        }
+        if let Some(nbf) = claims.nbf
+            && nbf.saturating_sub(leeway) > now
+        {
+            return Err(ApiError::unauthorized(format!(
+                "JWT not yet valid: nbf {nbf} is more than {leeway} s after the server time {now}"
+            )));
+        }
         if claims.jti.is_empty() || claims.iss.is_empty() {
             return Err(ApiError::unauthorized(
                 "JWT claims iss and jti must not be empty",
@@ -128,9 +151,11 @@ fn verify_jwt(token: &str, secret: &[u8]) -> Result<Claims, ApiError> {
         )));
     }
     let mut validation = Validation::new(header.alg);
-    // The spec's token has no exp; iat is checked against the leeway by the caller.
+    // The spec's token has no exp; iat, exp and nbf are checked against the server's clock and
+    // leeway by the caller.
     validation.required_spec_claims.clear();
     validation.validate_exp = false;
+    validation.validate_nbf = false;
     validation.validate_aud = false;
     jsonwebtoken::decode::<Claims>(token, &DecodingKey::from_secret(secret), &validation)
         .map(|data| data.claims)

@@ -57,7 +57,7 @@ pub struct Flags {
     /// Folder of the database and the stored files; created when missing.
     #[arg(long, env = "SDCONV_DATA", default_value = "./data")]
     pub data: PathBuf,
-    /// Accepted JWT `iat` leeway in seconds.
+    /// Accepted JWT `iat` leeway in seconds (also applied to `exp` and `nbf` when present).
     #[arg(long, env = "SDCONV_JWT_LEEWAY", default_value_t = 300)]
     pub jwt_leeway: i64,
     /// Freemium model: documents a client may hold (0 = unlimited); one more is refused with 402.
@@ -103,7 +103,7 @@ pub struct Config {
     pub public_url: Option<String>,
     /// Data folder.
     pub data: PathBuf,
-    /// JWT `iat` leeway.
+    /// JWT `iat` leeway (also applied to `exp` and `nbf`).
     pub jwt_leeway: Duration,
     /// Documents per client; 0 = unlimited.
     pub document_quota: u64,

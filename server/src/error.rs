@@ -11,6 +11,7 @@
 //! | `precondition_failed` | 412 | missing or wrong request parameters; the message names the field |
 //! | `bad_request` | 400 | DELETE of a review document (use the deletion process) |
 //! | `job_not_found` | 404 | unknown background job id |
+//! | `no_file` | 404 | a stored file the request names by a name the file store refuses |
 //! | `no_route` | 404 | no endpoint has the path |
 //! | `method_not_allowed` | 405 | the path exists, not with this method |
 //! | `timeout` | 503 | the request took longer than the configured timeout |
@@ -92,6 +93,17 @@ impl ApiError {
             StatusCode::NOT_FOUND,
             "job_not_found",
             format!("no job has the id {id:?}"),
+        )
+    }
+
+    /// 404 for a stored file named by a key the file store refuses ([`crate::store::RefusedKey`]):
+    /// the request's fault, not the server's, so it is logged as a warning only.
+    pub fn refused_key(what: &str, detail: impl std::fmt::Display) -> Self {
+        tracing::warn!("{what}: {detail}");
+        Self::new(
+            StatusCode::NOT_FOUND,
+            "no_file",
+            format!("{what}: no stored file has this name"),
         )
     }
 

@@ -205,7 +205,7 @@ pub async fn start(config: Config, clock: Arc<dyn Clock>) -> Result<Server, Star
     let sweeper = tokio::spawn(housekeeping::run(state.clone(), Duration::from_secs(60)));
     // As many workers as conversions may run; the conversion semaphore bounds them with the
     // synchronous requests.
-    let instance = ids::new_id();
+    let instance = ids::new_user_id();
     let (stop_workers, stop) = tokio::sync::watch::channel(false);
     let workers = (0..state.config.conversions)
         .map(|n| {

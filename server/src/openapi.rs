@@ -35,11 +35,30 @@ fn ok_empty() -> Value {
 }
 
 fn errors() -> Value {
-    json!({"description": "error: 401 authentication, 402 freemium limit, 403 client id missing / rights / not found / upload too large, 404 unknown job, 412 parameters (the message names the field), 400 DELETE of a review document", "content": {"application/json": {"schema": schema("Error")}}})
+    json!({"description": "error: 401 authentication, 402 freemium limit, 403 client id missing / rights / not found / upload too large, 404 unknown job (or a file name the file store refuses), 412 parameters (the message names the field), 400 DELETE of a review document", "content": {"application/json": {"schema": schema("Error")}}})
 }
 
 fn path_param(name: &str) -> Value {
     json!({"name": name, "in": "path", "required": true, "schema": {"type": "string"}})
+}
+
+/// A path parameter naming a document or a job: a UUID v4, or the 24 hex digits of an id of a
+/// store written before ids were UUIDs. Anything else is a 412 naming the parameter.
+fn id_param(name: &str) -> Value {
+    json!({"name": name, "in": "path", "required": true, "schema": {
+        "type": "string",
+        "pattern": ID_PATTERN,
+        "description": "a lowercase, hyphenated UUID v4 (the form new ids have), or 24 lowercase hex digits (ids of stores written before); anything else is a 412 naming the parameter"
+    }})
+}
+
+/// [`crate::ids::is_document_id`] as a pattern.
+pub const ID_PATTERN: &str =
+    "^([0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}|[0-9a-f]{24})$";
+
+/// A partner-system id (user, group) in a path or query: at most 150 characters.
+fn partner_id_schema() -> Value {
+    json!({"type": "string", "maxLength": 150})
 }
 
 fn query_param(name: &str, required: bool, s: Value) -> Value {
@@ -109,7 +128,7 @@ fn components() -> Value {
             "title": {"type": "string", "minLength": 1, "maxLength": 200},
             "description": {"type": "string", "maxLength": 400},
             "userRole": role,
-            "groupId": {"type": "string", "minLength": 1},
+            "groupId": {"type": "string", "minLength": 1, "maxLength": 150},
             "sectionHistory": {"type": "boolean"},
             "documentExportDuplicate": {"type": "boolean"},
             "supplemental": {"type": "string", "maxLength": 400},
@@ -117,8 +136,8 @@ fn components() -> Value {
             "admin": {"type": "boolean"},
             "subtitle": {"type": "string", "maxLength": 300},
             "filename": {"type": "string", "maxLength": 200},
-            "footer": {"type": "string"},
-            "sampleId": {"type": "string"}
+            "footer": {"type": "string", "maxLength": 400},
+            "sampleId": {"type": "string", "maxLength": 150}
         }
     });
     let mut record_props = string_props(&[
@@ -172,13 +191,13 @@ fn components() -> Value {
     json!({
         "securitySchemes": {
             "clientId": {"type": "apiKey", "in": "header", "name": "x-client-id"},
-            "jwt": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT (HS256/384/512; claims iat, iss, jti)"},
+            "jwt": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT (HS256/384/512; claims iat, iss, jti; exp and nbf honoured when present, with the iat leeway)"},
             "apiKey": {"type": "apiKey", "in": "header", "name": "x-api-key"},
             "adminToken": {"type": "apiKey", "in": "header", "name": "authorization", "description": "adminAccessToken from POST /partner/authenticate"}
         },
         "schemas": {
             "Error": {"type": "object", "required": ["error", "message"], "properties": {
-                "error": {"type": "string", "description": "unauthorized, payment_required, forbidden, not_found, too_large, precondition_failed, bad_request, job_not_found, no_route, method_not_allowed, timeout, unavailable (503: the database is away; retry), internal"},
+                "error": {"type": "string", "description": "unauthorized, payment_required, forbidden, not_found, too_large, precondition_failed, bad_request, job_not_found, no_file (404: a stored file's name the file store refuses), no_route, method_not_allowed, timeout, unavailable (503: the database is away; retry), internal"},
                 "message": {"type": "string"}}},
             "User": user,
             "Creation": creation,
@@ -194,28 +213,39 @@ fn components() -> Value {
                 "description": {"type": "string", "maxLength": 400},
                 "subtitle": {"type": "string", "maxLength": 300},
                 "filename": {"type": "string", "maxLength": 200},
-                "footer": {"type": "string"},
+                "footer": {"type": "string", "maxLength": 400},
                 "supplemental": {"type": "string", "maxLength": 400},
-                "tags": {"type": "array", "items": {"type": "string"}}}},
+                "tags": {"type": "array", "maxItems": 100, "items": {"type": "string", "maxLength": 100}}}},
             "Duplicate": {"type": "object", "required": ["title", "description", "creatorUserId"], "properties": {
                 "title": {"type": "string", "minLength": 1, "maxLength": 200},
                 "description": {"type": "string", "maxLength": 400},
-                "creatorUserId": {"type": "string", "minLength": 1}}},
+                "creatorUserId": {"type": "string", "minLength": 1, "maxLength": 150}}},
             "DeletionStart": {"type": "object", "required": ["userId"], "properties": {
-                "userId": {"type": "string", "minLength": 1}, "immediate": {"type": "boolean"}, "message": {"type": "string"}}},
+                "userId": {"type": "string", "minLength": 1, "maxLength": 150}, "immediate": {"type": "boolean"}, "message": {"type": "string"}}},
             "DeletionCancel": {"type": "object", "properties": {"message": {"type": "string"}}},
-            "ExportUser": {"type": "object", "required": ["userId"], "properties": {"userId": {"type": "string", "minLength": 1}}},
-            "HtmlExport": {"type": "object", "required": ["userId", "type", "download"], "properties": {
-                "userId": {"type": "string", "minLength": 1}, "type": {"enum": ["html", "html_all_in_one"]}, "download": {"type": "boolean"}}},
+            "ExportUser": {"type": "object", "required": ["userId"], "properties": {"userId": {"type": "string", "minLength": 1, "maxLength": 150}}},
+            "HtmlExport": {
+                "description": "Either form; a body with both type and mode is a 412 naming mode.",
+                "oneOf": [schema("HtmlExportType"), schema("HtmlExportMode")]},
+            "HtmlExportType": {"type": "object", "required": ["userId", "type", "download"],
+                "description": "The spec's form: tracked changes marked, comments listed.",
+                "properties": {
+                "userId": {"type": "string", "minLength": 1, "maxLength": 150}, "type": {"enum": ["html", "html_all_in_one"]}, "download": {"type": "boolean"}}},
+            "HtmlExportMode": {"type": "object", "required": ["userId", "mode"],
+                "description": "The older form, as clients written against earlier versions of the service send it; answered with a zip.",
+                "properties": {
+                "userId": {"type": "string", "minLength": 1, "maxLength": 150},
+                "mode": {"enum": ["final", "news", "allInOne", "redlineAndPending"], "description": "final: every tracked change accepted, no comment marks (a page with its stylesheet and pictures); allInOne: final as one self-contained HTML file; redlineAndPending: insertions and deletions marked, comments listed; news: answered as redlineAndPending (no per-user change history exists to narrow it to what the user has not seen)."},
+                "download": {"type": "boolean", "default": true, "description": "false: the page URL instead of the zip, as with type"}}},
             "WordExport": {"type": "object", "required": ["userId", "templateId", "settings"], "properties": {
-                "userId": {"type": "string", "minLength": 1}, "templateId": {"type": "string"},
+                "userId": {"type": "string", "minLength": 1, "maxLength": 150}, "templateId": {"type": "string"},
                 "settings": {"type": "object", "properties": {
                     "language": {"enum": ["de_DE", "en_EN", "ru_RU", "fr_CA"]},
                     "imageCaption": {"type": "boolean"}, "tableCaption": {"type": "boolean"},
                     "textToc": {"type": "boolean"}, "imageToc": {"type": "boolean"},
                     "tableToc": {"type": "boolean"}, "compressedImages": {"type": "boolean"}}}}},
             "PdfExport": {"type": "object", "required": ["userId"], "properties": {
-                "userId": {"type": "string", "minLength": 1},
+                "userId": {"type": "string", "minLength": 1, "maxLength": 150},
                 "settings": {"type": "object", "description": "as WordExport.settings; language defaults to the user's"},
                 "paper": {"enum": ["a4", "letter"]}}},
             "Credentials": {"type": "object", "required": ["email", "password"], "properties": string_props(&["email", "password"])},
@@ -244,7 +274,7 @@ fn components() -> Value {
 
 /// The document; `server` is the public base URL.
 pub fn document(server: &str) -> Value {
-    let id = || path_param("id");
+    let id = || id_param("id");
     let array = |name: &str| json!({"type": "array", "items": schema(name)});
     let get_post_catalog = |summary: &str, item: &str| {
         let o = op(summary, vec![], Value::Null, ("200", ok_json(array(item))));
@@ -254,12 +284,15 @@ pub fn document(server: &str) -> Value {
     let page = |summary: &str, params: Vec<Value>| {
         json!({"get": public(json!({
             "summary": summary,
+            "description": "A page an access link opened is served only with the session cookie the link set (sdconv_page, scoped to the page's path; an hour at most, ended by a new link for the same user into the document or by the document's deletion); the page of an html export (download false) is a link that whoever holds it may open for an hour. Every answer carries Content-Security-Policy (no scripts; pictures, styles and fonts from the page itself, data: pictures), Referrer-Policy: no-referrer, Cache-Control: no-store and X-Content-Type-Options: nosniff.",
             "parameters": params,
             "responses": {
                 "200": {"description": "the page or file", "content": {"*/*": {"schema": {"type": "string"}}}},
-                "403": {"description": "expired or unknown page, or no such file", "content": {
+                "403": {"description": "expired, closed or unknown page, or a page of a link opened without its session cookie", "content": {
                     "text/html": {"schema": {"type": "string"}},
                     "application/json": {"schema": schema("Error")}}},
+                "404": {"description": "the page has no such file (also a path with an empty segment)", "content": {
+                    "text/html": {"schema": {"type": "string"}}}},
                 "default": errors()
             }
         }))})
@@ -282,18 +315,24 @@ pub fn document(server: &str) -> Value {
         json!({"post": o})
     };
     let list_params = vec![
-        query_param("groupId", false, json!({"type": "string"})),
-        query_param("userId", false, json!({"type": "string"})),
-        query_param("userIdSD", false, json!({"type": "string"})),
+        query_param("groupId", false, partner_id_schema()),
+        query_param("userId", false, partner_id_schema()),
+        query_param("userIdSD", false, partner_id_schema()),
         query_param("withDeletionProcess", false, json!({"type": "boolean"})),
     ];
-    let user_q = || query_param("userId", true, json!({"type": "string", "minLength": 1}));
+    let user_q = || {
+        query_param(
+            "userId",
+            true,
+            json!({"type": "string", "minLength": 1, "maxLength": 150}),
+        )
+    };
     json!({
         "openapi": "3.1.0",
         "info": {
             "title": "sdconv partner API",
             "version": env!("CARGO_PKG_VERSION"),
-            "description": "The partner API of the collaborative document service on the sdconv engine. Errors share one body: {\"error\": code, \"message\": text}; 403 also stands for \"not found\" and \"request entity too large\", as the spec lists it."
+            "description": "The partner API of the collaborative document service on the sdconv engine. Errors share one body: {\"error\": code, \"message\": text}; 403 also stands for \"not found\" and \"request entity too large\", as the spec lists it. Document and job ids are lowercase, hyphenated UUID v4 (ids of stores written before, 24 hex digits, stay valid); user ids (userIdSD) are 24 hex digits. Limits beyond the spec, each a 412 naming the field: partner ids (userId, creatorUserId, user.userId, userIdSD) and groupId at most 150 characters; footer 400; tags at most 100 of at most 100 characters each; a JSON body, and the data part of an upload, at most 1 MiB (a whole request over the upload limit is a 403)."
         },
         "servers": [{"url": server}],
         "tags": [{"name": "extension", "description": "Operations of this server beyond the partner spec (flagged x-sdconv-extension)"}],
@@ -303,7 +342,7 @@ pub fn document(server: &str) -> Value {
             "/openapi.json": {"get": public(op("This document", vec![], Value::Null, ("200", ok_json(json!({"type": "object"})))))},
             "/partner/authenticate": legacy_auth("Legacy: admin access token", &["userId", "adminAccessToken"]),
             "/users/authenticate": legacy_auth("Legacy, deprecated form", &["userId", "refreshToken", "accessToken"]),
-            "/partner/users/{userId}": {"get": op("User information record", vec![path_param("userId")], Value::Null, ("200", ok_json(schema("UserInfo"))))},
+            "/partner/users/{userId}": {"get": op("User information record", vec![json!({"name": "userId", "in": "path", "required": true, "schema": {"type": "string", "minLength": 1, "maxLength": 150}})], Value::Null, ("200", ok_json(schema("UserInfo"))))},
             "/partner/routines": get_post_catalog("Cleanup routines", "Routine"),
             "/partner/imports/word/mapping": {"get": op("Style sets of the magic import", vec![], Value::Null, ("200", ok_json(array("StyleSet"))))},
             "/partner/templates/word": get_post_catalog("Word export templates", "WordTemplate"),
@@ -312,9 +351,9 @@ pub fn document(server: &str) -> Value {
             "/partner/documents/list": {"get": op("List documents (userId and/or groupId)", list_params, Value::Null, ("200", ok_json(array("DocumentRecord"))))},
             "/partner/documents/unseen/count": {"get": op("Counts of documents with unseen changes", vec![user_q()], Value::Null, ("200", ok_json(schema("UnseenCounts"))))},
             "/partner/documents/unseen/list": {"get": op("Documents with unseen changes", vec![user_q()], Value::Null, ("200", ok_json(array("DocumentRecord"))))},
-            "/partner/documents/background-upload/{jobId}": {"get": op("Result of a background word import", vec![path_param("jobId")], Value::Null, ("200", ok_json(schema("Job"))))},
+            "/partner/documents/background-upload/{jobId}": {"get": op("Result of a background word import", vec![id_param("jobId")], Value::Null, ("200", ok_json(schema("Job"))))},
             "/partner/documents/{id}": {
-                "get": op("One document", vec![id(), query_param("userId", false, json!({"type": "string"}))], Value::Null, ("200", ok_json(schema("DocumentRecord")))),
+                "get": op("One document", vec![id(), query_param("userId", false, partner_id_schema())], Value::Null, ("200", ok_json(schema("DocumentRecord")))),
                 "post": op("Open a document", vec![id()], json_body(schema("Rights")), ("200", ok_json(schema("AccessResult")))),
                 "delete": op("Delete a draft", vec![id()], Value::Null, ("200", ok_json(json!({"type": "object"}))))
             },
@@ -329,7 +368,7 @@ pub fn document(server: &str) -> Value {
             },
             "/partner/documents/{id}/export/sdxml": export("Export sd.xml zip", "ExportUser", ok_file("application/zip")),
             "/partner/documents/{id}/export/parsx": export("Export parsX zip", "ExportUser", ok_file("application/zip")),
-            "/partner/documents/{id}/export/html": export("Export HTML: zip (download) or {url}", "HtmlExport", json!({"description": "zip, or the page URL", "content": {
+            "/partner/documents/{id}/export/html": export("Export HTML: zip (download) or {url}; {userId, type, download} or the older {userId, mode}", "HtmlExport", json!({"description": "zip, or the page URL", "content": {
                 "application/zip": {"schema": {"type": "string", "contentMediaType": "application/zip"}},
                 "application/json": {"schema": {"type": "object", "required": ["url"], "properties": {"url": {"type": "string"}}}}}})),
             "/partner/documents/{id}/export/word": export("Export Word", "WordExport", ok_file("application/vnd.openxmlformats-officedocument.wordprocessingml.document")),
@@ -341,7 +380,8 @@ pub fn document(server: &str) -> Value {
                 "summary": "documentAccessLink: one use, one minute",
                 "parameters": [path_param("token")],
                 "responses": {
-                    "303": {"description": "to the document's page"},
+                    "303": {"description": "to the document's page, with the cookie of the page's session (HttpOnly, SameSite=Lax, Secure when the public URL is https, Path the page's own, Max-Age 3600)",
+                        "headers": {"Set-Cookie": {"schema": {"type": "string"}}}},
                     "403": {"description": "used, expired or unknown link", "content": {"text/html": {"schema": {"type": "string"}}}},
                     "default": errors()
                 }

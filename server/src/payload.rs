@@ -13,20 +13,98 @@ pub const LANGUAGES: [&str; 4] = ["de_DE", "en_EN", "ru_RU", "fr_CA"];
 /// Document roles, weakest first.
 pub const ROLES: [&str; 4] = ["reader", "commentator", "editor", "approver"];
 
-/// A JSON body; malformed JSON, a wrong type or a missing field is a 412 naming it, and an
-/// over-limit body a 403 (the spec's "Request Entity Too Large").
+// Limits the spec does not give (README "Limits"); each breach is a 412 naming the field.
+
+/// Ids of the partner system (`userId` in bodies, queries and paths, `creatorUserId`,
+/// `user.userId`), `userIdSD` and `groupId`: characters at most.
+pub const MAX_ID_CHARS: usize = 150;
+/// `footer`: characters at most (as `description` and `supplemental`).
+pub const MAX_FOOTER_CHARS: usize = 400;
+/// `tags`: tags at most.
+pub const MAX_TAGS: usize = 100;
+/// `tags`: characters of one tag at most.
+pub const MAX_TAG_CHARS: usize = 100;
+/// A JSON request body (and the `data` part of an upload): bytes at most, apart from the
+/// upload limit (`--max-upload`) of whole requests.
+pub const MAX_JSON_BYTES: usize = 1024 * 1024;
+
+/// A JSON body; malformed JSON, a wrong type or a missing field is a 412 naming it, and so is
+/// a body over [`MAX_JSON_BYTES`] (one over the upload limit is refused before, with 403).
 #[derive(Debug)]
 pub struct JsonBody<T>(pub T);
 
 impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
     type Rejection = ApiError;
 
-    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
-        let bytes = Bytes::from_request(req, state)
+    async fn from_request(req: Request, _state: &S) -> Result<Self, ApiError> {
+        let too_large = || {
+            ApiError::precondition(
+                "body",
+                format!("a JSON body may have {MAX_JSON_BYTES} bytes at most"),
+            )
+        };
+        let declared = req
+            .headers()
+            .get(axum::http::header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<u64>().ok());
+        if declared.is_some_and(|n| n > MAX_JSON_BYTES as u64) {
+            return Err(too_large());
+        }
+        // Read up to the limit only: a body without a length is cut there.
+        let bytes: Bytes = axum::body::to_bytes(req.into_body(), MAX_JSON_BYTES)
             .await
-            .map_err(|e| ApiError::too_large(format!("request body: {e}")))?;
+            .map_err(|e| {
+                if is_length_limit(&e) {
+                    too_large()
+                } else {
+                    ApiError::precondition("body", format!("could not be read: {e}"))
+                }
+            })?;
         parse_json("body", &bytes).map(JsonBody)
     }
+}
+
+/// Whether reading a body stopped at its limit.
+fn is_length_limit(e: &axum::Error) -> bool {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(s) = source {
+        if s.is::<http_body_util::LengthLimitError>() {
+            return true;
+        }
+        source = s.source();
+    }
+    false
+}
+
+/// The JSON `data` part of an upload: at most [`MAX_JSON_BYTES`], like a JSON body.
+pub fn check_data_part(data: &[u8]) -> ApiResult<()> {
+    if data.len() > MAX_JSON_BYTES {
+        return Err(ApiError::precondition(
+            "data",
+            format!("the JSON part may have {MAX_JSON_BYTES} bytes at most"),
+        ));
+    }
+    Ok(())
+}
+
+/// An id of the partner system (or `userIdSD`, `groupId`): at most [`MAX_ID_CHARS`].
+pub fn partner_id(field: &str, value: &str) -> ApiResult<()> {
+    max_len(field, value, MAX_ID_CHARS)
+}
+
+/// `tags`: at most [`MAX_TAGS`] of at most [`MAX_TAG_CHARS`] each.
+pub fn check_tags(tags: &[String]) -> ApiResult<()> {
+    if tags.len() > MAX_TAGS {
+        return Err(ApiError::precondition(
+            "tags",
+            format!("{} tags, at most {MAX_TAGS} allowed", tags.len()),
+        ));
+    }
+    for (i, tag) in tags.iter().enumerate() {
+        max_len(&format!("tags[{i}]"), tag, MAX_TAG_CHARS)?;
+    }
+    Ok(())
 }
 
 /// Parses JSON; errors are 412 naming `what` and serde's path and position.
@@ -49,6 +127,21 @@ fn max_len(field: &str, value: &str, limit: usize) -> ApiResult<()> {
         ));
     }
     Ok(())
+}
+
+/// A document or job id as a path carries it: a UUID v4 (or a 24-hex id of a store written
+/// before); anything else is a 412 naming `field`, before any lookup.
+pub fn path_id(field: &str, id: &str) -> ApiResult<()> {
+    if crate::ids::is_document_id(id) {
+        return Ok(());
+    }
+    let shown: String = id.chars().take(40).collect();
+    Err(ApiError::precondition(
+        field,
+        format!(
+            "{shown:?} is not an id of this service (a lowercase, hyphenated UUID v4, or the 24 hex digits of an older id)"
+        ),
+    ))
 }
 
 fn not_empty(field: &str, value: &str) -> ApiResult<()> {
@@ -95,7 +188,7 @@ impl UserPayload {
     /// Checks the limits.
     pub fn check(&self) -> ApiResult<()> {
         not_empty("user.userId", &self.user_id)?;
-        max_len("user.userId", &self.user_id, 150)?;
+        partner_id("user.userId", &self.user_id)?;
         max_len("user.email", &self.email, 150)?;
         max_len("user.firstname", &self.firstname, 150)?;
         max_len("user.lastname", &self.lastname, 150)?;
@@ -198,6 +291,7 @@ impl Creation {
         max_len("title", &self.title, 200)?;
         max_len("description", &self.description, 400)?;
         not_empty("groupId", &self.group_id)?;
+        partner_id("groupId", &self.group_id)?;
         max_len(
             "supplemental",
             self.supplemental.as_deref().unwrap_or(""),
@@ -205,6 +299,16 @@ impl Creation {
         )?;
         max_len("subtitle", self.subtitle.as_deref().unwrap_or(""), 300)?;
         max_len("filename", self.filename.as_deref().unwrap_or(""), 200)?;
+        max_len(
+            "footer",
+            self.footer.as_deref().unwrap_or(""),
+            MAX_FOOTER_CHARS,
+        )?;
+        max_len(
+            "sampleId",
+            self.sample_id.as_deref().unwrap_or(""),
+            MAX_ID_CHARS,
+        )?;
         if let Some(s) = &self.status {
             one_of("status", s, &["draft", "review"])?;
         }
@@ -277,6 +381,14 @@ impl Metadata {
             self.supplemental.as_deref().unwrap_or(""),
             400,
         )?;
+        max_len(
+            "footer",
+            self.footer.as_deref().unwrap_or(""),
+            MAX_FOOTER_CHARS,
+        )?;
+        if let Some(tags) = &self.tags {
+            check_tags(tags)?;
+        }
         Ok(())
     }
 }
@@ -299,7 +411,8 @@ impl Duplicate {
         not_empty("title", &self.title)?;
         max_len("title", &self.title, 200)?;
         max_len("description", &self.description, 400)?;
-        not_empty("creatorUserId", &self.creator_user_id)
+        not_empty("creatorUserId", &self.creator_user_id)?;
+        partner_id("creatorUserId", &self.creator_user_id)
     }
 }
 
@@ -333,17 +446,107 @@ pub struct ExportUser {
     pub user_id: String,
 }
 
-/// Body of the html export.
+/// Body of the html export, in either of its two forms: the spec's `{userId, type, download}`,
+/// or the older `{userId, mode}` that clients written against earlier versions of the service
+/// send (see [`HtmlExport::plan`]).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct HtmlExport {
     /// Partner id of the exporting user.
     pub user_id: String,
-    /// `html` or `html_all_in_one`.
-    #[serde(rename = "type")]
-    pub kind: String,
+    /// `html` or `html_all_in_one` (the spec's form).
+    #[serde(rename = "type", default)]
+    pub kind: Option<String>,
+    /// Zip (true) or a page URL (false); required with `type`, true by default with `mode`.
+    #[serde(default)]
+    pub download: Option<bool>,
+    /// `final`, `news`, `allInOne` or `redlineAndPending` (the older form).
+    #[serde(default)]
+    pub mode: Option<String>,
+}
+
+/// The older html export's modes, as `mode` spells them.
+pub const HTML_MODES: [&str; 4] = ["final", "news", "allInOne", "redlineAndPending"];
+
+/// What an html export request asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HtmlPlan {
+    /// One self-contained page (`html_all_in_one`, `allInOne`) rather than a page with its
+    /// stylesheet and pictures beside it.
+    pub all_in_one: bool,
+    /// Tracked changes marked (`All`) or accepted.
+    pub track_changes: sdconv::TrackChanges,
+    /// Whether comments are listed and their ranges marked.
+    pub comments: bool,
     /// Zip (true) or a page URL (false).
     pub download: bool,
+}
+
+impl HtmlExport {
+    /// The request checked: `type` and `mode` exclude each other (412 naming `mode`), an
+    /// unknown value is a 412 naming its field.
+    ///
+    /// | request | page | changes | comments |
+    /// |---|---|---|---|
+    /// | `type: html` | page + files | marked | listed |
+    /// | `type: html_all_in_one` | one file | marked | listed |
+    /// | `mode: final` | page + files | accepted | none |
+    /// | `mode: allInOne` | one file | accepted | none |
+    /// | `mode: redlineAndPending` | page + files | marked | listed |
+    /// | `mode: news` | as `redlineAndPending` (no per-user change history narrows it) | | |
+    pub fn plan(&self) -> ApiResult<HtmlPlan> {
+        use sdconv::TrackChanges;
+        match (&self.kind, &self.mode) {
+            (Some(_), Some(_)) => Err(ApiError::precondition(
+                "mode",
+                "cannot be combined with type: send {userId, type, download} or {userId, mode}",
+            )),
+            (None, Some(mode)) => {
+                let (all_in_one, track_changes, comments) = match mode.as_str() {
+                    "final" => (false, TrackChanges::Accept, false),
+                    "allInOne" => (true, TrackChanges::Accept, false),
+                    "redlineAndPending" | "news" => (false, TrackChanges::All, true),
+                    other => {
+                        return Err(ApiError::precondition(
+                            "mode",
+                            format!("{other:?} is not one of {}", HTML_MODES.join(", ")),
+                        ));
+                    }
+                };
+                Ok(HtmlPlan {
+                    all_in_one,
+                    track_changes,
+                    comments,
+                    download: self.download.unwrap_or(true),
+                })
+            }
+            (Some(kind), None) => {
+                let all_in_one = match kind.as_str() {
+                    "html" => false,
+                    "html_all_in_one" => true,
+                    other => {
+                        return Err(ApiError::precondition(
+                            "type",
+                            format!("{other:?} is not html or html_all_in_one"),
+                        ));
+                    }
+                };
+                let download = self.download.ok_or_else(|| {
+                    ApiError::precondition("download", "missing field `download` (with type)")
+                })?;
+                Ok(HtmlPlan {
+                    all_in_one,
+                    track_changes: TrackChanges::All,
+                    comments: true,
+                    download,
+                })
+            }
+            (None, None) => Err(ApiError::precondition(
+                "type",
+                "missing field `type` (or `mode`, the older form)",
+            )),
+        }
+    }
 }
 
 /// Body of the word export.

@@ -10,7 +10,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::ids;
 use crate::payload::Creation;
 use crate::state::AppState;
-use crate::store::{DocumentRow, User, document_key};
+use crate::store::{DocumentRow, User, document_key, page_prefix};
 
 /// Lifetime of a `documentAccessLink` (spec: 1 minute).
 pub const ACCESS_LINK_SECONDS: i64 = 60;
@@ -50,7 +50,7 @@ pub fn apply_meta(tree: &mut Document, row: &DocumentRow, language: Option<&str>
 /// A new record for `creation` by `creator`.
 pub fn new_row(client: &str, creation: &Creation, creator: &User, now: i64) -> DocumentRow {
     DocumentRow {
-        id: ids::new_id(),
+        id: ids::new_document_id(),
         client_id: client.to_string(),
         title: creation.title.clone(),
         subtitle: creation.subtitle.clone().unwrap_or_default(),
@@ -125,8 +125,10 @@ pub async fn load_tree(
     Ok(tree)
 }
 
-/// A new one-time link for `user` into `document`.
+/// A new one-time link for `user` into `document`. The user's sessions in the document (pages
+/// opened with earlier links) end: the newest link is the one that counts.
 pub async fn mint_link(state: &AppState, document: &str, user: &str) -> ApiResult<String> {
+    end_sessions(state, document, user).await?;
     let token = ids::random_token();
     state
         .store
@@ -140,6 +142,14 @@ pub async fn mint_link(state: &AppState, document: &str, user: &str) -> ApiResul
     Ok(format!("{}/access/{token}", state.public_url))
 }
 
+/// Ends `user`'s page sessions in `document`: their records and files go.
+pub async fn end_sessions(state: &AppState, document: &str, user: &str) -> ApiResult<()> {
+    for hash in state.store.end_sessions(document, user).await? {
+        state.blob_delete(page_prefix(&hash)).await?;
+    }
+    Ok(())
+}
+
 /// The access result of create, open and imports.
 pub async fn access_result(state: &AppState, document: &str, user: &User) -> ApiResult<Value> {
     let link = mint_link(state, document, &user.id).await?;
@@ -150,22 +160,31 @@ pub async fn access_result(state: &AppState, document: &str, user: &User) -> Api
     }))
 }
 
-/// The document `id` of the caller, or 403 "not found".
+/// The document `id` of the caller, or 403 "not found". An id that cannot be one (see
+/// [`crate::payload::path_id`]) is a 412 naming `id`.
 pub async fn document_or_403(state: &AppState, client: &str, id: &str) -> ApiResult<DocumentRow> {
+    crate::payload::path_id("id", id)?;
     state
         .store
         .document(client, id)
         .await?
-        .ok_or_else(|| ApiError::not_found(format!("no document has the id {id:?}")))
+        .ok_or_else(|| unknown_document(id))
 }
 
-/// The user with partner id `partner_id`, or 403 "not found" naming `field`.
+/// The answer for a document that does not exist, or does not for the user asking (rule 1).
+pub fn unknown_document(id: &str) -> ApiError {
+    ApiError::not_found(format!("no document has the id {id:?}"))
+}
+
+/// The user with partner id `partner_id`, or 403 "not found" naming `field` (412 when the id
+/// is longer than any can be).
 pub async fn user_or_403(
     state: &AppState,
     client: &str,
     field: &str,
     partner_id: &str,
 ) -> ApiResult<User> {
+    crate::payload::partner_id(field, partner_id)?;
     state
         .store
         .user(client, partner_id)
@@ -262,13 +281,17 @@ pub fn record(
     v
 }
 
-/// Deletes a document's records and then its files; with `due_at`, only when its deletion
+/// Deletes a document's records and then its files (its pages' too: their sessions end with
+/// it); with `due_at`, only when its deletion
 /// process is due then. True when this call deleted it (false: another instance did, or it is
 /// no longer due), so files are removed and deletions counted once.
 pub async fn delete_document(state: &AppState, id: &str, due_at: Option<i64>) -> ApiResult<bool> {
-    if !state.store.delete_document(id, due_at).await? {
+    let Some(pages) = state.store.delete_document(id, due_at).await? else {
         return Ok(false);
-    }
+    };
     state.blob_delete(format!("documents/{id}")).await?;
+    for hash in pages {
+        state.blob_delete(page_prefix(&hash)).await?;
+    }
     Ok(true)
 }

@@ -64,11 +64,7 @@ impl AppState {
 
     /// Reads a blob.
     pub async fn blob_get(&self, key: String) -> ApiResult<Option<Vec<u8>>> {
-        self.store
-            .blobs
-            .get(&key)
-            .await
-            .map_err(|e| ApiError::internal("file store", e))
+        self.store.blobs.get(&key).await.map_err(blob_error)
     }
 
     /// Writes blobs.
@@ -78,7 +74,7 @@ impl AppState {
                 .blobs
                 .put(&key, bytes)
                 .await
-                .map_err(|e| ApiError::internal("file store", e))?;
+                .map_err(blob_error)?;
         }
         Ok(())
     }
@@ -89,6 +85,67 @@ impl AppState {
             .blobs
             .delete_prefix(&prefix)
             .await
-            .map_err(|e| ApiError::internal("file store", e))
+            .map_err(blob_error)
+    }
+}
+
+/// A file store error as the API answers it: a refused key is a 404 (logged as a warning), a
+/// failing store a 500.
+fn blob_error(e: std::io::Error) -> ApiError {
+    if crate::store::is_refused_key(&e) {
+        ApiError::refused_key("file store", e)
+    } else {
+        ApiError::internal("file store", e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io;
+    use std::sync::{Arc, Mutex};
+
+    use super::*;
+    use crate::store::RefusedKey;
+
+    /// What a tracing subscriber wrote, shared with the test.
+    #[derive(Clone, Default)]
+    struct Log(Arc<Mutex<Vec<u8>>>);
+
+    impl io::Write for Log {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_refused_blob_key_is_a_404_logged_as_a_warning_a_failing_store_a_500() {
+        let log = Log::default();
+        let writer = log.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .with_writer(move || writer.clone())
+            .with_ansi(false)
+            .finish();
+        let (refused, failed) = tracing::subscriber::with_default(subscriber, || {
+            let refused = blob_error(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                RefusedKey("pages/h//style.css".into()),
+            ));
+            let failed = blob_error(io::Error::other("disk on fire"));
+            (refused, failed)
+        });
+        assert_eq!((refused.status.as_u16(), refused.code), (404, "no_file"));
+        assert_eq!((failed.status.as_u16(), failed.code), (500, "internal"));
+        let text = String::from_utf8(log.0.lock().unwrap().clone()).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 2, "{text}");
+        assert!(
+            lines[0].contains("WARN") && lines[0].contains("pages/h//style.css"),
+            "{text}"
+        );
+        assert!(lines[1].contains("ERROR") && lines[1].contains("disk on fire"));
     }
 }

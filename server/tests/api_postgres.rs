@@ -16,6 +16,8 @@ mod access;
 mod auth;
 #[path = "api/browser.rs"]
 mod browser;
+#[path = "api/client.rs"]
+mod client;
 #[path = "api/documents.rs"]
 mod documents;
 #[path = "api/imports_exports.rs"]

@@ -12,6 +12,8 @@ mod harness;
 
 #[path = "api/access.rs"]
 mod access;
+#[path = "api/client.rs"]
+mod client;
 #[path = "api/documents.rs"]
 mod documents;
 #[path = "api/imports_exports.rs"]

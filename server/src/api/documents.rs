@@ -3,7 +3,8 @@
 
 use axum::Json;
 use axum::extract::{Path, Query, State};
-use sdconv::{Document, Format, ImportOptions};
+use sdconv::Document;
+use sdconv::import::sdxml::SdxmlImportOptions;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -45,16 +46,14 @@ pub async fn create(
     Ok(Json(service::access_result(&state, &row.id, &user).await?))
 }
 
-/// The tree of an sdox template's sd.xml text.
+/// The tree of an sdox template's sd.xml text (a bare sd.xml: templates have no pictures).
 fn sample_tree(sdxml: &str) -> sdconv::Result<Document> {
-    let mut zip = sdconv::internal::archive::ZipWriter::new();
-    zip.add(
-        "sd.xml",
+    let read = sdconv::import::sdxml::read_xml(
         sdxml.as_bytes(),
-        sdconv::internal::archive::Compression::Deflate,
+        &mut |_| None,
+        &SdxmlImportOptions::default(),
     )?;
-    let bytes = zip.finish()?;
-    Ok(sdconv::import(Format::Sdxml, &bytes, &ImportOptions::default())?.value)
+    Ok(read.value)
 }
 
 /// POST /partner/documents/{id}: updates the user and their rights, returns a fresh link.
@@ -86,7 +85,8 @@ pub struct UserQuery {
     pub user_id: Option<String>,
 }
 
-/// GET /partner/documents/{id}
+/// GET /partner/documents/{id}: with `userId`, a draft of another user is answered as an
+/// unknown document (rule 1: a draft is visible only to its creator).
 pub async fn get(
     State(state): State<AppState>,
     caller: Caller,
@@ -97,6 +97,9 @@ pub async fn get(
     let flags = match q.user_id.as_deref().filter(|u| !u.is_empty()) {
         Some(uid) => {
             let user = service::user_or_403(&state, &caller.client_id, "userId", uid).await?;
+            if service::check_visible(&row, &user).is_err() {
+                return Err(service::unknown_document(&id));
+            }
             service::user_flags(&state, &row, &user.id).await?
         }
         None => (false, false, false),
@@ -140,6 +143,13 @@ pub async fn list(
             ));
         }
     };
+    for (field, value) in [
+        ("groupId", &p.group_id),
+        ("userId", &p.user_id),
+        ("userIdSD", &p.user_id_sd),
+    ] {
+        crate::payload::partner_id(field, value.as_deref().unwrap_or(""))?;
+    }
     let nonempty = |s: &Option<String>| s.clone().filter(|v| !v.is_empty());
     let user = match (nonempty(&p.user_id), nonempty(&p.user_id_sd)) {
         (Some(uid), _) => Some(state.store.user(client, &uid).await?),
@@ -200,6 +210,7 @@ async fn unseen(
         .as_deref()
         .filter(|u| !u.is_empty())
         .ok_or_else(|| ApiError::precondition("userId", "is required"))?;
+    crate::payload::partner_id("userId", uid)?;
     let Some(user) = state.store.user(client, uid).await? else {
         return Ok(Vec::new());
     };
@@ -337,7 +348,7 @@ pub async fn duplicate(
         .ok_or_else(|| ApiError::internal("stored document", format!("{id} has no file")))?;
     let now = state.now();
     let mut copy = source.clone();
-    copy.id = crate::ids::new_id();
+    copy.id = crate::ids::new_document_id();
     copy.title = d.title;
     copy.description = d.description;
     copy.creator_id = user.id.clone();

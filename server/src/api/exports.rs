@@ -14,7 +14,7 @@ use serde_json::json;
 use crate::api::pages;
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
-use crate::payload::{ExportUser, HtmlExport, JsonBody, PdfExport, WordExport};
+use crate::payload::{ExportUser, HtmlExport, HtmlPlan, JsonBody, PdfExport, WordExport};
 use crate::service;
 use crate::state::AppState;
 use crate::store::{DocumentRow, User};
@@ -127,51 +127,55 @@ pub async fn parsx(
     zip_export(state, caller, id, body, Format::Parsx, "parsx.zip").await
 }
 
-/// POST /partner/documents/{id}/export/html
+/// POST /partner/documents/{id}/export/html, in the spec's form `{userId, type, download}` or
+/// the older `{userId, mode}` ([`HtmlExport::plan`]): a zip (download) or a page URL.
 pub async fn html(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
     JsonBody(body): JsonBody<HtmlExport>,
 ) -> ApiResult<Response> {
-    let all_in_one = match body.kind.as_str() {
-        "html" => false,
-        "html_all_in_one" => true,
-        other => {
-            return Err(ApiError::precondition(
-                "type",
-                format!("{other:?} is not html or html_all_in_one"),
-            ));
-        }
-    };
+    let plan = body.plan()?;
     let (row, user) = exporter(&state, &caller, &id, &body.user_id).await?;
     let lang = language(&user);
-    let tree = service::load_tree(&state, &row, Some(&user.language)).await?;
-    if !body.download {
-        let url = pages::render(&state, &row.id, tree, lang, all_in_one).await?;
+    let mut tree = service::load_tree(&state, &row, Some(&user.language)).await?;
+    if !plan.download {
+        tree = state.convert(move || prepared(tree, &plan)).await?;
+        let url = pages::render(&state, &row.id, tree, lang, plan.all_in_one).await?;
         return Ok(Json(json!({"url": url})).into_response());
     }
-    let mut options = ExportOptions::default();
-    options.html = HtmlOptions::default().with_language(lang);
-    let bytes = if all_in_one {
+    let html = HtmlOptions::default().with_language(lang);
+    let bytes = if plan.all_in_one {
         // The download is always a zip "with an html page": here the one self-contained file.
-        let page = convert(&state, tree, Format::HtmlAllInOne, options).await?;
-        state
+        let out = state
             .convert(move || {
-                let mut zip = sdconv::internal::archive::ZipWriter::new();
-                zip.add(
-                    "index.html",
-                    &page,
-                    sdconv::internal::archive::Compression::Deflate,
-                )?;
-                zip.finish()
+                let tree = prepared(tree, &plan);
+                sdconv::export::html::write_all_in_one_zip(&tree, &html)
             })
             .await?
-            .map_err(|e| ApiError::engine("export", &e))?
+            .map_err(|e| ApiError::engine("export", &e))?;
+        for w in &out.warnings {
+            tracing::info!(format = "html_all_in_one", "export warning: {w}");
+        }
+        out.value
     } else {
+        let mut options = ExportOptions::default();
+        options.track_changes = plan.track_changes;
+        options.comments = plan.comments;
+        options.html = html;
         convert(&state, tree, Format::Html, options).await?
     };
     Ok(file(ZIP, format!("{}.html.zip", row.id), bytes))
+}
+
+/// The tree as `plan` shows it: tracked changes accepted or marked, comments kept or left out
+/// (what [`ExportOptions`] does for [`sdconv::export`], for the writers called directly).
+fn prepared(mut tree: sdconv::Document, plan: &HtmlPlan) -> sdconv::Document {
+    sdconv::ast::changes::resolve_changes(&mut tree, plan.track_changes);
+    if !plan.comments {
+        sdconv::ast::changes::drop_comments(&mut tree);
+    }
+    tree
 }
 
 /// POST /partner/documents/{id}/export/word: `settings.language` defaults to the user's.

@@ -42,6 +42,7 @@ async fn read_upload(multipart: Result<Multipart, MultipartRejection>) -> ApiRes
     }
     let (file_name, file) = file.ok_or_else(|| ApiError::precondition("file", "part missing"))?;
     let data = data.ok_or_else(|| ApiError::precondition("data", "part missing"))?;
+    crate::payload::check_data_part(&data)?;
     Ok(Upload {
         file_name,
         file,
@@ -83,7 +84,7 @@ pub async fn word_background(
     service::check_quota(&state, &caller.client_id).await?;
     let payload =
         std::str::from_utf8(&data).map_err(|e| ApiError::precondition("data", e.to_string()))?;
-    let job = crate::ids::new_id();
+    let job = crate::ids::new_document_id();
     state
         .blob_put(vec![(job_upload_key(&job), req.file.to_vec())])
         .await?;
@@ -103,6 +104,7 @@ pub async fn job(
     caller: Caller,
     Path(id): Path<String>,
 ) -> ApiResult<Json<Value>> {
+    crate::payload::path_id("jobId", &id)?;
     let job = state
         .store
         .job(&caller.client_id, &id)

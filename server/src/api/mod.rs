@@ -192,10 +192,15 @@ pub fn router(state: AppState) -> Router {
             post(imports::word_background),
         )
         .route("/partner/imports/sdxml/upload", post(imports::sdxml_upload))
-        .route("/access/{token}", get(pages::access))
-        .route("/pages/{token}", get(pages::page_root))
-        .route("/pages/{token}/", get(pages::page_index))
-        .route("/pages/{token}/{*path}", get(pages::page_file))
+        .merge(
+            // What a browser opens: the headers of pages::security_headers on every answer.
+            Router::new()
+                .route("/access/{token}", get(pages::access))
+                .route("/pages/{token}", get(pages::page_root))
+                .route("/pages/{token}/", get(pages::page_index))
+                .route("/pages/{token}/{*path}", get(pages::page_file))
+                .layer(middleware::from_fn(pages::security_headers)),
+        )
         .fallback(fallback)
         .layer(DefaultBodyLimit::max(limit))
         .layer(middleware::from_fn_with_state(state.clone(), upload_limit))

@@ -25,6 +25,17 @@ pub trait BlobStore: Send + Sync + std::fmt::Debug {
     fn delete_prefix<'a>(&'a self, prefix: &'a str) -> BlobFuture<'a, ()>;
 }
 
+/// Why [`check_key`] refused a key (inside the `io::Error` of `InvalidInput` it returns), so
+/// that callers can tell a refused name (the request's fault: a 4xx) from a failing store.
+#[derive(Debug, thiserror::Error)]
+#[error("blob key {0:?} is not a safe relative path")]
+pub struct RefusedKey(pub String);
+
+/// Whether `e` is [`check_key`]'s refusal.
+pub fn is_refused_key(e: &io::Error) -> bool {
+    e.get_ref().is_some_and(|inner| inner.is::<RefusedKey>())
+}
+
 /// Refuses a key that is not a safe relative path of `[A-Za-z0-9._-]` segments.
 pub fn check_key(key: &str) -> io::Result<()> {
     let ok = !key.is_empty()
@@ -41,7 +52,7 @@ pub fn check_key(key: &str) -> io::Result<()> {
     } else {
         Err(io::Error::new(
             io::ErrorKind::InvalidInput,
-            format!("blob key {key:?} is not a safe relative path"),
+            RefusedKey(key.to_string()),
         ))
     }
 }
@@ -133,8 +144,11 @@ mod tests {
         store.delete_prefix("documents/a1").await.unwrap();
         assert_eq!(store.get(key).await.unwrap(), None);
         store.delete_prefix("documents/a1").await.unwrap();
-        for bad in ["../x", "/etc/passwd", "a//b", "a/../b", "a b"] {
-            assert!(store.put(bad, Vec::new()).await.is_err(), "{bad}");
+        for bad in ["../x", "/etc/passwd", "a//b", "a/../b", "a b", "a/", ""] {
+            let refused = store.put(bad, Vec::new()).await.unwrap_err();
+            assert!(is_refused_key(&refused), "{bad}");
+            assert!(is_refused_key(&store.get(bad).await.unwrap_err()), "{bad}");
         }
+        assert!(!is_refused_key(&io::Error::other("disk on fire")));
     }
 }

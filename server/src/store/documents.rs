@@ -239,14 +239,15 @@ impl Store {
 
     /// Deletes the document's records (its files are the caller's: see
     /// `service::delete_document`); with `due_at`, only when its deletion process is due at
-    /// that time. True when this call deleted it: of several instances deleting one document
-    /// (two sweepers, or a sweeper and a DELETE), exactly one gets true, because the row's
-    /// own DELETE decides and the rest of the transaction is undone for the others.
+    /// that time. `Some` (with the hashes of its pages, whose files go too) when this call
+    /// deleted it: of several instances deleting one document (two sweepers, or a sweeper and
+    /// a DELETE), exactly one gets `Some`, because the row's own DELETE decides and the rest of
+    /// the transaction is undone for the others. Its pages' sessions end with it.
     pub async fn delete_document(
         &self,
         id: &str,
         due_at: Option<i64>,
-    ) -> Result<bool, sqlx::Error> {
+    ) -> Result<Option<Vec<String>>, sqlx::Error> {
         let mut tx = self.db.begin().await?;
         let due = match due_at {
             Some(_) => " AND deletion_due IS NOT NULL AND deletion_due <= $2",
@@ -262,9 +263,9 @@ impl Store {
         let deleted: Option<(String,)> = delete.fetch_optional(&mut *tx).await?;
         if deleted.is_none() {
             tx.rollback().await?;
-            return Ok(false);
+            return Ok(None);
         }
-        for table in ["members", "access_tokens", "pages"] {
+        for table in ["members", "access_tokens"] {
             sqlx::query(AssertSqlSafe(format!(
                 "DELETE FROM {table} WHERE document_id = $1"
             )))
@@ -272,8 +273,13 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         }
+        let pages: Vec<(String,)> =
+            sqlx::query_as("DELETE FROM pages WHERE document_id = $1 RETURNING hash")
+                .bind(id)
+                .fetch_all(&mut *tx)
+                .await?;
         tx.commit().await?;
-        Ok(true)
+        Ok(Some(pages.into_iter().map(|r| r.0).collect()))
     }
 
     /// Documents of `client` matching `query`, optionally filtered by an active deletion

@@ -144,6 +144,17 @@ ALTER TABLE jobs ADD COLUMN attempts {int} NOT NULL DEFAULT 0;
 CREATE INDEX jobs_pending ON jobs (state, created);
 "#,
     ),
+    (
+        3,
+        // A page an access link opened is bound to its user by a session: the user and the
+        // hash of the secret its cookie carries (both NULL for an export's page, a link anyone
+        // holding it may open). A new link for the user ends their sessions in the document.
+        r#"
+ALTER TABLE pages ADD COLUMN user_id TEXT;
+ALTER TABLE pages ADD COLUMN session_hash TEXT;
+CREATE INDEX pages_document_user ON pages (document_id, user_id);
+"#,
+    ),
 ];
 
 /// Key of the advisory lock PostgreSQL instances hold while migrating, so that several

@@ -36,11 +36,11 @@ use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{AnyPool, ConnectOptions, Executor};
 
-pub use blob::{BlobStore, LocalDir};
+pub use blob::{BlobStore, LocalDir, RefusedKey, is_refused_key};
 pub use documents::{DocumentRow, ListQuery, document_key};
 pub use jobs::{ClaimedJob, Job, job_upload_key};
 pub use members::Member;
-pub use pages::page_prefix;
+pub use pages::{Page, PageSession, page_prefix};
 pub use users::{User, UserInput};
 
 /// The database a [`Store`] talks to. The SQL is shared; the few places where the two differ

@@ -58,7 +58,7 @@ impl Store {
     /// Creates or overwrites the user `input.partner_id` of `client` (the spec: names, company,
     /// e-mail overwritten; the id never changes; the language only when sent).
     pub async fn upsert_user(&self, client: &str, input: &UserInput) -> Result<User, sqlx::Error> {
-        let id = crate::ids::new_id();
+        let id = crate::ids::new_user_id();
         sqlx::query(
             "INSERT INTO users (id, client_id, partner_id, email, firstname, lastname, company, language)
              VALUES ($1, $2, $3, $4, $5, $6, $7, COALESCE($8, 'en_EN'))

@@ -299,3 +299,92 @@ async fn deprecated_users_authenticate_returns_access_and_refresh_tokens() {
         .unwrap();
     assert_eq!(resp.status(), StatusCode::OK);
 }
+
+/// A token signed with the client's secret carrying `claims` (fresh `jti`, `iat` now).
+fn jwt_claims(h: &Harness, extra: Value) -> String {
+    static N: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let mut claims =
+        json!({"iat": h.clock.now(), "iss": "partner-user", "jti": format!("time-{n}")});
+    for (k, v) in extra.as_object().unwrap() {
+        claims[k] = v.clone();
+    }
+    jsonwebtoken::encode(
+        &jsonwebtoken::Header::default(),
+        &claims,
+        &jsonwebtoken::EncodingKey::from_secret(SECRET.as_bytes()),
+    )
+    .unwrap()
+}
+
+#[tokio::test]
+async fn exp_and_nbf_are_honoured_with_the_iat_leeway() {
+    let Some(h) = Harness::start().await else {
+        return;
+    };
+    let now = h.clock.now();
+    let call = |token: String| {
+        h.http
+            .get(h.url("/partner/routines"))
+            .header("x-client-id", CLIENT)
+            .bearer_auth(token)
+    };
+    // Expired more than the leeway (300 s) ago: refused; within it, or not yet: accepted.
+    assert_error(
+        call(jwt_claims(&h, json!({"exp": now - 300}))),
+        401,
+        "unauthorized",
+        "JWT expired: exp",
+    )
+    .await;
+    assert_error(
+        call(jwt_claims(&h, json!({"exp": now - 3600}))),
+        401,
+        "unauthorized",
+        "exp",
+    )
+    .await;
+    for exp in [now - 299, now, now + 3600] {
+        let resp = call(jwt_claims(&h, json!({"exp": exp})))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.status(), StatusCode::OK, "exp {exp}");
+    }
+    // Not valid before a time more than the leeway ahead: refused; within it or past: accepted.
+    assert_error(
+        call(jwt_claims(&h, json!({"nbf": now + 301}))),
+        401,
+        "unauthorized",
+        "JWT not yet valid: nbf",
+    )
+    .await;
+    for nbf in [now + 300, now, now - 3600] {
+        let resp = call(jwt_claims(&h, json!({"nbf": nbf})))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.status(), StatusCode::OK, "nbf {nbf}");
+    }
+    // Both at once.
+    let resp = call(jwt_claims(&h, json!({"nbf": now - 10, "exp": now + 60})))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
+    assert_error(
+        call(jwt_claims(&h, json!({"nbf": now - 10, "exp": now - 310}))),
+        401,
+        "unauthorized",
+        "expired",
+    )
+    .await;
+    // Not a number: an invalid token.
+    assert_error(
+        call(jwt_claims(&h, json!({"exp": "tomorrow"}))),
+        401,
+        "unauthorized",
+        "invalid JWT",
+    )
+    .await;
+}

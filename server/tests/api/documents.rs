@@ -24,8 +24,10 @@ async fn create_returns_an_access_result_and_the_record_has_every_field() {
     assert_eq!(status, StatusCode::OK);
     let link = access["documentAccessLink"].as_str().unwrap();
     assert!(link.starts_with(&h.url("/access/")), "{link}");
+    // Document ids are the service's UUID v4; user ids keep their 24 hex digits.
     assert_eq!(access["userIdSD"].as_str().unwrap().len(), 24);
     let id = id_of(&access);
+    assert!(sdconv_server::ids::is_uuid_v4(&id), "{id}");
     let (status, rec) = h.doc(&id, None).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(rec["title"], "Quarterly report");
@@ -223,21 +225,92 @@ async fn unknown_or_foreign_documents_are_403_not_found() {
     .await;
     for path in ["review", "archive", "unarchive"] {
         assert_error(
-            h.post(&format!("/partner/documents/nope/{path}")),
+            h.post(&format!("/partner/documents/{UNKNOWN}/{path}")),
             403,
             "not_found",
-            "nope",
+            UNKNOWN,
+        )
+        .await;
+    }
+    assert_error(
+        h.delete(&format!("/partner/documents/{UNKNOWN}")),
+        403,
+        "not_found",
+        UNKNOWN,
+    )
+    .await;
+    assert_error(h.get("/partner/users/nobody"), 403, "not_found", "nobody").await;
+}
+
+/// A well-formed document id no document has.
+const UNKNOWN: &str = "6f1c1a0e-2b1d-4c3e-8f00-123456789abc";
+
+#[tokio::test]
+async fn ids_in_paths_are_uuid_v4_or_the_older_24_hex_form_and_nothing_else() {
+    let Some(h) = Harness::start().await else {
+        return;
+    };
+    let id = id_of(&h.create("u1", "g1", "draft").await);
+    assert!(sdconv_server::ids::is_uuid_v4(&id), "{id}");
+    // Well-formed and unknown: the spec's 403 "Not Found", in either form.
+    for unknown in [UNKNOWN, "0123456789abcdef01234567"] {
+        assert_error(
+            h.get(&format!("/partner/documents/{unknown}")),
+            403,
+            "not_found",
+            unknown,
+        )
+        .await;
+    }
+    // Anything else cannot be an id: 412 naming the path parameter, on every document path.
+    let upper = id.to_uppercase();
+    let other_version = format!("{}1{}", &id[..14], &id[15..]);
+    let long = "a".repeat(5000);
+    for bad in [
+        "nope",
+        upper.as_str(),
+        other_version.as_str(),
+        long.as_str(),
+    ] {
+        assert_error(
+            h.get(&format!("/partner/documents/{bad}")),
+            412,
+            "precondition_failed",
+            "id:",
+        )
+        .await;
+        for path in ["review", "archive", "unarchive"] {
+            assert_error(
+                h.post(&format!("/partner/documents/{bad}/{path}")),
+                412,
+                "precondition_failed",
+                "id:",
+            )
+            .await;
+        }
+        assert_error(
+            h.post(&format!("/partner/documents/{bad}/export/sdxml"))
+                .json(&json!({"userId": "u1"})),
+            412,
+            "precondition_failed",
+            "id:",
+        )
+        .await;
+        assert_error(
+            h.get(&format!("/partner/documents/background-upload/{bad}")),
+            412,
+            "precondition_failed",
+            "jobId:",
         )
         .await;
     }
     assert_error(
         h.delete("/partner/documents/nope"),
-        403,
-        "not_found",
-        "nope",
+        412,
+        "precondition_failed",
+        "id:",
     )
     .await;
-    assert_error(h.get("/partner/users/nobody"), 403, "not_found", "nobody").await;
 }
 
 #[tokio::test]
@@ -288,6 +361,80 @@ async fn open_updates_the_user_and_refuses_drafts_to_others() {
     )
     .await;
     assert_eq!(status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn rule_1_a_draft_of_another_user_is_unknown_on_every_read_path() {
+    let Some(h) = Harness::start().await else {
+        return;
+    };
+    // a's draft and review document in g1; b belongs to g1 too (a document of b's there).
+    let draft = id_of(&h.create("a", "g1", "draft").await);
+    let review = id_of(&h.create("a", "g1", "review").await);
+    let own = id_of(&h.create("b", "g1", "review").await);
+
+    // The single document: for b, a's draft answers as an unknown document does.
+    let (status, unknown) = h.doc(UNKNOWN, Some("b")).await;
+    assert_eq!(status.as_u16(), 403);
+    let (status, body) = h.doc(&draft, Some("b")).await;
+    assert_eq!(status.as_u16(), 403, "{body}");
+    assert_eq!(body["error"], "not_found");
+    assert_eq!(
+        body["message"],
+        unknown["message"]
+            .as_str()
+            .unwrap()
+            .replace(UNKNOWN, &draft),
+        "no hint that the draft exists"
+    );
+    // For its creator and without a user (the partner's own view) it is there; review
+    // documents are there for b.
+    assert_eq!(h.doc(&draft, Some("a")).await.0, StatusCode::OK);
+    assert_eq!(h.doc(&draft, None).await.0, StatusCode::OK);
+    assert_eq!(h.doc(&review, Some("b")).await.0, StatusCode::OK);
+
+    // The lists, in each combination naming b.
+    for query in [
+        vec![("userId", "b"), ("groupId", "g1")],
+        vec![("userId", "b")],
+        vec![("groupId", "g1")],
+    ] {
+        let listed = ids(&h, &query).await;
+        assert!(!listed.contains(&draft), "{query:?}: {listed:?}");
+    }
+    assert_eq!(
+        ids(&h, &[("userId", "b"), ("groupId", "g1")]).await,
+        sorted(vec![review.clone(), own.clone()])
+    );
+    // The unseen list and counts: b sees the two review documents, never a's draft.
+    let (status, unseen) = send_json(
+        h.get("/partner/documents/unseen/list")
+            .query(&[("userId", "b")]),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let mut unseen: Vec<String> = unseen
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["id"].as_str().unwrap().to_string())
+        .collect();
+    unseen.sort();
+    assert_eq!(unseen, sorted(vec![review.clone(), own]));
+    let (_, counts) = send_json(
+        h.get("/partner/documents/unseen/count")
+            .query(&[("userId", "b")]),
+    )
+    .await;
+    assert_eq!(counts["numWithAnyChange"], 2, "{counts}");
+    assert_eq!(counts["groups"][0]["numWithAnyChange"], 2, "{counts}");
+    // a's own counts include the draft.
+    let (_, counts) = send_json(
+        h.get("/partner/documents/unseen/count")
+            .query(&[("userId", "a")]),
+    )
+    .await;
+    assert_eq!(counts["numWithAnyChange"], 3, "{counts}");
 }
 
 #[tokio::test]
@@ -772,4 +919,224 @@ async fn catalogs_come_from_the_engine_by_get_and_post() {
     assert!(sets[0]["name"]["de_DE"].is_string());
     let (_, sdox) = send_json(h.get("/partner/templates/sdox")).await;
     assert!(sdox[0]["pdSettings"].is_object() && sdox[0]["exportSubset"].is_array());
+}
+
+#[tokio::test]
+async fn limits_beyond_the_spec_are_412_naming_the_field() {
+    let Some(h) = Harness::start().await else {
+        return;
+    };
+    let create = |body: &Value| h.post("/partner/documents/create").json(body);
+    // On create: footer (400), groupId (150), user.userId (150); at the limit it passes.
+    for (pointer, limit, field) in [
+        ("/footer", 400, "footer"),
+        ("/groupId", 150, "groupId"),
+        ("/user/userId", 150, "user.userId"),
+        ("/sampleId", 150, "sampleId"),
+    ] {
+        let with = |len: usize| {
+            let mut body = creation("u1", "g1", "draft", "T");
+            let value = json!("x".repeat(len));
+            match pointer.strip_prefix("/user/") {
+                Some(key) => body["user"][key] = value,
+                None => body[&pointer[1..]] = value,
+            }
+            body
+        };
+        if field != "sampleId" {
+            let (status, body) = send_json(create(&with(limit))).await;
+            assert_eq!(status, StatusCode::OK, "{field} at the limit: {body}");
+        }
+        assert_error(
+            create(&with(limit + 1)),
+            412,
+            "precondition_failed",
+            &format!("{field}: {} characters", limit + 1),
+        )
+        .await;
+    }
+    let id = id_of(&h.create("u1", "g1", "review").await);
+    // On metadata: footer, the number of tags and the length of each.
+    let metadata = |body: Value| {
+        h.post(&format!("/partner/documents/{id}/metadata"))
+            .json(&body)
+    };
+    let tags = |n: usize, len: usize| json!({"tags": vec!["t".repeat(len); n]});
+    let (status, _) = send_json(metadata(tags(100, 100))).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_error(
+        metadata(tags(101, 1)),
+        412,
+        "precondition_failed",
+        "tags: 101 tags",
+    )
+    .await;
+    assert_error(
+        metadata(tags(3, 101)),
+        412,
+        "precondition_failed",
+        "tags[0]: 101 characters",
+    )
+    .await;
+    assert_error(
+        metadata(json!({"footer": "f".repeat(401)})),
+        412,
+        "precondition_failed",
+        "footer: 401 characters",
+    )
+    .await;
+    let (_, rec) = h.doc(&id, None).await;
+    assert_eq!(
+        rec["tags"].as_array().unwrap().len(),
+        100,
+        "unchanged by the refusals"
+    );
+
+    // Partner ids in bodies, queries and paths.
+    let long = "u".repeat(151);
+    assert_error(
+        h.post(&format!("/partner/documents/{id}/duplicate"))
+            .json(&json!({"title": "t", "description": "", "creatorUserId": long})),
+        412,
+        "precondition_failed",
+        "creatorUserId: 151 characters",
+    )
+    .await;
+    for kind in ["sdxml", "parsx", "pdf"] {
+        assert_error(
+            h.post(&format!("/partner/documents/{id}/export/{kind}"))
+                .json(&json!({"userId": long})),
+            412,
+            "precondition_failed",
+            "userId: 151 characters",
+        )
+        .await;
+    }
+    assert_error(
+        h.post(&format!("/partner/documents/{id}/deletion-process"))
+            .json(&json!({"userId": long})),
+        412,
+        "precondition_failed",
+        "userId: 151",
+    )
+    .await;
+    assert_error(
+        h.get(&format!("/partner/users/{long}")),
+        412,
+        "precondition_failed",
+        "userId: 151",
+    )
+    .await;
+    assert_error(
+        h.get(&format!("/partner/documents/{id}"))
+            .query(&[("userId", &long)]),
+        412,
+        "precondition_failed",
+        "userId: 151",
+    )
+    .await;
+    for field in ["groupId", "userId", "userIdSD"] {
+        assert_error(
+            h.get("/partner/documents/list").query(&[(field, &long)]),
+            412,
+            "precondition_failed",
+            &format!("{field}: 151"),
+        )
+        .await;
+    }
+    for path in ["list", "count"] {
+        assert_error(
+            h.get(&format!("/partner/documents/unseen/{path}"))
+                .query(&[("userId", &long)]),
+            412,
+            "precondition_failed",
+            "userId: 151",
+        )
+        .await;
+    }
+}
+
+#[tokio::test]
+async fn a_json_body_has_a_limit_of_its_own() {
+    let Some(h) = Harness::start().await else {
+        return;
+    };
+    const MIB: usize = 1024 * 1024;
+    // A body of exactly 1 MiB (padded with white space) is read; one byte more is not.
+    let body = creation("u1", "g1", "draft", "Padded").to_string();
+    let padded = |size: usize| format!("{body}{}", " ".repeat(size - body.len()));
+    let (status, access) = send_json(
+        h.post("/partner/documents/create")
+            .header("content-type", "application/json")
+            .body(padded(MIB)),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{access}");
+    assert_error(
+        h.post("/partner/documents/create")
+            .header("content-type", "application/json")
+            .body(padded(MIB + 1)),
+        412,
+        "precondition_failed",
+        "body: a JSON body may have 1048576 bytes at most",
+    )
+    .await;
+    // Without a length (chunked), the body is cut at the limit.
+    let (status, text) = chunked_post(&h, "/partner/documents/create", &padded(MIB + 4096)).await;
+    assert_eq!(status, 412, "{text}");
+    assert!(text.contains("body: a JSON body may have"), "{text}");
+    // The same for the JSON part of an upload, well under the upload limit.
+    let mut data = creation("u1", "g1", "draft", "T");
+    data["supplemental"] = json!("");
+    let big = format!("{}{}", data, " ".repeat(MIB));
+    let form = reqwest::multipart::Form::new()
+        .part(
+            "file",
+            reqwest::multipart::Part::bytes(sample_docx()).file_name("a.docx"),
+        )
+        .text("data", big);
+    assert_error(
+        h.post("/partner/imports/word/upload").multipart(form),
+        412,
+        "precondition_failed",
+        "data: the JSON part may have",
+    )
+    .await;
+}
+
+/// POSTs `body` with `Transfer-Encoding: chunked` (no length announced) over a plain socket;
+/// the status and the response text.
+async fn chunked_post(h: &Harness, path: &str, body: &str) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(h.server.addr).await.unwrap();
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nhost: {}\r\nx-client-id: {CLIENT}\r\nauthorization: Bearer {}\r\n\
+         content-type: application/json\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n",
+        h.server.addr,
+        h.jwt()
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    for chunk in body.as_bytes().chunks(64 * 1024) {
+        let sent = async {
+            stream
+                .write_all(format!("{:x}\r\n", chunk.len()).as_bytes())
+                .await?;
+            stream.write_all(chunk).await?;
+            stream.write_all(b"\r\n").await
+        };
+        // The server may answer and close before the whole body is sent.
+        if sent.await.is_err() {
+            break;
+        }
+    }
+    let _ = stream.write_all(b"0\r\n\r\n").await;
+    let mut response = Vec::new();
+    let _ = stream.read_to_end(&mut response).await;
+    let text = String::from_utf8_lossy(&response).into_owned();
+    let status = text
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    (status, text)
 }

@@ -482,11 +482,19 @@ async fn background_upload_success_failure_and_unknown_job() {
     )
     .await;
     assert_eq!(status.as_u16(), 412);
+    assert!(sdconv_server::ids::is_uuid_v4(&job), "{job}");
     assert_error(
-        h.get("/partner/documents/background-upload/nope"),
+        h.get("/partner/documents/background-upload/6f1c1a0e-2b1d-4c3e-8f00-123456789abc"),
         404,
         "job_not_found",
         "no job has the id",
+    )
+    .await;
+    assert_error(
+        h.get("/partner/documents/background-upload/nope"),
+        412,
+        "precondition_failed",
+        "jobId",
     )
     .await;
 }
@@ -628,6 +636,150 @@ async fn pdf_export_extension() {
     h.create("u2", "g1", "draft").await;
     assert_error(
         h.post(&path).json(&json!({"userId": "u2"})),
+        403,
+        "forbidden",
+        "draft",
+    )
+    .await;
+}
+
+/// The sample (as read from its Word form) with a tracked insertion and a tracked deletion
+/// added (it has a comment already), stored for `u1` through the sd.xml upload; the document id.
+async fn redlined(h: &Harness) -> String {
+    use sdconv::ast::{Change, ChangeKind, Paragraph};
+    let mut doc = sdconv::import(Format::Word, &sample_docx(), &ImportOptions::default())
+        .unwrap()
+        .value;
+    assert!(!doc.comments.is_empty(), "the sample has a comment");
+    let change = |kind| Change {
+        kind,
+        author: Some("Ann".into()),
+        date: None,
+    };
+    doc.blocks.push(Block::Paragraph(Paragraph::new(
+        TextType::Paragraph,
+        vec![
+            Inline::text("Kept "),
+            Inline::Tracked {
+                change: change(ChangeKind::Insert),
+                children: vec![Inline::text("INSERTED")],
+            },
+            Inline::Tracked {
+                change: change(ChangeKind::Delete),
+                children: vec![Inline::text("DELETED")],
+            },
+        ],
+    )));
+    let zip = sdconv::export(&doc, Format::Sdxml, &sdconv::ExportOptions::default())
+        .unwrap()
+        .value;
+    let (status, access) = send_json(h.post("/partner/imports/sdxml/upload").multipart(upload(
+        "redlined.zip",
+        zip,
+        &import_data("u1"),
+    )))
+    .await;
+    assert_eq!(status, StatusCode::OK, "{access}");
+    access["documentId"].as_str().unwrap().to_string()
+}
+
+/// The html page of an html export zip.
+fn page_of(zip: &[u8]) -> String {
+    let names = zip_names(zip);
+    let page = names
+        .iter()
+        .find(|n| n.ends_with(".html"))
+        .unwrap_or_else(|| panic!("no page in {names:?}"));
+    zip_text(zip, page)
+}
+
+/// What a page shows of the changes and the comment: (insertion, deletion, marks, comment).
+fn shows(page: &str) -> (bool, bool, bool, bool) {
+    (
+        page.contains("INSERTED"),
+        page.contains("DELETED"),
+        page.contains("<ins") || page.contains("<del"),
+        page.contains("Check this sentence."),
+    )
+}
+
+#[tokio::test]
+async fn html_export_in_the_older_mode_form_answers_a_zip_per_mode() {
+    let Some(h) = Harness::start().await else {
+        return;
+    };
+    let id = redlined(&h).await;
+    let html = |body: Value| export(&h, &id, "html", body);
+
+    // final: every change accepted, no comment; a page with its files.
+    let (status, zip, ct) = html(json!({"userId": "u1", "mode": "final"})).await;
+    assert_eq!((status, ct.as_str()), (StatusCode::OK, "application/zip"));
+    assert!(zip_names(&zip).iter().any(|n| n.starts_with("images/")));
+    let final_page = page_of(&zip);
+    assert_eq!(shows(&final_page), (true, false, false, false));
+    assert!(!final_page.contains("class=\"comment\""));
+
+    // redlineAndPending: changes marked, the comment listed; as the spec's type form shows it.
+    let (status, zip, _) = html(json!({"userId": "u1", "mode": "redlineAndPending"})).await;
+    assert_eq!(status, StatusCode::OK);
+    let redline = page_of(&zip);
+    assert_eq!(shows(&redline), (true, true, true, true));
+    let (_, zip, _) = html(json!({"userId": "u1", "type": "html", "download": true})).await;
+    assert_eq!(page_of(&zip), redline);
+    // news: no per-user change history to narrow it: as redlineAndPending.
+    let (status, zip, _) = html(json!({"userId": "u1", "mode": "news"})).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(page_of(&zip), redline);
+
+    // allInOne: final as one self-contained file in the zip.
+    let (status, zip, ct) = html(json!({"userId": "u1", "mode": "allInOne"})).await;
+    assert_eq!((status, ct.as_str()), (StatusCode::OK, "application/zip"));
+    assert_eq!(zip_names(&zip), ["index.html"]);
+    let one = zip_text(&zip, "index.html");
+    assert!(one.contains("data:image/") && one.contains("<style>"));
+    assert_eq!(shows(&one), (true, false, false, false));
+    // The spec's all-in-one shows the changes marked.
+    let (_, zip, _) =
+        html(json!({"userId": "u1", "type": "html_all_in_one", "download": true})).await;
+    assert_eq!(
+        shows(&zip_text(&zip, "index.html")),
+        (true, true, true, true)
+    );
+
+    // download false with a mode: the page URL, as with type.
+    let (status, body, _) = html(json!({"userId": "u1", "mode": "final", "download": false})).await;
+    assert_eq!(status, StatusCode::OK);
+    let url: Value = serde_json::from_slice(&body).unwrap();
+    assert!(url["url"].as_str().unwrap().contains("/pages/"), "{url}");
+
+    // Both forms at once, an unknown mode, neither: 412 naming the field.
+    let path = format!("/partner/documents/{id}/export/html");
+    for (body, needle) in [
+        (
+            json!({"userId": "u1", "type": "html", "download": true, "mode": "final"}),
+            "mode: cannot be combined with type",
+        ),
+        (
+            json!({"userId": "u1", "type": "html", "mode": "final"}),
+            "mode:",
+        ),
+        (json!({"userId": "u1", "mode": "draft"}), "mode: \"draft\""),
+        (json!({"userId": "u1", "mode": "Final"}), "mode:"),
+        (json!({"userId": "u1"}), "type:"),
+    ] {
+        assert_error(
+            h.post(&path).json(&body),
+            412,
+            "precondition_failed",
+            needle,
+        )
+        .await;
+    }
+    // The rights apply as to the spec's form.
+    h.create("u2", "g1", "draft").await;
+    assert_error(
+        h.post(&path)
+            .json(&json!({"userId": "u2", "mode": "final"})),
         403,
         "forbidden",
         "draft",

@@ -127,18 +127,22 @@ async fn a_job_held_by_a_dead_worker_is_taken_over_after_its_lease() {
         }
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
-    let upload_key = "jobs/orphan/upload.docx";
-    store.blobs.put(upload_key, sample_docx()).await.unwrap();
+    // A job of the id form stores were written with before ids were UUIDs (24 hex digits):
+    // taken over and finished like a new one, its document taking that id.
+    let orphan = "0123456789abcdef0a0b0c0d";
+    let upload_key = format!("jobs/{orphan}/upload.docx");
+    store.blobs.put(&upload_key, sample_docx()).await.unwrap();
     let data = creation("u2", "g1", "draft", "Orphan").to_string();
-    insert_held_job(&h, "orphan", &data, "dead-worker").await;
+    insert_held_job(&h, orphan, &data, "dead-worker").await;
+    let orphan_path = format!("/partner/documents/background-upload/{orphan}");
     // Live workers poll every 500 ms: after two polls it is still held.
     tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
-    let (_, body) = send_json(h.get("/partner/documents/background-upload/orphan")).await;
+    let (_, body) = send_json(h.get(&orphan_path)).await;
     assert_eq!(body["state"], "PENDING", "taken before the lease ran out");
     h.clock.advance(301);
     let mut done = serde_json::Value::Null;
     for _ in 0..600 {
-        let (_, body) = send_json(h.get("/partner/documents/background-upload/orphan")).await;
+        let (_, body) = send_json(h.get(&orphan_path)).await;
         if body["state"] != "PENDING" {
             done = body;
             break;
@@ -146,11 +150,11 @@ async fn a_job_held_by_a_dead_worker_is_taken_over_after_its_lease() {
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
     assert_eq!(done["state"], "SUCCESS", "{done}");
-    assert_eq!(done["documentId"], "orphan");
+    assert_eq!(done["documentId"], orphan);
     // The dead worker's late result is not recorded.
     assert!(
         !store
-            .finish_job("orphan", "dead-worker", Err("late"))
+            .finish_job(orphan, "dead-worker", Err("late"))
             .await
             .unwrap()
     );

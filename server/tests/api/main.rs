@@ -11,6 +11,7 @@ mod harness;
 mod access;
 mod auth;
 mod browser;
+mod client;
 mod documents;
 mod imports_exports;
 mod instances;

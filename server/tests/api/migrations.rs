@@ -1,6 +1,8 @@
 //! A database made before both databases shared one migration text, by the statements the
-//! server then gave it (`tests/fixtures/schema_v2_*.sql`), opens with this server: no migration
-//! runs again, its rows read and take writes, and its schema is the one a new database gets.
+//! server then gave it (`tests/fixtures/schema_v2_*.sql`), opens with this server: no released
+//! migration runs again (later ones are applied once, on top), its rows read and take writes,
+//! and its schema is the one a new database gets. A store written while document and job ids
+//! were 24 hex digits keeps them reachable by those ids.
 
 use sdconv_server::store::{DocumentRow, Member, Store};
 use sqlx::AnyPool;
@@ -88,7 +90,14 @@ async fn a_database_made_by_the_released_statements_opens_and_keeps_its_rows() {
             .fetch_all(&store.db)
             .await
             .unwrap();
-    assert_eq!(versions, [(1, 100), (2, 200)], "nothing migrated again");
+    assert_eq!(
+        &versions[..2],
+        [(1, 100), (2, 200)],
+        "nothing migrated again"
+    );
+    // What came after is applied once, on top.
+    let later: Vec<i64> = versions[2..].iter().map(|(v, _)| *v).collect();
+    assert_eq!(later, [3]);
     // The rows read back.
     let user = store.user("c", "u1").await.unwrap().unwrap();
     assert_eq!((user.id.as_str(), user.language.as_str()), ("sd1", "en_EN"));
@@ -100,6 +109,8 @@ async fn a_database_made_by_the_released_statements_opens_and_keeps_its_rows() {
     let member = store.member("d1", "sd1").await.unwrap().unwrap();
     assert_eq!((member.role.as_str(), member.admin), ("editor", Some(true)));
     assert!(store.page_valid("p", 10).await.unwrap());
+    // An old page is a link without a session, as export pages are.
+    assert_eq!(store.page("p", 10).await.unwrap().unwrap().session, None);
     assert_eq!(
         store.consume_access_token("h", 10).await.unwrap(),
         Some(("d1".to_string(), "sd1".to_string()))
@@ -133,7 +144,11 @@ async fn a_database_made_by_the_released_statements_opens_and_keeps_its_rows() {
     };
     store.insert_document(&row, &creator).await.unwrap();
     assert_eq!(store.count_documents("c").await.unwrap(), 2);
-    assert!(store.delete_document("d1", None).await.unwrap());
+    assert_eq!(
+        store.delete_document("d1", None).await.unwrap(),
+        Some(vec!["p".to_string()]),
+        "deleted, with its page"
+    );
 
     // The schema is the one this server makes.
     let Some((new_url, _, new_dir)) = empty_database().await else {
@@ -147,4 +162,168 @@ async fn a_database_made_by_the_released_statements_opens_and_keeps_its_rows() {
             .any(|c| c.starts_with("notifications.id "))
     );
     assert_eq!(old_schema, schema(&new).await);
+}
+
+/// Ids of the form stores were written with before document and job ids became UUIDs.
+const OLD_USER: &str = "5f0c1d2e3f4a5b6c7d8e9f00";
+const OLD_DRAFT: &str = "0a1b2c3d4e5f60718293a4b5";
+const OLD_REVIEW: &str = "0a1b2c3d4e5f60718293a4b6";
+const OLD_JOB: &str = "0c1d2e3f4a5b6c7d8e9fa0b1";
+
+/// A store as the server wrote it while document and job ids were 24 hex digits: the released
+/// schema, a user, a draft and a review document with their stored files, a finished background
+/// job, all with ids of that form. Its URL for [`Store::connect`] and its data folder.
+async fn store_with_24_hex_ids() -> Option<(Option<String>, tempfile::TempDir)> {
+    let (store_url, url, dir) = empty_database().await?;
+    sqlx::any::install_default_drivers();
+    let old = AnyPool::connect(&url).await.unwrap();
+    sqlx::raw_sql(RELEASED).execute(&old).await.unwrap();
+    sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied BIGINT NOT NULL);
+         INSERT INTO schema_migrations (version, applied) VALUES (1, 100), (2, 200);
+         INSERT INTO users (id, client_id, partner_id, email, language)
+           VALUES ('{OLD_USER}', 'acme', 'old-user', 'old@x', 'de_DE');
+         INSERT INTO documents (id, client_id, title, creator_id, status, group_id, created, modified)
+           VALUES ('{OLD_DRAFT}', 'acme', 'Old draft', '{OLD_USER}', 'draft', 'g', 1, 2),
+                  ('{OLD_REVIEW}', 'acme', 'Old review', '{OLD_USER}', 'review', 'g', 3, 4);
+         INSERT INTO members (document_id, user_id, role) VALUES ('{OLD_DRAFT}', '{OLD_USER}', 'approver'),
+                                                                ('{OLD_REVIEW}', '{OLD_USER}', 'approver');
+         INSERT INTO jobs (id, client_id, state, document_id, user_id, created, payload, file_name)
+           VALUES ('{OLD_JOB}', 'acme', 'SUCCESS', '{OLD_DRAFT}', '{OLD_USER}', 5, '{{}}', 'a.docx');"
+    )))
+    .execute(&old)
+    .await
+    .unwrap();
+    old.close().await;
+    // The stored files, where the file store kept them: documents/<id>/sd.xml.zip.
+    let sample = sdconv::import(
+        sdconv::Format::Word,
+        &crate::harness::sample_docx(),
+        &sdconv::ImportOptions::default(),
+    )
+    .unwrap()
+    .value;
+    let zip = sdconv::export(
+        &sample,
+        sdconv::Format::Sdxml,
+        &sdconv::ExportOptions::default(),
+    )
+    .unwrap()
+    .value;
+    for id in [OLD_DRAFT, OLD_REVIEW] {
+        let folder = dir.path().join("blobs/documents").join(id);
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(folder.join("sd.xml.zip"), &zip).unwrap();
+    }
+    Some((store_url, dir))
+}
+
+#[tokio::test]
+async fn documents_and_jobs_of_a_store_with_24_hex_ids_stay_reachable_by_them() {
+    use reqwest::StatusCode;
+    use serde_json::json;
+
+    use crate::harness::{Harness, send_json};
+
+    let Some((store_url, dir)) = store_with_24_hex_ids().await else {
+        return;
+    };
+    let data = dir.path().to_path_buf();
+    let Some(h) = Harness::start_with(move |c| {
+        c.data = data;
+        c.database_url = store_url;
+    })
+    .await
+    else {
+        return;
+    };
+    // Read, listed, exported and opened by their old ids.
+    let (status, rec) = h.doc(OLD_DRAFT, Some("old-user")).await;
+    assert_eq!(status, StatusCode::OK, "{rec}");
+    assert_eq!(
+        (rec["id"].as_str(), rec["title"].as_str()),
+        (Some(OLD_DRAFT), Some("Old draft"))
+    );
+    assert_eq!(rec["creatorIdSD"], OLD_USER);
+    let (_, list) = send_json(
+        h.get("/partner/documents/list")
+            .query(&[("userId", "old-user"), ("groupId", "g")]),
+    )
+    .await;
+    let listed: Vec<&str> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|d| d["id"].as_str())
+        .collect();
+    assert_eq!(listed, [OLD_DRAFT, OLD_REVIEW]);
+    let resp = h
+        .post(&format!("/partner/documents/{OLD_DRAFT}/export/sdxml"))
+        .json(&json!({"userId": "old-user"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
+    let zip = resp.bytes().await.unwrap();
+    let xml = crate::harness::zip_text(&zip, "sd.xml");
+    assert!(
+        xml.contains(OLD_DRAFT),
+        "the export names the document by its id"
+    );
+    let rights = json!({"user": {"userId": "old-user"}, "userRole": "approver"});
+    let (status, access) = send_json(
+        h.post(&format!("/partner/documents/{OLD_DRAFT}"))
+            .json(&rights),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{access}");
+    assert_eq!(
+        (access["documentId"].as_str(), access["userIdSD"].as_str()),
+        (Some(OLD_DRAFT), Some(OLD_USER))
+    );
+    let opened = h
+        .http
+        .get(access["documentAccessLink"].as_str().unwrap())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(opened.status(), StatusCode::SEE_OTHER);
+    // The old job answers with the old document.
+    let (status, job) =
+        send_json(h.get(&format!("/partner/documents/background-upload/{OLD_JOB}"))).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        (job["state"].as_str(), job["documentId"].as_str()),
+        (Some("SUCCESS"), Some(OLD_DRAFT))
+    );
+    // Changed by their old ids; what is new gets a UUID.
+    let (status, _) = send_json(
+        h.post(&format!("/partner/documents/{OLD_DRAFT}/metadata"))
+            .json(&json!({"tags": ["kept"]})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, copy) = send_json(
+        h.post(&format!("/partner/documents/{OLD_REVIEW}/duplicate"))
+            .json(&json!({"title": "Copy", "description": "", "creatorUserId": "old-user"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{copy}");
+    let copy = copy["documentId"].as_str().unwrap();
+    assert!(sdconv_server::ids::is_uuid_v4(copy), "{copy}");
+    for path in ["archive", "unarchive"] {
+        let resp = h
+            .post(&format!("/partner/documents/{OLD_REVIEW}/{path}"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.status(), StatusCode::OK, "{path}");
+    }
+    let (status, _) = send_json(h.delete(&format!("/partner/documents/{OLD_DRAFT}"))).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(h.doc(OLD_DRAFT, None).await.0, StatusCode::FORBIDDEN);
+    assert!(
+        !dir.path().join("blobs/documents").join(OLD_DRAFT).exists(),
+        "its file is gone with it"
+    );
 }
