@@ -510,6 +510,54 @@ fn body_text_styles_are_silent_and_structural_cues_are_named() {
     );
 }
 
+/// Title and Subtitle at the start are the document's title and subtitle: the reader uses them,
+/// so they draw no warning; a Title paragraph further down stays a paragraph and says so once.
+#[test]
+fn title_styles_warn_only_where_they_are_not_the_title() {
+    let mut styles = NORMAL.to_string();
+    styles.push_str(&pstyle("Title", "Title", ""));
+    styles.push_str(&pstyle("Subtitle", "Subtitle", ""));
+    let body = [
+        ps("Title", "The report"),
+        ps("Subtitle", "Its subtitle"),
+        p("Body text."),
+    ]
+    .concat();
+    let c = docx(&body).styles(&styles).read();
+    valid(&c);
+    assert_eq!(c.value.meta.title.as_deref(), Some("The report"));
+    assert_eq!(c.value.meta.subtitle.as_deref(), Some("Its subtitle"));
+    assert!(messages(&c).is_empty(), "{:?}", messages(&c));
+
+    let late = [
+        p("Body text."),
+        ps("Title", "Not the title"),
+        ps("Title", "Nor this"),
+    ]
+    .concat();
+    let c = docx(&late).styles(&styles).read();
+    assert_eq!(
+        messages(&c),
+        [
+            "Unrecognised paragraph style: Title; it is not at the start of the document, where it would be the title, so it is kept as a plain paragraph"
+        ]
+    );
+}
+
+/// The bundled sample, converted as the README's first command does, draws no warning.
+#[test]
+fn the_bundled_sample_reads_without_warnings() {
+    let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/samples/sample.docx")).unwrap();
+    let c = sdconv::import(
+        sdconv::Format::Word,
+        &bytes,
+        &sdconv::ImportOptions::default(),
+    )
+    .unwrap();
+    let messages: Vec<String> = c.warnings.iter().map(|w| w.message.clone()).collect();
+    assert!(messages.is_empty(), "{messages:?}");
+}
+
 /// The reader decides once per style what its name says; numbering still counts per paragraph.
 #[test]
 fn a_quiet_style_still_draws_the_warning_when_a_later_paragraph_is_numbered() {

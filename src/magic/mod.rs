@@ -20,8 +20,8 @@
 //! Sets with `"scope": "headings"` only touch headings and leave body text alone. A key may
 //! combine sets with `|`; the first set that matches a paragraph wins.
 
-pub mod marker;
-pub mod shape;
+pub(crate) mod marker;
+mod shape;
 
 use serde::Deserialize;
 use serde_json::{Value, json};

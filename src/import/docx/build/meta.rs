@@ -117,6 +117,27 @@ pub fn settle(doc: &mut Document, core: CoreProps, given: &Meta, report: &mut Re
         }
     }
     take_title_blocks(&mut doc.meta, &mut doc.blocks);
+    // A Title or Subtitle paragraph not at the start is not the document's title: it stays a
+    // plain paragraph, and says so once per style.
+    for style in ["Title", "Subtitle"] {
+        let left = doc
+            .blocks
+            .iter()
+            .position(|b| matches!(b, Block::Paragraph(p) if p.style.as_deref() == Some(style)));
+        if let Some(block) = left {
+            report.warn(
+                WarningKind::UnmappedStyle,
+                format!(
+                    "Unrecognised paragraph style: {style}; it is not at the start of the \
+                     document, where it would be the {}, so it is kept as a plain paragraph",
+                    style.to_lowercase()
+                ),
+                Location::part("word/document.xml")
+                    .element("w:pStyle")
+                    .block(block),
+            );
+        }
+    }
 }
 
 /// The writer's contract: leading `Title` / `Subtitle` paragraphs are `meta.title` /

@@ -128,6 +128,15 @@ impl<'a> Converter<'a> {
             return;
         }
         let name = self.src.styles.name_of(id).to_string();
+        // Leading Title and Subtitle paragraphs become the document's title and subtitle
+        // (`meta::take_title_blocks`); one left elsewhere is warned about once the tree is
+        // settled, when it is known not to be the title.
+        if matches!(name.as_str(), "Title" | "Subtitle")
+            && info.num.is_none()
+            && info.outline.is_none()
+        {
+            return;
+        }
         let cue = structural_cue(&name, info);
         self.unmapped_styles.insert(id.to_string(), cue.is_some());
         let Some(cue) = cue else {
