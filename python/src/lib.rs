@@ -1,0 +1,525 @@
+//! `sdconv._sdconv`: the Python extension module of the sdconv engine.
+//!
+//! The pure-Python package `sdconv` (python/sdconv/__init__.py) is the public face; this module
+//! holds what needs Rust: reading and writing documents with the interpreter's lock released,
+//! the options checked by the engine, and the engine's errors raised as typed exceptions.
+//!
+//! Only the engine's public face is used: [`sdconv::import_shared`], [`sdconv::export`], the
+//! option types and the Markdown and HTML writers (whose extra files Python callers get as
+//! bytes), and [`sdconv::ast`] for picture alt texts and counts.
+
+mod images;
+mod options;
+
+use std::path::{Path, PathBuf};
+
+use bytes::Bytes;
+use pyo3::create_exception;
+use pyo3::exceptions::PyException;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
+use sdconv::ast::{Block, TextType};
+use sdconv::export::{html, markdown};
+use sdconv::{Document, ErrorKind, Format, Warning};
+
+use crate::images::ImageMode;
+use crate::options::{ExportSpec, ImportSpec};
+
+create_exception!(
+    sdconv,
+    Error,
+    PyException,
+    "Any failure of sdconv: the base of the other exceptions."
+);
+create_exception!(
+    sdconv,
+    InvalidInput,
+    Error,
+    "The input is not a readable document of its format (not a zip, malformed XML, a missing \
+     part, a truncated file, …)."
+);
+create_exception!(
+    sdconv,
+    InvalidOption,
+    Error,
+    "An option is wrong (an unknown style set or routine, a bad style mapping or Word settings, \
+     an unknown language, …)."
+);
+create_exception!(
+    sdconv,
+    LimitExceeded,
+    Error,
+    "The input passes one of the engine's limits (a zip bomb, too deep nesting, a huge picture)."
+);
+create_exception!(
+    sdconv,
+    UnsupportedFormat,
+    Error,
+    "A format sdconv does not know, or cannot convert in this direction (PDF input, …)."
+);
+create_exception!(
+    sdconv,
+    ConversionFailed,
+    Error,
+    "The engine could not finish a conversion for a reason that is not the input's or the \
+     options' fault."
+);
+
+/// Why a conversion failed, gathered without the interpreter's lock and raised as an exception
+/// once it is held again.
+#[derive(Debug)]
+enum Failure {
+    /// The engine's own error.
+    Engine(sdconv::Error),
+    /// The input file could not be read.
+    Read(PathBuf, std::io::Error),
+    /// The input's format cannot be told from its name or bytes.
+    Undetected,
+    /// A format the engine knows but cannot read or write.
+    Direction(Format, &'static str),
+}
+
+impl From<sdconv::Error> for Failure {
+    fn from(e: sdconv::Error) -> Self {
+        Failure::Engine(e)
+    }
+}
+
+impl From<Failure> for PyErr {
+    fn from(failure: Failure) -> PyErr {
+        match failure {
+            Failure::Engine(e) => {
+                let message = e.to_string();
+                match (e.kind(), &e) {
+                    (_, sdconv::Error::Unavailable(_)) => UnsupportedFormat::new_err(message),
+                    (ErrorKind::Input, _) => InvalidInput::new_err(message),
+                    (ErrorKind::Parameter, _) => InvalidOption::new_err(message),
+                    (ErrorKind::TooLarge, _) => LimitExceeded::new_err(message),
+                    _ => ConversionFailed::new_err(message),
+                }
+            }
+            Failure::Read(path, e) => match e.kind() {
+                std::io::ErrorKind::NotFound => pyo3::exceptions::PyFileNotFoundError::new_err(
+                    format!("{}: {e}", path.display()),
+                ),
+                _ => pyo3::exceptions::PyOSError::new_err(format!("{}: {e}", path.display())),
+            },
+            Failure::Undetected => InvalidInput::new_err(
+                "cannot tell the input's format from its name or content; pass from_=",
+            ),
+            Failure::Direction(format, direction) => {
+                UnsupportedFormat::new_err(format!("sdconv cannot {direction} {format}"))
+            }
+        }
+    }
+}
+
+/// Where a document comes from: bytes the caller passed, or a file this module reads with the
+/// lock released (its extension also tells the format).
+enum Source {
+    Data(Bytes),
+    Path(PathBuf),
+}
+
+impl Source {
+    fn new(data: Option<&[u8]>, path: Option<PathBuf>) -> PyResult<Source> {
+        match (data, path) {
+            (Some(data), None) => Ok(Source::Data(Bytes::copy_from_slice(data))),
+            (None, Some(path)) => Ok(Source::Path(path)),
+            _ => Err(pyo3::exceptions::PyTypeError::new_err(
+                "pass exactly one of data= and path=",
+            )),
+        }
+    }
+
+    fn load(&self) -> Result<(Bytes, Option<&Path>), Failure> {
+        match self {
+            Source::Data(bytes) => Ok((bytes.clone(), None)),
+            Source::Path(path) => std::fs::read(path)
+                .map(|bytes| (Bytes::from(bytes), Some(path.as_path())))
+                .map_err(|e| Failure::Read(path.clone(), e)),
+        }
+    }
+}
+
+/// The input format: the caller's, else the file name's, else what the bytes look like.
+fn input_format(
+    from: Option<Format>,
+    path: Option<&Path>,
+    bytes: &[u8],
+) -> Result<Format, Failure> {
+    let format = match from.or_else(|| path.and_then(Format::from_path)) {
+        Some(format) => format,
+        None => sniff(bytes).ok_or(Failure::Undetected)?,
+    };
+    if !format.can_read() {
+        return Err(Failure::Direction(format, "read"));
+    }
+    Ok(format)
+}
+
+/// The format of unnamed bytes. A zip is the service's sd.xml zip when it names an `sd.xml`
+/// entry, else taken for Word (whose reader then says precisely what is wrong); JSON is the
+/// tree's dump; other UTF-8 text is Markdown.
+fn sniff(bytes: &[u8]) -> Option<Format> {
+    if bytes.starts_with(b"PK") {
+        // Entry names are stored uncompressed in the local headers and the central directory.
+        let names_sd_xml = bytes.windows(6).any(|w| w == b"sd.xml");
+        let names_word = bytes.windows(17).any(|w| w == b"word/document.xml");
+        return Some(if names_sd_xml && !names_word {
+            Format::Sdxml
+        } else {
+            Format::Word
+        });
+    }
+    let text = std::str::from_utf8(bytes).ok()?;
+    if text.trim_start().starts_with('{') && text.contains("\"format_version\"") {
+        return Some(Format::Json);
+    }
+    Some(Format::Markdown)
+}
+
+/// Reads a document (the work of [`read`] and the first half of [`convert`]).
+fn import(source: &Source, spec: &ImportSpec) -> Result<sdconv::Converted<Document>, Failure> {
+    let (bytes, path) = source.load()?;
+    let format = input_format(spec.from, path, &bytes)?;
+    Ok(sdconv::import_shared(format, bytes, &spec.options)?)
+}
+
+/// What a writer produced, before it becomes Python objects.
+struct Output {
+    format: Format,
+    /// The main file: the text of a text format, the bytes of the others.
+    main: Vec<u8>,
+    /// Files beside the main one (`images/…`, `style.css`), by relative name.
+    files: Vec<(String, Bytes)>,
+    warnings: Vec<Warning>,
+    title: Option<String>,
+}
+
+/// Whether the format's main file is text.
+fn is_text(format: Format) -> bool {
+    matches!(
+        format,
+        Format::Markdown | Format::Html | Format::HtmlAllInOne | Format::Json
+    )
+}
+
+/// Writes `doc` as `spec` asks. Tracked changes and comments are settled on the tree here (as
+/// [`sdconv::export`] does inside) because the Markdown and HTML writers are called directly to
+/// get their pictures as files.
+fn export(doc: &Document, spec: &ExportSpec) -> Result<Output, Failure> {
+    let to = spec.to;
+    if !to.can_write() {
+        return Err(Failure::Direction(to, "write"));
+    }
+    let mut prepared = std::borrow::Cow::Borrowed(doc);
+    if spec.track_changes != sdconv::TrackChanges::All {
+        sdconv::ast::changes::resolve_changes(prepared.to_mut(), spec.track_changes);
+    }
+    if !spec.comments {
+        sdconv::ast::changes::drop_comments(prepared.to_mut());
+    }
+    if spec.images == ImageMode::Omit {
+        images::remove_images(prepared.to_mut());
+    }
+    let doc = &*prepared;
+    let title = doc.meta.title.clone();
+    let (main, files, warnings) = match to {
+        Format::Markdown => {
+            let mut opts = markdown::MarkdownOptions::default();
+            opts.language = spec.language;
+            let out = markdown::write(doc, &opts);
+            let markdown::MarkdownOutput { mut text, files } = out.value;
+            let files = if spec.images == ImageMode::Inline {
+                text = images::inline_markdown_images(&text, &files, doc);
+                Vec::new()
+            } else {
+                files
+            };
+            (text.into_bytes(), files, out.warnings)
+        }
+        Format::Html if spec.images == ImageMode::Inline => {
+            let out = html::write_all_in_one(doc, &spec.export.html);
+            (out.value.into_bytes(), Vec::new(), out.warnings)
+        }
+        Format::Html => {
+            let out = html::write_files(doc, &spec.export.html);
+            let mut files = out.value.into_iter();
+            // The page comes first (`index.html`); the stylesheet and pictures follow it.
+            let main = files
+                .next()
+                .map(|(_, page)| page.to_vec())
+                .unwrap_or_default();
+            (main, files.collect(), out.warnings)
+        }
+        _ => {
+            // Settled on the tree above already.
+            let mut opts = spec.export.clone();
+            opts.track_changes = sdconv::TrackChanges::All;
+            opts.comments = true;
+            let out = sdconv::export(doc, to, &opts)?;
+            (out.value, Vec::new(), out.warnings)
+        }
+    };
+    Ok(Output {
+        format: to,
+        main,
+        files,
+        warnings,
+        title,
+    })
+}
+
+/// The output as the tuple `sdconv.Result` is made from:
+/// `(format, is_text, main: bytes, files: [(name, bytes)], warnings, title)`.
+fn output_tuple<'py>(
+    py: Python<'py>,
+    mut out: Output,
+    mut before: Vec<Warning>,
+) -> PyResult<Bound<'py, PyTuple>> {
+    before.append(&mut out.warnings);
+    let files = PyList::empty(py);
+    for (name, bytes) in &out.files {
+        files.append((name, PyBytes::new(py, bytes)))?;
+    }
+    (
+        out.format.name(),
+        is_text(out.format),
+        PyBytes::new(py, &out.main),
+        files,
+        warnings_list(py, &before)?,
+        out.title,
+    )
+        .into_pyobject(py)
+}
+
+/// Warnings as `(kind, message, part, element, block)` tuples.
+fn warnings_list<'py>(py: Python<'py>, warnings: &[Warning]) -> PyResult<Bound<'py, PyList>> {
+    let list = PyList::empty(py);
+    for w in warnings {
+        // The kind's snake_case name, as the JSON warnings of the CLI and the server spell it.
+        let kind = serde_json::to_value(w.kind)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_else(|| format!("{:?}", w.kind));
+        list.append((
+            kind,
+            &w.message,
+            &w.location.part,
+            &w.location.element,
+            w.location.block,
+        ))?;
+    }
+    Ok(list)
+}
+
+/// A document read once, to be written any number of ways (`sdconv.read`).
+#[pyclass(frozen, module = "sdconv._sdconv")]
+struct RawDocument {
+    doc: Document,
+    warnings: Vec<Warning>,
+}
+
+#[pymethods]
+impl RawDocument {
+    /// Writes the document as `spec` asks; `describe_image` may supply alt texts first.
+    #[pyo3(signature = (spec, describe_image=None))]
+    fn export<'py>(
+        &self,
+        py: Python<'py>,
+        spec: &ExportSpec,
+        describe_image: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let out = match describe_image {
+            Some(callback) => {
+                let mut doc = self.doc.clone();
+                let mut warnings = self.warnings.clone();
+                images::describe(py, &mut doc, &callback, &mut warnings)?;
+                let out = py.detach(|| export(&doc, spec))?;
+                return output_tuple(py, out, warnings);
+            }
+            None => py.detach(|| export(&self.doc, spec))?,
+        };
+        output_tuple(py, out, self.warnings.clone())
+    }
+
+    /// The tree's JSON dump.
+    fn to_json(&self, py: Python<'_>) -> String {
+        py.detach(|| self.doc.to_json())
+    }
+
+    /// The metadata as JSON.
+    fn metadata_json(&self) -> PyResult<String> {
+        serde_json::to_string(&self.doc.meta)
+            .map_err(|e| ConversionFailed::new_err(format!("metadata: {e}")))
+    }
+
+    /// The reader's warnings.
+    fn warnings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        warnings_list(py, &self.warnings)
+    }
+
+    /// How many blocks of each kind the document has, tables' content included.
+    fn counts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let (mut paragraphs, mut headings, mut list_items, mut tables, mut images) =
+            (0, 0, 0, 0, 0);
+        self.doc.walk_blocks(&mut |_, block| match block {
+            Block::Paragraph(p) => match p.kind {
+                TextType::Heading | TextType::HeadingOl => headings += 1,
+                TextType::ListOl | TextType::ListUl => list_items += 1,
+                _ => paragraphs += 1,
+            },
+            Block::Table(_) => tables += 1,
+            Block::Image(_) => images += 1,
+            _ => {}
+        });
+        self.doc.walk_inlines(&mut |inline| {
+            if let sdconv::ast::Inline::Image { .. } = inline {
+                images += 1;
+            }
+        });
+        let counts = PyDict::new(py);
+        counts.set_item("blocks", self.doc.blocks.len())?;
+        counts.set_item("paragraphs", paragraphs)?;
+        counts.set_item("headings", headings)?;
+        counts.set_item("list_items", list_items)?;
+        counts.set_item("tables", tables)?;
+        counts.set_item("images", images)?;
+        counts.set_item("media", self.doc.media.len())?;
+        counts.set_item("comments", self.doc.comments.len())?;
+        Ok(counts)
+    }
+
+    /// The pictures the document shows, as `sdconv.Image` values.
+    fn images<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        images::image_list(py, &self.doc)
+    }
+}
+
+/// Reads a document: from `data` or the file at `path`.
+#[pyfunction]
+#[pyo3(signature = (spec, data=None, path=None))]
+fn read(
+    py: Python<'_>,
+    spec: &ImportSpec,
+    data: Option<&[u8]>,
+    path: Option<PathBuf>,
+) -> PyResult<RawDocument> {
+    let source = Source::new(data, path)?;
+    let read = py.detach(|| import(&source, spec))?;
+    Ok(RawDocument {
+        doc: read.value,
+        warnings: read.warnings,
+    })
+}
+
+/// Reads and writes a document in one call; the tree never reaches Python.
+#[pyfunction]
+#[pyo3(signature = (import_spec, export_spec, data=None, path=None, describe_image=None))]
+fn convert<'py>(
+    py: Python<'py>,
+    import_spec: &ImportSpec,
+    export_spec: &ExportSpec,
+    data: Option<&[u8]>,
+    path: Option<PathBuf>,
+    describe_image: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let source = Source::new(data, path)?;
+    let read = py.detach(|| import(&source, import_spec))?;
+    let mut warnings = read.warnings;
+    let mut doc = read.value;
+    if let Some(callback) = describe_image {
+        images::describe(py, &mut doc, &callback, &mut warnings)?;
+    }
+    let out = py.detach(|| {
+        let out = export(&doc, export_spec);
+        // Freeing a large tree is many small frees: done on the pool while Python goes on.
+        rayon::spawn(move || drop(doc));
+        out
+    })?;
+    output_tuple(py, out, warnings)
+}
+
+/// Converts many documents on the engine's thread pool (or one of `workers` threads), each
+/// `(data, path)`. The results come in order; a failure is returned as the exception's value,
+/// never raised.
+#[pyfunction]
+#[pyo3(signature = (import_spec, export_spec, sources, workers=None))]
+fn convert_many<'py>(
+    py: Python<'py>,
+    import_spec: &ImportSpec,
+    export_spec: &ExportSpec,
+    sources: Vec<(Option<Vec<u8>>, Option<PathBuf>)>,
+    workers: Option<usize>,
+) -> PyResult<Bound<'py, PyList>> {
+    use rayon::prelude::*;
+    let sources = sources
+        .into_iter()
+        .map(|(data, path)| Source::new(data.as_deref(), path))
+        .collect::<PyResult<Vec<_>>>()?;
+    let run = |sources: &[Source]| -> Vec<Result<(Output, Vec<Warning>), Failure>> {
+        sources
+            .par_iter()
+            .map(|source| {
+                let read = import(source, import_spec)?;
+                let out = export(&read.value, export_spec)?;
+                Ok((out, read.warnings))
+            })
+            .collect()
+    };
+    let results = match workers {
+        Some(0) => {
+            return Err(InvalidOption::new_err(
+                "invalid workers: must be at least 1",
+            ));
+        }
+        Some(n) => {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .map_err(|e| ConversionFailed::new_err(format!("thread pool: {e}")))?;
+            py.detach(|| pool.install(|| run(&sources)))
+        }
+        None => py.detach(|| run(&sources)),
+    };
+    let list = PyList::empty(py);
+    for result in results {
+        match result {
+            Ok((out, warnings)) => list.append(output_tuple(py, out, warnings)?)?,
+            Err(failure) => list.append(PyErr::from(failure).into_value(py))?,
+        }
+    }
+    Ok(list)
+}
+
+/// The formats sdconv knows: `(name, can_read, can_write)`.
+#[pyfunction]
+fn formats() -> Vec<(&'static str, bool, bool)> {
+    Format::ALL
+        .into_iter()
+        .map(|f| (f.name(), f.can_read(), f.can_write()))
+        .collect()
+}
+
+/// The extension module.
+#[pymodule]
+fn _sdconv(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("Error", py.get_type::<Error>())?;
+    m.add("InvalidInput", py.get_type::<InvalidInput>())?;
+    m.add("InvalidOption", py.get_type::<InvalidOption>())?;
+    m.add("LimitExceeded", py.get_type::<LimitExceeded>())?;
+    m.add("UnsupportedFormat", py.get_type::<UnsupportedFormat>())?;
+    m.add("ConversionFailed", py.get_type::<ConversionFailed>())?;
+    m.add_class::<ImportSpec>()?;
+    m.add_class::<ExportSpec>()?;
+    m.add_class::<RawDocument>()?;
+    m.add_class::<images::Image>()?;
+    m.add_function(wrap_pyfunction!(read, m)?)?;
+    m.add_function(wrap_pyfunction!(convert, m)?)?;
+    m.add_function(wrap_pyfunction!(convert_many, m)?)?;
+    m.add_function(wrap_pyfunction!(formats, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,183 @@
+//! The options of a conversion, checked once when made (by the engine's own parsers, so a
+//! Python caller gets the same messages as the CLI and the server) and then shared by any
+//! number of conversions on any number of threads.
+
+use pyo3::prelude::*;
+use sdconv::export::pdf::{Paper, PdfOptions};
+use sdconv::export::word::{WordSettings, WordTemplates};
+use sdconv::import::docx::StyleMapping;
+use sdconv::lang::Language;
+use sdconv::{ExportOptions, Format, ImportOptions, TrackChanges};
+
+use crate::images::ImageMode;
+use crate::{Failure, InvalidOption, UnsupportedFormat};
+
+/// A format by name or alias (`docx`, `md`), or `UnsupportedFormat`.
+fn format(name: &str) -> PyResult<Format> {
+    Format::parse(name).ok_or_else(|| {
+        let known: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
+        UnsupportedFormat::new_err(format!(
+            "unknown format {name:?}; known: {}",
+            known.join(", ")
+        ))
+    })
+}
+
+fn invalid(name: &str, message: impl std::fmt::Display) -> PyErr {
+    InvalidOption::new_err(format!("invalid {name}: {message}"))
+}
+
+/// How a document is read.
+#[pyclass(frozen, module = "sdconv._sdconv")]
+pub struct ImportSpec {
+    /// The input format; `None`: from the file name or the bytes.
+    pub from: Option<Format>,
+    /// The engine's options.
+    pub options: ImportOptions,
+}
+
+#[pymethods]
+impl ImportSpec {
+    /// `style_mapping` is the API's styleMapping object as JSON text; `magic` one style set key
+    /// or several joined by `|`; `routines` cleanup routine keys in order; `max_size` the most
+    /// bytes a zip input may inflate to.
+    #[new]
+    #[pyo3(signature = (from_=None, style_mapping=None, magic=None, routines=None, max_size=None))]
+    fn new(
+        from_: Option<&str>,
+        style_mapping: Option<&str>,
+        magic: Option<String>,
+        routines: Option<Vec<String>>,
+        max_size: Option<u64>,
+    ) -> PyResult<Self> {
+        let mut options = ImportOptions::default();
+        if let Some(json) = style_mapping {
+            let mapping = StyleMapping::from_json(json).map_err(Failure::Engine)?;
+            options.docx = options.docx.clone().with_style_mapping(mapping);
+        }
+        options.magic = magic;
+        options.routines = routines.unwrap_or_default();
+        if let Some(bytes) = max_size {
+            options.limits = options
+                .limits
+                .clone()
+                .with_max_total_size(bytes)
+                .with_max_entry_size(bytes);
+        }
+        Ok(ImportSpec {
+            from: from_.map(format).transpose()?,
+            options,
+        })
+    }
+}
+
+/// How a document is written.
+#[pyclass(frozen, module = "sdconv._sdconv")]
+pub struct ExportSpec {
+    /// The output format.
+    pub to: Format,
+    /// What becomes of pictures in Markdown and HTML.
+    pub images: ImageMode,
+    /// The language of generated words (captions, directory titles).
+    pub language: Option<Language>,
+    /// Tracked changes marked, accepted or rejected.
+    pub track_changes: TrackChanges,
+    /// Whether comments are kept.
+    pub comments: bool,
+    /// The engine's options (Word, PDF, HTML).
+    pub export: ExportOptions,
+}
+
+#[pymethods]
+impl ExportSpec {
+    /// `settings` is the API's Word export settings object as JSON text (also for PDF);
+    /// without it, image and table captions are shown, as the command line does.
+    #[new]
+    #[pyo3(signature = (to, images="files", language=None, settings=None, template=None,
+                        track_changes="all", comments=true, paper="a4"))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        to: &str,
+        images: &str,
+        language: Option<&str>,
+        settings: Option<&str>,
+        template: Option<&str>,
+        track_changes: &str,
+        comments: bool,
+        paper: &str,
+    ) -> PyResult<Self> {
+        let to = format(to)?;
+        let images = ImageMode::parse(images).ok_or_else(|| {
+            invalid(
+                "images",
+                format!("{images:?}; expected files, inline or omit"),
+            )
+        })?;
+        let language = language
+            .map(|code| {
+                Language::parse(code).ok_or_else(|| {
+                    invalid(
+                        "language",
+                        format!("{code:?}; expected de_DE, en_EN, ru_RU or fr_CA"),
+                    )
+                })
+            })
+            .transpose()?;
+        let track_changes = TrackChanges::parse(track_changes).ok_or_else(|| {
+            invalid(
+                "track_changes",
+                format!("{track_changes:?}; expected all, accept or reject"),
+            )
+        })?;
+        let paper = match paper.to_ascii_lowercase().as_str() {
+            "a4" => Paper::A4,
+            "letter" => Paper::Letter,
+            _ => {
+                return Err(invalid(
+                    "paper",
+                    format!("{paper:?}; expected a4 or letter"),
+                ));
+            }
+        };
+        let word_settings = match settings {
+            Some(json) => {
+                let mut s = WordSettings::from_json(json).map_err(Failure::Engine)?;
+                if let Some(language) = language {
+                    s.language = language;
+                }
+                s
+            }
+            // As the CLI without settings: the document keeps its captions.
+            None => WordSettings::new(language.unwrap_or_default())
+                .with_image_caption(true)
+                .with_table_caption(true),
+        };
+        word_settings.validate().map_err(Failure::Engine)?;
+        let mut export = ExportOptions::default();
+        if let Some(id) = template {
+            WordTemplates::builtin()
+                .resolve(id)
+                .map_err(Failure::Engine)?;
+            export.word.template_id = id.to_string();
+        }
+        export.word.settings = word_settings;
+        export.pdf = PdfOptions::new(word_settings).with_paper(paper);
+        export.html.language = language;
+        export.track_changes = track_changes;
+        export.comments = comments;
+        Ok(ExportSpec {
+            to,
+            images,
+            language,
+            track_changes,
+            comments,
+            export,
+        })
+    }
+
+    /// The output format's name.
+    #[getter]
+    fn to(&self) -> &'static str {
+        self.to.name()
+    }
+}
