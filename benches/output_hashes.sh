@@ -46,10 +46,17 @@ nopdf)
     run "" "$work/with"
     run "--no-default-features" "$work/without"
     status=0
-    for f in "$work/without"/*.word "$work/without"/*.word.toc; do
+    # The names start with `..` (the inputs' paths): find, not a glob, sees them.
+    count=0
+    while IFS= read -r -d '' f; do
+        count=$((count + 1))
         cmp -s "$f" "$work/with/$(basename "$f")" || { echo "differs: $(basename "$f")"; status=1; }
-    done
-    [ $status = 0 ] && echo "Word outputs equal with and without the pdf feature"
+    done < <(find "$work/without" -type f \( -name '*.word' -o -name '*.word.toc' \) -print0)
+    if [ "$count" = 0 ]; then
+        echo "no Word outputs were written" >&2
+        exit 1
+    fi
+    [ $status = 0 ] && echo "all $count Word outputs equal with and without the pdf feature"
     exit $status
     ;;
 *)
