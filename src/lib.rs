@@ -84,6 +84,8 @@ pub struct ExportOptions {
     pub html: export::html::HtmlOptions,
     /// Options of the Word writer (template, the API's settings).
     pub word: export::word::WordOptions,
+    /// Options of the Markdown writer (tables, comments, page furniture, page-break marker).
+    pub markdown: export::markdown::MarkdownOptions,
     /// Options of the PDF writer (the Word settings apply to it too).
     #[cfg(feature = "pdf")]
     pub pdf: export::pdf::PdfOptions,
@@ -97,6 +99,7 @@ impl Default for ExportOptions {
             sdxml: Default::default(),
             html: Default::default(),
             word: Default::default(),
+            markdown: Default::default(),
             #[cfg(feature = "pdf")]
             pdf: Default::default(),
         }
@@ -280,11 +283,9 @@ pub fn export(
         }
         Format::Parsx => export::parsx::write(doc, &export::parsx::ParsxOptions::default()),
         // Only the text: image files need a caller that can write next to it.
-        Format::Markdown => Ok(export::markdown::write(
-            doc,
-            &export::markdown::MarkdownOptions::default(),
-        )
-        .map(|o| o.text.into_bytes())),
+        Format::Markdown => {
+            Ok(export::markdown::write(doc, &options.markdown).map(|o| o.text.into_bytes()))
+        }
         Format::Word => export::word::write(doc, &options.word),
         #[cfg(feature = "pdf")]
         Format::Pdf => export::pdf::write(doc, &options.pdf),

@@ -99,7 +99,7 @@ fn a_heading_whose_only_break_is_at_its_end_is_an_atx_heading() {
         vec![t("1 "), Inline::LineBreak],
     ));
     let out = assert_settles(&doc(vec![heading]));
-    assert_eq!(out.value, "# 1&#32;&#32;\n");
+    assert_eq!(out.value, "# 1\n");
 }
 
 #[test]
@@ -134,11 +134,11 @@ fn a_footnote_reference_stays_apart_from_a_link_after_it() {
 }
 
 #[test]
-fn white_space_a_parser_strips_at_line_edges_is_written_as_references() {
+fn white_space_a_parser_strips_at_line_edges_is_left_out() {
     let heading = Block::Paragraph(Paragraph::new(TextType::Heading, vec![t("\u{b};a\u{c}")]));
     let item = Block::Paragraph(Paragraph::new(TextType::ListOl, vec![t("\u{b}")]));
     let out = assert_settles(&doc(vec![heading, item]));
-    assert_eq!(out.value, "# &#11;;a&#12;\n\n1. &#11;\n");
+    assert_eq!(out.value, "# ;a\n\n1.\n");
 }
 
 #[test]

@@ -70,16 +70,26 @@ impl Writer<'_> {
             if lines.is_empty() {
                 continue;
             }
+            let quoted = is_quote(block);
             match (cont, ctx.as_mut()) {
                 (Some((level, inner)), Some(c)) => {
                     c.frames.truncate(level + 1);
                     c.last_empty = false;
                     let col = c.frames.last().map_or(0, |f| f.content);
                     let quote = c.quote;
+                    // Indent beyond the item is a quote inside it only for quoted text.
+                    let inner = if quoted { inner } else { 0 };
                     let pad = format!("{}{}", " ".repeat(col), "> ".repeat(inner));
                     self.emit(&lines, quote, &pad, &pad, true);
                 }
-                _ => self.emit(&lines, indent, "", "", true),
+                _ => {
+                    // Indentation is layout, not a quote: only a quote style becomes `>`.
+                    let quote = if quoted { indent.max(1) } else { 0 };
+                    if indent > 0 && !quoted {
+                        self.warn_once("indent", WarningKind::Lossy, "indentation is not written");
+                    }
+                    self.emit(&lines, quote, "", "", true)
+                }
             }
         }
     }
@@ -130,11 +140,17 @@ impl Writer<'_> {
         last_item: bool,
     ) {
         let ordered = p.kind == TextType::ListOl;
-        if ctx.as_ref().is_some_and(|c| c.quote != p.indent) {
+        // Only quoted list items are written inside a block quote.
+        let quote = if is_quote_style(p.style.as_deref()) {
+            p.indent
+        } else {
+            0
+        };
+        if ctx.as_ref().is_some_and(|c| c.quote != quote) {
             *ctx = None;
         }
         let c = ctx.get_or_insert_with(|| ListCtx {
-            quote: p.indent,
+            quote,
             list_id: p.list_id.clone(),
             frames: Vec::new(),
             last_empty: false,
@@ -222,7 +238,12 @@ impl Writer<'_> {
             }
             Block::Image(img) => self.image_lines(img),
             Block::Table(t) => self.table_lines(t, n),
-            Block::PageBreak => vec!["---".into()],
+            // The marker the options ask for (a chunk boundary), else a thematic break.
+            Block::PageBreak => match self.opts.page_breaks.as_deref() {
+                Some(marker) if marker.trim().is_empty() => Vec::new(),
+                Some(marker) => vec![marker.replace(['\n', '\r'], " ")],
+                None => vec!["---".into()],
+            },
             Block::Directory { kind } => {
                 self.warn(
                     WarningKind::Dropped,
@@ -305,6 +326,36 @@ impl Writer<'_> {
         }
         lines
     }
+}
+
+/// Whether `block` is quoted text: a paragraph with a quote style.
+fn is_quote(block: &Block) -> bool {
+    matches!(block, Block::Paragraph(p) if is_quote_style(p.style.as_deref()))
+}
+
+/// Whether a paragraph style is a quotation style: Word's `Quote`, `Intense Quote` and their
+/// names in the languages sdconv knows, `Block Text`, and what the Markdown reader gives quotes.
+pub(super) fn is_quote_style(style: Option<&str>) -> bool {
+    let Some(style) = style else {
+        return false;
+    };
+    let name: String = style
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != '-' && *c != '_')
+        .flat_map(char::to_lowercase)
+        .collect();
+    [
+        "quote",
+        "zitat",
+        "citation",
+        "citazione",
+        "blocktext",
+        "blockquote",
+    ]
+    .iter()
+    .any(|q| name.contains(q))
+        || name == "cita"
+        || name == "citadestacada"
 }
 
 /// The text of a code block's paragraph when it is only code text and line breaks.

@@ -65,7 +65,7 @@ impl Writer<'_> {
     }
 
     /// `images/<file>` for media `name`, registering the bytes for [`super::MarkdownOutput::files`].
-    fn image_path(&mut self, media: &str) -> String {
+    pub(super) fn image_path(&mut self, media: &str) -> String {
         if let Some(name) = self.image_names.get(media) {
             return format!("images/{name}");
         }

@@ -1,33 +1,42 @@
-//! Markdown writer (GitHub Flavored Markdown, no raw HTML ever).
+//! Markdown writer (GitHub Flavored Markdown; raw HTML only for tables a pipe table cannot hold).
 //!
 //! What maps to what (the checklist):
+//! - Metadata → a YAML front-matter block (pandoc's convention: `title`, `subtitle`, `author`,
+//!   `lang`, `description`, `keywords`, every value double-quoted), then the title as the first
+//!   `#` heading and the subtitle as a paragraph under it; the reader reads both back.
 //! - Headings → ATX `#`…`######` (a heading with line breaks at level 0/1 → setext; deeper, the
 //!   breaks become spaces, warned); numbered headings and paragraphs get their shared outline
 //!   number ([`crate::ast::numbering`]) as a text prefix `1.2 `.
 //! - Bold `**`, italic `*`, strike `~~`, code spans (fence and padding chosen to fit the text);
 //!   underline, small caps, sub- and superscript have no GFM syntax: plain text, warned.
-//!   Markdown's special characters in text are backslash-escaped; leading and trailing spaces
-//!   of a line become `&#32;` so the parser keeps them; where emphasis rules would not see a
-//!   delimiter (`a**.b**`), the neighbouring letter is written as a character reference.
+//!   Markdown's special characters in text are backslash-escaped; white space at the edges of a
+//!   line is left out (a parser drops it) and moved out of emphasis; where emphasis rules would
+//!   not see a delimiter (`a**.b**`), the neighbouring letter is written as a character reference.
+//! - Formulas → TeX: `$…$` inline, `$$…$$` display.
 //! - Links `[text](dest)`, autolinks `<https://…>` when the text is the address; images
 //!   `![alt](images/name "caption")` with the bytes returned in [`MarkdownOutput::files`].
 //! - Lists with their nesting and start numbers (markers `-`/`1.`; a new list right after
 //!   another of the same kind switches to `*`/`1)` so they stay apart); blocks indented under
 //!   a list item (indent = quote depth + item level + 1, what the reader produces for an item's
 //!   extra paragraphs) are written as that item's content.
-//! - Other indents → block quotes (`> ` per step), as the reader maps quotes to indents.
+//! - Paragraphs with a quote style (`Quote`, `Intense Quote`, …, what the reader gives quotes)
+//!   → block quotes (`> ` per indent step); other indentation is not written (warned once).
 //! - A paragraph made only of code text with line breaks → a fenced code block.
-//! - GFM pipe tables: the first row is the header; column alignment from the cells; spans are
-//!   expanded with empty cells and cells holding several blocks are joined with spaces (warned).
-//!   Table captions are written as a paragraph after the table (warned).
+//! - Tables per [`Tables`]: GFM pipe tables for plain grids (first row the header, column
+//!   alignment from the cells, the caption as a paragraph after, warned); tables with merged
+//!   cells, nested tables or cells holding several blocks, lists or pictures → an HTML `<table>`
+//!   with `colspan`/`rowspan` and the caption as `<caption>`.
 //! - Footnotes (and endnotes/sidenotes, warned) → `[^n]` with definitions at the end; a note's
-//!   line breaks separate the definition's paragraphs.
-//! - Line breaks → backslash + newline; page breaks → `---`; directories dropped (warned).
-//! - Dropped with a warning: comments, index marks, deleted tracked text (inserted text is
-//!   kept), character styles, cross-references (their text is written), block ids, alignment,
-//!   image sizes, document metadata.
+//!   line breaks separate the definition's paragraphs. Comments, when asked, are footnotes too.
+//! - Line breaks → backslash + newline; page breaks → `---` or the marker line asked for;
+//!   page header and footer as paragraphs when asked; directories dropped (warned).
+//! - Dropped with a warning: comments (unless asked for), index marks, deleted tracked text
+//!   (inserted text is kept), character styles, cross-references (their text is written, as
+//!   block ids have no anchors), alignment, image sizes, supplemental data.
 
 mod blocks;
+mod front;
+mod html_table;
 mod images;
 mod inline;
 mod links;
@@ -47,6 +56,19 @@ use crate::ast::{Block, Document, Inline, TextStyle};
 use crate::lang::Language;
 use crate::report::{Converted, Location, Report, WarningKind};
 
+/// How tables are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Tables {
+    /// GFM pipe tables where a table is a plain grid (no merged cells, one paragraph per cell);
+    /// HTML `<table>` for the others, which a pipe table cannot hold.
+    #[default]
+    Auto,
+    /// Always HTML `<table>` with `colspan`/`rowspan`.
+    Html,
+    /// Always GFM pipe tables: spans expanded with empty cells, a cell's blocks on one line.
+    Gfm,
+}
+
 /// Options for the Markdown writer.
 #[derive(Debug, Clone, Default)]
 #[non_exhaustive]
@@ -54,12 +76,47 @@ pub struct MarkdownOptions {
     /// Language of the figure/table words in captions and cross-reference texts; the document's
     /// own language when `None`.
     pub language: Option<Language>,
+    /// How tables are written; [`Tables::Auto`] by default.
+    pub tables: Tables,
+    /// Whether comments are written, as footnotes after the text they are on (`false`: left
+    /// out, warned).
+    pub comments: bool,
+    /// Whether the page header and footer texts are written (the header before the body, the
+    /// footer after it); off by default, since they repeat on every printed page.
+    pub headers_footers: bool,
+    /// The line written for a page break, e.g. `<!-- pagebreak -->` to split the text into
+    /// chunks; `None` writes a thematic break (`---`).
+    pub page_breaks: Option<String>,
 }
 
 impl MarkdownOptions {
     /// Sets [`MarkdownOptions::language`].
     pub fn with_language(mut self, language: Language) -> Self {
         self.language = Some(language);
+        self
+    }
+
+    /// Sets [`MarkdownOptions::tables`].
+    pub fn with_tables(mut self, tables: Tables) -> Self {
+        self.tables = tables;
+        self
+    }
+
+    /// Sets [`MarkdownOptions::comments`].
+    pub fn with_comments(mut self, comments: bool) -> Self {
+        self.comments = comments;
+        self
+    }
+
+    /// Sets [`MarkdownOptions::headers_footers`].
+    pub fn with_headers_footers(mut self, on: bool) -> Self {
+        self.headers_footers = on;
+        self
+    }
+
+    /// Sets [`MarkdownOptions::page_breaks`].
+    pub fn with_page_breaks(mut self, marker: impl Into<String>) -> Self {
+        self.page_breaks = Some(marker.into());
         self
     }
 }
@@ -81,6 +138,7 @@ pub fn write(doc: &Document, opts: &MarkdownOptions) -> Converted<MarkdownOutput
         .unwrap_or_default();
     let mut w = Writer {
         doc,
+        opts,
         lang: language,
         report: Report::new(),
         warned: HashSet::new(),
@@ -95,7 +153,10 @@ pub fn write(doc: &Document, opts: &MarkdownOptions) -> Converted<MarkdownOutput
     };
     w.collect_targets(&doc.blocks);
     w.meta_warnings();
+    w.front_matter();
     w.body();
+    let footer = doc.meta.footer.clone();
+    w.furniture(footer.as_deref());
     w.footnotes();
     if !w.out.is_empty() {
         w.out.push('\n');
@@ -117,6 +178,7 @@ enum Ctx {
 
 struct Writer<'d> {
     doc: &'d Document,
+    opts: &'d MarkdownOptions,
     lang: Language,
     report: Report,
     warned: HashSet<String>,
@@ -146,51 +208,8 @@ impl<'d> Writer<'d> {
     }
 
     fn meta_warnings(&mut self) {
-        let m = &self.doc.meta;
-        let mut fields = Vec::new();
-        for (name, value) in [
-            ("title", &m.title),
-            ("subtitle", &m.subtitle),
-            ("description", &m.description),
-            ("creator", &m.creator),
-            ("footer", &m.footer),
-            ("supplemental", &m.supplemental),
-        ] {
-            if value.as_deref().is_some_and(|s| !s.is_empty()) {
-                fields.push(name);
-            }
-        }
-        if !m.tags.is_empty() {
-            fields.push("tags");
-        }
-        if !fields.is_empty() {
-            self.report.warn(
-                WarningKind::Dropped,
-                format!(
-                    "Markdown has no metadata: {} not written",
-                    fields.join(", ")
-                ),
-                Location::part("markdown"),
-            );
-        }
-        if !self.doc.comments.is_empty() {
+        if !self.doc.comments.is_empty() && !self.opts.comments {
             self.warn_once("comments", WarningKind::Dropped, "comments are not written");
-        }
-        let mut has_id = false;
-        self.doc.walk_blocks(&mut |_, b| {
-            has_id |= match b {
-                Block::Paragraph(p) => p.id.is_some(),
-                Block::Image(i) => i.id.is_some(),
-                Block::Table(t) => t.id.is_some(),
-                _ => false,
-            };
-        });
-        if has_id {
-            self.report.warn(
-                WarningKind::Lossy,
-                "block ids are not written (Markdown has no anchors)",
-                Location::part("markdown"),
-            );
         }
     }
 

@@ -26,7 +26,7 @@ fn is_punct(c: char) -> bool {
 }
 
 /// The white space a Markdown parser strips at the edges of a line (CommonMark's whitespace
-/// characters other than line endings): written there as character references.
+/// characters other than line endings): left out there.
 const EDGE_SPACE: [char; 4] = [' ', '\t', '\u{b}', '\u{c}'];
 
 /// Builds one block's inline Markdown, remembering where emphasis delimiters and hard breaks
@@ -108,20 +108,25 @@ impl Render {
             .map(|c| if c == '\n' || c == '\r' { ' ' } else { c })
             .collect();
         let mut i = 0;
-        if self.at_line_start() && self.ctx == Ctx::Para {
+        if self.at_line_start() {
+            // A parser drops white space at a line's start: leave it out rather than write it as
+            // character references (noise to a reader), and check for block syntax after it.
+            i = chars.iter().take_while(|c| EDGE_SPACE.contains(c)).count();
+        }
+        if self.at_line_start() && self.ctx == Ctx::Para && i < chars.len() {
             // Block syntax a line could start with: `#`, `-`, `+`, `=`, `1.` / `1)`.
-            if let Some(&c) = chars.first() {
+            if let Some(&c) = chars.get(i) {
                 if matches!(c, '#' | '-' | '+' | '=') {
                     self.buf.push('\\');
                     self.buf.push(c);
-                    i = 1;
+                    i += 1;
                 } else if c.is_ascii_digit() {
-                    let digits = chars.iter().take_while(|c| c.is_ascii_digit()).count();
-                    if matches!(chars.get(digits), Some('.' | ')')) {
-                        self.buf.extend(&chars[..digits]);
+                    let digits = chars[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+                    if matches!(chars.get(i + digits), Some('.' | ')')) {
+                        self.buf.extend(&chars[i..i + digits]);
                         self.buf.push('\\');
-                        self.buf.extend(chars.get(digits));
-                        i = digits + 1;
+                        self.buf.extend(chars.get(i + digits));
+                        i += digits + 1;
                     }
                 }
             }
@@ -178,7 +183,8 @@ impl Render {
         self.buf.push_str(&fence);
     }
 
-    /// The finished text: delimiters made visible to the parser, line-edge spaces kept.
+    /// The finished text: delimiters made visible to the parser, white space at line ends left
+    /// out (a parser drops it; pandoc does not write it either).
     pub(super) fn finish(mut self) -> String {
         self.fix_flanking();
         let mut out = String::with_capacity(self.buf.len());
@@ -190,15 +196,7 @@ impl Render {
                 Some(body) if self.hard.contains(&k) => (body, "\\"),
                 _ => (line, ""),
             };
-            let start = body.len() - body.trim_start_matches(EDGE_SPACE).len();
-            let end = body.trim_end_matches(EDGE_SPACE).len().max(start);
-            for c in body[..start].chars() {
-                out.push_str(&format!("&#{};", c as u32));
-            }
-            out.push_str(&body[start..end]);
-            for c in body[end..].chars() {
-                out.push_str(&format!("&#{};", c as u32));
-            }
+            out.push_str(body.trim_end_matches(EDGE_SPACE));
             out.push_str(brk);
         }
         out
@@ -283,6 +281,6 @@ mod tests {
         r.text("1. x ");
         r.hard_break();
         r.text("  # y!");
-        assert_eq!(r.finish(), "1\\. x&#32;\\\n&#32;&#32;# y\\!");
+        assert_eq!(r.finish(), "1\\. x\\\n\\# y\\!");
     }
 }

@@ -3,7 +3,7 @@
 
 use super::{Ctx, Writer};
 use crate::ast::inline::{Leaf, Run, to_runs};
-use crate::ast::{Inline, Mark, TextStyle};
+use crate::ast::{Inline, Mark, NoteKind, TextStyle};
 use crate::export::marks;
 use crate::report::WarningKind;
 
@@ -24,6 +24,15 @@ impl Writer<'_> {
                     );
                     Leaf::Text(" ".into())
                 }
+                // Asked for, a comment is a footnote where its range ends: the note reads
+                // "Comment (author): text", right after the text it is about.
+                Leaf::Atom(Inline::CommentEnd { id }) if self.opts.comments => {
+                    match self.comment_note(&id) {
+                        Some(note) => Leaf::Atom(note),
+                        None => continue,
+                    }
+                }
+                Leaf::Atom(Inline::CommentStart { .. }) if self.opts.comments => continue,
                 Leaf::Atom(Inline::CommentStart { .. } | Inline::CommentEnd { .. }) => {
                     self.warn_once("comments", WarningKind::Dropped, "comments are not written");
                     continue;
@@ -48,7 +57,7 @@ impl Writer<'_> {
                     self.warn_once(
                         "xref",
                         WarningKind::Lossy,
-                        "cross-references are written as their text",
+                        "cross-references are written as their text (Markdown has no anchors for block ids)",
                     );
                     match self.targets.get(&target) {
                         Some(text) if !text.is_empty() => Leaf::Text(text.clone()),
@@ -86,6 +95,36 @@ impl Writer<'_> {
             out.pop();
         }
         out
+    }
+}
+
+impl Writer<'_> {
+    /// The footnote a comment becomes; `None` (warned) when the tree has no comment `id`.
+    fn comment_note(&mut self, id: &str) -> Option<Inline> {
+        let doc = self.doc;
+        let Some(comment) = doc.comments.iter().find(|c| c.id == id) else {
+            self.warn(
+                WarningKind::Dropped,
+                format!("comment {id:?} is not in the document; not written"),
+            );
+            return None;
+        };
+        let label = match comment.author.as_deref().filter(|a| !a.trim().is_empty()) {
+            Some(author) => format!("Comment ({author}): "),
+            None => "Comment: ".to_string(),
+        };
+        let mut content = vec![Inline::text(label)];
+        // A note inside a note has no Markdown form: comment text holding notes keeps their text.
+        for inline in &comment.content {
+            match inline {
+                Inline::Note { content: inner, .. } => content.extend(inner.iter().cloned()),
+                other => content.push(other.clone()),
+            }
+        }
+        Some(Inline::Note {
+            kind: NoteKind::Footnote,
+            content,
+        })
     }
 }
 

@@ -1,7 +1,9 @@
 //! GFM pipe tables: the header row, column alignment, spans expanded with empty cells, one
-//! line per cell, and the caption as a paragraph after the table.
+//! line per cell, and the caption as a paragraph after the table. Tables a pipe table cannot
+//! hold go to [`super::html_table`] unless the options ask for pipe tables.
 
-use super::{Ctx, Writer};
+use super::html_table::needs_html;
+use super::{Ctx, Tables, Writer};
 use crate::ast::numbering::BlockNumber;
 use crate::ast::{Align, Block, Inline, Table, grid_positions};
 use crate::report::WarningKind;
@@ -12,6 +14,21 @@ impl Writer<'_> {
         if t.rows.is_empty() || width == 0 {
             self.warn(WarningKind::Dropped, "empty table not written");
             return Vec::new();
+        }
+        let html = match self.opts.tables {
+            Tables::Gfm => false,
+            Tables::Html => true,
+            Tables::Auto => needs_html(t),
+        };
+        if html {
+            if t.width_percent.is_some() || t.align != Align::Left {
+                self.warn_once(
+                    "table-size",
+                    WarningKind::Lossy,
+                    "table width and alignment are not written",
+                );
+            }
+            return self.html_table_lines(t, n);
         }
         let mut grid: Vec<Vec<String>> = vec![vec![String::new(); width]; t.rows.len()];
         let mut aligns: Vec<Option<Align>> = vec![None; width];

@@ -22,14 +22,19 @@
 //! - Footnotes: the definition's content becomes the [`Inline::Note`] at each reference (several
 //!   paragraphs joined by line breaks; lists and tables inside are flattened, warned); unused
 //!   definitions are warned (pulldown-cmark leaves a reference without definition as text).
-//! - Block quotes → their paragraphs with `indent` + 1 per quote level.
+//! - Block quotes → their paragraphs with `indent` + 1 per quote level and the style `Quote`.
 //! - Code blocks → a code block paragraph (`code`: the info string's first word as language) of
 //!   code-formatted text, lines joined by line breaks (an empty code block is dropped, warned).
 //! - Thematic break (`---`) → page break (the Markdown writer writes page breaks as `---`).
 //! - Hard breaks → line breaks; soft breaks → a space.
 //! - Raw HTML, inline or block, is kept as plain text and warned: it is never passed through.
+//! - YAML front matter (pandoc's `---` block at the start) → `meta` (title, subtitle,
+//!   author/creator, lang, description/abstract, keywords/tags; other keys ignored; a block that
+//!   is not such metadata warns and stays text). A first `#` heading repeating the title and a
+//!   paragraph after it repeating the subtitle are those fields, not body blocks.
 
 mod events;
+mod front;
 mod images;
 mod inline;
 mod notes;
@@ -46,6 +51,9 @@ use crate::ast::{Block, Cell, Document, Inline, MAX_INDENT, Mark, MediaStore, Ro
 use crate::error::{Error, Result};
 use crate::limits::Limits;
 use crate::report::{Converted, Location, Report, WarningKind};
+
+/// The paragraph style of block-quoted text (Word's built-in name).
+const QUOTE_STYLE: &str = "Quote";
 
 /// How deep footnote definitions may refer to further footnotes before the reference is kept as
 /// text (bounds recursion on hostile input).
@@ -85,6 +93,8 @@ pub fn read(
         });
     }
     let text = crate::xml::decode(text, "markdown")?;
+    let mut report = Report::new();
+    let (meta, text) = front::split(text, &mut report);
     let options = Options::ENABLE_TABLES
         | Options::ENABLE_FOOTNOTES
         | Options::ENABLE_STRIKETHROUGH
@@ -96,7 +106,7 @@ pub fn read(
         used: HashSet::new(),
         active: Vec::new(),
         notes: HashMap::new(),
-        report: Report::new(),
+        report,
         media: MediaStore::new(),
         media_by_path: HashMap::new(),
         taken: HashSet::new(),
@@ -125,8 +135,10 @@ pub fn read(
             Location::part("markdown"),
         );
     }
+    front::drop_title_blocks(&meta, &mut blocks);
     let doc = Document {
         blocks,
+        meta,
         media: reader.media,
         ..Document::new()
     };

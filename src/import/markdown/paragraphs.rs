@@ -1,7 +1,7 @@
 //! Paragraphs: which block a paragraph becomes (an item's own paragraph, an indented block, an
 //! image block), the paragraph slot of each list item, and code and HTML block text.
 
-use super::{InlineBuf, ItemSlot, ListInfo, Para, Reader, State, Verbatim, clamp_u8};
+use super::{InlineBuf, ItemSlot, ListInfo, Para, QUOTE_STYLE, Reader, State, Verbatim, clamp_u8};
 use crate::ast::inline::{Leaf, Run, from_runs};
 use crate::ast::{
     Block, Image, Inline, MAX_INDENT, MAX_LEVEL, Mark, Paragraph, TextStyle, TextType,
@@ -131,6 +131,9 @@ impl Reader<'_, '_, '_> {
                 })
             );
         let content = from_runs(para.buf.runs);
+        // Quoted text gets Word's quote style: the Markdown writer writes only such paragraphs as
+        // block quotes (indentation alone is not a quote).
+        let style = (st.quote > 0).then(|| QUOTE_STYLE.to_string());
         if only_image {
             if let Some(Inline::Image {
                 media,
@@ -149,13 +152,10 @@ impl Reader<'_, '_, '_> {
             return;
         }
         if let Some(list) = para.list {
-            st.blocks.push(Block::Paragraph(list_paragraph(
-                para.kind,
-                para.level,
-                para.indent,
-                list,
-                content,
-            )));
+            st.blocks.push(Block::Paragraph(Paragraph {
+                style,
+                ..list_paragraph(para.kind, para.level, para.indent, list, content)
+            }));
             return;
         }
         if content.is_empty() && para.kind == TextType::Paragraph {
@@ -167,6 +167,7 @@ impl Reader<'_, '_, '_> {
         st.blocks.push(Block::Paragraph(Paragraph {
             level: para.level,
             indent: para.indent,
+            style,
             code: para.language.filter(|_| para.kind == TextType::Paragraph),
             ..Paragraph::new(para.kind, content)
         }));
