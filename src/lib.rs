@@ -35,6 +35,7 @@ pub mod import;
 pub mod lang;
 pub mod limits;
 pub mod magic;
+mod metafile;
 mod ooxml;
 pub mod package;
 pub mod report;
@@ -48,6 +49,19 @@ pub use error::{Error, ErrorKind, Result};
 pub use format::Format;
 pub use limits::Limits;
 pub use report::{Converted, Location, Report, Warning, WarningKind};
+
+/// Not part of the API: the metafile player for the fuzz target and the corpus test. Draws
+/// `bytes` (sniffed as EMF or WMF) as SVG and, given `png_pixels`, rasterises that SVG within
+/// so many pixels. Returns the SVG, the PNG, the SVG's count of `<text>` elements and of
+/// records skipped, or the error's message.
+#[doc(hidden)]
+#[allow(clippy::type_complexity)]
+pub fn metafile_check(
+    bytes: &[u8],
+    png_pixels: Option<u64>,
+) -> std::result::Result<(String, Option<Vec<u8>>, usize, usize), String> {
+    metafile::check(bytes, png_pixels)
+}
 
 /// Options for [`import`], shared by every reader.
 #[derive(Debug, Clone, Default)]
