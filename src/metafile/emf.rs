@@ -74,7 +74,18 @@ fn header(bytes: &[u8]) -> Result<Header, MetafileError> {
     let f = frame.map(|v| v as f64 / 100.0);
     let (fw, fh) = (f[2] - f[0], f[3] - f[1]);
     let css = 96.0 / 25.4;
-    let (view, width, height) = if fw > 0.0 && fh > 0.0 {
+    let b = bounds.map(|v| v as f64);
+    let (bw, bh) = (b[2] - b[0] + 1.0, b[3] - b[1] + 1.0);
+    let by_bounds = (bw > 1.0 && bh > 1.0).then(|| {
+        let v = Rect {
+            x0: b[0],
+            y0: b[1],
+            x1: b[2] + 1.0,
+            y1: b[3] + 1.0,
+        };
+        (Some(v), bw / px_per_mm.x * css, bh / px_per_mm.y * css)
+    });
+    let by_frame = (fw > 0.0 && fh > 0.0).then(|| {
         let v = Rect {
             x0: f[0] * px_per_mm.x,
             y0: f[1] * px_per_mm.y,
@@ -82,20 +93,22 @@ fn header(bytes: &[u8]) -> Result<Header, MetafileError> {
             y1: f[3] * px_per_mm.y,
         };
         (Some(v), fw * css, fh * css)
-    } else {
-        let b = bounds.map(|v| v as f64);
-        let (bw, bh) = (b[2] - b[0] + 1.0, b[3] - b[1] + 1.0);
-        if bw > 1.0 && bh > 1.0 {
-            let v = Rect {
-                x0: b[0],
-                y0: b[1],
-                x1: b[2] + 1.0,
-                y1: b[3] + 1.0,
-            };
-            (Some(v), bw / px_per_mm.x * css, bh / px_per_mm.y * css)
-        } else {
-            (None, 0.0, 0.0)
+    });
+    // The frame places the picture, but some writers put it where nothing is drawn (the
+    // bounds, where everything is, lie mostly outside it): the bounds are right then.
+    let frame_misses = match (&by_frame, &by_bounds) {
+        (Some((Some(fr), ..)), Some((Some(bd), ..))) => {
+            let ix = (fr.x1.min(bd.x1) - fr.x0.max(bd.x0)).max(0.0);
+            let iy = (fr.y1.min(bd.y1) - fr.y0.max(bd.y0)).max(0.0);
+            ix * iy < 0.5 * bd.width() * bd.height()
         }
+        _ => false,
+    };
+    let (view, width, height) = match (by_frame, by_bounds) {
+        (Some(_), Some(bd)) if frame_misses => bd,
+        (Some(fr), _) => fr,
+        (None, Some(bd)) => bd,
+        (None, None) => (None, 0.0, 0.0),
     };
     Ok(Header {
         size,

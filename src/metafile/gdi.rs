@@ -752,8 +752,10 @@ impl Gdi {
                 };
             }
         }
-        // The escapement turns the baseline counterclockwise on the device.
-        let Some(matrix) = text_frame(&m, origin, baseline, -font.escapement / 10.0) else {
+        // The escapement turns the baseline counterclockwise in logical space: on the device
+        // too, unless the mapping flips an axis.
+        let turn = if m.det() < 0.0 { 1.0 } else { -1.0 } * font.escapement / 10.0;
+        let Some(matrix) = text_frame(&m, origin, baseline, turn) else {
             return Ok(());
         };
         if update_cp {
