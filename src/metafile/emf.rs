@@ -178,6 +178,7 @@ fn play_records(
     let mut off = head.size;
     let mut records = 0usize;
     let mut malformed = 0usize;
+    let mut first_error = None;
     while off + 8 <= bytes.len() {
         records += 1;
         if records > MAX_RECORDS {
@@ -209,21 +210,27 @@ fn play_records(
             Err(e) => {
                 malformed += 1;
                 gdi.skipped += 1;
+                let e = match e {
+                    MetafileError::Bitmap(reason) => MetafileError::Malformed {
+                        what: "EMF record",
+                        offset: off,
+                        reason: format!("type {kind:#x}: bitmap: {reason}"),
+                    },
+                    e => e,
+                };
                 if malformed > MAX_MALFORMED {
-                    return Err(match e {
-                        MetafileError::Bitmap(reason) => MetafileError::Malformed {
-                            what: "EMF record",
-                            offset: off,
-                            reason: format!("type {kind:#x}: bitmap: {reason}"),
-                        },
-                        e => e,
-                    });
+                    return Err(e);
                 }
+                first_error.get_or_insert(e);
             }
         }
         off += size;
     }
     gdi.flush()?;
+    // Malformed records and nothing drawn: a broken file, not an empty picture.
+    if let (0, Some(e)) = (gdi.canvas.elements, first_error) {
+        return Err(e);
+    }
     let unsupported = emfplus.as_ref().map_or(0, |p| p.unsupported);
     *budget = gdi.budget.clone();
     let skipped = gdi.skipped + unsupported;

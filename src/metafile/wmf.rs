@@ -104,6 +104,7 @@ pub(crate) fn play(bytes: &[u8], budget: &mut Budget) -> Result<Svg, MetafileErr
     let mut off = start;
     let mut records = 0usize;
     let mut malformed = 0usize;
+    let mut first_error = None;
     while off + 6 <= bytes.len() {
         records += 1;
         if records > MAX_RECORDS {
@@ -139,21 +140,27 @@ pub(crate) fn play(bytes: &[u8], budget: &mut Budget) -> Result<Svg, MetafileErr
             Err(e) => {
                 malformed += 1;
                 gdi.skipped += 1;
+                let e = match e {
+                    MetafileError::Bitmap(reason) => MetafileError::Malformed {
+                        what: "WMF record",
+                        offset: off,
+                        reason: format!("type {func:#x}: bitmap: {reason}"),
+                    },
+                    e => e,
+                };
                 if malformed > MAX_MALFORMED {
-                    return Err(match e {
-                        MetafileError::Bitmap(reason) => MetafileError::Malformed {
-                            what: "WMF record",
-                            offset: off,
-                            reason: format!("type {func:#x}: bitmap: {reason}"),
-                        },
-                        e => e,
-                    });
+                    return Err(e);
                 }
+                first_error.get_or_insert(e);
             }
         }
         off += size;
     }
     gdi.flush()?;
+    // Malformed records and nothing drawn: a broken file, not an empty picture.
+    if let (0, Some(e)) = (gdi.canvas.elements, first_error) {
+        return Err(e);
+    }
     *budget = gdi.budget.clone();
     let view = match frame {
         Some(f) => Rect {
