@@ -543,9 +543,13 @@ fn malformed_input_errors() {
     b[108 + 4..108 + 8].copy_from_slice(&0x7fff_fff0u32.to_le_bytes());
     let err = to_svg(&b, MediaKind::Emf).unwrap_err();
     assert!(err.to_string().contains("at byte 108"), "{err}");
-    // A point count far past the record: the record is skipped, counted.
+    // A point count far past the record: the record is skipped, counted; alone, with
+    // nothing drawn, it is an error.
     let mut e = Emf::new();
     e.rec(86, &le32(&[0, 0, 0, 0, 0x4000_0000]));
+    let err = to_svg(&e.bytes(), MediaKind::Emf).unwrap_err();
+    assert!(err.to_string().contains("points at byte 136"), "{err}");
+    e.rec(43, &le32(&[0, 0, 10, 10]));
     assert_eq!(e.svg().skipped, 1);
     // An object index past the table's cap.
     let mut e = Emf::new();

@@ -1,352 +1,18 @@
-//! The EMF player (MS-EMF): the header, then EMR_* records played on the shared device
-//! context. EMF+ records ride in EMR_COMMENT (MS-EMFPLUS 2.3); when a file has them they are
-//! played and the EMF drawing records, GDI+'s fallback, are skipped, except after an
-//! EmfPlusGetDC, which hands drawing back to EMF. When the EMF+ records cannot all be drawn
-//! and the file is "dual" (its EMF records draw the whole picture too), the EMF records are
-//! played instead.
+//! EMR_* records (MS-EMF 2.3) played on the device context: drawing, bitmaps, text,
+//! objects, state, clipping, and the comments that carry EMF+.
 
-use super::dib::{self, SrcRect};
-use super::emfplus::EmfPlus;
-use super::gdi::{ArcKind, Brush, Font, Gdi, Object, Pen};
-use super::geom::{Affine, Pt, Rect};
-use super::reader::{Reader, utf16};
-use super::text::ansi;
-use super::{Budget, MAX_RECORDS, MAX_SVG_BYTES, MetafileError, Svg};
-
-/// Malformed records tolerated (skipped) before the whole file is refused.
-const MAX_MALFORMED: usize = 8;
-
-/// The parts of the header (MS-EMF 2.2.9) that place the picture.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Header {
-    /// Where the records start.
-    pub size: usize,
-    /// The frame in device units: the view box.
-    pub view: Option<Rect>,
-    /// The frame's size in CSS pixels.
-    pub width: f64,
-    pub height: f64,
-    pub px_per_mm: Pt,
-}
-
-fn header(bytes: &[u8]) -> Result<Header, MetafileError> {
-    let not = |reason: &str| MetafileError::NotMetafile {
-        kind: "EMF",
-        reason: reason.to_string(),
-    };
-    let mut r = Reader::new(bytes, 0);
-    if r.u32("EMF header type").map_err(|_| not("too short"))? != 1 {
-        return Err(not("the first record is not EMR_HEADER"));
-    }
-    let size = r.u32("EMF header size")? as usize;
-    if size < 88 || size > bytes.len() {
-        return Err(not("header size out of range"));
-    }
-    let rect = |r: &mut Reader| -> Result<[i32; 4], MetafileError> {
-        Ok([
-            r.i32("rectangle")?,
-            r.i32("rectangle")?,
-            r.i32("rectangle")?,
-            r.i32("rectangle")?,
-        ])
-    };
-    let bounds = rect(&mut r)?;
-    let frame = rect(&mut r)?;
-    if r.u32("EMF signature")? != 0x464D_4520 {
-        return Err(not("no \" EMF\" signature"));
-    }
-    r.seek(72, "EMF header")?;
-    let dev = (r.i32("device size")? as f64, r.i32("device size")? as f64);
-    let mm = (
-        r.i32("device millimetres")? as f64,
-        r.i32("device millimetres")? as f64,
-    );
-    let ppmm = |d: f64, m: f64| {
-        if d > 0.0 && m > 0.0 && (0.5..=1000.0).contains(&(d / m)) {
-            d / m
-        } else {
-            96.0 / 25.4
-        }
-    };
-    let px_per_mm = Pt::new(ppmm(dev.0, mm.0), ppmm(dev.1, mm.1));
-    // The frame (inclusive, .01 mm) in device units; the bounds (inclusive, device units)
-    // when the frame is empty.
-    let f = frame.map(|v| v as f64 / 100.0);
-    let (fw, fh) = (f[2] - f[0], f[3] - f[1]);
-    let css = 96.0 / 25.4;
-    let b = bounds.map(|v| v as f64);
-    let (bw, bh) = (b[2] - b[0] + 1.0, b[3] - b[1] + 1.0);
-    let by_bounds = (bw > 1.0 && bh > 1.0).then(|| {
-        let v = Rect {
-            x0: b[0],
-            y0: b[1],
-            x1: b[2] + 1.0,
-            y1: b[3] + 1.0,
-        };
-        (Some(v), bw / px_per_mm.x * css, bh / px_per_mm.y * css)
-    });
-    let by_frame = (fw > 0.0 && fh > 0.0).then(|| {
-        let v = Rect {
-            x0: f[0] * px_per_mm.x,
-            y0: f[1] * px_per_mm.y,
-            x1: f[2] * px_per_mm.x,
-            y1: f[3] * px_per_mm.y,
-        };
-        (Some(v), fw * css, fh * css)
-    });
-    // The frame places the picture, but some writers put it where nothing is drawn (the
-    // bounds, where everything is, lie mostly outside it): the bounds are right then.
-    let frame_misses = match (&by_frame, &by_bounds) {
-        (Some((Some(fr), ..)), Some((Some(bd), ..))) => {
-            let ix = (fr.x1.min(bd.x1) - fr.x0.max(bd.x0)).max(0.0);
-            let iy = (fr.y1.min(bd.y1) - fr.y0.max(bd.y0)).max(0.0);
-            ix * iy < 0.5 * bd.width() * bd.height()
-        }
-        _ => false,
-    };
-    let (view, width, height) = match (by_frame, by_bounds) {
-        (Some(_), Some(bd)) if frame_misses => bd,
-        (Some(fr), _) => fr,
-        (None, Some(bd)) => bd,
-        (None, None) => (None, 0.0, 0.0),
-    };
-    Ok(Header {
-        size,
-        view,
-        width,
-        height,
-        px_per_mm,
-    })
-}
-
-/// Whether the file has an EMF+ header comment among its first records, and whether that
-/// header says "dual" (MS-EMFPLUS 2.3.3.3: flag 0x0001 of the record).
-fn emf_plus_header(bytes: &[u8], start: usize) -> Option<bool> {
-    let mut off = start;
-    for _ in 0..4 {
-        let rec = bytes.get(off..off + 8)?;
-        let kind = u32::from_le_bytes([rec[0], rec[1], rec[2], rec[3]]);
-        let size = u32::from_le_bytes([rec[4], rec[5], rec[6], rec[7]]) as usize;
-        if kind == 70 && bytes.get(off + 12..off + 16) == Some(b"EMF+") {
-            let t = bytes.get(off + 16..off + 20)?;
-            if u16::from_le_bytes([t[0], t[1]]) == 0x4001 {
-                return Some(t[2] & 1 != 0);
-            }
-        }
-        if size < 8 {
-            return None;
-        }
-        off = off.checked_add(size)?;
-    }
-    None
-}
-
-/// Plays an EMF into SVG.
-pub(crate) fn play(bytes: &[u8], budget: &mut Budget) -> Result<Svg, MetafileError> {
-    let head = header(bytes)?;
-    if let Some(dual) = emf_plus_header(bytes, head.size) {
-        let mut b = budget.clone();
-        match play_records(bytes, &head, true, &mut b) {
-            Ok((svg, unsupported)) if unsupported == 0 || !dual => {
-                *budget = b;
-                return Ok(svg);
-            }
-            Err(e) if !dual => return Err(e),
-            // Dual: the EMF records draw it all; better them than a part.
-            _ => {}
-        }
-    }
-    play_records(bytes, &head, false, budget).map(|(svg, _)| svg)
-}
-
-/// Plays the records; with `plus`, EMF+ comments too. Returns the SVG and how many EMF+
-/// drawing records could not be drawn.
-fn play_records(
-    bytes: &[u8],
-    head: &Header,
-    plus: bool,
-    budget: &mut Budget,
-) -> Result<(Svg, usize), MetafileError> {
-    let mut gdi = Gdi::new(budget.clone(), MAX_SVG_BYTES);
-    gdi.px_per_mm = head.px_per_mm;
-    if let Some(v) = head.view {
-        if head.width > 0.0 {
-            gdi.hairline = (v.width() / head.width).abs().max(1e-6);
-        }
-    }
-    let mut emfplus = plus.then(EmfPlus::new);
-    let mut off = head.size;
-    let mut records = 0usize;
-    let mut malformed = 0usize;
-    let mut first_error = None;
-    while off + 8 <= bytes.len() {
-        records += 1;
-        if records > MAX_RECORDS {
-            return Err(MetafileError::Limit {
-                what: "records",
-                limit: MAX_RECORDS as u64,
-            });
-        }
-        let mut r = Reader::new(&bytes[off..], off);
-        let kind = r.u32("record type")?;
-        let size = r.u32("record size")? as usize;
-        if size < 8 || size > bytes.len() - off {
-            return Err(MetafileError::Malformed {
-                what: "EMF record",
-                offset: off,
-                reason: format!(
-                    "type {kind} claims {size} bytes, {} left",
-                    bytes.len() - off
-                ),
-            });
-        }
-        if kind == 14 {
-            break;
-        }
-        let body = Reader::new(&bytes[off + 8..off + size], off + 8);
-        match record(&mut gdi, emfplus.as_mut(), kind, body) {
-            Ok(()) => {}
-            Err(e @ MetafileError::Limit { .. }) => return Err(e),
-            Err(e) => {
-                malformed += 1;
-                gdi.skipped += 1;
-                let e = match e {
-                    MetafileError::Bitmap(reason) => MetafileError::Malformed {
-                        what: "EMF record",
-                        offset: off,
-                        reason: format!("type {kind:#x}: bitmap: {reason}"),
-                    },
-                    e => e,
-                };
-                if malformed > MAX_MALFORMED {
-                    return Err(e);
-                }
-                first_error.get_or_insert(e);
-            }
-        }
-        off += size;
-    }
-    gdi.flush()?;
-    // Malformed records and nothing drawn: a broken file, not an empty picture.
-    if let (0, Some(e)) = (gdi.canvas.elements, first_error) {
-        return Err(e);
-    }
-    let unsupported = emfplus.as_ref().map_or(0, |p| p.unsupported);
-    *budget = gdi.budget.clone();
-    let skipped = gdi.skipped + unsupported;
-    let texts = gdi.canvas.texts;
-    let (view, width, height) = match head.view {
-        Some(v) => (v, head.width, head.height),
-        None => {
-            let b = gdi.canvas.bbox().ok_or(MetafileError::Empty)?;
-            let s = 96.0 / 25.4 / head.px_per_mm.x;
-            (b, b.width() * s, b.height() * s)
-        }
-    };
-    if !(view.width() > 0.0 && view.height() > 0.0) {
-        return Err(MetafileError::Empty);
-    }
-    let text = gdi.canvas.finish(view, width, height);
-    Ok((
-        Svg {
-            text,
-            width,
-            height,
-            skipped,
-            texts,
-        },
-        unsupported,
-    ))
-}
-
-fn point32(r: &mut Reader) -> Result<Pt, MetafileError> {
-    Ok(Pt::new(r.i32("point")? as f64, r.i32("point")? as f64))
-}
-
-fn rectl(r: &mut Reader) -> Result<Rect, MetafileError> {
-    let (x0, y0) = (r.i32("rectangle")? as f64, r.i32("rectangle")? as f64);
-    let (x1, y1) = (r.i32("rectangle")? as f64, r.i32("rectangle")? as f64);
-    Ok(Rect { x0, y0, x1, y1 })
-}
-
-fn points(r: &mut Reader, n: usize, small: bool) -> Result<Vec<Pt>, MetafileError> {
-    let n = r.count(n as u32, if small { 4 } else { 8 }, "points")?;
-    let mut out = Vec::with_capacity(n);
-    for _ in 0..n {
-        out.push(if small {
-            Pt::new(r.i16("point")? as f64, r.i16("point")? as f64)
-        } else {
-            point32(r)?
-        });
-    }
-    Ok(out)
-}
-
-/// POLYPOLYLINE / POLYPOLYGON (MS-EMF 2.3.5.28-31): counts, then all points.
-fn poly_poly(r: &mut Reader, small: bool) -> Result<Vec<Vec<Pt>>, MetafileError> {
-    r.skip(16, "bounds")?;
-    let n_polys = r.u32("polygon count")?;
-    let total = r.u32("point count")?;
-    let n_polys = r.count(n_polys, 4, "polygon counts")?;
-    let mut counts = Vec::with_capacity(n_polys);
-    for _ in 0..n_polys {
-        counts.push(r.u32("polygon point count")? as usize);
-    }
-    let mut all = points(r, total as usize, small)?.into_iter();
-    let mut out = Vec::with_capacity(n_polys);
-    for c in counts {
-        out.push(all.by_ref().take(c).collect());
-    }
-    Ok(out)
-}
-
-fn xform(r: &mut Reader) -> Result<Affine, MetafileError> {
-    Ok(Affine::new(
-        r.f32("transform")?,
-        r.f32("transform")?,
-        r.f32("transform")?,
-        r.f32("transform")?,
-        r.f32("transform")?,
-        r.f32("transform")?,
-    ))
-}
-
-/// A LogFont (MS-EMF 2.2.13).
-fn log_font(r: &mut Reader) -> Result<Font, MetafileError> {
-    let height = r.i32("font height")? as f64;
-    let _width = r.i32("font width")?;
-    let escapement = r.i32("font escapement")? as f64;
-    let _orientation = r.i32("font orientation")?;
-    let weight = r.i32("font weight")?.clamp(0, 1000) as u32;
-    let b = r.bytes(8, "font flags")?;
-    let face = utf16(r.bytes(64.min(r.remaining()), "font face")?);
-    Ok(Font {
-        height,
-        escapement,
-        weight: if weight == 0 { 400 } else { weight },
-        italic: b[0] != 0,
-        underline: b[1] != 0,
-        strike: b[2] != 0,
-        charset: b[3],
-        pitch_family: b[7],
-        face,
-    })
-}
-
-/// A region's rectangles (MS-EMF 2.2.24 RegionData), device units.
-fn region(r: &mut Reader, size: usize) -> Result<Vec<Rect>, MetafileError> {
-    let mut rr = r.sub(size.min(r.remaining()), "region")?;
-    // The header's dwSize is 32; some writers put other values there: not checked.
-    rr.skip(8, "region header")?;
-    let n = rr.u32("region rectangle count")?;
-    rr.skip(20, "region header")?;
-    let n = rr.count(n, 16, "region rectangles")?;
-    (0..n).map(|_| rectl(&mut rr)).collect()
-}
+use super::fields::{log_font, point32, points, poly_poly, rectl, region, xform};
+use crate::metafile::MetafileError;
+use crate::metafile::dib::{self, SrcRect};
+use crate::metafile::emfplus::EmfPlus;
+use crate::metafile::gdi::{ArcKind, Brush, Gdi, Object, Pen};
+use crate::metafile::geom::{Affine, Pt, Rect};
+use crate::metafile::reader::{Reader, utf16};
+use crate::metafile::text::ansi;
 
 /// Decodes the bitmap a blit record carries at `off_bmi`/`off_bits` (offsets from the
 /// record's start) to PNG, cropped to `src`.
-fn blit_png(
+pub(super) fn blit_png(
     gdi: &mut Gdi,
     r: &Reader,
     offs: [u32; 4],
@@ -362,7 +28,7 @@ fn blit_png(
 }
 
 /// Plays one record.
-fn record(
+pub(super) fn record(
     gdi: &mut Gdi,
     plus: Option<&mut EmfPlus>,
     kind: u32,
@@ -800,7 +466,7 @@ fn record(
 }
 
 /// EXTTEXTOUTA / EXTTEXTOUTW (MS-EMF 2.3.5.7-8) with its EmrText (2.2.5).
-fn ext_text_out(gdi: &mut Gdi, r: &mut Reader, wide: bool) -> Result<(), MetafileError> {
+pub(super) fn ext_text_out(gdi: &mut Gdi, r: &mut Reader, wide: bool) -> Result<(), MetafileError> {
     r.skip(16 + 12, "bounds, graphics mode and scales")?;
     let at = point32(r)?;
     let n = r.u32("character count")? as usize;
@@ -852,7 +518,7 @@ fn ext_text_out(gdi: &mut Gdi, r: &mut Reader, wide: bool) -> Result<(), Metafil
 
 /// GRADIENTFILL (MS-EMF 2.3.5.12): rectangles filled with their vertices' mean colour;
 /// triangles skipped.
-fn gradient_fill(gdi: &mut Gdi, r: &mut Reader) -> Result<(), MetafileError> {
+pub(super) fn gradient_fill(gdi: &mut Gdi, r: &mut Reader) -> Result<(), MetafileError> {
     r.skip(16, "bounds")?;
     let n_ver = r.u32("vertex count")?;
     let n_tri = r.u32("gradient count")?;
