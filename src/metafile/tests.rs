@@ -606,3 +606,34 @@ fn rasterises_within_the_pixel_cap() {
     assert_eq!(px[3], 255);
     assert!(svg_to_png("<svg", 100).is_err());
 }
+
+#[test]
+fn wmf_objects_take_the_lowest_free_slot() {
+    let brush = |color: u32| {
+        let mut b = le16(&[0]);
+        b.extend(color.to_le_bytes());
+        b.extend(le16(&[0]));
+        (0x02FC, b)
+    };
+    let rect = (0x041B, le16(&[400, 800, 100, 100]));
+    let mut records = vec![brush(0x0000ff), brush(0x00ff00), brush(0xff0000)];
+    // Delete slot 1; the next brush takes it.
+    records.push((0x01F0, le16(&[1])));
+    records.push(brush(0x00ffff));
+    records.push((0x012D, le16(&[1])));
+    records.push(rect.clone());
+    let svg = to_svg(&wmf(&records), MediaKind::Wmf).unwrap();
+    assert!(svg.text.contains("fill=\"#ffff00\""), "{}", svg.text);
+    // Thousands of objects never deleted: linear, not a scan of the table per object.
+    let mut many: Vec<(u16, Vec<u8>)> = (0..60_000).map(brush).collect();
+    many.push((0x012D, le16(&[59_999u16 as i16])));
+    many.push(rect);
+    let start = std::time::Instant::now();
+    let svg = to_svg(&wmf(&many), MediaKind::Wmf).unwrap();
+    assert!(
+        svg.text.contains("fill=\"#5fea00\""),
+        "{}",
+        &svg.text[..300]
+    );
+    assert!(start.elapsed().as_secs() < 20);
+}

@@ -85,6 +85,8 @@ pub(crate) struct Gdi {
     pub dc: Dc,
     saved: Vec<Dc>,
     pub objects: Vec<Option<Object>>,
+    /// Empty slots below `objects.len()`, lowest first (WMF fills the lowest).
+    free: std::collections::BTreeSet<usize>,
     pub canvas: Canvas,
     /// The path of an open or closed path bracket (MS-EMF 2.3.10), device coordinates.
     pub path: Option<PathData>,
@@ -107,6 +109,7 @@ impl Gdi {
             dc: Dc::default(),
             saved: Vec::new(),
             objects: Vec::new(),
+            free: std::collections::BTreeSet::new(),
             canvas: Canvas::new(max_svg),
             path: None,
             path_open: false,
@@ -131,16 +134,18 @@ impl Gdi {
             });
         }
         if self.objects.len() <= i {
+            self.free.extend(self.objects.len()..i);
             self.objects.resize(i + 1, None);
         }
+        self.free.remove(&i);
         self.objects[i] = Some(obj);
         Ok(())
     }
 
     /// Stores an object in the lowest free slot (WMF, MS-WMF 3.1.4.1).
     pub(crate) fn add_object(&mut self, obj: Object) -> Result<(), MetafileError> {
-        let free = self.objects.iter().position(Option::is_none);
-        let i = free.unwrap_or(self.objects.len());
+        // A set, not a scan: a file creating thousands of objects stays linear.
+        let i = self.free.first().copied().unwrap_or(self.objects.len());
         self.put_object(i as u32, obj)
     }
 
@@ -164,6 +169,7 @@ impl Gdi {
     pub(crate) fn delete(&mut self, index: u32) {
         if let Some(slot) = self.objects.get_mut(index as usize) {
             *slot = None;
+            self.free.insert(index as usize);
         }
     }
 
