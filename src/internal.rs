@@ -21,3 +21,15 @@ pub mod xml {
 pub mod sdxml_ext {
     pub use crate::sdxml_ext::*;
 }
+
+/// The metafile player, for the fuzz target and the corpus test: draws `bytes` (sniffed as EMF
+/// or WMF) as SVG and, given `png_pixels`, rasterises that SVG within so many pixels. Returns
+/// the SVG, the PNG, the SVG's count of `<text>` elements and of records skipped, or the
+/// error's message.
+#[allow(clippy::type_complexity)]
+pub fn metafile_check(
+    bytes: &[u8],
+    png_pixels: Option<u64>,
+) -> std::result::Result<(String, Option<Vec<u8>>, usize, usize), String> {
+    crate::metafile::check(bytes, png_pixels)
+}

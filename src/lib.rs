@@ -37,6 +37,7 @@ mod deflate;
 mod error;
 mod format;
 mod limits;
+mod metafile;
 mod ooxml;
 mod report;
 mod sample;

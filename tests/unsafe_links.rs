@@ -10,15 +10,23 @@ const MARKDOWN: &str = "# Links\n\n\
 
 #[test]
 fn no_writer_carries_an_unsafe_link() {
-    let read = sdconv::import(Format::Markdown, MARKDOWN.as_bytes(), &ImportOptions::default())
-        .unwrap();
+    let read = sdconv::import(
+        Format::Markdown,
+        MARKDOWN.as_bytes(),
+        &ImportOptions::default(),
+    )
+    .unwrap();
     let dropped: Vec<_> = read
         .warnings
         .iter()
         .filter(|w| w.message.contains("unsafe targets"))
         .collect();
     assert_eq!(dropped.len(), 1, "{:?}", read.warnings);
-    assert!(dropped[0].message.starts_with("4 link(s)"), "{}", dropped[0].message);
+    assert!(
+        dropped[0].message.starts_with("4 link(s)"),
+        "{}",
+        dropped[0].message
+    );
     let doc = read.value;
     for format in Format::ALL {
         let Ok(out) = sdconv::export(&doc, format, &ExportOptions::default()) else {
@@ -38,7 +46,14 @@ fn no_writer_carries_an_unsafe_link() {
             .value,
     )
     .unwrap();
-    for word in ["script", "vb", "data", "file", "safe", "https://example.com/"] {
+    for word in [
+        "script",
+        "vb",
+        "data",
+        "file",
+        "safe",
+        "https://example.com/",
+    ] {
         assert!(json.contains(word), "{word} lost");
     }
 }
@@ -46,9 +61,13 @@ fn no_writer_carries_an_unsafe_link() {
 /// The sd.xml export used to hand such links back to the service: read back, none is there.
 #[test]
 fn the_sdxml_round_trip_has_no_unsafe_link() {
-    let doc = sdconv::import(Format::Markdown, MARKDOWN.as_bytes(), &ImportOptions::default())
-        .unwrap()
-        .value;
+    let doc = sdconv::import(
+        Format::Markdown,
+        MARKDOWN.as_bytes(),
+        &ImportOptions::default(),
+    )
+    .unwrap()
+    .value;
     let zip = sdconv::export(&doc, Format::Sdxml, &ExportOptions::default())
         .unwrap()
         .value;
