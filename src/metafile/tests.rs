@@ -229,6 +229,11 @@ fn emf_objects_stock_and_deleted() {
     let svg = e.svg();
     assert!(!svg.text.contains("<path"), "{}", svg.text);
     assert_eq!(svg.skipped, 1);
+    // A hatched brush fills with its colour lightened by the white between the lines.
+    let mut e = Emf::new();
+    brush(&mut e, 1, 2, 0x0000ff);
+    e.rec(43, &le32(&[0, 0, 10, 10]));
+    assert!(e.svg().text.contains("fill=\"#ff7f7f\""), "{}", e.svg().text);
 }
 
 #[test]

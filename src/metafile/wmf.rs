@@ -4,7 +4,7 @@
 //! frame whatever the mapping mode says, as Windows does when it places a WMF in a document.
 
 use super::dib;
-use super::gdi::{ArcKind, Brush, Font, Gdi, Object, Pen};
+use super::gdi::{ArcKind, Brush, Font, Gdi, Object, Pen, hatch_tint};
 use super::geom::{Pt, Rect};
 use super::reader::Reader;
 use super::text::ansi;
@@ -448,7 +448,10 @@ fn record(gdi: &mut Gdi, func: u16, mut r: Reader) -> Result<(), MetafileError> 
         }
         0x02FC => {
             let style = r.u16("brush style")?;
-            let color = r.u32("brush colour")?;
+            let mut color = r.u32("brush colour")?;
+            if style == 2 {
+                color = hatch_tint(color);
+            }
             gdi.add_object(Object::Brush(Brush {
                 visible: style != 1,
                 color,
