@@ -46,10 +46,10 @@ pub(crate) const MAX_SAVED_STATES: usize = 1024;
 pub(crate) const MAX_CLIP_DEPTH: usize = 32;
 /// Metafiles inside metafiles (EMF+ images), at most this deep.
 pub(crate) const MAX_NESTING: usize = 2;
-/// Pixels of one bitmap, at most.
-pub(crate) const MAX_BITMAP_PIXELS: u64 = 1 << 25;
+/// Pixels of one bitmap, at most (4096 × 4096).
+pub(crate) const MAX_BITMAP_PIXELS: u64 = 1 << 24;
 /// Pixels of all bitmaps of one metafile, at most.
-pub(crate) const MAX_TOTAL_PIXELS: u64 = 1 << 26;
+pub(crate) const MAX_TOTAL_PIXELS: u64 = 1 << 25;
 /// Characters of one text record, at most (longer runs are cut).
 pub(crate) const MAX_TEXT_CHARS: usize = 16_384;
 

@@ -115,6 +115,10 @@ pub(crate) struct Canvas {
     pub elements: usize,
     /// Text runs drawn.
     pub texts: usize,
+    /// Elements not drawn because they lie absurdly far outside the view or are absurdly
+    /// large (corrupt coordinates, which would only cost the rasteriser time).
+    pub dropped: usize,
+    view: Option<Rect>,
 }
 
 /// Escapes text for XML content and attributes, dropping characters XML cannot hold.
@@ -146,12 +150,41 @@ impl Canvas {
             max_bytes,
             elements: 0,
             texts: 0,
+            dropped: 0,
+            view: None,
         }
     }
 
     /// The bounding box of what was drawn (device coordinates).
     pub(crate) fn bbox(&self) -> Option<Rect> {
         self.bbox
+    }
+
+    /// The view the drawing will have (device coordinates), when known before drawing:
+    /// elements far outside it, and strokes far wider than it, are then held in check.
+    pub(crate) fn set_view(&mut self, view: Rect) {
+        if view.width().is_finite() && view.height().is_finite() {
+            self.view = Some(Rect {
+                x0: view.x0.min(view.x1),
+                y0: view.y0.min(view.y1),
+                x1: view.x0.max(view.x1),
+                y1: view.y0.max(view.y1),
+            });
+        }
+    }
+
+    /// The view's diagonal, when the view is known.
+    fn diagonal(&self) -> Option<f64> {
+        self.view.map(|v| v.width().hypot(v.height()).max(1e-6))
+    }
+
+    /// Whether `b` reaches more than a thousand view diagonals outside the view.
+    fn absurd(&self, b: &Rect) -> bool {
+        let (Some(v), Some(d)) = (self.view, self.diagonal()) else {
+            return false;
+        };
+        let m = 1000.0 * d;
+        b.x0 < v.x0 - m || b.y0 < v.y0 - m || b.x1 > v.x1 + m || b.y1 > v.y1 + m
     }
 
     fn grow(&mut self, r: Rect) {
@@ -232,6 +265,11 @@ impl Canvas {
         if path.is_empty() || (style.fill.is_none() && style.stroke.is_none()) {
             return Ok(());
         }
+        if path.bbox.is_some_and(|b| self.absurd(&b)) {
+            self.dropped += 1;
+            return Ok(());
+        }
+        let max_width = self.diagonal().map_or(f64::MAX, |d| 4.0 * d);
         self.enter(clip);
         self.body.push_str("<path d=\"");
         self.body.push_str(path.d.trim_start());
@@ -246,7 +284,7 @@ impl Canvas {
         if let Some(s) = &style.stroke {
             s.paint.push(&mut self.body, "stroke");
             self.body.push_str(" stroke-width=\"");
-            push_num(&mut self.body, s.width.max(0.001));
+            push_num(&mut self.body, s.width.clamp(0.001, max_width));
             self.body.push('"');
             if s.cap != "butt" {
                 let _ = write!(self.body, " stroke-linecap=\"{}\"", s.cap);
@@ -278,8 +316,19 @@ impl Canvas {
         if run.text.chars().all(char::is_whitespace) || !run.size.is_finite() || run.size <= 0.0 {
             return Ok(());
         }
-        self.enter(clip);
         let m = &run.matrix;
+        let (origin, em) = (Pt::new(m.e, m.f), run.size * m.mean_scale());
+        let at = Rect {
+            x0: origin.x - em,
+            y0: origin.y - em,
+            x1: origin.x + em,
+            y1: origin.y + em,
+        };
+        if self.absurd(&at) {
+            self.dropped += 1;
+            return Ok(());
+        }
+        self.enter(clip);
         let _ = write!(
             self.body,
             "<text xml:space=\"preserve\" transform=\"matrix({} {} {} {} {} {})\"",
@@ -368,6 +417,19 @@ impl Canvas {
         clip: &Clip,
     ) -> Result<(), MetafileError> {
         use base64::Engine as _;
+        let mut b = Rect {
+            x0: m.e,
+            y0: m.f,
+            x1: m.e,
+            y1: m.f,
+        };
+        for c in [Pt::new(1.0, 0.0), Pt::new(0.0, 1.0), Pt::new(1.0, 1.0)] {
+            b.include(m.apply(c));
+        }
+        if self.absurd(&b) {
+            self.dropped += 1;
+            return Ok(());
+        }
         let encoded_len = data.len().div_ceil(3) * 4;
         if self.body.len() + self.defs.len() + encoded_len > self.max_bytes {
             return Err(MetafileError::Limit {
@@ -389,15 +451,6 @@ impl Canvas {
         );
         base64::engine::general_purpose::STANDARD.encode_string(data, &mut self.body);
         self.body.push_str("\"/>");
-        let mut b = Rect {
-            x0: m.e,
-            y0: m.f,
-            x1: m.e,
-            y1: m.f,
-        };
-        for c in [Pt::new(1.0, 0.0), Pt::new(0.0, 1.0), Pt::new(1.0, 1.0)] {
-            b.include(m.apply(c));
-        }
         self.grow(b);
         self.elements += 1;
         self.check_size()

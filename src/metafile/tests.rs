@@ -229,6 +229,11 @@ fn emf_objects_stock_and_deleted() {
     let svg = e.svg();
     assert!(!svg.text.contains("<path"), "{}", svg.text);
     assert_eq!(svg.skipped, 1);
+    // A hatched brush fills with its colour lightened by the white between the lines.
+    let mut e = Emf::new();
+    brush(&mut e, 1, 2, 0x0000ff);
+    e.rec(43, &le32(&[0, 0, 10, 10]));
+    assert!(e.svg().text.contains("fill=\"#ff7f7f\""), "{}", e.svg().text);
 }
 
 #[test]
@@ -636,4 +641,23 @@ fn wmf_objects_take_the_lowest_free_slot() {
         &svg.text[..300]
     );
     assert!(start.elapsed().as_secs() < 20);
+}
+#[test]
+fn absurd_coordinates_are_dropped_not_rasterised() {
+    // A corrupt viewport extent maps a small shape billions of units away and its pen a
+    // billion units wide (a fuzzer's find: three seconds in the rasteriser before).
+    let mut e = Emf::new();
+    e.rec(17, &le32(&[8]));
+    e.rec(9, &le32(&[2262, 1759]));
+    e.rec(11, &le32(&[1_811_940_082, -1_863_875_636]));
+    pen(&mut e, 1, 0x0001_0000, 2, 0x7f7f7f);
+    e.rec(43, &le32(&[900, -2000, 1000, -2100]));
+    e.rec(17, &le32(&[1]));
+    e.rec(43, &le32(&[10, 10, 20, 20]));
+    let svg = e.svg();
+    assert_eq!(svg.skipped, 1, "{}", svg.text);
+    assert_eq!(svg.text.matches("<path").count(), 1);
+    let start = std::time::Instant::now();
+    svg_to_png(&svg.text, 4096).unwrap();
+    assert!(start.elapsed().as_secs() < 2);
 }

@@ -4,7 +4,7 @@
 //! frame whatever the mapping mode says, as Windows does when it places a WMF in a document.
 
 use super::dib;
-use super::gdi::{ArcKind, Brush, Font, Gdi, Object, Pen};
+use super::gdi::{ArcKind, Brush, Font, Gdi, Object, Pen, hatch_tint};
 use super::geom::{Pt, Rect};
 use super::reader::Reader;
 use super::text::ansi;
@@ -92,6 +92,7 @@ pub(crate) fn play(bytes: &[u8], budget: &mut Budget) -> Result<Svg, MetafileErr
     let (mut width, mut height) = (0.0, 0.0);
     if let Some(f) = frame {
         gdi.wmf_frame = Some(f);
+        gdi.canvas.set_view(f);
         // Until the records set a window, logical units are the frame's.
         gdi.dc.win_org = Pt::new(f.x0, f.y0);
         gdi.dc.win_ext = Pt::new(f.width(), f.height());
@@ -179,7 +180,7 @@ pub(crate) fn play(bytes: &[u8], budget: &mut Budget) -> Result<Svg, MetafileErr
     if !(view.width() > 0.0 && view.height() > 0.0) {
         return Err(MetafileError::Empty);
     }
-    let skipped = gdi.skipped;
+    let skipped = gdi.skipped + gdi.canvas.dropped;
     let texts = gdi.canvas.texts;
     let text = gdi.canvas.finish(view, width, height);
     Ok(Svg {
@@ -447,7 +448,10 @@ fn record(gdi: &mut Gdi, func: u16, mut r: Reader) -> Result<(), MetafileError> 
         }
         0x02FC => {
             let style = r.u16("brush style")?;
-            let color = r.u32("brush colour")?;
+            let mut color = r.u32("brush colour")?;
+            if style == 2 {
+                color = hatch_tint(color);
+            }
             gdi.add_object(Object::Brush(Brush {
                 visible: style != 1,
                 color,

@@ -50,6 +50,7 @@ fn play_records(
     let mut gdi = Gdi::new(budget.clone(), MAX_SVG_BYTES);
     gdi.px_per_mm = head.px_per_mm;
     if let Some(v) = head.view {
+        gdi.canvas.set_view(v);
         if head.width > 0.0 {
             gdi.hairline = (v.width() / head.width).abs().max(1e-6);
         }
@@ -113,7 +114,7 @@ fn play_records(
     }
     let unsupported = emfplus.as_ref().map_or(0, |p| p.unsupported);
     *budget = gdi.budget.clone();
-    let skipped = gdi.skipped + unsupported;
+    let skipped = gdi.skipped + unsupported + gdi.canvas.dropped;
     let texts = gdi.canvas.texts;
     let (view, width, height) = match head.view {
         Some(v) => (v, head.width, head.height),

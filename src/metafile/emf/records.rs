@@ -5,7 +5,7 @@ use super::fields::{log_font, point32, points, poly_poly, rectl, region, xform};
 use crate::metafile::MetafileError;
 use crate::metafile::dib::{self, SrcRect};
 use crate::metafile::emfplus::EmfPlus;
-use crate::metafile::gdi::{ArcKind, Brush, Gdi, Object, Pen};
+use crate::metafile::gdi::{ArcKind, Brush, Gdi, Object, Pen, hatch_tint};
 use crate::metafile::geom::{Affine, Pt, Rect};
 use crate::metafile::reader::{Reader, utf16};
 use crate::metafile::text::ansi;
@@ -331,7 +331,10 @@ pub(super) fn record(
         39 => {
             let ih = r.u32("object index")?;
             let style = r.u32("brush style")?;
-            let color = r.u32("brush colour")?;
+            let mut color = r.u32("brush colour")?;
+            if style == 2 {
+                color = hatch_tint(color);
+            }
             let visible = style != 1;
             gdi.put_object(ih, Object::Brush(Brush { visible, color }))?
         }

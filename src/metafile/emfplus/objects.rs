@@ -152,14 +152,22 @@ pub(super) fn read_argb(r: &mut Reader) -> Result<Paint, MetafileError> {
     Ok(Paint::argb(r.u32("colour")?))
 }
 
+/// Two ARGB colours mixed half and half, alpha too.
+pub(super) fn mix_argb(a: u32, b: u32) -> u32 {
+    let mix = |s: u32| ((((a >> s) & 0xff) + ((b >> s) & 0xff)) / 2) << s;
+    mix(24) | mix(16) | mix(8) | mix(0)
+}
+
 /// EmfPlusBrush (2.2.1.1): solid and hatch colours; gradients by their mean colour.
 pub(super) fn read_brush(r: &mut Reader) -> Result<Paint, MetafileError> {
     r.skip(4, "brush version")?;
     Ok(match r.u32("brush type")? {
         0 => read_argb(r)?,
         1 => {
+            // A hatch: its lines cover about half the area, fore colour over back colour.
             r.skip(4, "hatch style")?;
-            read_argb(r)?
+            let (fore, back) = (r.u32("colour")?, r.u32("colour")?);
+            Paint::argb(mix_argb(fore, back))
         }
         3 => {
             r.skip(8, "gradient flags")?;
@@ -168,8 +176,7 @@ pub(super) fn read_brush(r: &mut Reader) -> Result<Paint, MetafileError> {
         4 => {
             r.skip(8 + 16, "gradient flags and rectangle")?;
             let (a, b) = (r.u32("colour")?, r.u32("colour")?);
-            let mix = |s: u32| (((a >> s) & 0xff) + ((b >> s) & 0xff)) / 2;
-            Paint::argb((mix(24) << 24) | (mix(16) << 16) | (mix(8) << 8) | mix(0))
+            Paint::argb(mix_argb(a, b))
         }
         _ => Paint {
             rgb: 0x80_8080,

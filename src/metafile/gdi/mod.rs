@@ -9,7 +9,7 @@
 mod draw;
 mod objects;
 
-pub(crate) use self::objects::{ArcKind, Brush, Font, Object, Pen, stock_object};
+pub(crate) use self::objects::{ArcKind, Brush, Font, Object, Pen, hatch_tint, stock_object};
 
 use super::geom::{Affine, PathData, Pt, Rect};
 use super::svg::{Canvas, Clip, Paint, Stroke, Style};

@@ -63,6 +63,13 @@ pub(crate) enum Object {
     Other,
 }
 
+/// The flat colour standing in for a BS_HATCHED brush (MS-WMF 2.1.1.12): its lines cover
+/// about half the area, so the hatch colour mixed half and half with white (the usual page).
+pub(crate) fn hatch_tint(color: u32) -> u32 {
+    let mix = |shift: u32| ((((color >> shift) & 0xff) + 0xff) / 2) << shift;
+    mix(0) | mix(8) | mix(16)
+}
+
 /// A stock object (MS-EMF 2.1.31 StockObject), selected by an index with the top bit set.
 pub(crate) fn stock_object(index: u32) -> Option<Object> {
     let brush = |color| {
