@@ -80,5 +80,7 @@ fn the_sdxml_round_trip_has_no_unsafe_link() {
             hrefs.push(href.clone());
         }
     });
-    assert_eq!(hrefs, ["https://example.com/"]);
+    // `JaVa%09script:x` is no scheme at all to a browser (`%` cannot stand in one): a relative
+    // reference, kept; the HTML writer still refuses it.
+    assert_eq!(hrefs, ["JaVa%09script:x", "https://example.com/"]);
 }

@@ -12,7 +12,8 @@ use quick_xml::Reader;
 use quick_xml::events::Event;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok((svg, _png, _texts, _skipped)) = sdconv::internal::metafile_check(data, Some(4096)) else {
+    let Ok((svg, _png, _texts, _skipped)) = sdconv::internal::metafile_check(data, Some(4096))
+    else {
         return;
     };
     let mut reader = Reader::from_str(&svg);

@@ -233,7 +233,11 @@ fn emf_objects_stock_and_deleted() {
     let mut e = Emf::new();
     brush(&mut e, 1, 2, 0x0000ff);
     e.rec(43, &le32(&[0, 0, 10, 10]));
-    assert!(e.svg().text.contains("fill=\"#ff7f7f\""), "{}", e.svg().text);
+    assert!(
+        e.svg().text.contains("fill=\"#ff7f7f\""),
+        "{}",
+        e.svg().text
+    );
 }
 
 #[test]
