@@ -6,7 +6,7 @@
 //! reader as a pass over the top-level blocks:
 //! - a paragraph Word numbered itself (a `list-ol`, `paragraph-ol` or `heading-ol` the reader
 //!   made) takes the rule its drawn number fits, read from the level's `w:lvlText` and
-//!   `w:numFmt` ([`shape`]: `%1.%2` is a two-part decimal, `(%2)` a letter, `%3%3)` a doubled
+//!   `w:numFmt` (`shape`: `%1.%2` is a two-part decimal, `(%2)` a letter, `%3%3)` a doubled
 //!   letter), the rule of its own Word level first — so a document typed and the same document
 //!   numbered by Word give the same tree; without a level text, the rule of its Word level when
 //!   the number format fits;
