@@ -449,6 +449,30 @@ impl MediaStore {
     }
 }
 
+/// Pictures read for writing as files ([`read_files`]).
+pub(crate) struct ReadFiles {
+    /// (file name, bytes), in the order given.
+    pub files: Vec<(String, Bytes)>,
+    /// (file name, why) of each picture that does not inflate, left out of `files`.
+    pub broken: Vec<(String, MediaError)>,
+}
+
+/// Reads the bytes of `pictures` (each a file name and its picture) in parallel on the rayon
+/// pool, for writers that hand out files.
+pub(crate) fn read_files(pictures: Vec<(String, MediaItem)>) -> ReadFiles {
+    use rayon::prelude::*;
+    let read: Vec<_> = pictures.par_iter().map(|(_, item)| item.bytes()).collect();
+    let mut files = Vec::with_capacity(pictures.len());
+    let mut broken = Vec::new();
+    for ((name, _), bytes) in pictures.into_iter().zip(read) {
+        match bytes {
+            Ok(bytes) => files.push((name, bytes)),
+            Err(e) => broken.push((name, e)),
+        }
+    }
+    ReadFiles { files, broken }
+}
+
 /// Recognises the file type and, where the header holds it, the pixel size.
 /// Reads only header bytes; any truncation gives `None` for the size, never a panic.
 pub fn sniff(b: &[u8]) -> (MediaKind, Option<(u32, u32)>) {
@@ -482,7 +506,11 @@ pub fn sniff(b: &[u8]) -> (MediaKind, Option<(u32, u32)>) {
     if b.len() >= 44 && le32(b, 0) == Some(1) && &b[40..44] == b" EMF" {
         return (MediaKind::Emf, None);
     }
-    if b.starts_with(&[0xD7, 0xCD, 0xC6, 0x9A]) || b.starts_with(&[0x01, 0x00, 0x09, 0x00]) {
+    // Placeable, or a bare META_HEADER of either type: in memory (1) or on disk (2).
+    if b.starts_with(&[0xD7, 0xCD, 0xC6, 0x9A])
+        || b.starts_with(&[0x01, 0x00, 0x09, 0x00])
+        || b.starts_with(&[0x02, 0x00, 0x09, 0x00])
+    {
         return (MediaKind::Wmf, None);
     }
     let head = &b[..b.len().min(512)];

@@ -3,6 +3,7 @@
 pub mod html;
 pub mod markdown;
 mod marks;
+pub(crate) mod metafiles;
 pub(crate) mod paged;
 pub mod parsx;
 #[cfg(feature = "pdf")]

@@ -180,7 +180,7 @@ pub(crate) fn check(
         return Err(format!("bad size {} × {}", svg.width, svg.height));
     }
     let png = match png_pixels {
-        Some(max) => Some(svg_to_png(&svg.text, max).map_err(|e| e.to_string())?),
+        Some(max) => Some(svg_to_png(&svg.text, 1.0, max).map_err(|e| e.to_string())?),
         None => None,
     };
     Ok((svg.text, png, svg.texts, svg.skipped))

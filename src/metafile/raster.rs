@@ -38,10 +38,10 @@ fn fonts() -> Arc<usvg::fontdb::Database> {
     .clone()
 }
 
-/// Rasterises `svg` to PNG at its own size in CSS pixels, scaled down (keeping its aspect)
-/// so that it has at most `max_pixels` pixels; a picture under one pixel wide or high gets
-/// one.
-pub(crate) fn svg_to_png(svg: &str, max_pixels: u64) -> Result<Vec<u8>, MetafileError> {
+/// Rasterises `svg` to PNG at `scale` pixels per CSS pixel of its own size, scaled down
+/// (keeping its aspect) so that it has at most `max_pixels` pixels; a picture under one pixel
+/// wide or high gets one.
+pub(crate) fn svg_to_png(svg: &str, scale: f64, max_pixels: u64) -> Result<Vec<u8>, MetafileError> {
     if svg.len() > MAX_SVG_INPUT {
         return Err(MetafileError::Limit {
             what: "SVG bytes to rasterise",
@@ -58,10 +58,15 @@ pub(crate) fn svg_to_png(svg: &str, max_pixels: u64) -> Result<Vec<u8>, Metafile
     let size = tree.size();
     let (w, h) = (size.width() as f64, size.height() as f64);
     let max = max_pixels.max(1) as f64;
-    let scale = if w * h > max {
-        (max / (w * h)).sqrt()
+    let scale = if scale.is_finite() && scale > 0.0 {
+        scale
     } else {
         1.0
+    };
+    let scale = if w * h * scale * scale > max {
+        (max / (w * h)).sqrt()
+    } else {
+        scale
     };
     let pw = ((w * scale).floor() as u32).max(1);
     let ph = ((h * scale).floor() as u32).max(1);

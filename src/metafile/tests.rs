@@ -606,14 +606,20 @@ fn rasterises_within_the_pixel_cap() {
     font(&mut e, 2, -20, 0, 400, false, "Arial");
     text(&mut e, 10, 10, "Text", None);
     let svg = e.svg();
-    let png = svg_to_png(&svg.text, 2500).unwrap();
+    let png = svg_to_png(&svg.text, 1.0, 2500).unwrap();
     let img = image::load_from_memory(&png).unwrap();
     assert!(img.width() as u64 * img.height() as u64 <= 2500);
     assert!(img.width() >= 49 && img.width() <= 50, "{}", img.width());
     // The black square is drawn.
     let px = img.to_rgba8().get_pixel(5, 5).0;
     assert_eq!(px[3], 255);
-    assert!(svg_to_png("<svg", 100).is_err());
+    assert!(svg_to_png("<svg", 1.0, 100).is_err());
+    // Twice the pixels each way when asked and under the cap; the cap still wins.
+    let sharp = image::load_from_memory(&svg_to_png(&svg.text, 2.0, 1 << 20).unwrap()).unwrap();
+    let plain = image::load_from_memory(&svg_to_png(&svg.text, 1.0, 1 << 20).unwrap()).unwrap();
+    assert_eq!(sharp.width(), 2 * plain.width());
+    let capped = image::load_from_memory(&svg_to_png(&svg.text, 2.0, 2500).unwrap()).unwrap();
+    assert!(capped.width() as u64 * capped.height() as u64 <= 2500);
 }
 
 #[test]
@@ -662,6 +668,6 @@ fn absurd_coordinates_are_dropped_not_rasterised() {
     assert_eq!(svg.skipped, 1, "{}", svg.text);
     assert_eq!(svg.text.matches("<path").count(), 1);
     let start = std::time::Instant::now();
-    svg_to_png(&svg.text, 4096).unwrap();
+    svg_to_png(&svg.text, 1.0, 4096).unwrap();
     assert!(start.elapsed().as_secs() < 2);
 }

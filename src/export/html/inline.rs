@@ -417,8 +417,9 @@ impl<'a> Writer<'a> {
             }
             return false;
         }
+        // A metafile here is one that could not be drawn, warned when drawing was tried.
         if !item.kind.is_web_image()
-            && item.kind != MediaKind::Bmp
+            && !matches!(item.kind, MediaKind::Bmp | MediaKind::Emf | MediaKind::Wmf)
             && self.media.warned.insert(media)
         {
             self.warn(

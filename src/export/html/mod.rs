@@ -54,6 +54,7 @@ use bytes::Bytes;
 use crate::archive::{Compression, ZipWriter, finish_converted};
 use crate::ast::numbering::{BlockNumber, number_blocks};
 use crate::ast::{Block, DirectoryKind, Document, Inline, MediaItem, TextType, inline::plain_text};
+use crate::export::metafiles::{self, Shown};
 use crate::lang::Language;
 use crate::report::{Converted, Location, Report, WarningKind};
 
@@ -83,7 +84,6 @@ impl HtmlOptions {
 /// those still deflated are inflated here, in parallel; the bytes are shared with the tree's
 /// media, not copied. A picture that does not inflate is left out, with a warning.
 pub fn write_files(doc: &Document, opts: &HtmlOptions) -> Converted<Vec<(String, Bytes)>> {
-    use rayon::prelude::*;
     let Converted {
         value: HtmlParts { html, images },
         warnings,
@@ -92,22 +92,23 @@ pub fn write_files(doc: &Document, opts: &HtmlOptions) -> Converted<Vec<(String,
     for w in warnings {
         report.push(w);
     }
-    let inflated: Vec<_> = images.par_iter().map(|(_, item)| item.bytes()).collect();
-    let mut files = Vec::with_capacity(2 + images.len());
+    let crate::ast::media::ReadFiles {
+        files: pictures,
+        broken,
+    } = crate::ast::media::read_files(images);
+    let mut files = Vec::with_capacity(2 + pictures.len());
     files.push(("index.html".to_string(), Bytes::from(html)));
     files.push((
         "style.css".to_string(),
         Bytes::from_static(STYLESHEET.as_bytes()),
     ));
-    for ((name, _), bytes) in images.into_iter().zip(inflated) {
-        match bytes {
-            Ok(bytes) => files.push((name, bytes)),
-            Err(e) => report.warn(
-                WarningKind::MissingMedia,
-                format!("{e}; {name} is not written"),
-                Location::default().element("img@src"),
-            ),
-        }
+    files.extend(pictures);
+    for (name, e) in broken {
+        report.warn(
+            WarningKind::MissingMedia,
+            format!("{e}; {name} is not written"),
+            Location::default().element("img@src"),
+        );
     }
     report.finish(files)
 }
@@ -118,7 +119,7 @@ pub fn write_files(doc: &Document, opts: &HtmlOptions) -> Converted<Vec<(String,
 pub fn write_zip(doc: &Document, opts: &HtmlOptions) -> crate::Result<Converted<Vec<u8>>> {
     let parts = write_parts(doc, opts);
     let zip = ZipWriter::with_room_for(
-        parts.value.images.iter().map(|(_, i)| *i),
+        parts.value.images.iter().map(|(_, i)| i),
         parts.value.html.len(),
     );
     Ok(finish_converted(fill_zip(parts, zip)?)?.map(std::io::Cursor::into_inner))
@@ -134,7 +135,7 @@ pub fn write_zip_to<S: std::io::Write + std::io::Seek>(
 }
 
 fn fill_zip<S: std::io::Write + std::io::Seek>(
-    parts: Converted<HtmlParts<'_>>,
+    parts: Converted<HtmlParts>,
     mut zip: ZipWriter<S>,
 ) -> crate::Result<Converted<ZipWriter<S>>> {
     let Converted {
@@ -154,19 +155,24 @@ fn fill_zip<S: std::io::Write + std::io::Seek>(
 
 /// The `html` export before any picture is read: the page and the pictures it shows.
 #[derive(Debug)]
-pub struct HtmlParts<'d> {
+pub struct HtmlParts {
     /// `index.html` (it links `style.css`, [`STYLESHEET`]).
     pub html: String,
     /// The pictures the page shows, each with its file name (`images/<name>`), in media-store
-    /// order.
-    pub images: Vec<(String, &'d MediaItem)>,
+    /// order: the tree's own (sharing their bytes), and its Windows metafiles drawn as SVG.
+    pub images: Vec<(String, MediaItem)>,
 }
 
 /// The `html` export with its pictures left as they are, for a caller that writes them itself:
 /// the CLI streams pictures still deflated straight into their files
 /// ([`MediaItem::write_to`]), in parallel. [`write_files`] and [`write_zip`] are built on it.
-pub fn write_parts<'d>(doc: &'d Document, opts: &HtmlOptions) -> Converted<HtmlParts<'d>> {
+pub fn write_parts(doc: &Document, opts: &HtmlOptions) -> Converted<HtmlParts> {
+    let (doc, drawn) = metafiles::drawn(doc, Shown::Svg, METAFILE_LOST);
+    let doc = &*doc;
     let mut w = Writer::new(doc, opts, ImageMode::Files);
+    for warning in drawn {
+        w.report.push(warning);
+    }
     let html = w.run();
     let mut images = Vec::with_capacity(w.media.used.len());
     for item in doc.media.iter() {
@@ -181,7 +187,7 @@ pub fn write_parts<'d>(doc: &'d Document, opts: &HtmlOptions) -> Converted<HtmlP
                     Location::default().element("img@src"),
                 );
             }
-            images.push((format!("images/{file}"), item));
+            images.push((format!("images/{file}"), item.clone()));
         }
     }
     w.report.finish(HtmlParts { html, images })
@@ -189,7 +195,12 @@ pub fn write_parts<'d>(doc: &'d Document, opts: &HtmlOptions) -> Converted<HtmlP
 
 /// One self-contained page: the stylesheet inline, images as `data:` URIs (base64).
 pub fn write_all_in_one(doc: &Document, opts: &HtmlOptions) -> Converted<String> {
+    let (doc, drawn) = metafiles::drawn(doc, Shown::Svg, METAFILE_LOST);
+    let doc = &*doc;
     let mut w = Writer::new(doc, opts, ImageMode::Inline);
+    for warning in drawn {
+        w.report.push(warning);
+    }
     let html = w.run();
     w.report.finish(html)
 }
@@ -208,6 +219,9 @@ pub fn write_all_in_one_zip(
         warnings,
     })
 }
+
+/// What a page loses with a Windows metafile that could not be drawn.
+const METAFILE_LOST: &str = "kept as it is, which browsers do not display";
 
 /// How images reach the page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -50,6 +50,7 @@ mod tables;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::marks::{Loss, MarkPolicy};
+use super::metafiles::{self, Shown};
 use crate::archive::{Compression, ZipWriter, finish_converted};
 use crate::ast::{Document, MediaItem, MediaKind, TextStyle};
 use crate::error::Result;
@@ -131,6 +132,17 @@ struct Built {
 }
 
 fn build(doc: &Document, opts: &ParsxOptions) -> Built {
+    // The service shows JPEG, PNG and GIF: Windows metafiles are drawn as PNG.
+    let (doc, drawn) = metafiles::drawn(
+        doc,
+        Shown::Png,
+        "kept as it is, which the service does not display",
+    );
+    let doc = &*doc;
+    let mut report = Report::new();
+    for warning in drawn {
+        report.push(warning);
+    }
     let language = opts
         .language
         .or_else(|| doc.meta.language.as_deref().and_then(Language::parse));
@@ -139,7 +151,7 @@ fn build(doc: &Document, opts: &ParsxOptions) -> Built {
         language,
         out: String::with_capacity(4096),
         depth: 0,
-        report: Report::new(),
+        report,
         warned: HashSet::new(),
         block_ids: HashMap::new(),
         targets: HashMap::new(),

@@ -57,8 +57,9 @@ pub use crate::export::paged::Paper;
 
 use crate::export::paged::{layout, metrics, page};
 
-use crate::ast::Document;
+use crate::ast::{Document, MediaKind};
 use crate::error::{Error, Result};
+use crate::export::metafiles::{self, Shown};
 use crate::export::paged::WordSettings;
 use crate::lang::Language;
 use crate::limits::Limits;
@@ -112,11 +113,14 @@ pub fn write(doc: &Document, options: &PdfOptions) -> Result<Converted<Vec<u8>>>
 /// [`write()`], also returning the page and outline counts.
 pub fn write_with_info(doc: &Document, options: &PdfOptions) -> Result<Converted<PdfOutput>> {
     options.settings.validate()?;
+    // Windows metafiles are drawn as PNG, which the page draws like any picture.
+    let (doc, mut warnings) = metafiles::drawn(doc, Shown::Png, "an empty box in its place");
+    let doc = &*doc;
     let geo = page::Geometry::new(options.paper);
     let mut lay = layout::Layout::new(doc, options.settings, geo);
     lay.run();
     let lang = lay.lang;
-    let mut warnings = std::mem::take(&mut lay.warnings);
+    warnings.append(&mut lay.warnings);
     let inl = std::mem::take(&mut lay.inl);
     let (pages, anchors, outline) = lay.flow.finish();
 
@@ -220,10 +224,17 @@ pub fn write_with_info(doc: &Document, options: &PdfOptions) -> Result<Converted
                 image_ids.insert(name.to_string(), Some(id));
             }
             Err(why) => {
-                warnings.push(pdf_warning(
-                    WarningKind::MissingMedia,
-                    format!("picture {name:?} drawn as an empty box: {why}"),
-                ));
+                // A metafile left here could not be drawn, which is warned already.
+                let metafile = doc
+                    .media
+                    .get(name)
+                    .is_some_and(|m| matches!(m.kind, MediaKind::Emf | MediaKind::Wmf));
+                if !metafile {
+                    warnings.push(pdf_warning(
+                        WarningKind::MissingMedia,
+                        format!("picture {name:?} drawn as an empty box: {why}"),
+                    ));
+                }
                 image_ids.insert(name.to_string(), None);
             }
         }

@@ -74,8 +74,10 @@ mod markup;
 mod media;
 mod readback;
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
+use super::metafiles::{self, Shown};
 use crate::archive::{Compression, ZipWriter, finish_converted};
 use crate::ast::Document;
 use crate::report::{Converted, Location, Report, WarningKind};
@@ -124,7 +126,8 @@ fn fill<W: std::io::Write + std::io::Seek>(
     options: &SdxmlExportOptions,
     open: impl FnOnce(usize) -> ZipWriter<W>,
 ) -> crate::Result<crate::Converted<ZipWriter<W>>> {
-    let (xml, plan) = build(doc, options);
+    let (xml, plan, drawn) = build(doc, options);
+    let doc = &*drawn;
     let mut report = Report::new();
     for w in xml.warnings {
         report.push(w);
@@ -179,8 +182,21 @@ const PART: &str = "sd.xml";
 /// ([`Writer::blocks_in_pieces`]): the 10,000 blocks of a 564-page file took 15 ms on one core.
 const PARALLEL_BLOCKS: usize = 1000;
 
-fn build(doc: &Document, options: &SdxmlExportOptions) -> (Converted<String>, media::Plan) {
+fn build<'d>(
+    doc: &'d Document,
+    options: &SdxmlExportOptions,
+) -> (Converted<String>, media::Plan, Cow<'d, Document>) {
+    // The service shows JPEG, PNG and GIF: Windows metafiles are drawn as PNG.
+    let (drawn, warnings) = metafiles::drawn(
+        doc,
+        Shown::Png,
+        "kept as it is, which the service does not display",
+    );
     let mut report = Report::new();
+    for warning in warnings {
+        report.push(warning);
+    }
+    let doc = &*drawn;
     let plan = media::plan(doc, &mut report);
     // Renaming rewrites the references everywhere, PIs included: write a renamed copy.
     let renamed;
@@ -192,7 +208,8 @@ fn build(doc: &Document, options: &SdxmlExportOptions) -> (Converted<String>, me
     };
     let mut w = Writer::new(doc, options.strict_dtd, report);
     w.document();
-    (w.finish(), plan)
+    let xml = w.finish();
+    (xml, plan, drawn)
 }
 
 /// The writer's state: the output buffer, the report and the loss tallies.

@@ -42,18 +42,16 @@ pub fn store(
         match found {
             Some(Ok(mut item)) => {
                 item.name = name.clone();
-                match item.kind {
-                    MediaKind::Emf | MediaKind::Wmf => report.warn(
-                        WarningKind::Lossy,
-                        format!("picture {name} is a Windows metafile; kept as it is (no converter for it)"),
-                        Location::part(part.clone()),
-                    ),
-                    MediaKind::Unknown => report.warn(
+                // A Windows metafile is kept as it is, losing nothing: the writers that cannot
+                // carry one draw it, and warn only when that fails.
+                if item.kind == MediaKind::Unknown {
+                    report.warn(
                         WarningKind::InvalidValue,
-                        format!("picture {name} is not an image format we recognise; kept as it is"),
+                        format!(
+                            "picture {name} is not an image format we recognise; kept as it is"
+                        ),
                         Location::part(part.clone()),
-                    ),
-                    _ => {}
+                    );
                 }
                 doc.media.insert(item);
             }
