@@ -60,7 +60,7 @@ Source = Union[bytes, bytearray, memoryview, str, "os.PathLike[str]", Any]
 _IMPORT_OPTIONS = frozenset({"style_mapping", "magic", "routines", "max_size"})
 _EXPORT_OPTIONS = frozenset(
     {"images", "language", "settings", "word_settings", "template", "track_changes",
-     "comments", "paper"}
+     "comments", "paper", "tables", "headers_footers", "page_breaks"}
 )
 
 
@@ -279,8 +279,11 @@ def _export_spec(to: str, options: Mapping[str, Any]) -> Any:
         _json_option("settings", settings),
         options.get("template"),
         options.get("track_changes", "all"),
-        bool(options.get("comments", True)),
+        None if options.get("comments") is None else bool(options["comments"]),
         options.get("paper", "a4"),
+        options.get("tables", "auto"),
+        bool(options.get("headers_footers", False)),
+        options.get("page_breaks"),
     )
 
 
@@ -329,8 +332,12 @@ def convert(
     Writing options: ``images`` (``"files"``, ``"inline"`` or ``"omit"``), ``language``
     (``de_DE``, ``en_EN``, ``ru_RU``, ``fr_CA``), ``settings``/``word_settings`` (the API's Word
     export settings, a dict; also for PDF), ``template`` (Word template id),
-    ``track_changes`` (``"all"``, ``"accept"``, ``"reject"``), ``comments`` (bool),
-    ``paper`` (``"a4"``, ``"letter"``; PDF).
+    ``track_changes`` (``"all"``, ``"accept"``, ``"reject"``), ``comments`` (bool; kept by
+    default, except in Markdown, where ``True`` writes them as footnotes), ``paper`` (``"a4"``,
+    ``"letter"``; PDF). Markdown only: ``tables`` (``"auto"``: pipe tables for plain grids, HTML
+    tables for merged or nested cells; ``"html"``; ``"gfm"``), ``headers_footers`` (bool: the
+    page header before the text, the footer after it), ``page_breaks`` (the line written for a
+    page break, e.g. ``"<!-- pagebreak -->"``, to cut the text into chunks).
 
     ``describe_image(image)`` is called once for each picture with an :class:`Image` and may
     return its alt text (``None`` keeps the document's).

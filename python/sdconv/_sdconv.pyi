@@ -81,8 +81,11 @@ class ExportSpec:
         settings: Optional[str] = None,
         template: Optional[str] = None,
         track_changes: str = "all",
-        comments: bool = True,
+        comments: Optional[bool] = None,
         paper: str = "a4",
+        tables: str = "auto",
+        headers_footers: bool = False,
+        page_breaks: Optional[str] = None,
     ) -> None: ...
     @property
     def to(self) -> str:

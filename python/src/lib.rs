@@ -227,9 +227,7 @@ fn export(doc: &Document, spec: &ExportSpec) -> Result<Output, Failure> {
     let title = doc.meta.title.clone();
     let (main, files, warnings) = match to {
         Format::Markdown => {
-            let mut opts = markdown::MarkdownOptions::default();
-            opts.language = spec.language;
-            let out = markdown::write(doc, &opts);
+            let out = markdown::write(doc, &spec.export.markdown);
             let markdown::MarkdownOutput { mut text, files } = out.value;
             let files = if spec.images == ImageMode::Inline {
                 text = images::inline_markdown_images(&text, &files, doc);

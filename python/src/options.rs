@@ -3,6 +3,7 @@
 //! number of conversions on any number of threads.
 
 use pyo3::prelude::*;
+use sdconv::export::markdown::{MarkdownOptions, Tables};
 use sdconv::export::pdf::{Paper, PdfOptions};
 use sdconv::export::word::{WordSettings, WordTemplates};
 use sdconv::import::docx::StyleMapping;
@@ -82,7 +83,7 @@ pub struct ExportSpec {
     pub language: Option<Language>,
     /// Tracked changes marked, accepted or rejected.
     pub track_changes: TrackChanges,
-    /// Whether comments are kept.
+    /// Whether comments are kept (in Markdown: written as footnotes).
     pub comments: bool,
     /// The engine's options (Word, PDF, HTML).
     pub export: ExportOptions,
@@ -91,10 +92,13 @@ pub struct ExportSpec {
 #[pymethods]
 impl ExportSpec {
     /// `settings` is the API's Word export settings object as JSON text (also for PDF);
-    /// without it, image and table captions are shown, as the command line does.
+    /// without it, image and table captions are shown, as the command line does. `comments`
+    /// `None` is each format's default: kept, except in Markdown, which leaves them out unless
+    /// asked. `tables`, `headers_footers` and `page_breaks` are the Markdown writer's.
     #[new]
     #[pyo3(signature = (to, images="files", language=None, settings=None, template=None,
-                        track_changes="all", comments=true, paper="a4"))]
+                        track_changes="all", comments=None, paper="a4", tables="auto",
+                        headers_footers=false, page_breaks=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         to: &str,
@@ -103,8 +107,11 @@ impl ExportSpec {
         settings: Option<&str>,
         template: Option<&str>,
         track_changes: &str,
-        comments: bool,
+        comments: Option<bool>,
         paper: &str,
+        tables: &str,
+        headers_footers: bool,
+        page_breaks: Option<String>,
     ) -> PyResult<Self> {
         let to = format(to)?;
         let images = ImageMode::parse(images).ok_or_else(|| {
@@ -163,6 +170,22 @@ impl ExportSpec {
         export.word.settings = word_settings;
         export.pdf = PdfOptions::new(word_settings).with_paper(paper);
         export.html.language = language;
+        let tables = Tables::parse(tables)
+            .ok_or_else(|| invalid("tables", format!("{tables:?}; expected auto, html or gfm")))?;
+        let mut markdown = MarkdownOptions::default()
+            .with_tables(tables)
+            .with_comments(comments.unwrap_or(false))
+            .with_headers_footers(headers_footers);
+        markdown.language = language;
+        if let Some(line) = page_breaks {
+            // One line: a marker with a line break in it would not be found again as one.
+            if line.trim().is_empty() || line.contains(['\n', '\r']) {
+                return Err(invalid("page_breaks", "expected one non-empty line"));
+            }
+            markdown = markdown.with_page_breaks(line);
+        }
+        export.markdown = markdown;
+        let comments = comments.unwrap_or(true);
         export.track_changes = track_changes;
         export.comments = comments;
         Ok(ExportSpec {

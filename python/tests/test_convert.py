@@ -221,3 +221,27 @@ def test_unknown_and_unreadable_formats():
 
 def test_json_dump_is_json(docx_path):
     assert json.loads(sdconv.convert(docx_path, "json").text)["blocks"]
+
+
+def _with_page_break() -> bytes:
+    """A tree with a page break between two paragraphs, as the JSON dump spells it (read from
+    the Markdown reader's tree, so the paragraph form is the engine's own)."""
+    tree = json.loads(sdconv.convert(b"First page.\n\nSecond page.\n", "json", from_="markdown").text)
+    tree["blocks"].insert(1, {"type": "page_break"})
+    return json.dumps(tree).encode()
+
+
+def test_markdown_options_reach_the_writer(markdown_text):
+    source = markdown_text.encode()
+    html_tables = sdconv.to_markdown(source, from_="markdown", tables="html")
+    assert "<table>" in html_tables and "| a | b |" not in html_tables
+    pipes = sdconv.to_markdown(source, from_="markdown", tables="gfm")
+    assert "<table>" not in pipes and "| a | b |" in pipes
+    with pytest.raises(sdconv.InvalidOption, match="tables"):
+        sdconv.to_markdown(source, from_="markdown", tables="latex")
+
+    marked = sdconv.to_markdown(_with_page_break(), from_="json", page_breaks="<!-- pagebreak -->")
+    assert marked.index("First page.") < marked.index("<!-- pagebreak -->") < marked.index("Second page.")
+    assert "<!-- pagebreak -->" not in sdconv.to_markdown(_with_page_break(), from_="json")
+    with pytest.raises(sdconv.InvalidOption, match="page_breaks"):
+        sdconv.to_markdown(source, from_="markdown", page_breaks="two\nlines")

@@ -72,6 +72,26 @@ pub struct ExportArgs {
     /// `reject` undoes them (pandoc's --track-changes).
     #[arg(long, value_name = "MODE", default_value = "all", value_parser = parse_track_changes)]
     pub track_changes: sdconv::TrackChanges,
+    /// Markdown output: `auto` writes a pipe table where a table is a plain grid and an HTML
+    /// table (with colspan/rowspan) where it is not; `html` and `gfm` always write one kind.
+    #[arg(long, value_name = "KIND", default_value = "auto", value_parser = parse_tables)]
+    pub tables: markdown::Tables,
+    /// Markdown output: write comments as footnotes after the text they are on (other formats
+    /// always keep them).
+    #[arg(long)]
+    pub comments: bool,
+    /// Markdown output: write the page header before the text and the footer after it.
+    #[arg(long)]
+    pub headers_footers: bool,
+    /// Markdown output: the line written for a page break, e.g. `<!-- pagebreak -->` to cut the
+    /// text into chunks (default: a thematic break, `---`).
+    #[arg(long, value_name = "LINE")]
+    pub page_breaks: Option<String>,
+}
+
+fn parse_tables(kind: &str) -> Result<markdown::Tables, String> {
+    markdown::Tables::parse(kind)
+        .ok_or_else(|| format!("unknown table kind {kind:?} (known: auto, html, gfm)"))
 }
 
 fn parse_track_changes(mode: &str) -> Result<sdconv::TrackChanges, String> {
@@ -109,12 +129,11 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         export: &args.export,
     })?;
     let input = map_input(&args.input)?;
-    // An HTML folder from a Word file: its pictures are inflated into files on the other
-    // cores while this one reads the text (see `prefetch`).
+    // An HTML folder or Markdown with its images/ from a Word file: its pictures are inflated
+    // into files on the other cores while this one reads the text (see `prefetch`).
     let ahead = match output {
         Some(path)
-            if to == Format::Html
-                && !has_extension(path, "zip")
+            if (to == Format::Markdown || (to == Format::Html && !has_extension(path, "zip")))
                 && input_format(&input, args.from, &args.input).ok() == Some(Format::Word) =>
         {
             prefetch::Job::new(
@@ -201,6 +220,8 @@ pub struct Options {
     letter: bool,
     /// `--track-changes`.
     track_changes: sdconv::TrackChanges,
+    /// The Markdown writer's options (`--tables`, `--comments`, …); its language is `language`.
+    markdown: markdown::MarkdownOptions,
 }
 
 impl Options {
@@ -223,8 +244,31 @@ impl Options {
             language: args.language,
             letter: args.word.letter,
             track_changes: args.export.track_changes,
+            markdown: markdown_options(args.export, args.language)?,
         })
     }
+}
+
+/// The Markdown writer's options from the command line.
+fn markdown_options(
+    args: &ExportArgs,
+    language: Option<Language>,
+) -> Result<markdown::MarkdownOptions, Failure> {
+    let mut opts = markdown::MarkdownOptions::default()
+        .with_tables(args.tables)
+        .with_comments(args.comments)
+        .with_headers_footers(args.headers_footers);
+    opts.language = language;
+    if let Some(line) = &args.page_breaks {
+        // One line: a marker with a line break in it would not be found again as one.
+        if line.trim().is_empty() || line.contains(['\n', '\r']) {
+            return Err(Failure::Usage(
+                "--page-breaks wants one non-empty line".to_string(),
+            ));
+        }
+        opts = opts.with_page_breaks(line.clone());
+    }
+    Ok(opts)
 }
 
 /// A conversion that failed, with the warnings gathered before it did.
@@ -274,15 +318,7 @@ pub fn convert(
     // Applied to the tree, so the folder outputs written below without `sdconv::export` agree.
     sdconv::ast::changes::resolve_changes(&mut doc, options.track_changes);
 
-    let exported = export(
-        &doc,
-        to,
-        output,
-        direct,
-        options.language,
-        options.word.clone(),
-        options.letter,
-    );
+    let exported = export(&doc, to, output, direct, options);
     // Freeing a large tree is tens of thousands of small frees (8 ms for a 564-page document):
     // done on the pool while the caller writes the files.
     rayon::spawn(move || drop(doc));
@@ -397,10 +433,9 @@ fn export(
     to: Format,
     output: Option<&Path>,
     direct: bool,
-    language: Option<Language>,
-    word: sdconv::export::word::WordOptions,
-    letter: bool,
+    options: &Options,
 ) -> sdconv::Result<sdconv::Converted<Files>> {
+    let language = options.language;
     let is_zip = output.is_none_or(|p| has_extension(p, "zip"));
     match to {
         Format::Html if !is_zip => {
@@ -419,20 +454,20 @@ fn export(
                     parts
                         .images
                         .into_iter()
-                        .map(|(name, item)| (name, Content::Picture(item.clone()))),
+                        .map(|(name, item)| (name, Content::Picture(item))),
                 );
                 files
             }))
         }
         Format::Markdown if output.is_some() => {
-            let mut opts = markdown::MarkdownOptions::default();
-            opts.language = language;
-            Ok(markdown::write(doc, &opts).map(|out| {
+            // As the HTML folder: pictures written straight from the tree (or moved into
+            // place, inflated ahead), in parallel.
+            Ok(markdown::write_parts(doc, &options.markdown).map(|out| {
                 let mut files = vec![(String::new(), Content::Bytes(out.text.into()))];
                 files.extend(
-                    out.files
+                    out.images
                         .into_iter()
-                        .map(|(name, bytes)| (name, Content::Bytes(bytes))),
+                        .map(|(name, item)| (name, Content::Picture(item))),
                 );
                 files
             }))
@@ -441,12 +476,15 @@ fn export(
             let mut opts = ExportOptions::default();
             opts.html.language = language;
             // The PDF writer takes the Word settings as they are.
-            opts.pdf = sdconv::export::pdf::PdfOptions::new(word.settings).with_paper(if letter {
-                sdconv::export::pdf::Paper::Letter
-            } else {
-                sdconv::export::pdf::Paper::A4
-            });
-            opts.word = word;
+            opts.pdf = sdconv::export::pdf::PdfOptions::new(options.word.settings).with_paper(
+                if options.letter {
+                    sdconv::export::pdf::Paper::Letter
+                } else {
+                    sdconv::export::pdf::Paper::A4
+                },
+            );
+            opts.word = options.word.clone();
+            opts.markdown = options.markdown.clone();
             match output {
                 Some(path) if direct || crate::staged::can_stage(path) => {
                     Staged::write(path, direct, |sink| sdconv::export_to(doc, to, &opts, sink))

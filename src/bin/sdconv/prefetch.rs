@@ -1,8 +1,9 @@
-//! Pictures of a Word input inflated into files ahead of time, for the HTML folder.
+//! Pictures of a Word input inflated into files ahead of time, for the HTML folder and for
+//! Markdown with its `images/`.
 //!
-//! The Word reader works on the text on one core; the HTML folder then needs every picture
-//! inflated into a file, which took a third of the whole conversion of an 18 MB file once the
-//! page was written. So, while the reader runs, the other cores inflate the pictures the main
+//! The Word reader works on the text on one core; the HTML folder (and Markdown) then needs
+//! every picture inflated into a file, which took a third of the whole conversion of an 18 MB
+//! file once the page was written. So, while the reader runs, the other cores inflate the pictures the main
 //! part refers to into a hidden folder beside the output (`.sdconv-pictures-<pid>`, on the same
 //! file system, so a rename moves a file). [`write_files`](crate::convert::write_files) renames
 //! each picture the page shows into place and writes the rest as before; the hidden folder goes

@@ -70,15 +70,11 @@ impl Writer<'_> {
             return format!("images/{name}");
         }
         let name = unique_file_name(media, &mut self.taken);
-        match self.doc.media.get(media).map(|item| item.bytes()) {
-            // The file must be real: a picture still deflated is inflated here.
-            Some(Ok(bytes)) => {
-                self.files.insert(format!("images/{name}"), bytes);
+        match self.doc.media.get(media) {
+            // Read when the files are written, in parallel (a broken one is warned there).
+            Some(item) => {
+                self.files.insert(format!("images/{name}"), item.clone());
             }
-            Some(Err(e)) => self.warn(
-                WarningKind::MissingMedia,
-                format!("{e}; referenced without a file"),
-            ),
             None => self.warn(
                 WarningKind::MissingMedia,
                 format!("image {media:?} is not in the media store; referenced without a file"),

@@ -14,7 +14,9 @@
 //!   not see a delimiter (`a**.b**`), the neighbouring letter is written as a character reference.
 //! - Formulas → TeX: `$…$` inline, `$$…$$` display.
 //! - Links `[text](dest)`, autolinks `<https://…>` when the text is the address; images
-//!   `![alt](images/name "caption")` with the bytes returned in [`MarkdownOutput::files`].
+//!   `![alt](images/name "caption")` with the bytes returned in [`MarkdownOutput::files`]
+//!   (or, from [`write_parts`], the pictures as the tree holds them); Windows metafiles are
+//!   drawn as SVG files.
 //! - Lists with their nesting and start numbers (markers `-`/`1.`; a new list right after
 //!   another of the same kind switches to `*`/`1)` so they stay apart); blocks indented under
 //!   a list item (indent = quote depth + item level + 1, what the reader produces for an item's
@@ -50,9 +52,10 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use bytes::Bytes;
 
 use super::marks::{Loss, MarkPolicy};
+use super::metafiles::{self, Shown};
 use crate::ast::inline::accepted_text;
 use crate::ast::numbering::number_blocks;
-use crate::ast::{Block, Document, Inline, TextStyle};
+use crate::ast::{Block, Document, Inline, MediaItem, TextStyle};
 use crate::lang::Language;
 use crate::report::{Converted, Location, Report, WarningKind};
 
@@ -67,6 +70,18 @@ pub enum Tables {
     Html,
     /// Always GFM pipe tables: spans expanded with empty cells, a cell's blocks on one line.
     Gfm,
+}
+
+impl Tables {
+    /// `auto`, `html` or `gfm` (any case).
+    pub fn parse(name: &str) -> Option<Self> {
+        match name.to_ascii_lowercase().as_str() {
+            "auto" => Some(Tables::Auto),
+            "html" => Some(Tables::Html),
+            "gfm" => Some(Tables::Gfm),
+            _ => None,
+        }
+    }
 }
 
 /// Options for the Markdown writer.
@@ -130,17 +145,62 @@ pub struct MarkdownOutput {
     pub files: Vec<(String, Bytes)>,
 }
 
-/// Writes `doc` as GitHub Flavored Markdown.
+/// The Markdown text and the pictures it refers to, not read yet.
+#[derive(Debug, Clone)]
+pub struct MarkdownParts {
+    /// The Markdown text.
+    pub text: String,
+    /// The pictures the text refers to: (`images/name`, the picture), in name order. A picture
+    /// still deflated in its source stays so: a caller writing files can inflate it straight
+    /// into its file ([`crate::ast::MediaItem::write_to`]), in parallel.
+    pub images: Vec<(String, MediaItem)>,
+}
+
+/// Writes `doc` as GitHub Flavored Markdown, with the bytes of its pictures, inflated in
+/// parallel. A picture that does not inflate is left out of the files, with a warning.
 pub fn write(doc: &Document, opts: &MarkdownOptions) -> Converted<MarkdownOutput> {
+    let Converted {
+        value: MarkdownParts { text, images },
+        warnings,
+    } = write_parts(doc, opts);
+    let mut report = Report::new();
+    for warning in warnings {
+        report.push(warning);
+    }
+    let crate::ast::media::ReadFiles { files, broken } = crate::ast::media::read_files(images);
+    for (_, e) in broken {
+        report.warn(
+            WarningKind::MissingMedia,
+            format!("{e}; referenced without a file"),
+            Location::default().element("image"),
+        );
+    }
+    report.finish(MarkdownOutput { text, files })
+}
+
+/// [`write()`] without reading the pictures: the text and the pictures it refers to, for a
+/// caller that writes them itself (the command line, into files beside the text).
+pub fn write_parts(doc: &Document, opts: &MarkdownOptions) -> Converted<MarkdownParts> {
+    // Windows metafiles become SVG files: what a Markdown viewer (a browser) can show.
+    let (doc, drawn) = metafiles::drawn(
+        doc,
+        Shown::Svg,
+        "kept as it is, which Markdown viewers do not display",
+    );
+    let doc = &*doc;
     let language = opts
         .language
         .or_else(|| doc.meta.language.as_deref().and_then(Language::parse))
         .unwrap_or_default();
+    let mut report = Report::new();
+    for warning in drawn {
+        report.push(warning);
+    }
     let mut w = Writer {
         doc,
         opts,
         lang: language,
-        report: Report::new(),
+        report,
         warned: HashSet::new(),
         block: 0,
         out: String::new(),
@@ -161,8 +221,11 @@ pub fn write(doc: &Document, opts: &MarkdownOptions) -> Converted<MarkdownOutput
     if !w.out.is_empty() {
         w.out.push('\n');
     }
-    let files = w.files.into_iter().collect();
-    w.report.finish(MarkdownOutput { text: w.out, files })
+    let images = w.files.into_iter().collect();
+    w.report.finish(MarkdownParts {
+        text: w.out,
+        images,
+    })
 }
 
 /// Where inline content is written: what a line break can be, what must be escaped.
@@ -188,7 +251,8 @@ struct Writer<'d> {
     last_quote: u8,
     /// Footnote contents in number order (label = index + 1).
     notes: Vec<Vec<Inline>>,
-    files: BTreeMap<String, Bytes>,
+    /// `images/<file>` → the picture, clones sharing the tree's bytes.
+    files: BTreeMap<String, MediaItem>,
     image_names: HashMap<String, String>,
     taken: HashSet<String>,
     /// What a cross-reference to an id shows.
