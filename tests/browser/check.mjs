@@ -1,5 +1,5 @@
 // Opens sdconv HTML exports in headless Chromium and checks them the way a reader would see them:
-//   node check.mjs [--folder] [--screenshot OUT.png] [headings=H] [tables=T] [images=I] PAGE.html...
+//   node check.mjs [--folder] [--drawn] [--screenshot OUT.png] [headings=H] [tables=T] [images=I] PAGE.html...
 // For every page:
 // - every <img> is decoded (naturalWidth > 0) and is a data: URI — or, with --folder (the `html`
 //   form: index.html + style.css + images/), a file beside the page;
@@ -7,7 +7,9 @@
 // - content headings (h1-h6 other than generated list titles), tables and images match the counts
 //   given;
 // - no script elements or on* attributes; the stylesheet applied; every internal link (#id) has a
-//   target; no script errors.
+//   target; no script errors;
+// - with --drawn, every picture shows on screen: a screenshot of where it is laid out has at
+//   least 2 % of its pixels not white (a picture that decodes but draws nothing fails).
 // One browser serves all pages; --screenshot captures the first page.
 import { chromium } from 'playwright-core';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -19,18 +21,20 @@ const expected = {};
 const pages = [];
 let screenshot = null;
 let folder = false;
+let drawn = false;
 const args = process.argv.slice(2);
 while (args.length) {
   const a = args.shift();
   if (a === '--screenshot') screenshot = args.shift();
   else if (a === '--folder') folder = true;
+  else if (a === '--drawn') drawn = true;
   else if (/^(headings|tables|images)=\d+$/.test(a)) {
     const [k, v] = a.split('=');
     expected[k] = Number(v);
   } else pages.push(a);
 }
 if (!pages.length) {
-  console.error('usage: node check.mjs [--folder] [--screenshot OUT.png] [headings=H] [tables=T] [images=I] PAGE.html...');
+  console.error('usage: node check.mjs [--folder] [--drawn] [--screenshot OUT.png] [headings=H] [tables=T] [images=I] PAGE.html...');
   process.exit(2);
 }
 
@@ -112,6 +116,12 @@ async function checkPage(file, shot) {
     for (const h of facts.handlers) fail(`event handler attribute ${h}`);
     if (!facts.styled) fail('the stylesheet did not apply');
     for (const id of facts.brokenLinks) fail(`internal link to missing id #${id}`);
+    if (drawn) {
+      for (const [n, img] of (await page.$$('img')).entries()) {
+        const ink = await inkRatio(page, await img.screenshot());
+        if (!(ink >= 0.02)) fail(`image ${n} shows nothing: ${(ink * 100).toFixed(2)} % of its pixels not white`);
+      }
+    }
     if (shot) await page.screenshot({ path: shot, fullPage: true });
     console.log(`${file}: ${facts.images.length} images decoded, ${facts.headings} headings, ` +
       `${facts.tables} tables, lang ${facts.lang}, title "${facts.title}"`);
@@ -121,4 +131,26 @@ async function checkPage(file, shot) {
     await page.close();
   }
   return problems;
+}
+
+// The share of a screenshot's pixels that are not (near) white, read back through a canvas in the
+// page (a data: PNG does not taint it).
+async function inkRatio(page, png) {
+  const url = `data:image/png;base64,${png.toString('base64')}`;
+  return page.evaluate(async (src) => {
+    const img = new Image();
+    img.src = src;
+    await img.decode();
+    const canvas = document.createElement('canvas');
+    canvas.width = img.naturalWidth;
+    canvas.height = img.naturalHeight;
+    const ctx = canvas.getContext('2d');
+    ctx.drawImage(img, 0, 0);
+    const px = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+    let ink = 0;
+    for (let i = 0; i < px.length; i += 4) {
+      if (px[i] < 235 || px[i + 1] < 235 || px[i + 2] < 235) ink += 1;
+    }
+    return ink / Math.max(1, canvas.width * canvas.height);
+  }, url);
 }

@@ -588,6 +588,46 @@ pub fn unsafe_content() -> Document {
 // ---- one tree with everything (validator and browser checks) ----
 
 /// Every block and inline kind, three real PNGs.
+/// A chart as an EMF picture block and an equation as an inline WMF (LibreOffice's metafiles of
+/// one drawing, `tests/fixtures/metafile`): the page must show both, drawn as SVG.
+pub fn metafiles() -> Document {
+    let mut d = doc(
+        "Metafiles",
+        vec![
+            text("A chart pasted from a spreadsheet, as Office keeps it (EMF):"),
+            Block::Image(Image {
+                extent: Some(sdconv::ast::Extent {
+                    width: 3_657_600,
+                    height: 2_194_560,
+                }),
+                ..image("chart.emf", Some("Sales by region"))
+            }),
+            p(
+                TextType::Paragraph,
+                0,
+                vec![
+                    t("An equation shown by its WMF preview: "),
+                    Inline::Image {
+                        media: "equation.wmf".into(),
+                        caption: None,
+                        alt: Some("equation".into()),
+                    },
+                    t(" holds."),
+                ],
+            ),
+        ],
+    );
+    d.media.add(
+        "chart.emf",
+        include_bytes!("../fixtures/metafile/lo-shapes.emf").to_vec(),
+    );
+    d.media.add(
+        "equation.wmf",
+        include_bytes!("../fixtures/metafile/lo-shapes.wmf").to_vec(),
+    );
+    d
+}
+
 pub fn everything() -> Document {
     use TextType::*;
     let mut d = Document::new();
