@@ -151,7 +151,7 @@ fn chart_table(kind: ChartKind, title: Option<&str>) -> ChartData {
         categories: vec!["North & East".into(), "South".into(), "Wüste 🌵".into()],
         values: vec![
             vec!["4.5".into(), "-3".into()],
-            vec!["1E3".into(), String::new()],
+            vec!["1,000".into(), String::new()],
             vec!["0".into(), "7.25".into()],
         ],
     }
@@ -190,6 +190,41 @@ fn word_writes_a_chart_part_that_reads_back_as_the_same_chart() {
     let document = zip_part(docx, "word/document.xml");
     assert!(document.contains(r#"<a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" r:id="rIdChart1"/>"#), "{document}");
     assert_eq!(import_word(docx).blocks, doc.blocks);
+}
+
+#[test]
+fn numbers_in_their_formats_round_trip_through_word_and_draw() {
+    let data = ChartData {
+        kind: ChartKind::Column,
+        title: Some("Margins".into()),
+        series: vec!["Share".into(), "Revenue".into()],
+        categories: vec!["North".into(), "South".into()],
+        values: vec![
+            vec!["46%".into(), "$1,234.50".into()],
+            vec!["7.5%".into(), "4.4".into()],
+        ],
+    };
+    let table = data.to_table();
+    assert_eq!(ChartData::from_table(&table), Some(data.clone()));
+    let mut doc = sdconv::Document::new();
+    doc.blocks = vec![Block::Table(table)];
+    let out = export_word(&doc);
+    assert!(
+        !out.warnings.iter().any(|w| w.message.contains("chart")),
+        "{:#?}",
+        out.warnings
+    );
+    // The part caches numbers, with the codes that show them so.
+    let part = zip_part(&out.value, "word/charts/chart1.xml");
+    assert!(part.contains("<c:formatCode>0%</c:formatCode>"), "{part}");
+    assert!(part.contains("<c:v>0.46</c:v>"), "{part}");
+    assert!(part.contains("formatCode=\"0.0%\""), "{part}");
+    assert_eq!(import_word(&out.value).blocks, doc.blocks);
+    // The page draws them: bars, and the axis in the first value's format.
+    let html = sdconv::export(&doc, Format::HtmlAllInOne, &ExportOptions::default()).unwrap();
+    let html = String::from_utf8(html.value).unwrap();
+    assert!(html.contains("<rect"), "bars drawn");
+    assert!(html.contains("%</text>"), "a percent axis label");
 }
 
 #[test]

@@ -94,11 +94,11 @@ fn cell_text(cell: &Cell) -> Option<String> {
     }
 }
 
-/// A number a chart's value cache can hold (`xsd:double` without INF and NaN).
+/// Whether `s` is a number as a chart shows it: what a value cache holds (`xsd:double`
+/// without INF and NaN) or that number in a format code ([`super::number_format`]: `45%`,
+/// `1,234.50`), which a chart part can cache with that code.
 pub fn is_chart_number(s: &str) -> bool {
-    s.chars()
-        .all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-'))
-        && s.parse::<f64>().is_ok_and(f64::is_finite)
+    super::number_format::parse(s).is_some()
 }
 
 impl ChartData {

@@ -17,6 +17,7 @@ pub mod links;
 pub mod math;
 pub mod math_tex;
 pub mod media;
+pub mod number_format;
 pub mod numbering;
 mod validate;
 mod walk;

@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use super::escape;
 use crate::ast::chart::ChartKind;
-use crate::ast::{Block, Table, inline::plain_text};
+use crate::ast::{Block, Table, inline::plain_text, number_format};
 
 const W: f64 = 480.0;
 const H: f64 = 300.0;
@@ -33,6 +33,15 @@ fn cell_text(t: &Table, row: usize, col: usize) -> String {
         .unwrap_or_default()
 }
 
+/// The format code of the table's first value: the axis labels are shown in it.
+fn value_code(t: &Table) -> String {
+    let ncols = t.rows.first().map_or(0, |r| r.cells.len());
+    (1..t.rows.len())
+        .flat_map(|r| (1..ncols).map(move |c| (r, c)))
+        .find_map(|(r, c)| number_format::parse(cell_text(t, r, c).trim()))
+        .map_or_else(|| "General".to_string(), |s| s.code)
+}
+
 /// Series names, categories, values\[series\]\[category\].
 fn data(t: &Table) -> (Vec<String>, Vec<String>, Vec<Vec<Option<f64>>>) {
     let ncols = t.rows.first().map_or(0, |r| r.cells.len());
@@ -42,11 +51,8 @@ fn data(t: &Table) -> (Vec<String>, Vec<String>, Vec<Vec<Option<f64>>>) {
         .map(|c| {
             (1..t.rows.len())
                 .map(|r| {
-                    cell_text(t, r, c)
-                        .trim()
-                        .parse::<f64>()
-                        .ok()
-                        .filter(|v| v.is_finite())
+                    // As shown (`45%`, `1,234.50`): the number behind the text.
+                    number_format::parse(cell_text(t, r, c).trim()).map(|s| s.value)
                 })
                 .collect()
         })
@@ -81,7 +87,7 @@ pub fn write(t: &Table, kind: ChartKind, title: &str, out: &mut String) -> bool 
     if kind == ChartKind::Pie {
         pie(&cats, &values[0], out);
     } else {
-        axes(kind, &names, &cats, &values, &all, out);
+        axes(kind, &names, &cats, &values, &all, &value_code(t), out);
     }
     out.push_str("</svg>\n");
     true
@@ -140,6 +146,7 @@ fn axes(
     cats: &[String],
     values: &[Vec<Option<f64>>],
     all: &[f64],
+    code: &str,
     out: &mut String,
 ) {
     let lo = all.iter().copied().fold(0.0f64, f64::min);
@@ -156,7 +163,7 @@ fn axes(
     let xs: Option<Vec<f64>> = (kind == ChartKind::Scatter)
         .then(|| {
             cats.iter()
-                .map(|c| c.trim().parse::<f64>().ok().filter(|x| x.is_finite()))
+                .map(|c| number_format::parse(c.trim()).map(|s| s.value))
                 .collect::<Option<Vec<f64>>>()
         })
         .flatten();
@@ -185,7 +192,8 @@ fn axes(
         T + ph
     );
     for (k, val) in [lo, hi].iter().enumerate() {
-        let text = format!("{val}");
+        // In the values' own format (`0%`, `#,##0`), as the chart showed its axis.
+        let text = number_format::format(*val, code);
         if horizontal {
             label(
                 out,

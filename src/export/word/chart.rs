@@ -13,7 +13,8 @@
 use std::fmt::Write;
 
 use crate::ast::chart::{ChartData, ChartKind, is_chart_number};
-use crate::xml::escape_text;
+use crate::ast::number_format;
+use crate::xml::{escape_attr, escape_text};
 
 use super::document::Writer;
 use crate::ast::length::EMU_PER_TWIP;
@@ -56,14 +57,40 @@ fn data_ref(out: &mut String, numbers: bool, col: usize, count: usize, points: &
     let c = column_letters(col);
     let _ = write!(out, "<c:{tag}><c:f>Sheet1!${c}$2:${c}${}</c:f>", count + 1);
     let _ = write!(out, "<c:{cache}>");
-    if numbers {
-        out.push_str("<c:formatCode>General</c:formatCode>");
+    if !numbers {
+        let _ = write!(out, r#"<c:ptCount val="{count}"/>"#);
+        for (i, text) in points {
+            let _ = write!(out, r#"<c:pt idx="{i}"><c:v>"#);
+            escape_text(text, out);
+            out.push_str("</c:v></c:pt>");
+        }
+        let _ = write!(out, "</c:{cache}></c:{tag}>");
+        return;
     }
+    // The table shows each number as the chart did (`45%`): the cache holds the number, with
+    // the series' format code, and a point's own where it differs, so it is shown so again.
+    let shown: Vec<(usize, Option<number_format::Shown>)> = points
+        .iter()
+        .map(|(i, text)| (*i, number_format::parse(text)))
+        .collect();
+    let series_code = shown
+        .iter()
+        .find_map(|(_, s)| s.as_ref().map(|s| s.code.clone()))
+        .unwrap_or_else(|| "General".to_string());
+    out.push_str("<c:formatCode>");
+    escape_text(&series_code, out);
+    out.push_str("</c:formatCode>");
     let _ = write!(out, r#"<c:ptCount val="{count}"/>"#);
-    for (i, text) in points {
-        let _ = write!(out, r#"<c:pt idx="{i}"><c:v>"#);
-        escape_text(text, out);
-        out.push_str("</c:v></c:pt>");
+    for (i, s) in &shown {
+        // Every value is a number (`ChartData::from_table` checked): nothing else is cached.
+        let Some(s) = s else { continue };
+        let _ = write!(out, r#"<c:pt idx="{i}""#);
+        if s.code != series_code {
+            out.push_str(r#" formatCode=""#);
+            escape_attr(&s.code, out);
+            out.push('"');
+        }
+        let _ = write!(out, "><c:v>{}</c:v></c:pt>", s.value);
     }
     let _ = write!(out, "</c:{cache}></c:{tag}>");
 }

@@ -6,6 +6,7 @@ use quick_xml::events::Event;
 
 use crate::ast::Table;
 use crate::ast::chart::{ChartData, ChartKind};
+use crate::ast::number_format;
 use crate::error::Result;
 use crate::limits::{Limits, MAX_TABLE_COLUMNS};
 use crate::xml::XmlReader;
@@ -49,6 +50,9 @@ pub fn read(text: &str, part: &str, limits: &Limits) -> Result<ChartPart> {
     let mut path: Vec<String> = Vec::new();
     let mut point: usize = 0;
     let mut title = String::new();
+    // The number format of the cache being read, and the point's own (`c:pt@formatCode`).
+    let mut cache_code: Option<String> = None;
+    let mut point_code: Option<String> = None;
     loop {
         match r.next_event()? {
             Event::Start(e) => {
@@ -62,10 +66,25 @@ pub fn read(text: &str, part: &str, limits: &Limits) -> Result<ChartPart> {
                         point = crate::xml::attr(&e, "idx")
                             .and_then(|v| v.trim().parse().ok())
                             .unwrap_or(0);
+                        point_code = crate::xml::attr(&e, "formatCode").map(|c| c.to_string());
+                    }
+                    "numCache" | "numLit" => cache_code = None,
+                    "formatCode" => {
+                        cache_code = Some(r.read_text()?);
+                        continue;
                     }
                     // Text is read whole (entities included) where it stands.
                     "t" | "v" => {
-                        let s = r.read_text()?;
+                        let mut s = r.read_text()?;
+                        // A cached number is shown as Word shows it: in its format code.
+                        if name == "v"
+                            && path.iter().any(|p| p == "numCache" || p == "numLit")
+                            && let Ok(value) = s.trim().parse::<f64>()
+                            && value.is_finite()
+                        {
+                            let code = point_code.as_deref().or(cache_code.as_deref());
+                            s = number_format::format(value, code.unwrap_or("General"));
+                        }
                         take_text(&mut data, &path, &name, point, s, &mut title);
                         continue;
                     }
@@ -231,6 +250,26 @@ mod tests {
         );
         assert!(table.rows[0].header);
         assert_eq!(table.chart, Some(ChartKind::Column));
+    }
+
+    #[test]
+    fn cached_values_are_shown_in_their_format_codes() {
+        let xml = r##"<c:chartSpace xmlns:c="c"><c:chart><c:plotArea><c:lineChart>
+<c:ser><c:cat><c:numRef><c:numCache><c:formatCode>0.0</c:formatCode><c:pt idx="0"><c:v>1</c:v></c:pt><c:pt idx="1"><c:v>2</c:v></c:pt><c:pt idx="2"><c:v>3</c:v></c:pt></c:numCache></c:numRef></c:cat>
+<c:val><c:numRef><c:numCache><c:formatCode>0%</c:formatCode><c:pt idx="0"><c:v>0.456</c:v></c:pt><c:pt idx="1" formatCode="#,##0.00"><c:v>1234.5</c:v></c:pt><c:pt idx="2"><c:v>n/a</c:v></c:pt></c:numCache></c:numRef></c:val></c:ser>
+<c:ser><c:val><c:numRef><c:numCache><c:formatCode>General</c:formatCode><c:pt idx="0"><c:v>4.4000000000000004</c:v></c:pt><c:pt idx="1"><c:v>-0.30000000000000004</c:v></c:pt></c:numCache></c:numRef></c:val></c:ser>
+</c:lineChart></c:plotArea></c:chart></c:chartSpace>"##;
+        let data = read(xml, "c.xml", &Limits::default()).unwrap_or_default();
+        assert_eq!(
+            texts(&data.to_table().unwrap_or_default()),
+            [
+                vec!["", "Series 1", "Series 2"],
+                vec!["1.0", "46%", "4.4"],
+                vec!["2.0", "1,234.50", "-0.3"],
+                // Not a number: kept as the cache has it.
+                vec!["3.0", "n/a", ""],
+            ]
+        );
     }
 
     #[test]
