@@ -19,3 +19,10 @@ pub(crate) const CELL_MARGINS: u32 = 216;
 
 /// The narrowest inner width a cell's content is given, twips (half an inch).
 pub(crate) const MIN_CELL_TEXT: u32 = 720;
+
+/// The WordprocessingML main namespace.
+pub(crate) const W: &str = "http://schemas.openxmlformats.org/wordprocessingml/2006/main";
+/// The relationships namespace of `r:id` attributes.
+pub(crate) const R: &str = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+/// The XML declaration Word writes at the top of a part.
+pub(crate) const XML_DECL: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n";

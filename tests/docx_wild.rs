@@ -609,9 +609,20 @@ fn page_headers_are_kept_in_the_metadata_and_written_back() {
     valid(&c);
     assert!(c.warnings.is_empty(), "{:?}", messages(&c));
     let m = &c.value.meta;
-    assert_eq!(m.header.as_deref(), Some("Annual report"));
-    assert_eq!(m.header_first.as_deref(), Some("Cover"));
-    assert_eq!(m.header_even.as_deref(), Some("Even pages"));
+    let section = &m.pages.sections[0];
+    let text = |t: &Option<sdconv::ast::PageText>| t.as_ref().map(|t| t.lines(None).concat());
+    assert_eq!(
+        text(&section.header.default).as_deref(),
+        Some("Annual report\t")
+    );
+    assert_eq!(text(&section.header.first).as_deref(), Some("Cover\t"));
+    assert_eq!(text(&section.header.even).as_deref(), Some("Even pages\t"));
+    assert!(section.title_page);
+    // The page number stays a field.
+    assert_eq!(
+        section.header.default.as_ref().unwrap().paragraphs[0].last(),
+        Some(&sdconv::ast::PagePiece::PageNumber)
+    );
     // Word writes them back (default, first with titlePg, even with evenAndOddHeaders) and
     // reads them again; sd.xml carries them in its extension.
     for format in [sdconv::Format::Word, sdconv::Format::Sdxml] {
@@ -621,25 +632,26 @@ fn page_headers_are_kept_in_the_metadata_and_written_back() {
         let back = sdconv::import(format, &bytes, &Default::default())
             .unwrap()
             .value;
-        let headers = |m: &sdconv::ast::Meta| {
-            (
-                m.header.clone(),
-                m.header_first.clone(),
-                m.header_even.clone(),
-            )
-        };
-        assert_eq!(headers(&back.meta), headers(m), "{format:?}");
+        assert_eq!(back.meta.pages, m.pages, "{format:?}");
     }
-    // HTML: in print only.
-    let html = sdconv::export(&c.value, sdconv::Format::HtmlAllInOne, &Default::default())
-        .unwrap()
-        .value;
-    let html = String::from_utf8(html).unwrap();
+    // HTML: the default header above the text, on screen too; the first-page and even-page
+    // headers and the page number are not shown, warned.
+    let out = sdconv::export(&c.value, sdconv::Format::HtmlAllInOne, &Default::default()).unwrap();
+    let html = String::from_utf8(out.value).unwrap();
     assert!(
-        html.contains(r#"<div class="page-header" aria-hidden="true">Annual report</div>"#),
+        html.contains("<header class=\"page-header\">\n<p>Annual report</p>\n</header>"),
         "{html}"
     );
-    assert!(html.contains(".page-header { display: none; }"));
+    assert!(!html.contains(".page-header { display: none; }"));
+    let warned: Vec<&str> = out.warnings.iter().map(|w| w.message.as_str()).collect();
+    assert!(
+        warned.iter().any(|w| w.contains("2 other page header")),
+        "{warned:?}"
+    );
+    assert!(
+        warned.iter().any(|w| w.contains("page numbers")),
+        "{warned:?}"
+    );
 }
 
 #[test]
@@ -661,7 +673,7 @@ fn the_template_title_header_is_not_read_as_the_documents() {
     let back = sdconv::import(sdconv::Format::Word, &bytes, &Default::default())
         .unwrap()
         .value;
-    assert_eq!(back.meta.header, None);
+    assert!(back.meta.pages.is_empty(), "{:?}", back.meta.pages);
 }
 
 // ---- item 11: SmartArt --------------------------------------------------------------------

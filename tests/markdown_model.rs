@@ -306,7 +306,15 @@ fn headers_footers_and_page_break_markers_per_option() {
         Block::PageBreak,
         para(vec![t("b")]),
     ]);
-    d.meta.header = Some("Head".into());
+    d.meta.pages.sections.push(sdconv::ast::PageSection {
+        header: sdconv::ast::Slots {
+            default: Some(sdconv::ast::PageText {
+                paragraphs: vec![vec![sdconv::ast::PagePiece::Text("Head".into())]],
+            }),
+            ..Default::default()
+        },
+        ..Default::default()
+    });
     d.meta.footer = Some("Page\nfoot".into());
     assert_eq!(md(&d).value, "a\n\n---\n\nb\n");
     let opts = MarkdownOptions::default()

@@ -732,22 +732,8 @@ fn libreoffice_renders_captions_and_tocs() {
         std::fs::write(&path, docx).unwrap();
         inputs.push((lang, path));
     }
-    let profile = tmp.path().join("profile");
-    let status = Command::new("soffice")
-        .arg(format!(
-            "-env:UserInstallation=file://{}",
-            profile.display()
-        ))
-        .args(["--headless", "--convert-to", "pdf", "--outdir"])
-        .arg(dir)
-        .args(inputs.iter().map(|(_, p)| p))
-        .output()
-        .unwrap();
-    assert!(
-        status.status.success(),
-        "{}",
-        String::from_utf8_lossy(&status.stderr)
-    );
+    let paths: Vec<&std::path::Path> = inputs.iter().map(|(_, p)| p.as_path()).collect();
+    let status = common::soffice_to_pdf(dir, &tmp.path().join("profile"), &paths);
     for (lang, path) in &inputs {
         let pdf = path.with_extension("pdf");
         assert!(

@@ -19,6 +19,7 @@ pub mod math_tex;
 pub mod media;
 pub mod number_format;
 pub mod numbering;
+pub mod pages;
 mod validate;
 mod walk;
 
@@ -31,6 +32,7 @@ pub use block::{
 pub use inline::{Change, ChangeKind, Inline, Mark, NoteKind, TextStyle};
 pub use math::MathNode;
 pub use media::{MediaError, MediaItem, MediaKind, MediaStore};
+pub use pages::{OnePage, PagePiece, PageSection, PageText, Pages, Slots};
 pub use validate::{Violation, is_code_language};
 pub use walk::BlockPath;
 
@@ -118,15 +120,10 @@ pub struct Meta {
     /// Footer text, shown at the bottom of exported pages.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub footer: Option<String>,
-    /// Page header text (Word's default header), shown at the top of printed pages.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub header: Option<String>,
-    /// The first page's header, when it differs (Word's "different first page").
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub header_first: Option<String>,
-    /// Even pages' header, when it differs (Word's "different odd and even pages").
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub header_even: Option<String>,
+    /// Page headers and footers per section, as Word has them (`footer` is the service's
+    /// one-line footer).
+    #[serde(default, skip_serializing_if = "Pages::is_empty")]
+    pub pages: Pages,
     /// Tags.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tags: Vec<String>,

@@ -640,10 +640,9 @@ pub fn meta() -> BoxedStrategy<Meta> {
                 description,
                 filename,
                 footer,
-                // Page headers are tested in tests/docx_wild.rs (Word and sd.xml round trips).
-                header: None,
-                header_first: None,
-                header_even: None,
+                // Page headers and footers are tested in tests/page_furniture.rs (sections,
+                // variants, fields; Word, sd.xml, PDF, HTML, Markdown).
+                pages: Default::default(),
                 tags,
                 supplemental,
                 language: language.map(str::to_string),

@@ -170,3 +170,24 @@ pub fn sdconv_with_stdin(args: &[&str], dir: &Path, input: &[u8]) -> Output {
         .expect("write stdin");
     child.wait_with_output().expect("run sdconv")
 }
+
+/// Converts the Word files `inputs` to PDF beside them in `out_dir` with LibreOffice
+/// (`soffice --headless`, a private profile in `profile`), asserting that it succeeds.
+pub fn soffice_to_pdf(out_dir: &Path, profile: &Path, inputs: &[&Path]) -> Output {
+    let out = Command::new("soffice")
+        .arg(format!(
+            "-env:UserInstallation=file://{}",
+            profile.display()
+        ))
+        .args(["--headless", "--convert-to", "pdf", "--outdir"])
+        .arg(out_dir)
+        .args(inputs)
+        .output()
+        .expect("soffice runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}

@@ -18,7 +18,10 @@
 //!   `aside` after their block. Notes inside notes are written inline in brackets (warned).
 //! - cross-references → internal links showing the target's number and/or text; a target with
 //!   neither, or an unknown id, shows a neutral "↗" (warned), never the raw id. Done.
-//! - the page header (`meta.header`) → `div.page-header`, shown only when printed.
+//! - page headers and footers (`meta.pages`) → the first section's header as
+//!   `header.page-header` above the text and its footer as `footer.doc-footer` below it (else
+//!   the one-line `meta.footer`); other sections', first and even pages' texts and page-number
+//!   fields are left out, warned.
 //! - tracked changes → `ins`/`del` with author/date in `title` and a valid `datetime`. Done.
 //! - comments → each text run in a comment's range is a `mark.comment` (so ranges may cross any
 //!   formatting and paragraph boundaries and the HTML stays valid), an empty anchor where the

@@ -3,7 +3,7 @@
 
 use super::{ImageMode, STYLESHEET, Writer};
 use crate::ast::inline::plain_text;
-use crate::ast::{Block, TextType};
+use crate::ast::{Block, PageText, TextType};
 use crate::report::{Location, WarningKind};
 
 impl Writer<'_> {
@@ -60,13 +60,31 @@ impl Writer<'_> {
             }
         }
         self.out.push_str("</head>\n<body>\n");
-        // The page header (Word's default header) is a print matter: hidden on screen, repeated
-        // at the top of each printed page. First-page and even-page headers have no HTML form.
-        if let Some(header) = nonempty(meta.header.as_deref()) {
-            self.out
-                .push_str("<div class=\"page-header\" aria-hidden=\"true\">");
-            self.text(header);
-            self.out.push_str("</div>\n");
+        // The page header above the text, the footer below it ([`Self::finish_page`]): a page
+        // has one of each, the first section's.
+        let shown = meta.pages.one_page();
+        if shown.not_shown > 0 {
+            self.report.warn(
+                WarningKind::Lossy,
+                format!(
+                    "{} other page header/footer text(s) (later sections, first or even pages) \
+                     are not shown: a web page has one header and one footer",
+                    shown.not_shown
+                ),
+                Location::default().element("header"),
+            );
+        }
+        if shown.fields {
+            self.report.warn(
+                WarningKind::Lossy,
+                "page numbers in the page header or footer are left out: a web page has no pages",
+                Location::default().element("header"),
+            );
+        }
+        if let Some(header) = shown.header {
+            self.out.push_str("<header class=\"page-header\">\n");
+            self.page_text(header);
+            self.out.push_str("</header>\n");
         }
         let title = nonempty(meta.title.as_deref());
         let subtitle = nonempty(meta.subtitle.as_deref());
@@ -111,7 +129,15 @@ impl Writer<'_> {
         tail.push_str(&comments);
         tail.push_str("</main>\n");
         let doc = self.doc;
-        if let Some(footer) = nonempty(doc.meta.footer.as_deref()) {
+        // The Word footer with its paragraphs, else the service's one-line footer.
+        if let Some(footer) = doc.meta.pages.one_page().footer {
+            let at = self.out.len();
+            self.page_text(footer);
+            let paragraphs = self.out.split_off(at);
+            tail.push_str("<footer class=\"doc-footer\">\n");
+            tail.push_str(&paragraphs);
+            tail.push_str("</footer>\n");
+        } else if let Some(footer) = nonempty(doc.meta.footer.as_deref()) {
             tail.push_str("<footer class=\"doc-footer\">\n<p>");
             self.replaced += super::escape::text(footer, &mut tail);
             tail.push_str("</p>\n</footer>\n");
@@ -146,6 +172,18 @@ impl Writer<'_> {
         page.push_str(body.get(from..).unwrap_or(""));
         page.push_str(&tail);
         page
+    }
+}
+
+impl Writer<'_> {
+    /// A header's or footer's paragraphs, page-number fields left out (warned by the caller)
+    /// and the spaces and tabs they leave behind closed up.
+    fn page_text(&mut self, text: &PageText) {
+        for line in text.plain_lines() {
+            self.out.push_str("<p>");
+            self.text(&line);
+            self.out.push_str("</p>\n");
+        }
     }
 }
 

@@ -61,7 +61,25 @@ impl Writer<'_> {
             let text = self.inline_lines(&[Inline::text(subtitle)], Ctx::Para);
             self.emit(&text, 0, "", "", true);
         }
-        let header = self.doc.meta.header.clone();
+        let shown = self.doc.meta.pages.one_page();
+        if self.opts.headers_footers {
+            if shown.not_shown > 0 {
+                let message = format!(
+                    "{} other page header/footer text(s) (later sections, first or even pages) \
+                     are not written: Markdown has one header and one footer",
+                    shown.not_shown
+                );
+                self.warn_once("page-texts", WarningKind::Lossy, &message);
+            }
+            if shown.fields {
+                self.warn_once(
+                    "page-fields",
+                    WarningKind::Lossy,
+                    "page numbers in the page header or footer are left out: Markdown has no pages",
+                );
+            }
+        }
+        let header = shown.header.map(|t| t.plain_lines().join("\n"));
         self.furniture(header.as_deref());
     }
 

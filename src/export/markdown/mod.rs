@@ -215,7 +215,11 @@ pub fn write_parts(doc: &Document, opts: &MarkdownOptions) -> Converted<Markdown
     w.meta_warnings();
     w.front_matter();
     w.body();
-    let footer = doc.meta.footer.clone();
+    // The Word footer with its paragraphs, else the service's one-line footer.
+    let footer = match doc.meta.pages.one_page().footer {
+        Some(text) => Some(text.plain_lines().join("\n")),
+        None => doc.meta.footer.clone(),
+    };
     w.furniture(footer.as_deref());
     w.footnotes();
     if !w.out.is_empty() {

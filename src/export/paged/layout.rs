@@ -105,7 +105,16 @@ impl<'a> Layout<'a> {
         for kind in super::directories_on_top(doc, &self.settings) {
             self.directory(kind, None);
         }
+        // A section starts on a new page (Word's default section break), where its own page
+        // header and footer begin.
+        let mut starts = doc.meta.pages.sections.iter().map(|s| s.start).peekable();
         for (i, (block, number)) in doc.blocks.iter().zip(&numbers).enumerate() {
+            while starts.next_if(|start| *start <= i).is_some() {
+                if self.flow.used && !self.flow.sections.is_empty() {
+                    self.flow.new_page();
+                }
+                self.flow.sections.push(self.flow.page_index());
+            }
             self.block(i, block, number);
         }
         self.endnotes();

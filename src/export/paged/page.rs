@@ -157,6 +157,8 @@ pub(crate) struct Flow {
     /// Whether pages keep what is drawn on them. Off when only the positions matter (the Word
     /// writer's TOC page numbers): the pages and anchors come out the same, with no items.
     pub keep_items: bool,
+    /// The index of each section's first page (empty for a document without sections).
+    pub sections: Vec<usize>,
 }
 
 /// Space between the body and the footnote rule.
@@ -176,6 +178,7 @@ impl Flow {
             anchors: HashMap::new(),
             outline: Vec::new(),
             keep_items: true,
+            sections: Vec::new(),
         }
     }
 

@@ -10,6 +10,8 @@ use printpdf::{
     TextItem, TextMatrix, XObjectId, XObjectTransform,
 };
 
+use crate::ast::Pages;
+use crate::ast::pages::PageSide;
 use crate::export::paged::metrics::{self as fonts, Face};
 use crate::export::paged::page::{Geometry, Item, Page};
 use crate::export::paged::text::{Anchor, LinkTarget, Rgb};
@@ -23,6 +25,48 @@ pub(crate) struct Context<'a> {
     pub images: &'a HashMap<String, Option<XObjectId>>,
     pub footer: Option<&'a str>,
     pub page_label: &'a dyn Fn(usize, usize) -> String,
+    /// The document's page headers and footers, and the first page of each section.
+    pub pages: &'a Pages,
+    pub section_pages: &'a [usize],
+}
+
+/// What the document's own headers and footers put on one page.
+struct PageTexts {
+    header: Option<Vec<String>>,
+    footer: Option<Vec<String>>,
+    /// Whether the document has footers of its own (then no running footer is drawn).
+    has_footers: bool,
+}
+
+/// The header and footer lines of page `index` (of `total`), numbers filled in.
+fn page_texts(cx: &Context<'_>, index: usize, total: usize) -> PageTexts {
+    let pages = cx.pages;
+    let has_footers = pages.sections.iter().any(|s| !s.footer.is_empty());
+    let k = cx.section_pages.iter().rposition(|first| *first <= index);
+    let (Some(k), Some(section)) = (k, k.and_then(|k| pages.sections.get(k))) else {
+        return PageTexts {
+            header: None,
+            footer: None,
+            has_footers,
+        };
+    };
+    let first = cx.section_pages[k];
+    let next = cx.section_pages.get(k + 1).copied().unwrap_or(total);
+    let side = PageSide {
+        first: index == first,
+        even: (index + 1) % 2 == 0,
+    };
+    let numbers = Some((index + 1, total, next.saturating_sub(first)));
+    let lines = |footer| {
+        pages
+            .chosen(section, footer, side)
+            .map(|t| t.lines(numbers))
+    };
+    PageTexts {
+        header: lines(false),
+        footer: lines(true),
+        has_footers,
+    }
 }
 
 /// The font resource id of a face.
@@ -132,9 +176,65 @@ impl Drawer<'_> {
                 _ => {}
             }
         }
-        // The running footer.
         let geo = cx.geo;
         let fy = geo.height - geo.bottom + 28.0;
+        // The document's own header and footer, as Word shows them on this page.
+        let own = page_texts(cx, index, total);
+        if let Some(header) = &own.header {
+            let lines = header.len() as f32;
+            for (k, line) in header.iter().enumerate() {
+                let y = geo.top - 20.0 - (lines - 1.0 - k as f32) * 11.0;
+                self.page_line(geo, y, line);
+            }
+        }
+        if own.has_footers {
+            for (k, line) in own.footer.iter().flatten().enumerate() {
+                self.page_line(geo, fy + k as f32 * 11.0, line);
+            }
+        } else {
+            self.running_footer(geo, fy, index, total, cx);
+        }
+        self.ops.push(Op::EndTextSection);
+        if !own.has_footers {
+            self.rule(
+                geo.left,
+                fy - 11.0,
+                geo.width - geo.right,
+                fy - 11.0,
+                0.4,
+                [0.6; 3],
+            );
+        }
+        for item in &page.items {
+            if let Item::Fill {
+                x,
+                y,
+                w,
+                h,
+                color,
+                under: false,
+            } = item
+            {
+                self.fill_rect(*x, *y, *w, *h, *color);
+            }
+        }
+        for item in &page.items {
+            if let Item::Link { x, y, w, h, link } = item {
+                self.link(*x, *y, *w, *h, *link, cx);
+            }
+        }
+    }
+
+    /// The running footer of a document without footers of its own: `meta.footer` on the
+    /// left, "page N of M" on the right.
+    fn running_footer(
+        &mut self,
+        geo: Geometry,
+        fy: f32,
+        index: usize,
+        total: usize,
+        cx: &Context<'_>,
+    ) {
         let label = (cx.page_label)(index + 1, total);
         let size = 8.5;
         let lw = fonts::width(Face::Regular, size, &label);
@@ -162,32 +262,21 @@ impl Drawer<'_> {
             }
             self.text(geo.left, fy, &t, Face::Regular, size, GREY);
         }
-        self.ops.push(Op::EndTextSection);
-        self.rule(
-            geo.left,
-            fy - 11.0,
-            geo.width - geo.right,
-            fy - 11.0,
-            0.4,
-            [0.6; 3],
-        );
-        for item in &page.items {
-            if let Item::Fill {
-                x,
-                y,
-                w,
-                h,
-                color,
-                under: false,
-            } = item
-            {
-                self.fill_rect(*x, *y, *w, *h, *color);
-            }
-        }
-        for item in &page.items {
-            if let Item::Link { x, y, w, h, link } = item {
-                self.link(*x, *y, *w, *h, *link, cx);
-            }
+    }
+
+    /// One line of a page header or footer: `\t` splits it into a left, a centred and a
+    /// right-aligned part, as Word's Header and Footer styles place their tab stops.
+    fn page_line(&mut self, geo: Geometry, y: f32, line: &str) {
+        let size = 8.5;
+        let parts: Vec<&str> = line.splitn(3, '\t').map(str::trim).collect();
+        for (k, part) in parts.iter().enumerate() {
+            let w = fonts::width(Face::Regular, size, part);
+            let x = match (k, parts.len()) {
+                (0, _) => geo.left,
+                (1, 2) | (2, _) => geo.width - geo.right - w,
+                _ => geo.left + (geo.text_width() - w) / 2.0,
+            };
+            self.text(x, y, part, Face::Regular, size, GREY);
         }
     }
 

@@ -122,6 +122,7 @@ pub fn write_with_info(doc: &Document, options: &PdfOptions) -> Result<Converted
     let lang = lay.lang;
     warnings.append(&mut lay.warnings);
     let inl = std::mem::take(&mut lay.inl);
+    let section_pages = std::mem::take(&mut lay.flow.sections);
     let (pages, anchors, outline) = lay.flow.finish();
 
     if !inl.missing.is_empty() {
@@ -248,6 +249,8 @@ pub fn write_with_info(doc: &Document, options: &PdfOptions) -> Result<Converted
         images: &image_ids,
         footer: doc.meta.footer.as_deref().filter(|f| !f.trim().is_empty()),
         page_label: &page_label,
+        pages: &doc.meta.pages,
+        section_pages: &section_pages,
     };
     let (pdf_pages, used) = draw::draw(&pages, &cx);
     let page_count = pdf_pages.len();

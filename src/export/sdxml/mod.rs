@@ -197,6 +197,23 @@ fn build<'d>(
         report.push(warning);
     }
     let doc = &*drawn;
+    if !doc.meta.pages.is_empty() {
+        // The DTD's `footer` is one line for every page; Word's headers and footers per
+        // section travel in the meta PI, which only sdconv reads.
+        let fate = if options.strict_dtd {
+            "left out"
+        } else {
+            "kept in an sdconv PI only"
+        };
+        report.warn(
+            WarningKind::Lossy,
+            format!(
+                "page headers and footers (meta.pages: per section, first and even pages) are \
+                 {fate}: the service shows its one-line footer"
+            ),
+            Location::part(PART).element("meta"),
+        );
+    }
     let plan = media::plan(doc, &mut report);
     // Renaming rewrites the references everywhere, PIs included: write a renamed copy.
     let renamed;

@@ -247,9 +247,7 @@ pub(super) fn meta(m: &MetaOut<'_>) -> Meta {
         filename: m.filename.as_ref().and_then(text),
         footer: text(&m.footer),
         // The DTD has no page headers: they travel in the `fields` extension.
-        header: None,
-        header_first: None,
-        header_even: None,
+        pages: Default::default(),
         tags: list(&m.tags),
         supplemental: None,
         language: m.language.as_ref().and_then(text),

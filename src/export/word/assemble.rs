@@ -17,9 +17,7 @@ use super::template::WordTemplate;
 use super::{ImageStats, WordSettings};
 use crate::export::paged::pictures::compress_all;
 
-const W: &str = "http://schemas.openxmlformats.org/wordprocessingml/2006/main";
-const R: &str = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
-const XML_DECL: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n";
+use crate::ooxml::{R, W, XML_DECL};
 const REL_BASE: &str = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
 const CT_BASE: &str = "application/vnd.openxmlformats-officedocument.wordprocessingml";
 
@@ -36,6 +34,18 @@ pub(crate) fn write_package<S: std::io::Write + std::io::Seek>(
     open: impl FnOnce(usize) -> ZipWriter<S>,
 ) -> Result<Converted<(S, ImageStats)>> {
     let mut w = Writer::new(doc, tpl, settings);
+    let fill = |text: &str| {
+        let mut t = String::new();
+        escape_text(text, &mut t);
+        t
+    };
+    // Headers, footers and the sections they belong to; the body writer ends each section.
+    let layout = super::page_parts::plan(doc, tpl, &fill);
+    w.section_ends = layout
+        .sections
+        .windows(2)
+        .map(|pair| (pair[1].0, pair[0].1.clone()))
+        .collect();
     // The lists' page numbers come from the PDF layout, a third of a long document's export
     // and needing nothing the body writer makes: lay a long document out on another core
     // meanwhile (a short one on this thread: handing it over costs more than it saves). The
@@ -111,29 +121,6 @@ pub(crate) fn write_package<S: std::io::Write + std::io::Seek>(
         .map(|(p, (name, _))| format!("media/{}", media_file_name(name, p.kind, &mut taken)))
         .collect();
 
-    // Page headers: the document's own (default, first page, even pages), else the
-    // template's title line.
-    let nonempty = |s: &Option<String>| s.clone().filter(|t| !t.trim().is_empty());
-    let own_header = nonempty(&doc.meta.header);
-    let extra_headers: Vec<(&str, &str, &str, String)> = [
-        (
-            "first",
-            "header2.xml",
-            "rIdHeaderFirst",
-            nonempty(&doc.meta.header_first),
-        ),
-        (
-            "even",
-            "header3.xml",
-            "rIdHeaderEven",
-            nonempty(&doc.meta.header_even),
-        ),
-    ]
-    .into_iter()
-    .filter_map(|(ty, part, id, text)| text.map(|t| (ty, part, id, t)))
-    .collect();
-    let has_header = tpl.header.is_some() || own_header.is_some();
-    let has_footer = tpl.footer.is_some();
     let has_footnotes = !footnotes.is_empty();
     let has_endnotes = !endnotes.is_empty();
     let has_comments = comments.is_some();
@@ -145,54 +132,18 @@ pub(crate) fn write_package<S: std::io::Write + std::io::Seek>(
         r#"<w:document xmlns:w="{W}" xmlns:r="{R}" xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture"><w:body>"#
     );
     document.push_str(&body);
-    document.push_str("<w:sectPr>");
-    if has_header {
-        document.push_str(r#"<w:headerReference w:type="default" r:id="rIdHeader"/>"#);
+    // The last section's properties close the body.
+    if let Some((_, last)) = layout.sections.last() {
+        document.push_str(last);
     }
-    for (ty, _, id, _) in &extra_headers {
-        let _ = write!(
-            document,
-            r#"<w:headerReference w:type="{ty}" r:id="{id}"/>"#
-        );
-    }
-    if has_footer {
-        document.push_str(r#"<w:footerReference w:type="default" r:id="rIdFooter"/>"#);
-    }
-    if extra_headers.iter().any(|h| h.0 == "first") {
-        // `w:titlePg` switches the first page's header on; it precedes these in CT_SectPr.
-        let inner = &tpl.section_inner;
-        let at = [
-            "<w:textDirection",
-            "<w:bidi",
-            "<w:rtlGutter",
-            "<w:docGrid",
-            "<w:printerSettings",
-        ]
-        .iter()
-        .filter_map(|t| inner.find(t))
-        .min()
-        .unwrap_or(inner.len());
-        document.push_str(&inner[..at]);
-        document.push_str("<w:titlePg/>");
-        document.push_str(&inner[at..]);
-    } else {
-        document.push_str(&tpl.section_inner);
-    }
-    document.push_str("</w:sectPr></w:body></w:document>");
+    document.push_str("</w:body></w:document>");
 
     let mut zip = open(document.len());
     let mut defaults: BTreeSet<&str> = BTreeSet::new();
     for name in &media_names {
         defaults.insert(name.rsplit_once('.').map_or("bin", |(_, ext)| ext));
     }
-    let mut types = content_types(
-        &defaults,
-        has_header,
-        has_footer,
-        has_footnotes,
-        has_endnotes,
-        has_comments,
-    );
+    let mut types = content_types(&defaults, has_footnotes, has_endnotes, has_comments);
     for i in 1..=w.charts.len() {
         types = types.replace(
             "</Types>",
@@ -202,11 +153,12 @@ pub(crate) fn write_package<S: std::io::Write + std::io::Seek>(
             ),
         );
     }
-    for (_, part, _, _) in &extra_headers {
+    for part in &layout.parts {
         types = types.replace(
             "</Types>",
             &format!(
-                r#"<Override PartName="/word/{part}" ContentType="{CT_BASE}.header+xml"/></Types>"#
+                r#"<Override PartName="/word/{}" ContentType="{CT_BASE}.{}+xml"/></Types>"#,
+                part.name, part.kind
             ),
         );
     }
@@ -247,14 +199,8 @@ pub(crate) fn write_package<S: std::io::Write + std::io::Seek>(
     if has_comments {
         fixed.push(("rIdComments", "comments", "comments.xml"));
     }
-    if has_header {
-        fixed.push(("rIdHeader", "header", "header1.xml"));
-    }
-    for (_, part, id, _) in &extra_headers {
-        fixed.push((id, "header", part));
-    }
-    if has_footer {
-        fixed.push(("rIdFooter", "footer", "footer1.xml"));
+    for part in &layout.parts {
+        fixed.push((&part.id, part.kind, &part.name));
     }
     for (id, kind, target) in fixed {
         let _ = write!(
@@ -296,7 +242,7 @@ pub(crate) fn write_package<S: std::io::Write + std::io::Seek>(
         settings_xml(settings, w.wrote_toc, has_footnotes, has_endnotes)
             .replace(
                 "<w:characterSpacingControl",
-                if extra_headers.iter().any(|h| h.0 == "even") {
+                if layout.even_and_odd {
                     // Even pages' header in use (CT_Settings: before characterSpacingControl).
                     "<w:evenAndOddHeaders/><w:characterSpacingControl"
                 } else {
@@ -338,45 +284,12 @@ pub(crate) fn write_package<S: std::io::Write + std::io::Seek>(
         zip.add("word/comments.xml", c.as_bytes(), Compression::Deflate)?;
         part_rels(&mut zip, &w, Part::Comments, &media_names)?;
     }
-    let fill = |text: &str| {
-        let mut t = String::new();
-        escape_text(text, &mut t);
-        t
-    };
-    let own_header_xml = |text: &str| {
-        format!(
-            r#"{XML_DECL}<w:hdr xmlns:w="{W}"><w:p><w:pPr><w:pStyle w:val="Header"/></w:pPr><w:r><w:t xml:space="preserve">{}</w:t></w:r></w:p></w:hdr>"#,
-            fill(text)
-        )
-    };
-    if let Some(text) = &own_header {
+    for part in &layout.parts {
         zip.add(
-            "word/header1.xml",
-            own_header_xml(text).as_bytes(),
+            &format!("word/{}", part.name),
+            part.xml.as_bytes(),
             Compression::Deflate,
         )?;
-    } else if let Some(h) = &tpl.header {
-        let title = fill(doc.meta.title.as_deref().unwrap_or(""));
-        zip.add(
-            "word/header1.xml",
-            mark_template_header(&h.replace("{{title}}", &title)).as_bytes(),
-            Compression::Deflate,
-        )?;
-    }
-    for (_, part, _, text) in &extra_headers {
-        zip.add(
-            &format!("word/{part}"),
-            own_header_xml(text).as_bytes(),
-            Compression::Deflate,
-        )?;
-    }
-    if let Some(f) = &tpl.footer {
-        let footer = fill(doc.meta.footer.as_deref().unwrap_or(""));
-        let title = fill(doc.meta.title.as_deref().unwrap_or(""));
-        let f = f
-            .replace("{{footer}}", &footer)
-            .replace("{{title}}", &title);
-        zip.add("word/footer1.xml", f.as_bytes(), Compression::Deflate)?;
     }
     for (i, chart) in w.charts.iter().enumerate() {
         zip.add(
@@ -508,8 +421,6 @@ const ROOT_RELS: &str = concat!(
 
 fn content_types(
     images: &BTreeSet<&str>,
-    header: bool,
-    footer: bool,
     footnotes: bool,
     endnotes: bool,
     comments: bool,
@@ -548,41 +459,12 @@ fn content_types(
     if comments {
         over("/word/comments.xml", &format!("{CT_BASE}.comments+xml"));
     }
-    if header {
-        over("/word/header1.xml", &format!("{CT_BASE}.header+xml"));
-    }
-    if footer {
-        over("/word/footer1.xml", &format!("{CT_BASE}.footer+xml"));
-    }
     over(
         "/docProps/core.xml",
         "application/vnd.openxmlformats-package.core-properties+xml",
     );
     x.push_str("</Types>");
     x
-}
-
-/// Wraps a template header's content in a content control tagged
-/// `TEMPLATE_HEADER_TAG`: the title line is the
-/// template's, and a reader must not take it for the document's own header.
-fn mark_template_header(xml: &str) -> String {
-    let Some(start) = xml.find("<w:hdr") else {
-        return xml.to_string();
-    };
-    let (Some(open_end), Some(close)) = (xml[start..].find('>'), xml.rfind("</w:hdr>")) else {
-        return xml.to_string();
-    };
-    let open_end = start + open_end + 1;
-    if close < open_end || xml[start..open_end].ends_with("/>") {
-        return xml.to_string();
-    }
-    format!(
-        r#"{}<w:sdt><w:sdtPr><w:tag w:val="{}"/></w:sdtPr><w:sdtContent>{}</w:sdtContent></w:sdt>{}"#,
-        &xml[..open_end],
-        crate::ooxml::TEMPLATE_HEADER_TAG,
-        &xml[open_end..close],
-        &xml[close..]
-    )
 }
 
 /// settings.xml, children in CT_Settings order (ECMA-376 17.15.1.78).

@@ -19,7 +19,7 @@ use crate::xml::{escape_attr, escape_text};
 use super::document::Writer;
 use crate::ast::length::EMU_PER_TWIP;
 
-const XML_DECL: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n";
+use crate::ooxml::XML_DECL;
 /// The `a:graphicData@uri` of a chart.
 const CHART_URI: &str = "http://schemas.openxmlformats.org/drawingml/2006/chart";
 /// The content type of a chart part.

@@ -236,6 +236,9 @@ pub(crate) struct Writer<'a> {
     /// Page of each top-level block in the PDF writer's layout, for the TOC entries' `PAGEREF`
     /// results (empty without the `pdf` feature or when no list is written).
     pub pages: Vec<Option<u32>>,
+    /// (first top-level block of a section, the `w:sectPr` of the section before it), for
+    /// every section after the first, in order.
+    pub section_ends: Vec<(usize, String)>,
 }
 
 impl<'a> Writer<'a> {
@@ -293,6 +296,7 @@ impl<'a> Writer<'a> {
             cell: None,
             wrote_toc: false,
             pages: Vec::new(),
+            section_ends: Vec::new(),
         }
     }
 
@@ -433,6 +437,10 @@ impl<'a> Writer<'a> {
         let avail = self.tpl.page.text_width;
         let blocks = &self.doc.blocks;
         self.write_blocks(&mut out, blocks, avail, None, true);
+        // Sections that start after the last block (the body ended with a section break).
+        for (_, sect_pr) in std::mem::take(&mut self.section_ends) {
+            super::page_parts::end_section(&mut out, &sect_pr);
+        }
         self.block = None;
         for message in paged::hidden_caption_messages(self.hidden_captions) {
             self.report.warn(
@@ -470,6 +478,15 @@ impl<'a> Writer<'a> {
         for (i, (block, number)) in blocks.iter().zip(&numbers).enumerate() {
             if top {
                 self.block = Some(i);
+                // The sections that end before this block.
+                while self
+                    .section_ends
+                    .first()
+                    .is_some_and(|(start, _)| *start <= i)
+                {
+                    let (_, sect_pr) = self.section_ends.remove(0);
+                    super::page_parts::end_section(out, &sect_pr);
+                }
             }
             if !matches!(block, Block::Paragraph(p) if p.kind.is_list()) {
                 scope.end_anonymous();

@@ -60,6 +60,7 @@ mod document;
 mod images;
 mod numbering;
 mod omml;
+mod page_parts;
 mod runs;
 mod sdox;
 mod tables;

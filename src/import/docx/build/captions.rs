@@ -105,7 +105,9 @@ struct Candidate {
 /// `SEQ` field numbers first (they surely belong to a neighbour), then by the rank of the
 /// neighbour in the caption's preferences. So a plain caption-styled paragraph above a
 /// picture cannot take the place of the caption below it, whichever comes first.
-pub fn attach(out: Out, report: &mut Report, part: &str) -> Vec<Block> {
+/// `marks` are indexes into the blocks (where sections start) moved with them as caption
+/// paragraphs leave.
+pub fn attach(out: Out, report: &mut Report, part: &str, marks: &mut [usize]) -> Vec<Block> {
     let Out {
         mut blocks,
         captions,
@@ -194,6 +196,10 @@ pub fn attach(out: Out, report: &mut Report, part: &str) -> Vec<Block> {
         if let Some(p) = placed.get_mut(k) {
             *p = true;
         }
+    }
+    for mark in marks.iter_mut() {
+        let before = removed.get(..*mark).unwrap_or(&removed);
+        *mark -= before.iter().filter(|r| **r).count();
     }
     let mut index = 0;
     blocks.retain(|_| {

@@ -21,6 +21,7 @@ use crate::import::docx::parse::model::{self, Item};
 use crate::import::docx::parse::notes::NoteMap;
 use crate::import::docx::parse::numbering::Numbering;
 use crate::import::docx::parse::parts::PageParts;
+use crate::import::docx::parse::props::Section;
 use crate::import::docx::parse::styles::Styles;
 use crate::report::{Location, Report, WarningKind};
 
@@ -53,28 +54,17 @@ pub fn build(
     report: Report,
 ) -> Built {
     let mut conv = Converter::new(src, report);
+    let last_section = body.final_section.clone();
     let blocks = conv.document(body);
     let comments = conv.comments(comments);
-    let footer = conv.footer_text(page.footer);
-    let mut headers = ast::Meta::default();
-    for (ty, blocks) in page.headers {
-        let text = conv.footer_text(blocks);
-        let slot = match ty.as_str() {
-            "first" => &mut headers.header_first,
-            "even" => &mut headers.header_even,
-            _ => &mut headers.header,
-        };
-        if slot.is_none() {
-            *slot = text;
-        }
-    }
+    let ends = std::mem::take(&mut conv.section_ends);
+    let (pages, template_footer) = conv.pages(ends, last_section, page);
     let mut doc = ast::Document::new();
     doc.blocks = blocks;
     doc.comments = comments;
-    doc.meta.footer = footer;
-    doc.meta.header = headers.header;
-    doc.meta.header_first = headers.header_first;
-    doc.meta.header_even = headers.header_even;
+    // The service's one-line footer: the first section's default footer, as text.
+    doc.meta.footer = super::pages::footer_line(&pages).or(template_footer);
+    doc.meta.pages = pages;
     if !conv.alias.is_empty() {
         references::rewrite_targets(&mut doc, &conv.alias);
     }
@@ -169,6 +159,8 @@ pub struct Converter<'a> {
     pub(super) note_depth: u32,
     pub(super) footer_mode: bool,
     pub(super) block_no: usize,
+    /// (index of the next top-level block, its properties) of each section ended so far.
+    pub(super) section_ends: Vec<(usize, Section)>,
     /// How Word draws the numbers of the numbered paragraphs made so far.
     pub looks: NumberLooks,
 }
@@ -193,6 +185,7 @@ impl<'a> Converter<'a> {
             note_depth: 0,
             footer_mode: false,
             block_no: 0,
+            section_ends: Vec::new(),
             looks: NumberLooks::default(),
         }
     }
@@ -272,16 +265,6 @@ impl<'a> Converter<'a> {
         out
     }
 
-    /// The plain text of a footer (page-number fields dropped, whitespace collapsed).
-    pub fn footer_text(&mut self, blocks: Vec<model::Block>) -> Option<String> {
-        self.footer_mode = true;
-        let inlines = self.inline_of_blocks(blocks, false);
-        self.footer_mode = false;
-        let text = ast::inline::plain_text(&inlines);
-        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
-        Some(text).filter(|t| !t.is_empty())
-    }
-
     /// Converts a block list (the body, a cell, a text box); `widths` per block at top level.
     pub fn block_list(
         &mut self,
@@ -299,7 +282,20 @@ impl<'a> Converter<'a> {
                 model::Block::Loose(item) => pending.push(item),
                 model::Block::Para(p) => {
                     let items = std::mem::take(&mut pending);
+                    // A section ends with this paragraph: the next block starts the next one.
+                    let section = widths.and(p.props.section.clone());
+                    let before = out.blocks.len();
                     self.paragraph(p, items, &mut out);
+                    if let Some(section) = section {
+                        // A paragraph holding nothing but the section break is the break.
+                        if out.blocks.len() == before + 1
+                            && matches!(out.blocks.last(), Some(ast::Block::Paragraph(q))
+                                if q.content.is_empty() && q.id.is_none())
+                        {
+                            out.blocks.pop();
+                        }
+                        self.section_ends.push((out.blocks.len(), section));
+                    }
                 }
                 model::Block::Table(t) => {
                     pending.retain(|item| match item {
@@ -320,7 +316,20 @@ impl<'a> Converter<'a> {
                 self.carry.push(name);
             }
         }
-        super::captions::attach(out, &mut self.report, self.src.main_part)
+        let mut marks: Vec<usize> = self.section_ends.iter().map(|(at, _)| *at).collect();
+        let top = widths.is_some();
+        let blocks = super::captions::attach(
+            out,
+            &mut self.report,
+            self.src.main_part,
+            if top { &mut marks } else { &mut [] },
+        );
+        if top {
+            for ((at, _), moved) in self.section_ends.iter_mut().zip(marks) {
+                *at = moved;
+            }
+        }
+        blocks
     }
 
     pub(super) fn assign_id(&mut self, bookmarks: &mut Vec<String>) -> Option<String> {

@@ -158,7 +158,18 @@ impl<'a> Converter<'a> {
                 }
                 (true, None)
             }
-            FieldKind::Page => (self.footer_mode, None),
+            FieldKind::Page(piece) => {
+                if self.footer_mode {
+                    // Kept as the field: a mark the page text turns back into it; the result
+                    // (one page's number) goes.
+                    self.leaf(
+                        st,
+                        &[],
+                        Leaf::Text(super::pages::field_mark(&piece).to_string()),
+                    );
+                }
+                (self.footer_mode, None)
+            }
             FieldKind::Other => (false, None),
         }
     }

@@ -106,17 +106,17 @@ fn is_writer_title(text: &str) -> bool {
 pub fn settle(doc: &mut Document, core: CoreProps, given: &Meta, report: &mut Report) {
     let read = std::mem::take(&mut doc.meta);
     doc.meta = merge(core, read.footer, given, report);
-    // Page headers: the caller's values first, as for the footer.
-    for (slot, value) in [
-        (&mut doc.meta.header, read.header),
-        (&mut doc.meta.header_first, read.header_first),
-        (&mut doc.meta.header_even, read.header_even),
-    ] {
-        if slot.is_none() {
-            *slot = value;
-        }
+    // Page headers and footers: the caller's, else the document's.
+    if doc.meta.pages.is_empty() {
+        doc.meta.pages = read.pages;
     }
+    let before = doc.blocks.len();
     take_title_blocks(&mut doc.meta, &mut doc.blocks);
+    // The title paragraphs left from the front: the sections start that much earlier.
+    let taken = before - doc.blocks.len();
+    let mut removed = vec![false; before];
+    removed[..taken].fill(true);
+    doc.meta.pages.blocks_removed(&removed);
     // A Title or Subtitle paragraph not at the start is not the document's title: it stays a
     // plain paragraph, and says so once per style.
     for style in ["Title", "Subtitle"] {

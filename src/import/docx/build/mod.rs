@@ -23,6 +23,7 @@ pub mod mapping;
 pub mod media;
 pub mod meta;
 pub mod numbering;
+pub mod pages;
 pub mod paragraphs;
 pub mod pictures;
 pub mod references;

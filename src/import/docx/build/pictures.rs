@@ -81,7 +81,11 @@ pub fn drop_images(doc: &mut Document, missing: &HashSet<String>) {
     fn keep_block(b: &Block, missing: &HashSet<String>) -> bool {
         !matches!(b, Block::Image(img) if missing.contains(&img.media))
     }
-    doc.blocks.retain(|b| keep_block(b, missing));
+    let removed: Vec<bool> = doc.blocks.iter().map(|b| !keep_block(b, missing)).collect();
+    if removed.contains(&true) {
+        doc.blocks.retain(|b| keep_block(b, missing));
+        doc.meta.pages.blocks_removed(&removed);
+    }
     doc.walk_blocks_mut(&mut |_, b| {
         if let Block::Table(t) = b {
             for row in &mut t.rows {

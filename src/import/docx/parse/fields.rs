@@ -1,7 +1,7 @@
 //! Stage one: field instructions (ECMA-376 §17.16): the few fields the tree models, parsed from the
 //! instruction text of `w:fldSimple@w:instr` or the `w:instrText` runs of a complex field.
 
-use crate::ast::DirectoryKind;
+use crate::ast::{DirectoryKind, PagePiece};
 
 /// What a field is, as far as the tree cares.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,7 +22,7 @@ pub enum FieldKind {
     /// `TOC …`: a generated directory replacing the cached entries.
     Toc(DirectoryKind),
     /// `PAGE`, `NUMPAGES`, `SECTIONPAGES`: page numbers.
-    Page,
+    Page(PagePiece),
     /// Anything else: its displayed result is kept as text.
     Other,
 }
@@ -154,7 +154,9 @@ pub fn parse(instr: &str) -> FieldKind {
             };
             FieldKind::Toc(kind)
         }
-        "PAGE" | "NUMPAGES" | "SECTIONPAGES" => FieldKind::Page,
+        "PAGE" => FieldKind::Page(PagePiece::PageNumber),
+        "NUMPAGES" => FieldKind::Page(PagePiece::PageCount),
+        "SECTIONPAGES" => FieldKind::Page(PagePiece::SectionPageCount),
         _ => FieldKind::Other,
     }
 }
@@ -209,7 +211,11 @@ mod tests {
             parse(r#"TOC \c "Tabelle""#),
             FieldKind::Toc(DirectoryKind::Tables)
         );
-        assert_eq!(parse("PAGE"), FieldKind::Page);
+        assert_eq!(parse("PAGE"), FieldKind::Page(PagePiece::PageNumber));
+        assert_eq!(
+            parse(" NUMPAGES \\* Arabic "),
+            FieldKind::Page(PagePiece::PageCount)
+        );
         assert_eq!(parse("DATE \\@ \"d.M.yyyy\""), FieldKind::Other);
         assert_eq!(parse(""), FieldKind::Other);
         assert_eq!(

@@ -5,6 +5,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+use quick_xml::events::Event;
+
 use super::body::{BodyParser, Facts};
 use super::charts;
 use super::comments::{self, RawComment};
@@ -102,18 +104,26 @@ pub fn read_text_parts(
     })
 }
 
-/// The page parts of the final section: its default footer and its headers by type.
+/// The page header and footer parts the sections refer to, and the document's settings for
+/// them.
 #[derive(Default)]
 pub struct PageParts {
-    /// The default footer's blocks.
-    pub footer: Vec<model::Block>,
-    /// (`w:type`, blocks) of each page header.
-    pub headers: Vec<(String, Vec<model::Block>)>,
+    /// Each part's blocks, by the relationship id the sections use.
+    pub parts: HashMap<String, Vec<model::Block>>,
+    /// `w:evenAndOddHeaders` in the settings part.
+    pub even_and_odd: bool,
+    /// The footers our writer took from its template: the service's one-line footer in the
+    /// template's frame, not a footer of the document's own.
+    pub template_footers: HashSet<String>,
 }
 
-/// Reads the final section's default footer and page headers. A header our writer took from its
-/// template (the title line) is the template's, not the document's, and is left out so round
-/// trips hold.
+/// Header and footer parts read, at most: three of each per section, and a document has far
+/// fewer sections than this.
+const MAX_PAGE_PARTS: usize = 3_000;
+
+/// Reads every header and footer part a section refers to (each once), and whether even pages
+/// have their own. A header our writer took from its template (the title line) is the
+/// template's, not the document's, and is left out so round trips hold.
 pub fn read_page_parts(
     pkg: &mut Package<'_>,
     body: &model::Body,
@@ -121,59 +131,93 @@ pub fn read_page_parts(
     limits: &Limits,
     report: &mut Report,
 ) -> Result<PageParts> {
-    let footer_part = body
-        .final_section
-        .as_ref()
-        .and_then(|s| s.default_footer.as_deref())
-        .and_then(|id| main_rels.get(id))
-        .filter(|r| !r.external)
-        .map(|r| r.target.clone());
-    let footer = match footer_part {
-        Some(part) => optional_part(
-            pkg,
-            &part,
-            report,
-            &mut Vec::new(),
-            &mut |text, p, rels, r| {
-                let mut f = Facts::default();
-                BodyParser::new(text, p, rels, limits, r, &mut f).parse_root_blocks()
-            },
-        )?
-        .unwrap_or_default(),
-        None => Vec::new(),
+    let mut out = PageParts {
+        even_and_odd: read_even_and_odd(pkg, main_rels, limits, report)?,
+        ..PageParts::default()
     };
-
-    let mut headers: Vec<(String, Vec<model::Block>)> = Vec::new();
-    let header_refs = body
-        .final_section
-        .as_ref()
-        .map(|s| s.headers.clone())
-        .unwrap_or_default();
-    for (ty, id) in header_refs {
-        let Some(part) = main_rels
-            .get(&id)
-            .filter(|r| !r.external)
-            .map(|r| r.target.clone())
-        else {
-            continue;
-        };
-        let blocks = optional_part(
-            pkg,
-            &part,
-            report,
-            &mut Vec::new(),
-            &mut |text, p, rels, r| {
-                if text.contains(crate::ooxml::TEMPLATE_HEADER_TAG) {
-                    return Ok(Vec::new());
-                }
-                let mut f = Facts::default();
-                BodyParser::new(text, p, rels, limits, r, &mut f).parse_root_blocks()
-            },
-        )?
-        .unwrap_or_default();
-        headers.push((ty, blocks));
+    let sections = body
+        .blocks
+        .iter()
+        .filter_map(|b| match b {
+            model::Block::Para(p) => p.props.section.as_ref(),
+            _ => None,
+        })
+        .chain(body.final_section.as_ref());
+    for section in sections {
+        let refs = section.headers.iter().map(|r| (true, r));
+        for (header, (_, id)) in refs.chain(section.footers.iter().map(|r| (false, r))) {
+            if out.parts.contains_key(id) || out.parts.len() >= MAX_PAGE_PARTS {
+                continue;
+            }
+            let Some(part) = main_rels
+                .get(id)
+                .filter(|r| !r.external)
+                .map(|r| r.target.clone())
+            else {
+                continue;
+            };
+            let blocks = optional_part(
+                pkg,
+                &part,
+                report,
+                &mut Vec::new(),
+                &mut |text, p, rels, r| {
+                    let template = text.contains(crate::ooxml::TEMPLATE_HEADER_TAG);
+                    if header && template {
+                        return Ok((Vec::new(), true));
+                    }
+                    let mut f = Facts::default();
+                    let blocks =
+                        BodyParser::new(text, p, rels, limits, r, &mut f).parse_root_blocks()?;
+                    Ok((blocks, template))
+                },
+            )?
+            .unwrap_or_default();
+            let (blocks, template) = blocks;
+            if template && !header {
+                out.template_footers.insert(id.clone());
+            }
+            out.parts.insert(id.clone(), blocks);
+        }
     }
-    Ok(PageParts { footer, headers })
+    Ok(out)
+}
+
+/// Whether the settings part switches even pages' headers and footers on.
+fn read_even_and_odd(
+    pkg: &mut Package<'_>,
+    main_rels: &Relationships,
+    limits: &Limits,
+    report: &mut Report,
+) -> Result<bool> {
+    let Some(part) = main_rels
+        .first_of_type("settings")
+        .filter(|r| !r.external)
+        .map(|r| r.target.clone())
+    else {
+        return Ok(false);
+    };
+    if !pkg.contains(&part) {
+        return Ok(false);
+    }
+    let Some(text) = pkg.read_text(&part, report)? else {
+        return Ok(false);
+    };
+    let mut r = crate::xml::XmlReader::new(&text, &part, limits);
+    loop {
+        match r.next_event() {
+            Ok(Event::Start(e) | Event::Empty(e))
+                if e.local_name().as_ref() == "evenAndOddHeaders" =>
+            {
+                return Ok(super::xmlutil::on_off(&e));
+            }
+            Ok(Event::Eof) => return Ok(false),
+            Ok(_) => {}
+            Err(e @ crate::Error::TooLarge { .. }) => return Err(e),
+            // A broken settings part says nothing of headers (its other settings are not read).
+            Err(_) => return Ok(false),
+        }
+    }
 }
 
 /// The SmartArt data parts anchored anywhere in the body, read: part name → items in reading

@@ -80,10 +80,12 @@ pub struct NumPr {
 pub struct Section {
     /// Page width minus left and right margins (and gutter), in EMU.
     pub text_width: Option<u64>,
-    /// `r:id` of the default footer (`w:footerReference w:type="default"`).
-    pub default_footer: Option<String>,
     /// Page headers (`w:headerReference`): (`w:type`, `r:id`), the type `default` when absent.
     pub headers: Vec<(String, String)>,
+    /// Page footers (`w:footerReference`), as the headers.
+    pub footers: Vec<(String, String)>,
+    /// `w:titlePg`: the first page has its own header and footer.
+    pub title_page: bool,
 }
 
 /// Paragraph formatting.
@@ -284,18 +286,21 @@ pub fn parse_sectpr(r: &mut XmlReader<'_>) -> Result<Section> {
                     right = get("right");
                     gutter = get("gutter");
                 }
-                "headerReference" => {
-                    if let Some(id) = attr_string(&e, "id") {
+                kind @ ("headerReference" | "footerReference") => {
+                    // A section has three of each at most; more are not Word's.
+                    let list = if kind == "headerReference" {
+                        &mut s.headers
+                    } else {
+                        &mut s.footers
+                    };
+                    if let Some(id) = attr_string(&e, "id")
+                        && list.len() < 3
+                    {
                         let ty = attr_string(&e, "type").unwrap_or_else(|| "default".into());
-                        s.headers.push((ty, id));
+                        list.push((ty, id));
                     }
                 }
-                "footerReference" => {
-                    let ty = attr(&e, "type");
-                    if ty.as_deref().is_none_or(|t| t == "default") {
-                        s.default_footer = attr_string(&e, "id");
-                    }
-                }
+                "titlePg" => s.title_page = on_off(&e),
                 _ => {}
             },
             Event::Eof => return Err(r.invalid("the part ends inside w:sectPr")),

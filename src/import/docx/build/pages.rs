@@ -1,0 +1,164 @@
+//! Stage two for page headers and footers: each section's parts as [`PageText`] (page-number
+//! fields kept as fields), a section without a part of a kind taking the previous section's,
+//! as Word shows it.
+
+use crate::ast::{PagePiece, PageSection, PageText, Pages, inline::plain_text};
+use crate::import::docx::parse::model;
+use crate::import::docx::parse::parts::PageParts;
+use crate::import::docx::parse::props::Section;
+
+use super::convert::Converter;
+
+/// The private-use character that stands for a page-number field in a header's text while it
+/// is converted (never in the tree: [`Converter::page_text`] turns it back into the field).
+pub(super) fn field_mark(piece: &PagePiece) -> char {
+    match piece {
+        PagePiece::PageNumber => '\u{E000}',
+        PagePiece::PageCount => '\u{E001}',
+        PagePiece::SectionPageCount => '\u{E002}',
+        // Not a field: no mark.
+        PagePiece::Text(_) => '\u{FFFD}',
+    }
+}
+
+fn field_of(c: char) -> Option<PagePiece> {
+    match c {
+        '\u{E000}' => Some(PagePiece::PageNumber),
+        '\u{E001}' => Some(PagePiece::PageCount),
+        '\u{E002}' => Some(PagePiece::SectionPageCount),
+        _ => None,
+    }
+}
+
+impl Converter<'_> {
+    /// A header or footer part's blocks as page text, one paragraph per block (a table's
+    /// cells run together); `None` when it shows nothing.
+    pub(super) fn page_text(&mut self, blocks: Vec<model::Block>) -> Option<PageText> {
+        self.footer_mode = true;
+        let mut paragraphs = Vec::new();
+        for block in blocks {
+            let inlines = self.inline_of_blocks(vec![block], false);
+            let text = plain_text(&inlines);
+            let mut pieces = Vec::new();
+            let mut run = String::new();
+            for c in text.chars() {
+                match field_of(c) {
+                    Some(field) => {
+                        if !run.is_empty() {
+                            pieces.push(PagePiece::Text(std::mem::take(&mut run)));
+                        }
+                        pieces.push(field);
+                    }
+                    // Line breaks inside a paragraph: a space, as Word's header shows them on
+                    // one line at most widths.
+                    None if c == '\n' => run.push(' '),
+                    None => run.push(c),
+                }
+            }
+            if !run.is_empty() {
+                pieces.push(PagePiece::Text(run));
+            }
+            paragraphs.push(pieces);
+        }
+        self.footer_mode = false;
+        // Empty paragraphs at the ends are spacing, not text.
+        while paragraphs
+            .last()
+            .is_some_and(|p: &Vec<PagePiece>| is_blank(p))
+        {
+            paragraphs.pop();
+        }
+        let lead = paragraphs.iter().take_while(|p| is_blank(p)).count();
+        paragraphs.drain(..lead);
+        let text = PageText { paragraphs };
+        (!text.is_empty()).then_some(text)
+    }
+
+    /// The document's sections with their headers and footers: `ends` are the sections the
+    /// body's paragraphs end (where the next one starts), `last` the body's own. Also the text
+    /// of a footer our writer made from its template around the service's footer line.
+    pub(super) fn pages(
+        &mut self,
+        ends: Vec<(usize, Section)>,
+        last: Option<Section>,
+        mut parts: PageParts,
+    ) -> (Pages, Option<String>) {
+        let mut sections: Vec<PageSection> = Vec::with_capacity(ends.len() + 1);
+        let mut start = 0;
+        let all = ends
+            .into_iter()
+            .chain(std::iter::once((usize::MAX, last.unwrap_or_default())));
+        let mut template_footer: Option<String> = None;
+        for (next, props) in all {
+            // Inherited: what the previous section shows, for each kind this one leaves out.
+            let mut section = sections.last().cloned().unwrap_or_default();
+            section.start = start;
+            section.title_page = props.title_page;
+            for (refs, slots) in [
+                (&props.headers, &mut section.header),
+                (&props.footers, &mut section.footer),
+            ] {
+                for (kind, id) in refs {
+                    if parts.template_footers.contains(id) {
+                        // Our writer's frame around the service's footer: that footer only.
+                        if template_footer.is_none() {
+                            let blocks = parts.parts.get(id).cloned().unwrap_or_default();
+                            template_footer = self
+                                .page_text(blocks)
+                                .map(|t| one_line(&t))
+                                .filter(|l| !l.is_empty());
+                        }
+                        continue;
+                    }
+                    let text = match parts.parts.get(id) {
+                        // The same part in several sections is converted once per use: its
+                        // blocks are taken by the first and cloned before.
+                        Some(blocks) => self.page_text(blocks.clone()),
+                        None => None,
+                    };
+                    match kind.as_str() {
+                        "first" => slots.first = text,
+                        "even" => slots.even = text,
+                        _ => slots.default = text,
+                    }
+                }
+            }
+            // A section with no blocks (the body ends with a section break) shows nothing.
+            if sections.last().is_some_and(|s| s.start == start) {
+                sections.pop();
+            }
+            sections.push(section);
+            if next == usize::MAX {
+                break;
+            }
+            start = next;
+        }
+        parts.parts.clear();
+        let pages = Pages {
+            even_and_odd: parts.even_and_odd,
+            sections,
+        };
+        if pages.is_empty() {
+            (Pages::default(), template_footer)
+        } else {
+            (pages, template_footer)
+        }
+    }
+}
+
+fn is_blank(pieces: &[PagePiece]) -> bool {
+    pieces
+        .iter()
+        .all(|p| matches!(p, PagePiece::Text(t) if t.trim().is_empty()))
+}
+
+/// The first section's default footer as one line of text: the service's footer.
+pub(super) fn footer_line(pages: &Pages) -> Option<String> {
+    let text = pages.sections.first()?.footer.default.as_ref()?;
+    Some(one_line(text)).filter(|l| !l.is_empty())
+}
+
+/// A header's or footer's text on one line, page numbers left out, white space collapsed.
+fn one_line(text: &PageText) -> String {
+    text.plain_lines().join(" ")
+}
