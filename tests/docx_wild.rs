@@ -843,3 +843,97 @@ fn a_chart_is_kept_as_its_data_table() {
     );
     assert_eq!(texts(&c).last().map(String::as_str), Some("after"));
 }
+
+// ---- issue 27: text of shapes in a locked canvas -------------------------------------------
+
+#[test]
+fn text_of_shapes_in_a_locked_canvas_is_kept() {
+    let shape = |text: &str, y: u32| {
+        format!(
+            r#"<a:sp><a:spPr><a:xfrm><a:off x="0" y="{y}"/><a:ext cx="914400" cy="304800"/></a:xfrm></a:spPr><a:txSp><a:txBody><a:bodyPr/><a:p><a:r><a:t>{text}</a:t></a:r></a:p><a:p/></a:txBody></a:txSp></a:sp>"#
+        )
+    };
+    let canvas = format!(
+        r#"<w:p><w:r><w:drawing><wp:inline><wp:extent cx="2743200" cy="1828800"/><wp:docPr id="1" name="Canvas"/><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/lockedCanvas"><lc:lockedCanvas xmlns:lc="http://schemas.openxmlformats.org/drawingml/2006/lockedCanvas">{}{}<a:cxnSp><a:spPr/></a:cxnSp></lc:lockedCanvas></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>"#,
+        shape("Input stage", 0),
+        shape("Output stage", 914400)
+    );
+    let c = docx(&format!("{}{canvas}{}", p("Before"), p("After"))).read();
+    valid(&c);
+    let text: Vec<String> = c
+        .value
+        .blocks
+        .iter()
+        .map(|b| match b {
+            Block::Paragraph(p) => sdconv::ast::inline::plain_text(&p.content),
+            other => format!("{other:?}"),
+        })
+        .filter(|t| !t.is_empty())
+        .collect();
+    assert_eq!(text, ["Before", "Input stage", "Output stage", "After"]);
+    // The connector has no text: that loss is warned, and the shapes' text is placed after the
+    // paragraph holding the canvas, as a text box's; never "the drawing had no text".
+    let warned = messages(&c);
+    assert!(
+        warned
+            .iter()
+            .any(|w| w.contains("a shape without picture or text")),
+        "{warned:?}"
+    );
+    assert!(
+        warned
+            .iter()
+            .all(|w| w.contains("shape without") || w.contains("text box content is placed after")),
+        "{warned:?}"
+    );
+}
+
+// ---- issue 27: a REF to a bookmark around a whole caption ----------------------------------
+
+#[test]
+fn a_reference_to_a_whole_caption_shows_its_label_and_number() {
+    // "Insert Caption" with text typed after the number, the bookmark around all of it.
+    let caption = format!(
+        r#"<w:p><w:pPr><w:pStyle w:val="Caption"/></w:pPr><w:bookmarkStart w:id="7" w:name="_Ref71265628"/><w:r><w:t xml:space="preserve">Table </w:t></w:r>{}<w:r><w:t xml:space="preserve"> This is my table!</w:t></w:r><w:bookmarkEnd w:id="7"/></w:p>"#,
+        field(r"SEQ Table \* ARABIC", "1")
+    );
+    let see = format!(
+        r#"<w:p><w:r><w:t xml:space="preserve">See </w:t></w:r>{}</w:p>"#,
+        field(r"REF _Ref71265628 \h", "Table 1 This is my table!")
+    );
+    let body = [caption, one_cell_table("cell"), see].concat();
+    let c = docx(&body)
+        .styles(&[NORMAL.to_string(), pstyle("Caption", "caption", "")].concat())
+        .read();
+    valid(&c);
+    let Block::Paragraph(see) = &c.value.blocks[1] else {
+        panic!("{:?}", c.value.blocks[1]);
+    };
+    assert!(
+        see.content.iter().any(|i| matches!(
+            i,
+            sdconv::ast::Inline::CrossRef {
+                number: true,
+                text: true,
+                ..
+            }
+        )),
+        "{:?}",
+        see.content
+    );
+    // Every writer that shows the reference shows the label and number and the text.
+    for (format, shown, _) in written(&c.value) {
+        if matches!(format, "sdxml" | "word") {
+            continue;
+        }
+        let shown = visible(&shown);
+        let at = shown
+            .find("See ")
+            .unwrap_or_else(|| panic!("{format}: {shown}"));
+        let reference = &shown[at..];
+        assert!(
+            reference.contains("Table 1") && reference.contains("This is my table"),
+            "{format}: {reference}"
+        );
+    }
+}

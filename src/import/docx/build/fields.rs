@@ -113,12 +113,19 @@ impl<'a> Converter<'a> {
                 if self.src.facts.bookmarks.contains(&target) {
                     // A plain REF shows what its bookmark holds: a caption's label and number
                     // is the target's number, not its text.
-                    let (number, text) =
-                        if text && !number && self.src.facts.number_bookmarks.contains(&target) {
+                    // One around the whole caption shows label, number and text.
+                    let facts = self.src.facts;
+                    let (number, text) = if text && !number {
+                        if facts.number_bookmarks.contains(&target) {
                             (true, false)
+                        } else if facts.caption_bookmarks.contains(&target) {
+                            (true, true)
                         } else {
                             (number, text)
-                        };
+                        }
+                    } else {
+                        (number, text)
+                    };
                     self.leaf(
                         st,
                         &[],

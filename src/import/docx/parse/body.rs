@@ -40,6 +40,9 @@ pub struct Facts {
     /// "Only label and number" cross-references (and our writer's) point at, so a plain
     /// `REF` to one shows a number.
     pub number_bookmarks: HashSet<String>,
+    /// Bookmarks around a whole caption (label, `SEQ` number and text): a plain `REF` to one
+    /// shows all of it, label and number included.
+    pub caption_bookmarks: HashSet<String>,
 }
 
 /// A container element of a notes or comments part with its attributes and content.
@@ -87,6 +90,8 @@ pub struct BodyParser<'a, 'c> {
     pub(super) after_seq: bool,
     /// Open bookmarks: `w:id` → name.
     open_bookmarks: HashMap<String, String>,
+    /// Ids of open bookmarks a `SEQ` field ended inside.
+    seq_inside: HashSet<String>,
     /// Tables being read: more than one means a nested table.
     pub table_depth: usize,
     /// Which half of a main part this parser reads, when the part is read in two
@@ -154,6 +159,7 @@ impl<'a, 'c> BodyParser<'a, 'c> {
             field_instrs: Vec::new(),
             after_seq: false,
             open_bookmarks: HashMap::new(),
+            seq_inside: HashSet::new(),
             table_depth: 0,
             half: Half::Whole,
             stopped: false,
@@ -185,6 +191,12 @@ impl<'a, 'c> BodyParser<'a, 'c> {
     }
 
     /// The bookmarks open now: `w:id` → name.
+    /// A `SEQ` field just ended: the open bookmarks hold a caption number.
+    pub(super) fn seq_ended(&mut self) {
+        let open: Vec<String> = self.open_bookmarks.keys().cloned().collect();
+        self.seq_inside.extend(open);
+    }
+
     pub fn open_bookmarks(&self) -> &HashMap<String, String> {
         &self.open_bookmarks
     }
@@ -592,6 +604,9 @@ impl<'a, 'c> BodyParser<'a, 'c> {
                 self.inline_until_end(p)?;
                 p.items.push(Item::SimpleFieldEnd);
                 self.after_seq = seq;
+                if seq {
+                    self.seq_ended();
+                }
             }
             "ins" | "moveTo" | "del" | "moveFrom" => {
                 p.items.push(Item::ChangeStart(change_of(e)));
@@ -629,9 +644,14 @@ impl<'a, 'c> BodyParser<'a, 'c> {
         match e.local_name().as_ref() {
             "bookmarkEnd" => {
                 let Some(id) = attr(e, "id") else { return };
+                let seq_inside = self.seq_inside.remove(id.as_ref());
                 match self.open_bookmarks.remove(id.as_ref()) {
                     Some(name) if self.after_seq => {
                         self.facts.number_bookmarks.insert(name);
+                    }
+                    // The caption's text came after its number, inside the bookmark.
+                    Some(name) if seq_inside => {
+                        self.facts.caption_bookmarks.insert(name);
                     }
                     Some(_) => {}
                     None => self.half.unknown_end(id.as_ref(), self.after_seq),

@@ -133,6 +133,16 @@ impl BodyParser<'_, '_> {
                             st.boxes.push((st.offset, blocks));
                         }
                     }
+                    // DrawingML text (a locked canvas's or a plain DrawingML shape's): its
+                    // paragraphs, as a text box's.
+                    "txBody" => {
+                        let blocks = self.drawingml_text()?;
+                        st.textbox = true;
+                        st.filled();
+                        if !blocks.is_empty() {
+                            st.boxes.push((st.offset, blocks));
+                        }
+                    }
                     "AlternateContent" => self.alternate(&mut Ctx::Drawing(st, p))?,
                     name => {
                         if is_shape(name) {
@@ -163,6 +173,43 @@ impl BodyParser<'_, '_> {
             }
         }
         Ok(())
+    }
+
+    /// The paragraphs of the DrawingML text body (`a:txBody`) whose start was just read, to
+    /// its end: each `a:p` one paragraph of its `a:t` text (`a:br` a line break, `a:tab` a tab).
+    fn drawingml_text(&mut self) -> Result<Vec<super::model::Block>> {
+        let target = self.r.depth().saturating_sub(1);
+        let mut blocks = Vec::new();
+        let mut text = String::new();
+        while self.r.depth() > target {
+            match self.r.next_event()? {
+                Event::Start(e) if e.local_name().as_ref() == "t" => {
+                    text.push_str(&self.r.read_text()?);
+                }
+                Event::Empty(e) => match e.local_name().as_ref() {
+                    "br" => text.push('\n'),
+                    "tab" => text.push('\t'),
+                    _ => {}
+                },
+                Event::End(e) if e.local_name().as_ref() == "p" => {
+                    let mut run = Run::default();
+                    push_text(&mut run, &std::mem::take(&mut text));
+                    let mut para = Para::default();
+                    if !run.content.is_empty() {
+                        para.items.push(super::model::Item::Run(run));
+                    }
+                    blocks.push(super::model::Block::Para(para));
+                }
+                Event::Eof => return Err(self.r.invalid("the part ends inside a:txBody")),
+                _ => {}
+            }
+        }
+        // A shape's empty paragraphs (every text body has one) are not text.
+        let empty = |b: &super::model::Block| matches!(b, super::model::Block::Para(p) if p.items.is_empty());
+        if blocks.iter().all(empty) {
+            blocks.clear();
+        }
+        Ok(blocks)
     }
 
     fn finish_drawing(&mut self, st: DrawingState, run: &mut Run) {
@@ -300,7 +347,7 @@ fn drawing_attrs(e: &BytesStart<'_>, st: &mut DrawingState) {
             st.blips
                 .push((attr_string(e, "embed"), attr_string(e, "link")))
         }
-        "wgp" | "wpc" | "group" | "grpSp" => st.group = true,
+        "wgp" | "wpc" | "group" | "grpSp" | "lockedCanvas" => st.group = true,
         "off" => {
             let x = attr(e, "x")
                 .and_then(|v| v.trim().parse().ok())

@@ -148,6 +148,9 @@ fn parse_halves(
     facts.bookmarks.extend(second_facts.bookmarks);
     facts.comment_ranges.extend(second_facts.comment_ranges);
     facts.number_bookmarks.extend(second_facts.number_bookmarks);
+    facts
+        .caption_bookmarks
+        .extend(second_facts.caption_bookmarks);
     // The first half ended with no field open (`at_rest`).
     facts.field_depth += second_facts.field_depth;
     facts.field_underflow |= second_facts.field_underflow;

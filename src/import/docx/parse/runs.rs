@@ -126,6 +126,9 @@ impl BodyParser<'_, '_> {
                 Some("separate") => run.content.push(RunItem::FieldSeparate),
                 Some("end") => {
                     self.after_seq = self.field_instrs.pop().is_some_and(|i| is_seq(&i));
+                    if self.after_seq {
+                        self.seq_ended();
+                    }
                     self.facts.field_depth -= 1;
                     if self.facts.field_depth < 0 {
                         self.facts.field_underflow = true;
