@@ -25,22 +25,90 @@ pub enum ChartKind {
     Area,
     /// Points at (x, y).
     Scatter,
-    /// Any other kind (radar, stock, surface, bubble, …): drawn as its table only.
+    /// A ring of slices (the first series).
+    Doughnut,
+    /// One polygon per series over spokes, one spoke per category.
+    Radar,
+    /// Horizontal bars, each category's series stacked end to end.
+    StackedBar,
+    /// Vertical bars, stacked.
+    StackedColumn,
+    /// Areas, stacked.
+    StackedArea,
+    /// Horizontal bars stacked to 100 % of the category.
+    PercentBar,
+    /// Vertical bars stacked to 100 %.
+    PercentColumn,
+    /// Areas stacked to 100 %.
+    PercentArea,
+    /// Any other kind (stock, surface, bubble, …): drawn as its table only.
     Other,
+}
+
+/// The `c:ext@uri` our Word writer puts in the radar chart it writes for a table of
+/// [`ChartKind::Other`], so that the reader takes it back as that kind.
+pub const OTHER_KIND_URI: &str = "urn:sdconv:chart-kind-other";
+
+/// How a chart's series share a category.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stacking {
+    /// Side by side (bars) or each from the axis (areas, lines).
+    None,
+    /// End to end.
+    Stacked,
+    /// End to end, scaled to 100 % of the category.
+    Percent,
 }
 
 impl ChartKind {
     /// The kind of a DrawingML plot element (`barChart`, `pie3DChart`, …); `horizontal` is
-    /// `c:barDir="bar"`.
-    pub fn from_plot(name: &str, horizontal: bool) -> ChartKind {
-        match name {
-            "barChart" | "bar3DChart" if horizontal => ChartKind::Bar,
-            "barChart" | "bar3DChart" => ChartKind::Column,
-            "lineChart" | "line3DChart" => ChartKind::Line,
-            "pieChart" | "pie3DChart" | "doughnutChart" | "ofPieChart" => ChartKind::Pie,
-            "areaChart" | "area3DChart" => ChartKind::Area,
-            "scatterChart" => ChartKind::Scatter,
+    /// `c:barDir="bar"`, `grouping` the plot's `c:grouping` (`stacked`, `percentStacked`, …).
+    pub fn from_plot(name: &str, horizontal: bool, grouping: &str) -> ChartKind {
+        let stacking = match grouping {
+            "stacked" => Stacking::Stacked,
+            "percentStacked" => Stacking::Percent,
+            _ => Stacking::None,
+        };
+        match (name, stacking) {
+            ("barChart" | "bar3DChart", Stacking::Stacked) if horizontal => ChartKind::StackedBar,
+            ("barChart" | "bar3DChart", Stacking::Percent) if horizontal => ChartKind::PercentBar,
+            ("barChart" | "bar3DChart", _) if horizontal => ChartKind::Bar,
+            ("barChart" | "bar3DChart", Stacking::Stacked) => ChartKind::StackedColumn,
+            ("barChart" | "bar3DChart", Stacking::Percent) => ChartKind::PercentColumn,
+            ("barChart" | "bar3DChart", _) => ChartKind::Column,
+            ("lineChart" | "line3DChart", _) => ChartKind::Line,
+            ("pieChart" | "pie3DChart" | "ofPieChart", _) => ChartKind::Pie,
+            ("doughnutChart", _) => ChartKind::Doughnut,
+            ("areaChart" | "area3DChart", Stacking::Stacked) => ChartKind::StackedArea,
+            ("areaChart" | "area3DChart", Stacking::Percent) => ChartKind::PercentArea,
+            ("areaChart" | "area3DChart", _) => ChartKind::Area,
+            ("scatterChart", _) => ChartKind::Scatter,
+            ("radarChart", _) => ChartKind::Radar,
             _ => ChartKind::Other,
+        }
+    }
+
+    /// The kind drawn the same way but with the series side by side: a stacked kind's plain
+    /// one (`StackedColumn` → `Column`); every other kind itself.
+    pub fn unstacked(self) -> ChartKind {
+        match self {
+            ChartKind::StackedBar | ChartKind::PercentBar => ChartKind::Bar,
+            ChartKind::StackedColumn | ChartKind::PercentColumn => ChartKind::Column,
+            ChartKind::StackedArea | ChartKind::PercentArea => ChartKind::Area,
+            other => other,
+        }
+    }
+
+    /// How the series share a category.
+    pub fn stacking(self) -> Stacking {
+        match self {
+            ChartKind::StackedBar | ChartKind::StackedColumn | ChartKind::StackedArea => {
+                Stacking::Stacked
+            }
+            ChartKind::PercentBar | ChartKind::PercentColumn | ChartKind::PercentArea => {
+                Stacking::Percent
+            }
+            _ => Stacking::None,
         }
     }
 }
@@ -171,5 +239,38 @@ impl ChartData {
             same.numbered = t.numbered;
         }
         (fits && same == *t).then_some(data)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plot_elements_and_groupings_give_their_kinds() {
+        for (name, horizontal, grouping, kind) in [
+            ("barChart", false, "clustered", ChartKind::Column),
+            ("barChart", true, "stacked", ChartKind::StackedBar),
+            (
+                "bar3DChart",
+                false,
+                "percentStacked",
+                ChartKind::PercentColumn,
+            ),
+            ("areaChart", false, "stacked", ChartKind::StackedArea),
+            ("areaChart", false, "standard", ChartKind::Area),
+            ("doughnutChart", false, "", ChartKind::Doughnut),
+            ("radarChart", false, "", ChartKind::Radar),
+            ("bubbleChart", false, "", ChartKind::Other),
+        ] {
+            assert_eq!(
+                ChartKind::from_plot(name, horizontal, grouping),
+                kind,
+                "{name}"
+            );
+        }
+        assert_eq!(ChartKind::PercentArea.unstacked(), ChartKind::Area);
+        assert_eq!(ChartKind::PercentArea.stacking(), Stacking::Percent);
+        assert_eq!(ChartKind::Radar.stacking(), Stacking::None);
     }
 }

@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use super::escape;
-use crate::ast::chart::ChartKind;
+use crate::ast::chart::{ChartKind, Stacking};
 use crate::ast::{Block, Table, inline::plain_text, number_format};
 
 const W: f64 = 480.0;
@@ -84,16 +84,76 @@ pub fn write(t: &Table, kind: ChartKind, title: &str, out: &mut String) -> bool 
     );
     escape::attr(title, out);
     out.push_str("\">");
-    if kind == ChartKind::Pie {
-        pie(&cats, &values[0], out);
-    } else {
-        axes(kind, &names, &cats, &values, &all, &value_code(t), out);
+    match kind {
+        ChartKind::Pie => pie(&cats, &values[0], 0.0, out),
+        ChartKind::Doughnut => pie(&cats, &values[0], DOUGHNUT_HOLE, out),
+        ChartKind::Radar => radar(&names, &cats, &values, out),
+        _ => {
+            let ranges = stack(kind.stacking(), &values);
+            // A percent chart's axis is in percent whatever the values' format.
+            let code = match kind.stacking() {
+                Stacking::Percent => "0\"%\"".to_string(),
+                _ => value_code(t),
+            };
+            axes(kind, &names, &cats, &ranges, &code, out);
+        }
     }
     out.push_str("</svg>\n");
     true
 }
 
-fn pie(cats: &[String], values: &[Option<f64>], out: &mut String) {
+/// A doughnut's hole, as a share of its radius (Word's default `c:holeSize` is 50 %).
+const DOUGHNUT_HOLE: f64 = 0.5;
+
+/// Each series' bar or area per category as (from, to) along the value axis: from the axis
+/// when not stacked; end to end per category when stacked (positive values upwards from the
+/// axis, negative ones downwards), scaled to 100 per category for percent charts.
+type Ranges = Vec<Vec<Option<(f64, f64)>>>;
+
+fn stack(stacking: Stacking, values: &[Vec<Option<f64>>]) -> Ranges {
+    let categories = values.iter().map(Vec::len).max().unwrap_or(0);
+    let scale: Vec<f64> = (0..categories)
+        .map(|i| {
+            let total: f64 = values
+                .iter()
+                .filter_map(|s| s.get(i).copied().flatten())
+                .map(f64::abs)
+                .sum();
+            match stacking {
+                Stacking::Percent if total > 0.0 => 100.0 / total,
+                _ => 1.0,
+            }
+        })
+        .collect();
+    // Where each category's stack has reached, upwards and downwards, series by series.
+    let mut up = vec![0.0; categories];
+    let mut down = vec![0.0; categories];
+    values
+        .iter()
+        .map(|series| {
+            series
+                .iter()
+                .enumerate()
+                .map(|(i, v)| {
+                    let v = (*v)? * scale[i];
+                    Some(match stacking {
+                        Stacking::None => (0.0, v),
+                        _ if v >= 0.0 => {
+                            up[i] += v;
+                            (up[i] - v, up[i])
+                        }
+                        _ => {
+                            down[i] += v;
+                            (down[i] - v, down[i])
+                        }
+                    })
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn pie(cats: &[String], values: &[Option<f64>], hole: f64, out: &mut String) {
     let total: f64 = values.iter().flatten().filter(|v| **v > 0.0).sum();
     if total <= 0.0 {
         return;
@@ -109,7 +169,19 @@ fn pie(cats: &[String], values: &[Option<f64>], out: &mut String) {
             continue;
         };
         let sweep = v / total * std::f64::consts::TAU;
-        if sweep >= std::f64::consts::TAU - 1e-9 {
+        if hole > 0.0 {
+            // A ring segment: out along the outer arc, back along the inner one.
+            let ri = r * hole;
+            let end = angle + sweep.min(std::f64::consts::TAU - 1e-6);
+            let point = |rad: f64, a: f64| (cx + rad * a.cos(), cy + rad * a.sin());
+            let ((x1, y1), (x2, y2)) = (point(r, angle), point(r, end));
+            let ((x3, y3), (x4, y4)) = (point(ri, end), point(ri, angle));
+            let large = u8::from(sweep > std::f64::consts::PI);
+            let _ = write!(
+                out,
+                "<path d=\"M{x1:.1},{y1:.1} A{r},{r} 0 {large} 1 {x2:.1},{y2:.1} L{x3:.1},{y3:.1} A{ri},{ri} 0 {large} 0 {x4:.1},{y4:.1} Z\" fill=\"{color}\"/>"
+            );
+        } else if sweep >= std::f64::consts::TAU - 1e-9 {
             let _ = write!(
                 out,
                 "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"{r}\" fill=\"{color}\"/>"
@@ -140,24 +212,84 @@ fn legend_entry(out: &mut String, i: usize, color: &str, name: &str) {
     label(out, W - 124.0, ly, "start", name);
 }
 
+/// A radar chart: one spoke per category from the centre, one closed polygon per series, the
+/// values from the centre (the smallest value, or 0) to the rim (the largest).
+fn radar(names: &[String], cats: &[String], values: &[Vec<Option<f64>>], out: &mut String) {
+    let all = values.iter().flatten().flatten().copied();
+    let (lo, hi) = all.fold((0.0f64, f64::MIN), |(lo, hi), x| (lo.min(x), hi.max(x)));
+    let span = if hi > lo { hi - lo } else { 1.0 };
+    let (cx, cy, r) = (W / 2.0 - 60.0, H / 2.0, H / 2.0 - 28.0);
+    let n = cats.len().max(1) as f64;
+    let at = |i: usize, value: f64| {
+        let a = -std::f64::consts::FRAC_PI_2 + std::f64::consts::TAU * i as f64 / n;
+        let d = r * (value - lo) / span;
+        (cx + d * a.cos(), cy + d * a.sin())
+    };
+    let rim: Vec<(f64, f64)> = (0..cats.len()).map(|i| at(i, lo + span)).collect();
+    out.push_str("<g stroke=\"#bbb\" stroke-width=\"1\">");
+    for (x, y) in &rim {
+        let _ = write!(
+            out,
+            "<line x1=\"{cx}\" y1=\"{cy}\" x2=\"{x:.1}\" y2=\"{y:.1}\"/>"
+        );
+    }
+    out.push_str("</g>");
+    for (c, (x, y)) in cats.iter().zip(&rim) {
+        // The label a little past the rim, on the spoke's side.
+        let anchor = if (x - cx).abs() < 1.0 {
+            "middle"
+        } else if *x > cx {
+            "start"
+        } else {
+            "end"
+        };
+        label(
+            out,
+            cx + (x - cx) * 1.08,
+            cy + (y - cy) * 1.08 + 4.0,
+            anchor,
+            c,
+        );
+    }
+    for (s, series) in values.iter().enumerate() {
+        let color = COLORS[s % COLORS.len()];
+        let points: Vec<String> = series
+            .iter()
+            .enumerate()
+            .filter_map(|(i, v)| v.map(|v| at(i, v)))
+            .map(|(x, y)| format!("{x:.1},{y:.1}"))
+            .collect();
+        let _ = write!(
+            out,
+            "<polygon points=\"{}\" fill=\"{color}\" fill-opacity=\"0.25\" stroke=\"{color}\" stroke-width=\"2\"/>",
+            points.join(" ")
+        );
+        legend_entry(out, s, color, names.get(s).map_or("", |n| n.as_str()));
+    }
+}
+
 fn axes(
     kind: ChartKind,
     names: &[String],
     cats: &[String],
-    values: &[Vec<Option<f64>>],
-    all: &[f64],
+    ranges: &Ranges,
     code: &str,
     out: &mut String,
 ) {
-    let lo = all.iter().copied().fold(0.0f64, f64::min);
-    let hi = all.iter().copied().fold(0.0f64, f64::max);
+    let ends = ranges
+        .iter()
+        .flatten()
+        .flatten()
+        .flat_map(|(a, b)| [*a, *b]);
+    let (lo, hi) = ends.fold((0.0f64, 0.0f64), |(lo, hi), x| (lo.min(x), hi.max(x)));
     let span = if hi > lo { hi - lo } else { 1.0 };
     let (pw, ph) = (W - L - R, H - T - B);
+    let stacked = kind.stacking() != Stacking::None;
+    let kind = kind.unstacked();
     let horizontal = kind == ChartKind::Bar;
     // Value → position along the value axis (up for vertical charts, right for bars).
     let v = |x: f64| (x - lo) / span;
     let n = cats.len() as f64;
-    let zero = v(0.0);
     // Where category `i` sits along the category axis (0..1): a scatter chart whose categories
     // are all numbers places them by value, every other chart evenly.
     let xs: Option<Vec<f64>> = (kind == ChartKind::Scatter)
@@ -215,16 +347,22 @@ fn axes(
             label(out, L + mid * pw, T + ph + 14.0, "middle", c);
         }
     }
-    let ns = values.len().max(1) as f64;
-    for (s, series) in values.iter().enumerate() {
+    // Stacked bars share their category's whole slot; others split it.
+    let ns = if stacked {
+        1.0
+    } else {
+        ranges.len().max(1) as f64
+    };
+    for (s, series) in ranges.iter().enumerate() {
         let color = COLORS[s % COLORS.len()];
         match kind {
             ChartKind::Column | ChartKind::Bar => {
-                for (i, val) in series.iter().enumerate() {
-                    let Some(val) = val else { continue };
+                for (i, range) in series.iter().enumerate() {
+                    let Some((from, to)) = range else { continue };
                     let slot = 0.8 / ns;
-                    let start = (i as f64 + 0.1 + slot * s as f64) / n;
-                    let (a, b) = (v(*val).min(zero), v(*val).max(zero));
+                    let k = if stacked { 0.0 } else { s as f64 };
+                    let start = (i as f64 + 0.1 + slot * k) / n;
+                    let (a, b) = (v(*from).min(v(*to)), v(*from).max(v(*to)));
                     let (x, y, w, h) = if horizontal {
                         (L + a * pw, T + start * ph, (b - a) * pw, slot / n * ph)
                     } else {
@@ -237,10 +375,11 @@ fn axes(
                 }
             }
             ChartKind::Line | ChartKind::Area | ChartKind::Scatter => {
+                let point = |i: usize, y: f64| (L + at(i) * pw, T + ph - v(y) * ph);
                 let points: Vec<(f64, f64)> = series
                     .iter()
                     .enumerate()
-                    .filter_map(|(i, val)| val.map(|y| (L + at(i) * pw, T + ph - v(y) * ph)))
+                    .filter_map(|(i, r)| r.map(|(_, to)| point(i, to)))
                     .collect();
                 let list: Vec<String> = points
                     .iter()
@@ -254,18 +393,23 @@ fn axes(
                             list.join(" ")
                         );
                     }
-                    ChartKind::Area => {
-                        if let (Some(first), Some(last)) = (points.first(), points.last()) {
-                            let base = T + ph - zero * ph;
-                            let _ = write!(
-                                out,
-                                "<polygon points=\"{:.1},{base:.1} {} {:.1},{base:.1}\" fill=\"{color}\" fill-opacity=\"0.6\"/>",
-                                first.0,
-                                list.join(" "),
-                                last.0
-                            );
-                        }
+                    ChartKind::Area if !points.is_empty() => {
+                        // Down to where the area starts: the axis, or the series below it.
+                        let lower: Vec<String> = series
+                            .iter()
+                            .enumerate()
+                            .rev()
+                            .filter_map(|(i, r)| r.map(|(from, _)| point(i, from)))
+                            .map(|(x, y)| format!("{x:.1},{y:.1}"))
+                            .collect();
+                        let _ = write!(
+                            out,
+                            "<polygon points=\"{} {}\" fill=\"{color}\" fill-opacity=\"0.6\"/>",
+                            list.join(" "),
+                            lower.join(" ")
+                        );
                     }
+                    ChartKind::Area => {}
                     _ => {
                         for (x, y) in &points {
                             let _ = write!(
@@ -276,7 +420,8 @@ fn axes(
                     }
                 }
             }
-            ChartKind::Pie | ChartKind::Other => {}
+            // Drawn by `pie` and `radar`, or not at all.
+            _ => {}
         }
         // Legend, below the category labels.
         let lx = L + 110.0 * s as f64;
@@ -319,6 +464,75 @@ mod tests {
                 })
                 .collect(),
             ..Table::default()
+        }
+    }
+
+    /// The `<rect>`s of an SVG as (x, y, width, height).
+    fn rects(svg: &str) -> Vec<[f64; 4]> {
+        svg.split("<rect ")
+            .skip(1)
+            .filter(|r| !r.contains("width=\"10\""))
+            .map(|r| {
+                let num = |k: &str| -> f64 {
+                    let at = r.find(&format!("{k}=\"")).unwrap() + k.len() + 2;
+                    r[at..at + r[at..].find('"').unwrap()].parse().unwrap()
+                };
+                [num("x"), num("y"), num("width"), num("height")]
+            })
+            .collect()
+    }
+
+    #[test]
+    fn stacked_bars_lie_on_each_other_and_percent_bars_fill_the_axis() {
+        let t = table(&[&["", "a", "b"], &["North", "3", "1"], &["South", "1", "1"]]);
+        let mut side = String::new();
+        assert!(write(&t, ChartKind::Column, "C", &mut side));
+        let mut stacked = String::new();
+        assert!(write(&t, ChartKind::StackedColumn, "C", &mut stacked));
+        // Side by side: two columns start at different x per category; stacked: the same x,
+        // the second starting where the first ends.
+        let s = rects(&side);
+        assert_ne!(s[0][0], s[2][0]);
+        let st = rects(&stacked);
+        let (a, b) = (st[0], st[2]);
+        assert_eq!(a[0], b[0]);
+        assert!((b[1] + b[3] - a[1]).abs() < 0.2, "{a:?} {b:?}");
+        // Percent: each category's stack reaches the top of the plot.
+        let mut percent = String::new();
+        assert!(write(&t, ChartKind::PercentColumn, "C", &mut percent));
+        let p = rects(&percent);
+        for (first, second) in [(p[0], p[2]), (p[1], p[3])] {
+            assert!(
+                (first[3] + second[3] - (H - T - B)).abs() < 0.3,
+                "{first:?} {second:?}"
+            );
+        }
+        assert!(percent.contains(">100%</text>"), "{percent}");
+    }
+
+    #[test]
+    fn doughnuts_have_a_hole_and_radars_a_polygon_per_series() {
+        let t = table(&[
+            &["", "a", "b"],
+            &["x", "3", "1"],
+            &["y", "1", "2"],
+            &["z", "2", "2"],
+        ]);
+        let mut ring = String::new();
+        assert!(write(&t, ChartKind::Doughnut, "D", &mut ring));
+        // Each slice goes out along the rim and back along the hole: two arcs a path.
+        let slices: Vec<&str> = ring.split("<path d=\"").skip(1).collect();
+        assert_eq!(slices.len(), 3);
+        assert!(
+            slices.iter().all(|p| p.matches(" A").count() == 2),
+            "{ring}"
+        );
+        let mut radar = String::new();
+        assert!(write(&t, ChartKind::Radar, "R", &mut radar));
+        assert_eq!(radar.matches("<polygon ").count(), 2, "{radar}");
+        assert_eq!(radar.matches("<line ").count(), 3, "one spoke per category");
+        for c in ["x", "y", "z"] {
+            assert!(radar.contains(&format!(">{c}</text>")), "{radar}");
         }
     }
 

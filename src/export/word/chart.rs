@@ -12,7 +12,7 @@
 
 use std::fmt::Write;
 
-use crate::ast::chart::{ChartData, ChartKind, is_chart_number};
+use crate::ast::chart::{ChartData, ChartKind, OTHER_KIND_URI, Stacking, is_chart_number};
 use crate::ast::number_format;
 use crate::xml::{escape_attr, escape_text};
 
@@ -96,33 +96,37 @@ fn data_ref(out: &mut String, numbers: bool, col: usize, count: usize, points: &
 }
 
 /// The plot element of `kind` and what opens it before its series.
-fn plot(kind: ChartKind) -> (&'static str, &'static str) {
-    match kind {
+fn plot(kind: ChartKind) -> (&'static str, String) {
+    let grouping = |plain: &str| {
+        let g = match kind.stacking() {
+            Stacking::None => plain,
+            Stacking::Stacked => "stacked",
+            Stacking::Percent => "percentStacked",
+        };
+        format!(r#"<c:grouping val="{g}"/><c:varyColors val="0"/>"#)
+    };
+    match kind.unstacked() {
         ChartKind::Bar => (
             "barChart",
-            r#"<c:barDir val="bar"/><c:grouping val="clustered"/><c:varyColors val="0"/>"#,
+            format!(r#"<c:barDir val="bar"/>{}"#, grouping("clustered")),
         ),
         ChartKind::Column => (
             "barChart",
-            r#"<c:barDir val="col"/><c:grouping val="clustered"/><c:varyColors val="0"/>"#,
+            format!(r#"<c:barDir val="col"/>{}"#, grouping("clustered")),
         ),
-        ChartKind::Line => (
-            "lineChart",
-            r#"<c:grouping val="standard"/><c:varyColors val="0"/>"#,
-        ),
-        ChartKind::Area => (
-            "areaChart",
-            r#"<c:grouping val="standard"/><c:varyColors val="0"/>"#,
-        ),
-        ChartKind::Pie => ("pieChart", r#"<c:varyColors val="1"/>"#),
+        ChartKind::Line => ("lineChart", grouping("standard")),
+        ChartKind::Area => ("areaChart", grouping("standard")),
+        ChartKind::Pie => ("pieChart", r#"<c:varyColors val="1"/>"#.into()),
+        ChartKind::Doughnut => ("doughnutChart", r#"<c:varyColors val="1"/>"#.into()),
         ChartKind::Scatter => (
             "scatterChart",
-            r#"<c:scatterStyle val="lineMarker"/><c:varyColors val="0"/>"#,
+            r#"<c:scatterStyle val="lineMarker"/><c:varyColors val="0"/>"#.into(),
         ),
-        // The kinds drawn as their table only: a radar chart is one a reader names "other".
-        ChartKind::Other => (
+        // A kind drawn as its table only is written as a radar chart, marked so that a reader
+        // takes it back as what it was (see `chart_part`).
+        _ => (
             "radarChart",
-            r#"<c:radarStyle val="marker"/><c:varyColors val="0"/>"#,
+            r#"<c:radarStyle val="marker"/><c:varyColors val="0"/>"#.into(),
         ),
     }
 }
@@ -162,20 +166,25 @@ pub(crate) fn chart_part(data: &ChartData) -> String {
         let colour = PALETTE[k % PALETTE.len()];
         let fill = format!(r#"<a:solidFill><a:srgbClr val="{colour}"/></a:solidFill>"#);
         match data.kind {
-            ChartKind::Line | ChartKind::Scatter | ChartKind::Other => {
+            ChartKind::Line | ChartKind::Scatter | ChartKind::Radar | ChartKind::Other => {
                 let _ = write!(
                     x,
                     r#"<c:spPr><a:ln w="28575">{fill}</a:ln></c:spPr><c:marker><c:symbol val="circle"/><c:size val="5"/><c:spPr>{fill}</c:spPr></c:marker>"#
                 );
             }
-            ChartKind::Bar | ChartKind::Column => {
+            ChartKind::Bar
+            | ChartKind::Column
+            | ChartKind::StackedBar
+            | ChartKind::StackedColumn
+            | ChartKind::PercentBar
+            | ChartKind::PercentColumn => {
                 let _ = write!(x, r#"<c:spPr>{fill}</c:spPr><c:invertIfNegative val="0"/>"#);
             }
-            ChartKind::Area => {
+            ChartKind::Area | ChartKind::StackedArea | ChartKind::PercentArea => {
                 let _ = write!(x, "<c:spPr>{fill}</c:spPr>");
             }
             // Each slice its own colour.
-            ChartKind::Pie => {
+            ChartKind::Pie | ChartKind::Doughnut => {
                 for i in 0..data.categories.len() {
                     let colour = PALETTE[i % PALETTE.len()];
                     let _ = write!(
@@ -215,18 +224,34 @@ pub(crate) fn chart_part(data: &ChartData) -> String {
         ChartKind::Pie => {
             let _ = write!(x, r#"<c:firstSliceAng val="0"/></c:{element}>"#);
         }
+        ChartKind::Doughnut => {
+            let _ = write!(
+                x,
+                r#"<c:firstSliceAng val="0"/><c:holeSize val="50"/></c:{element}>"#
+            );
+        }
         ChartKind::Scatter => {
             let _ = write!(x, r#"<c:axId val="{a}"/><c:axId val="{b}"/></c:{element}>"#);
             value_axis(&mut x, a, b, "b", false);
             value_axis(&mut x, b, a, "l", true);
         }
         kind => {
-            if matches!(kind, ChartKind::Bar | ChartKind::Column) {
+            if matches!(kind.unstacked(), ChartKind::Bar | ChartKind::Column) {
                 x.push_str(r#"<c:gapWidth val="150"/>"#);
+                if kind.stacking() != Stacking::None {
+                    // Stacked bars lie on each other, not beside.
+                    x.push_str(r#"<c:overlap val="100"/>"#);
+                }
             }
-            let _ = write!(x, r#"<c:axId val="{a}"/><c:axId val="{b}"/></c:{element}>"#);
+            let _ = write!(x, r#"<c:axId val="{a}"/><c:axId val="{b}"/>"#);
+            if kind == ChartKind::Other {
+                // A kind drawn as its table only, written as a radar chart: marked, so a
+                // reader takes it back as what it was, not as a radar chart.
+                let _ = write!(x, r#"<c:extLst><c:ext uri="{OTHER_KIND_URI}"/></c:extLst>"#);
+            }
+            let _ = write!(x, "</c:{element}>");
             // Horizontal bars have their categories on the left, values along the bottom.
-            let (cat_pos, val_pos) = if kind == ChartKind::Bar {
+            let (cat_pos, val_pos) = if kind.unstacked() == ChartKind::Bar {
                 ("l", "b")
             } else {
                 ("b", "l")

@@ -29,6 +29,10 @@ pub struct ChartPart {
     pub kind: String,
     /// `c:barDir="bar"`: horizontal bars.
     pub horizontal: bool,
+    /// The plot's `c:grouping` (`clustered`, `stacked`, `percentStacked`, `standard`).
+    pub grouping: String,
+    /// Our writer's mark of a chart it wrote for a kind it draws as a table only.
+    pub other: bool,
     /// The title text.
     pub title: Option<String>,
     series: Vec<Series>,
@@ -97,6 +101,19 @@ pub fn read(text: &str, part: &str, limits: &Limits) -> Result<ChartPart> {
             }
             Event::Empty(e) if e.local_name().as_ref() == "barDir" => {
                 data.horizontal = crate::xml::attr(&e, "val").as_deref() == Some("bar");
+            }
+            Event::Empty(e)
+                if e.local_name().as_ref() == "ext"
+                    && crate::xml::attr(&e, "uri").as_deref()
+                        == Some(crate::ast::chart::OTHER_KIND_URI) =>
+            {
+                data.other = true;
+            }
+            // The first plot's grouping (a combined chart is read as its first plot).
+            Event::Empty(e)
+                if e.local_name().as_ref() == "grouping" && data.grouping.is_empty() =>
+            {
+                data.grouping = crate::xml::attr(&e, "val").unwrap_or_default().to_string();
             }
             Event::End(_) => {
                 path.pop();
@@ -189,7 +206,11 @@ impl ChartPart {
             })
             .collect();
         let data = ChartData {
-            kind: ChartKind::from_plot(&self.kind, self.horizontal),
+            kind: if self.other {
+                ChartKind::Other
+            } else {
+                ChartKind::from_plot(&self.kind, self.horizontal, &self.grouping)
+            },
             title: self.title.clone(),
             series: series
                 .iter()
