@@ -18,6 +18,7 @@
 //! out, and settles the lists with [`WordRead::into_document`] after its style sets.
 
 mod build;
+pub(crate) mod chunks;
 mod parse;
 
 use crate::archive::Source;
@@ -53,6 +54,8 @@ pub struct DocxImportOptions {
     /// rayon pool (`parse/halves.rs`): for a caller that keeps the other cores busy itself
     /// (the CLI inflating a Word file's pictures while it reads). Off by default.
     pub parse_on_one_core: bool,
+    /// How deep in embedded Word chunks (`w:altChunk`) this reading is: 0 for the document.
+    pub(crate) chunk_depth: u8,
 }
 
 impl DocxImportOptions {
@@ -283,6 +286,7 @@ fn text_side(
     drop(text);
     let page = parts::read_page_parts(pkg, &body, main_rels, limits, &mut report)?;
     let diagrams = parts::read_diagrams(pkg, &body, limits, &mut report)?;
+    let chunks = chunks::read_chunks(pkg, &body, options, limits, &mut report)?;
     let names = parts::part_names(pkg);
     let charts = parts::read_charts(pkg, main_rels, limits, &mut report)?;
     let comment_ids = comments.iter().map(|c| c.id.clone()).collect();
@@ -298,8 +302,13 @@ fn text_side(
         main_part: main,
         diagrams: &diagrams,
         charts: &charts,
+        chunks: &chunks,
     };
     let mut built = build::convert::build(src, body, comments, page, report);
+    // The chunks' pictures, beside the document's own (named apart).
+    for item in chunks.into_values().flat_map(|c| c.media) {
+        built.doc.media.insert(item);
+    }
     if lists == Lists::Canonical {
         lists::canonical_form(&mut built.doc);
     }

@@ -98,6 +98,8 @@ pub struct Sources<'a> {
     >,
     /// Chart parts' data tables, by part name.
     pub charts: &'a HashMap<String, ast::Table>,
+    /// Embedded chunks read, by part name.
+    pub chunks: &'a HashMap<String, crate::import::docx::chunks::ChunkBlocks>,
 }
 
 /// A block list being built, with what the caption pass needs to know: which blocks are
@@ -280,6 +282,16 @@ impl<'a> Converter<'a> {
             }
             match b {
                 model::Block::Loose(item) => pending.push(item),
+                // An embedded chunk: its blocks stand where it stood.
+                model::Block::Para(p) if !p.chunks.is_empty() => {
+                    for part in &p.chunks {
+                        if let Some(chunk) = self.src.chunks.get(part) {
+                            for block in &chunk.blocks {
+                                out.push(block.clone());
+                            }
+                        }
+                    }
+                }
                 model::Block::Para(p) => {
                     let items = std::mem::take(&mut pending);
                     // A section ends with this paragraph: the next block starts the next one.

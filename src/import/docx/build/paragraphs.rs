@@ -231,7 +231,16 @@ impl<'a> Converter<'a> {
             textboxes,
             code_language,
             diagrams,
+            chunks,
         } = p;
+        if !chunks.is_empty() {
+            // Block lists put chunks in place; here (a note, a header) there is no place.
+            self.warn(
+                WarningKind::Dropped,
+                "an embedded chunk (w:altChunk) inside a note, comment or header is not imported",
+                "w:altChunk",
+            );
+        }
         let info = self.para_info(&props);
         let mut st = self.walk(&info, pending, items);
         let decided = self.decide(&info, &st, code_language);

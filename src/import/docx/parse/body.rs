@@ -424,14 +424,23 @@ impl<'a, 'c> BodyParser<'a, 'c> {
                     out.push(Block::Loose(item));
                 }
             }
-            "altChunk" => self.warn(
-                WarningKind::Dropped,
-                format!(
-                    "embedded foreign content (w:altChunk r:id=\"{}\") is not imported",
-                    attr(e, "id").unwrap_or_default()
-                ),
-                "w:altChunk",
-            ),
+            "altChunk" => {
+                let id = attr(e, "id").unwrap_or_default();
+                match self.rels.get(id.as_ref()).filter(|r| !r.external) {
+                    // Read with the other parts; the chunk's blocks take this place.
+                    Some(rel) => out.push(Block::Para(Para {
+                        chunks: vec![rel.target.clone()],
+                        ..Para::default()
+                    })),
+                    None => self.warn(
+                        WarningKind::MissingMedia,
+                        format!(
+                            "an embedded chunk (w:altChunk r:id=\"{id}\") names no part; dropped"
+                        ),
+                        "w:altChunk",
+                    ),
+                }
+            }
             _ => {}
         }
     }

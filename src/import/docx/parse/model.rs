@@ -32,6 +32,9 @@ pub struct Para {
     pub code_language: Option<String>,
     /// SmartArt data parts (`dgm:relIds@r:dm`) anchored in this paragraph, by part name.
     pub diagrams: Vec<String>,
+    /// Embedded chunks (`w:altChunk`) this block stands for, by part name: a paragraph made
+    /// for them, with nothing else.
+    pub chunks: Vec<String>,
 }
 
 /// Paragraph-level content.

@@ -250,7 +250,7 @@ pub fn read_diagrams(
 
 /// The parts (SmartArt data, charts: `which`) anchored in `blocks`, tables and text boxes
 /// included, in order.
-fn collect_parts(
+pub(in crate::import::docx) fn collect_parts(
     blocks: &[model::Block],
     which: &dyn Fn(&model::Para) -> &Vec<String>,
     out: &mut Vec<String>,
