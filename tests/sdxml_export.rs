@@ -235,6 +235,7 @@ fn paragraph_attributes_and_the_rest_in_one_pi() {
         list_id: None,
         number_format: None,
         code: None,
+        mark: None,
         content: vec![t("Head")],
     };
     let item = Paragraph {

@@ -164,3 +164,117 @@ fn the_cli_takes_track_changes() {
         .unwrap();
     assert_eq!(bad.status.code(), Some(2));
 }
+
+/// A Word body: "Merged" whose paragraph mark was deleted (it joins "away" when accepted),
+/// then "Split" whose mark was inserted (it was split off "off" by the author).
+fn mark_body() -> Vec<u8> {
+    let mark = |tag: &str| {
+        format!(
+            r#"<w:pPr><w:rPr><w:{tag} w:id="9" w:author="Ann" w:date="2026-01-02T03:04:05Z"/></w:rPr></w:pPr>"#
+        )
+    };
+    let para = |ppr: &str, text: &str| format!(r#"<w:p>{ppr}<w:r><w:t>{text}</w:t></w:r></w:p>"#);
+    let body = [
+        para(&mark("del"), "Merged "),
+        para("", "away"),
+        para(&mark("ins"), "Split"),
+        para("", "off"),
+    ]
+    .concat();
+    let ns = r#"xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships""#;
+    let document = format!(r#"<w:document {ns}><w:body>{body}</w:body></w:document>"#);
+    let mut zip = sdconv::internal::archive::ZipWriter::new();
+    let files = [
+        ("[Content_Types].xml", r#"<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>"#.to_string()),
+        ("_rels/.rels", r#"<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>"#.to_string()),
+        ("word/document.xml", document),
+    ];
+    for (name, text) in files {
+        zip.add(
+            name,
+            text.as_bytes(),
+            sdconv::internal::archive::Compression::Deflate,
+        )
+        .unwrap();
+    }
+    zip.finish().unwrap()
+}
+
+fn paragraph_texts(doc: &Document) -> Vec<String> {
+    doc.blocks
+        .iter()
+        .map(|b| match b {
+            Block::Paragraph(p) => sdconv::ast::inline::plain_text(&p.content),
+            other => format!("{other:?}"),
+        })
+        .collect()
+}
+
+#[test]
+fn paragraph_marks_are_changes_too() {
+    let read = sdconv::import(Format::Word, &mark_body(), &Default::default()).unwrap();
+    assert!(read.warnings.is_empty(), "{:?}", read.warnings);
+    let doc = read.value;
+    let marks: Vec<Option<ChangeKind>> = doc
+        .blocks
+        .iter()
+        .map(|b| match b {
+            Block::Paragraph(p) => p.mark.as_ref().map(|m| m.kind),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        marks,
+        [
+            Some(ChangeKind::Delete),
+            None,
+            Some(ChangeKind::Insert),
+            None
+        ]
+    );
+    // Accepted: the deleted break joins, the inserted one stays; rejected: the other way.
+    let mut accepted = doc.clone();
+    resolve_changes(&mut accepted, TrackChanges::Accept);
+    assert_eq!(paragraph_texts(&accepted), ["Merged away", "Split", "off"]);
+    let mut rejected = doc.clone();
+    resolve_changes(&mut rejected, TrackChanges::Reject);
+    assert_eq!(paragraph_texts(&rejected), ["Merged ", "away", "Splitoff"]);
+    for settled in [&accepted, &rejected] {
+        assert!(
+            settled
+                .blocks
+                .iter()
+                .all(|b| !matches!(b, Block::Paragraph(p) if p.mark.is_some()))
+        );
+    }
+    // Shown: a pilcrow deleted and one inserted, as Word shows them.
+    let html = sdconv::export(&doc, Format::HtmlAllInOne, &ExportOptions::default()).unwrap();
+    let html = String::from_utf8(html.value).unwrap();
+    assert!(
+        html.contains("Merged <del title=\"Ann, 2026-01-02T03:04:05Z\""),
+        "{html}"
+    );
+    assert!(
+        html.contains(">\u{B6}</del></p>") && html.contains(">\u{B6}</ins></p>"),
+        "{html}"
+    );
+    // The writers that cannot show them say so.
+    for format in [Format::Markdown, Format::Parsx, Format::Pdf] {
+        let out = sdconv::export(&doc, format, &ExportOptions::default()).unwrap();
+        assert!(
+            out.warnings
+                .iter()
+                .any(|w| w.message.contains("2 tracked paragraph mark")),
+            "{format:?}: {:?}",
+            out.warnings
+        );
+    }
+    // Word writes them back; sd.xml carries them for sdconv.
+    for format in [Format::Word, Format::Sdxml] {
+        let out = sdconv::export(&doc, format, &ExportOptions::default()).unwrap();
+        let back = sdconv::import(format, &out.value, &Default::default())
+            .unwrap()
+            .value;
+        assert_eq!(back.blocks, doc.blocks, "{format:?}");
+    }
+}

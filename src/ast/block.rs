@@ -297,6 +297,11 @@ pub struct Paragraph {
     /// stays code-formatted text, which is what a format without code blocks shows.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
+    /// A tracked change of the paragraph's end (its mark): an insertion means the paragraph
+    /// break was inserted (the paragraph added, or split off the next), a deletion that it was
+    /// deleted (the paragraph merges with the next when the change is accepted).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mark: Option<super::Change>,
     /// The text.
     #[serde(default)]
     pub content: Vec<Inline>,

@@ -2,7 +2,7 @@
 //! `--track-changes`): every change shown marked, all accepted, or all rejected, and comments
 //! kept or left out. Applied to the tree before any writer sees it, so every format agrees.
 
-use super::{ChangeKind, Document, Inline};
+use super::{Block, ChangeKind, Document, Inline};
 
 /// What the writers show of tracked changes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -45,6 +45,68 @@ pub fn resolve_changes(doc: &mut Document, mode: TrackChanges) {
         }
         _ => Edit::Keep,
     });
+    // Paragraph marks: a deleted break accepted, or an inserted one rejected, joins the
+    // paragraph with the next; otherwise the break stays, unmarked.
+    let joins = |kind: ChangeKind| (kind == ChangeKind::Delete) == keep_inserted;
+    let removed = join_paragraphs(&mut doc.blocks, &joins);
+    if removed.contains(&true) {
+        doc.meta.pages.blocks_removed(&removed);
+    }
+}
+
+/// Settles the paragraph marks of `blocks` (and of the tables' cells in them): a paragraph
+/// whose mark `joins` takes the next paragraph's content. Returns which blocks went.
+fn join_paragraphs(blocks: &mut Vec<Block>, joins: &dyn Fn(ChangeKind) -> bool) -> Vec<bool> {
+    let mut removed = vec![false; blocks.len()];
+    let mut out: Vec<Block> = Vec::with_capacity(blocks.len());
+    for (i, mut block) in std::mem::take(blocks).into_iter().enumerate() {
+        if let Block::Table(t) = &mut block {
+            for cell in t.rows.iter_mut().flat_map(|r| r.cells.iter_mut()) {
+                join_paragraphs(&mut cell.blocks, joins);
+            }
+        }
+        // The paragraph before takes this one when its mark joins them.
+        if let (Some(Block::Paragraph(prev)), Block::Paragraph(next)) = (out.last_mut(), &mut block)
+            && prev.mark.as_ref().is_some_and(|m| joins(m.kind))
+        {
+            prev.content.append(&mut next.content);
+            prev.content = super::inline::normalize(&prev.content);
+            prev.mark = next.mark.take();
+            removed[i] = true;
+            continue;
+        }
+        if let Some(Block::Paragraph(prev)) = out.last_mut() {
+            prev.mark = None;
+        }
+        out.push(block);
+    }
+    if let Some(Block::Paragraph(last)) = out.last_mut() {
+        last.mark = None;
+    }
+    *blocks = out;
+    removed
+}
+
+/// The paragraphs whose mark (their end) is a tracked change, in every block list.
+pub fn paragraph_marks(doc: &Document) -> usize {
+    let mut n = 0;
+    doc.walk_blocks(&mut |_, b| {
+        if matches!(b, Block::Paragraph(p) if p.mark.is_some()) {
+            n += 1;
+        }
+    });
+    n
+}
+
+/// The warning of a writer that shows no tracked paragraph marks, when `doc` has some.
+pub(crate) fn unshown_marks(doc: &Document) -> Option<String> {
+    let n = paragraph_marks(doc);
+    (n > 0).then(|| {
+        format!(
+            "{n} tracked paragraph mark(s) (paragraphs added or merged by a change) are not \
+             shown: their text is, as one paragraph each"
+        )
+    })
 }
 
 /// Removes the comments of `doc` and the marks where their ranges start and end.

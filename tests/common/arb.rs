@@ -270,6 +270,8 @@ pub fn paragraph() -> BoxedStrategy<Paragraph> {
                     list_id,
                     number_format,
                     code: None,
+                    // Paragraph-mark changes: tests/track_changes.rs.
+                    mark: None,
                     content,
                 }
             },

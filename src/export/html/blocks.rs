@@ -164,6 +164,7 @@ impl<'a> Writer<'a> {
             self.out.push_str("</span> ");
         }
         self.inlines(&p.content);
+        self.paragraph_mark(p.mark.as_ref());
         self.out.push_str("</");
         self.out.push_str(tag);
         self.out.push_str(">\n");
@@ -263,6 +264,7 @@ impl<'a> Writer<'a> {
         );
         self.out.push('>');
         self.inlines(&p.content);
+        self.paragraph_mark(p.mark.as_ref());
         self.flush_asides();
     }
 

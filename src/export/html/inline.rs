@@ -213,6 +213,15 @@ impl<'a> Writer<'a> {
         self.out.push_str("</a>");
     }
 
+    /// A tracked paragraph mark: a pilcrow inserted or deleted at the paragraph's end, as Word
+    /// shows a paragraph added or merged.
+    pub(super) fn paragraph_mark(&mut self, mark: Option<&Change>) {
+        static PILCROW: std::sync::OnceLock<[Inline; 1]> = std::sync::OnceLock::new();
+        if let Some(mark) = mark {
+            self.tracked(mark, PILCROW.get_or_init(|| [Inline::text("\u{B6}")]));
+        }
+    }
+
     fn tracked(&mut self, change: &Change, children: &'a [Inline]) {
         let tag = match change.kind {
             ChangeKind::Insert => "ins",

@@ -279,6 +279,9 @@ impl<'d> Writer<'d> {
         if !self.doc.comments.is_empty() && !self.opts.comments {
             self.warn_once("comments", WarningKind::Dropped, "comments are not written");
         }
+        if let Some(message) = crate::ast::changes::unshown_marks(self.doc) {
+            self.warn_once("paragraph-marks", WarningKind::Lossy, &message);
+        }
     }
 
     /// Records the text cross-references to each id show.

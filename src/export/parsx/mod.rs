@@ -140,6 +140,9 @@ fn build(doc: &Document, opts: &ParsxOptions) -> Built {
     );
     let doc = &*doc;
     let mut report = Report::new();
+    if let Some(message) = crate::ast::changes::unshown_marks(doc) {
+        report.warn(WarningKind::Lossy, message, Location::part("parsx.xml"));
+    }
     for warning in drawn {
         report.push(warning);
     }

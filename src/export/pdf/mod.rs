@@ -152,6 +152,9 @@ pub fn write_with_info(doc: &Document, options: &PdfOptions) -> Result<Converted
             ),
         ));
     }
+    if let Some(message) = crate::ast::changes::unshown_marks(doc) {
+        warnings.push(pdf_warning(WarningKind::Lossy, message));
+    }
     if inl.sidenotes > 0 {
         warnings.push(pdf_warning(
             WarningKind::Lossy,

@@ -503,6 +503,7 @@ fn paragraph_shell(p: &Paragraph) -> Paragraph {
         list_id,
         number_format,
         code,
+        mark,
         content: _,
     } = p;
     Paragraph {
@@ -518,6 +519,7 @@ fn paragraph_shell(p: &Paragraph) -> Paragraph {
         list_id: list_id.clone(),
         number_format: *number_format,
         code: code.clone(),
+        mark: mark.clone(),
         content: Vec::new(),
     }
 }
@@ -537,6 +539,7 @@ fn same_but_content(p: &Paragraph, back: &Paragraph) -> bool {
         list_id,
         number_format,
         code,
+        mark,
         content: _,
     } = p;
     *kind == back.kind
@@ -551,6 +554,7 @@ fn same_but_content(p: &Paragraph, back: &Paragraph) -> bool {
         && *list_id == back.list_id
         && *number_format == back.number_format
         && *code == back.code
+        && *mark == back.mark
 }
 
 fn table_shell(t: &Table) -> Table {

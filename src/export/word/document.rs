@@ -586,6 +586,16 @@ impl<'a> Writer<'a> {
             }
             (a, None) => push_jc(&mut ppr, a),
         }
+        if let Some(mark) = &p.mark {
+            // The paragraph mark's change comes first in the mark's properties (CT_ParaRPr).
+            let change = self.mark_change(&mark.into());
+            match ppr.find("<w:rPr>") {
+                Some(at) => ppr.insert_str(at + "<w:rPr>".len(), &change),
+                None => {
+                    let _ = write!(ppr, "<w:rPr>{change}</w:rPr>");
+                }
+            }
+        }
         if !ppr.is_empty() {
             let _ = write!(out, "<w:pPr>{ppr}</w:pPr>");
         }

@@ -146,6 +146,17 @@ impl Writer<'_> {
         true
     }
 
+    /// A paragraph mark's change: the `w:ins`/`w:del` element alone, for `w:pPr/w:rPr`.
+    pub(super) fn mark_change(&mut self, k: &ChangeKey) -> String {
+        let mut x = String::new();
+        self.open_change(&mut x, k);
+        if x.ends_with('>') {
+            x.pop();
+            x.push_str("/>");
+        }
+        x
+    }
+
     fn open_change(&mut self, out: &mut String, k: &ChangeKey) {
         let id = self.annotation_id();
         let tag = if k.insert { "w:ins" } else { "w:del" };

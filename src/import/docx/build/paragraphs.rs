@@ -225,6 +225,27 @@ impl<'a> Converter<'a> {
     /// ([`Converter::walk`]), what it is ([`Converter::decide`]), its blocks
     /// ([`Converter::emit`]), then what it anchors ([`Converter::anchored`]).
     pub(super) fn paragraph(&mut self, p: model::Para, pending: Vec<Item>, out: &mut Out) {
+        let mark = p.props.mark_change.clone();
+        let before = out.blocks.len();
+        self.paragraph_blocks(p, pending, out);
+        let Some(mark) = mark else { return };
+        // The mark ends the last paragraph the Word paragraph gave.
+        let from = before.min(out.blocks.len());
+        let last = out.blocks[from..].iter_mut().rev().find_map(|b| match b {
+            ast::Block::Paragraph(p) => Some(p),
+            _ => None,
+        });
+        match last {
+            Some(p) => p.mark = Some(mark),
+            None => self.warn(
+                WarningKind::Lossy,
+                "a tracked paragraph mark on a paragraph that became a picture or a table is not kept",
+                "w:pPr/w:rPr",
+            ),
+        }
+    }
+
+    fn paragraph_blocks(&mut self, p: model::Para, pending: Vec<Item>, out: &mut Out) {
         let model::Para {
             props,
             items,

@@ -5,7 +5,7 @@
 use quick_xml::events::{BytesStart, Event};
 
 use super::xmlutil::{attr, attr_string, is_off, on_off, twips, val};
-use crate::ast::Align;
+use crate::ast::{Align, Change, ChangeKind};
 use crate::error::Result;
 use crate::xml::XmlReader;
 
@@ -23,6 +23,9 @@ pub enum VertAlign {
 /// Character formatting. `None` = not said at this level.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RunProps {
+    /// A tracked insertion or deletion of what the properties belong to (`w:ins`, `w:del`
+    /// inside `w:rPr`): for a paragraph mark's properties, the mark's own change.
+    pub change: Option<Change>,
     /// Character style id (`w:rStyle`); direct formatting only.
     pub style: Option<String>,
     /// `w:b` (toggle).
@@ -107,6 +110,8 @@ pub struct ParaProps {
     pub section: Option<Section>,
     /// The paragraph mark's `w:sz` in half-points (`w:pPr/w:rPr`); direct formatting only.
     pub mark_size: Option<u32>,
+    /// The paragraph mark's tracked change (`w:pPr/w:rPr/w:ins|w:del`).
+    pub mark_change: Option<Change>,
     /// `w:keepNext`: kept on the page with the next paragraph (a caption above its table).
     pub keep_next: Option<bool>,
 }
@@ -157,6 +162,17 @@ pub fn parse_rpr(r: &mut XmlReader<'_>) -> Result<RunProps> {
 
 fn apply_rpr_child(e: &BytesStart<'_>, p: &mut RunProps) {
     match e.local_name().as_ref() {
+        kind @ ("ins" | "del") => {
+            p.change = Some(Change {
+                kind: if kind == "ins" {
+                    ChangeKind::Insert
+                } else {
+                    ChangeKind::Delete
+                },
+                author: attr_string(e, "author").filter(|a| !a.is_empty()),
+                date: attr_string(e, "date").filter(|d| !d.is_empty()),
+            })
+        }
         "rStyle" => p.style = val(e),
         "b" => p.bold = Some(on_off(e)),
         "i" => p.italic = Some(on_off(e)),
@@ -207,7 +223,11 @@ pub fn parse_ppr(r: &mut XmlReader<'_>) -> Result<ParaProps> {
             Event::Start(e) => match e.local_name().as_ref() {
                 "numPr" => p.num = Some(parse_numpr(r)?),
                 "sectPr" => p.section = Some(parse_sectpr(r)?),
-                "rPr" => p.mark_size = parse_rpr(r)?.size,
+                "rPr" => {
+                    let mark = parse_rpr(r)?;
+                    p.mark_size = mark.size;
+                    p.mark_change = mark.change;
+                }
                 _ => {
                     apply_ppr_child(&e, &mut p);
                     r.skip_element()?;
