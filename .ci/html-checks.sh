@@ -50,9 +50,10 @@ passed=$((passed + 1))
 node tests/browser/check.mjs $counts "$out/everything.single.html"
 node tests/browser/check.mjs --folder $counts "$out/everything/index.html"
 passed=$((passed + 2))
-# Windows metafiles drawn as SVG: both pictures decode and show ink where they are laid out.
-node tests/browser/check.mjs --drawn images=2 "$out/metafiles.single.html"
-node tests/browser/check.mjs --drawn --folder images=2 "$out/metafiles/index.html"
+# Windows metafiles drawn as SVG: both pictures decode and show ink where they are laid out;
+# the page header shows above the text.
+node tests/browser/check.mjs --drawn --header "Quarterly report" images=2 "$out/metafiles.single.html"
+node tests/browser/check.mjs --drawn --folder --header "Quarterly report" images=2 "$out/metafiles/index.html"
 passed=$((passed + 2))
 others=$(find "$out" -maxdepth 1 -name '*.single.html' ! -name everything.single.html \
   ! -name metafiles.single.html | sort)

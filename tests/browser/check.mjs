@@ -1,5 +1,5 @@
 // Opens sdconv HTML exports in headless Chromium and checks them the way a reader would see them:
-//   node check.mjs [--folder] [--drawn] [--screenshot OUT.png] [headings=H] [tables=T] [images=I] PAGE.html...
+//   node check.mjs [--folder] [--drawn] [--header TEXT] [--screenshot OUT.png] [headings=H] [tables=T] [images=I] PAGE.html...
 // For every page:
 // - every <img> is decoded (naturalWidth > 0) and is a data: URI — or, with --folder (the `html`
 //   form: index.html + style.css + images/), a file beside the page;
@@ -9,7 +9,8 @@
 // - no script elements or on* attributes; the stylesheet applied; every internal link (#id) has a
 //   target; no script errors;
 // - with --drawn, every picture shows on screen: a screenshot of where it is laid out has at
-//   least 2 % of its pixels not white (a picture that decodes but draws nothing fails).
+//   least 2 % of its pixels not white (a picture that decodes but draws nothing fails);
+// - with --header TEXT, the page header shows TEXT on screen, above the document's text.
 // One browser serves all pages; --screenshot captures the first page.
 import { chromium } from 'playwright-core';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -22,19 +23,21 @@ const pages = [];
 let screenshot = null;
 let folder = false;
 let drawn = false;
+let header = null;
 const args = process.argv.slice(2);
 while (args.length) {
   const a = args.shift();
   if (a === '--screenshot') screenshot = args.shift();
   else if (a === '--folder') folder = true;
   else if (a === '--drawn') drawn = true;
+  else if (a === '--header') header = args.shift();
   else if (/^(headings|tables|images)=\d+$/.test(a)) {
     const [k, v] = a.split('=');
     expected[k] = Number(v);
   } else pages.push(a);
 }
 if (!pages.length) {
-  console.error('usage: node check.mjs [--folder] [--drawn] [--screenshot OUT.png] [headings=H] [tables=T] [images=I] PAGE.html...');
+  console.error('usage: node check.mjs [--folder] [--drawn] [--header TEXT] [--screenshot OUT.png] [headings=H] [tables=T] [images=I] PAGE.html...');
   process.exit(2);
 }
 
@@ -120,6 +123,21 @@ async function checkPage(file, shot) {
       for (const [n, img] of (await page.$$('img')).entries()) {
         const ink = await inkRatio(page, await img.screenshot());
         if (!(ink >= 0.02)) fail(`image ${n} shows nothing: ${(ink * 100).toFixed(2)} % of its pixels not white`);
+      }
+    }
+    if (header !== null) {
+      const place = await page.evaluate(() => {
+        const h = document.querySelector('header.page-header');
+        const main = document.querySelector('main');
+        if (!h || !main) return null;
+        const hb = h.getBoundingClientRect();
+        return { text: h.innerText, top: hb.top, height: hb.height, bottom: hb.bottom, main: main.getBoundingClientRect().top };
+      });
+      if (!place) fail('no page header');
+      else {
+        if (!place.text.includes(header)) fail(`page header shows "${place.text}", not "${header}"`);
+        if (!(place.height > 0)) fail('the page header is not shown on screen');
+        if (!(place.bottom <= place.main)) fail('the page header is not above the text');
       }
     }
     if (shot) await page.screenshot({ path: shot, fullPage: true });

@@ -589,7 +589,8 @@ pub fn unsafe_content() -> Document {
 
 /// Every block and inline kind, three real PNGs.
 /// A chart as an EMF picture block and an equation as an inline WMF (LibreOffice's metafiles of
-/// one drawing, `tests/fixtures/metafile`): the page must show both, drawn as SVG.
+/// one drawing, `tests/fixtures/metafile`), under a page header: the page must show both
+/// pictures, drawn as SVG, and the header above the text.
 pub fn metafiles() -> Document {
     let mut d = doc(
         "Metafiles",
@@ -617,6 +618,18 @@ pub fn metafiles() -> Document {
             ),
         ],
     );
+    // A page header, which the page shows above the text.
+    d.meta.pages.sections.push(sdconv::ast::PageSection {
+        header: sdconv::ast::Slots {
+            default: Some(sdconv::ast::PageText {
+                paragraphs: vec![vec![sdconv::ast::PagePiece::Text(
+                    "Quarterly report".into(),
+                )]],
+            }),
+            ..Default::default()
+        },
+        ..Default::default()
+    });
     d.media.add(
         "chart.emf",
         include_bytes!("../fixtures/metafile/lo-shapes.emf").to_vec(),
