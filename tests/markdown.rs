@@ -787,6 +787,44 @@ fn block() -> impl Strategy<Value = Block> {
     ]
 }
 
+/// Emphasis of one kind closing right where another of `*` opens (`*a*` then `**b**`) would be
+/// one run of three: the writer opens the second with `_`, and the trees read back the same
+/// (a case the round-trip property once found).
+#[test]
+fn adjacent_emphasis_reads_back_the_same() {
+    let st = |style, children| Inline::styled(style, children);
+    for content in [
+        vec![
+            st(TextStyle::Italic, vec![t("|#")]),
+            st(
+                TextStyle::Bold,
+                vec![t("&"), st(TextStyle::Italic, vec![t("+")])],
+            ),
+            st(TextStyle::Bold, vec![t("#")]),
+        ],
+        vec![
+            st(TextStyle::Bold, vec![t("a")]),
+            st(TextStyle::Italic, vec![t("bc")]),
+            t("d"),
+        ],
+        vec![
+            t("x"),
+            st(TextStyle::Italic, vec![t("y")]),
+            st(TextStyle::Bold, vec![t("z")]),
+            t("w"),
+        ],
+    ] {
+        // In the tree's canonical form (adjacent runs of one style are one).
+        let doc = Document {
+            blocks: vec![para(TextType::Paragraph, normalize(&content))],
+            ..Document::new()
+        };
+        let md = export(&doc).value;
+        let back = reimport(&md).value;
+        assert_eq!(back.blocks, doc.blocks, "{}", md.text);
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 1500, ..ProptestConfig::default() })]
 

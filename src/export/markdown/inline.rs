@@ -36,10 +36,9 @@ impl Writer<'_> {
             Inline::Styled { style, children } => match style {
                 TextStyle::Code => self.code(r, children),
                 TextStyle::Bold | TextStyle::Italic | TextStyle::Strike => {
-                    let d = delimiter(*style);
-                    r.delim(d, true);
+                    let d = r.delim(delimiter(*style), true);
                     self.inlines(r, children);
-                    r.delim(d, false);
+                    r.delim(&d, false);
                 }
                 _ => self.inlines(r, children),
             },
@@ -135,10 +134,9 @@ impl Writer<'_> {
                     style: style @ (TextStyle::Bold | TextStyle::Italic | TextStyle::Strike),
                     children,
                 } => {
-                    let d = delimiter(*style);
-                    r.delim(d, true);
+                    let d = r.delim(delimiter(*style), true);
                     self.code(r, children);
-                    r.delim(d, false);
+                    r.delim(&d, false);
                 }
                 other => {
                     self.warn_once(

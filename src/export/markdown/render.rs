@@ -68,7 +68,9 @@ impl Render {
         self.buf.push_str(s);
     }
 
-    pub(super) fn delim(&mut self, d: &str, open: bool) {
+    /// Writes emphasis delimiter `d`, opening or closing; returns the delimiter written, which
+    /// the caller closes with.
+    pub(super) fn delim(&mut self, d: &str, open: bool) -> String {
         // Opening right where the same delimiter just closed (`**`a`****b**`, from code, which
         // nests outside emphasis in the tree, then emphasis alone) would read as literal
         // asterisks: the emphasis goes on instead (`**`a`b**`), which reads back as the same marks.
@@ -81,18 +83,30 @@ impl Render {
                     self.delims.truncate(keep);
                     self.buf.truncate(self.buf.len() - d.len());
                     self.last_close = None;
-                    return;
+                    return d.to_string();
                 }
             }
         }
+        // Opening right where another `*` delimiter just closed (`*a*` then `**b**`) would make
+        // one run of both (`*a***b**`), which a parser splits otherwise: the opening one is
+        // written with `_` (`*a*__b__`), which no `*` run touches.
+        let d = match self.last_close.as_deref() {
+            Some(closed)
+                if open && closed != d && d.starts_with('*') && self.buf.ends_with(closed) =>
+            {
+                d.replace('*', "_")
+            }
+            _ => d.to_string(),
+        };
         self.last_close = None;
         for c in d.chars() {
             self.delims.push((self.buf.len(), c, open));
             self.buf.push(c);
         }
         if !open {
-            self.last_close = Some(d.to_string());
+            self.last_close = Some(d.clone());
         }
+        d
     }
 
     pub(super) fn hard_break(&mut self) {
@@ -241,6 +255,18 @@ impl Render {
             }
             if closes && prev.is_some_and(is_punct) && letter(next) {
                 fixes.push(end);
+            }
+            // `_` emphasis never opens after, nor closes before, a letter (it would be inside a
+            // word): that letter is written as a reference too.
+            if ch == '_' {
+                if opens && letter(prev) {
+                    if let Some(c) = prev {
+                        fixes.push(start - c.len_utf8());
+                    }
+                }
+                if closes && letter(next) {
+                    fixes.push(end);
+                }
             }
             i = j.max(i + 1);
         }
