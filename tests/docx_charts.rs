@@ -147,7 +147,12 @@ fn chart_table(kind: ChartKind, title: Option<&str>) -> ChartData {
     ChartData {
         kind,
         title: title.map(str::to_string),
-        series: vec!["R&D <2024>".into(), "Sales \"net\"".into()],
+        // A bubble chart's second column holds the first series' sizes.
+        series: if kind == ChartKind::Bubble {
+            vec!["R&D <2024>".into(), "R&D <2024> (size)".into()]
+        } else {
+            vec!["R&D <2024>".into(), "Sales \"net\"".into()]
+        },
         categories: vec!["North & East".into(), "South".into(), "Wüste 🌵".into()],
         values: vec![
             vec!["4.5".into(), "-3".into()],
@@ -244,6 +249,7 @@ fn every_chart_kind_round_trips_through_word() {
         ChartKind::PercentBar,
         ChartKind::PercentColumn,
         ChartKind::PercentArea,
+        ChartKind::Bubble,
         ChartKind::Other,
     ] {
         for title in [Some("Q1 & Q2 <draft>"), None] {

@@ -41,13 +41,19 @@ pub enum ChartKind {
     PercentColumn,
     /// Areas stacked to 100 %.
     PercentArea,
-    /// Any other kind (stock, surface, bubble, …): drawn as its table only.
+    /// Points at (x, y), each a circle of the size its series' size column gives: the series
+    /// come in pairs, values then sizes ([`BUBBLE_SIZE_SUFFIX`]).
+    Bubble,
+    /// Any other kind (stock, surface, …): drawn as its table only.
     Other,
 }
 
 /// The `c:ext@uri` our Word writer puts in the radar chart it writes for a table of
 /// [`ChartKind::Other`], so that the reader takes it back as that kind.
 pub const OTHER_KIND_URI: &str = "urn:sdconv:chart-kind-other";
+
+/// How the column of a bubble chart's sizes is named after its series: `Sales (size)`.
+pub const BUBBLE_SIZE_SUFFIX: &str = " (size)";
 
 /// How a chart's series share a category.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -84,6 +90,7 @@ impl ChartKind {
             ("areaChart" | "area3DChart", _) => ChartKind::Area,
             ("scatterChart", _) => ChartKind::Scatter,
             ("radarChart", _) => ChartKind::Radar,
+            ("bubbleChart", _) => ChartKind::Bubble,
             _ => ChartKind::Other,
         }
     }
@@ -217,7 +224,14 @@ impl ChartData {
         }
         let clean = |s: &str| !s.chars().any(char::is_control);
         let trimmed = |s: &str| !s.is_empty() && s.trim() == s && clean(s);
-        let fits = !series.is_empty()
+        // A bubble chart's columns pair each series with its sizes.
+        let paired = kind != ChartKind::Bubble
+            || (series.len() % 2 == 0
+                && series
+                    .chunks(2)
+                    .all(|p| p[1] == format!("{}{BUBBLE_SIZE_SUFFIX}", p[0])));
+        let fits = paired
+            && !series.is_empty()
             && series.iter().all(|s| trimmed(s))
             && t.caption.as_deref().is_none_or(trimmed)
             && categories.iter().all(|c| !c.is_empty() && clean(c))
@@ -261,7 +275,8 @@ mod tests {
             ("areaChart", false, "standard", ChartKind::Area),
             ("doughnutChart", false, "", ChartKind::Doughnut),
             ("radarChart", false, "", ChartKind::Radar),
-            ("bubbleChart", false, "", ChartKind::Other),
+            ("bubbleChart", false, "", ChartKind::Bubble),
+            ("stockChart", false, "", ChartKind::Other),
         ] {
             assert_eq!(
                 ChartKind::from_plot(name, horizontal, grouping),

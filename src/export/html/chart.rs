@@ -88,6 +88,16 @@ pub fn write(t: &Table, kind: ChartKind, title: &str, out: &mut String) -> bool 
         ChartKind::Pie => pie(&cats, &values[0], 0.0, out),
         ChartKind::Doughnut => pie(&cats, &values[0], DOUGHNUT_HOLE, out),
         ChartKind::Radar => radar(&names, &cats, &values, out),
+        ChartKind::Bubble => {
+            // The columns pair each series' values with its sizes.
+            let pick = |odd: usize| -> Vec<Vec<Option<f64>>> {
+                values.iter().skip(odd).step_by(2).cloned().collect()
+            };
+            let (ys, sizes) = (pick(0), pick(1));
+            let names: Vec<String> = names.iter().step_by(2).cloned().collect();
+            let ranges = stack(Stacking::None, &ys);
+            axes(kind, &names, &cats, &ranges, &sizes, &value_code(t), out);
+        }
         _ => {
             let ranges = stack(kind.stacking(), &values);
             // A percent chart's axis is in percent whatever the values' format.
@@ -95,7 +105,7 @@ pub fn write(t: &Table, kind: ChartKind, title: &str, out: &mut String) -> bool 
                 Stacking::Percent => "0\"%\"".to_string(),
                 _ => value_code(t),
             };
-            axes(kind, &names, &cats, &ranges, &code, out);
+            axes(kind, &names, &cats, &ranges, &[], &code, out);
         }
     }
     out.push_str("</svg>\n");
@@ -268,11 +278,13 @@ fn radar(names: &[String], cats: &[String], values: &[Vec<Option<f64>>], out: &m
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn axes(
     kind: ChartKind,
     names: &[String],
     cats: &[String],
     ranges: &Ranges,
+    sizes: &[Vec<Option<f64>>],
     code: &str,
     out: &mut String,
 ) {
@@ -292,7 +304,7 @@ fn axes(
     let n = cats.len() as f64;
     // Where category `i` sits along the category axis (0..1): a scatter chart whose categories
     // are all numbers places them by value, every other chart evenly.
-    let xs: Option<Vec<f64>> = (kind == ChartKind::Scatter)
+    let xs: Option<Vec<f64>> = matches!(kind, ChartKind::Scatter | ChartKind::Bubble)
         .then(|| {
             cats.iter()
                 .map(|c| number_format::parse(c.trim()).map(|s| s.value))
@@ -374,7 +386,7 @@ fn axes(
                     );
                 }
             }
-            ChartKind::Line | ChartKind::Area | ChartKind::Scatter => {
+            ChartKind::Line | ChartKind::Area | ChartKind::Scatter | ChartKind::Bubble => {
                 let point = |i: usize, y: f64| (L + at(i) * pw, T + ph - v(y) * ph);
                 let points: Vec<(f64, f64)> = series
                     .iter()
@@ -411,10 +423,24 @@ fn axes(
                     }
                     ChartKind::Area => {}
                     _ => {
-                        for (x, y) in &points {
+                        // A bubble's area follows its size; a scatter point is a dot.
+                        let biggest = sizes
+                            .iter()
+                            .flat_map(|s| s.iter().flatten())
+                            .fold(0.0f64, |m, v| m.max(v.abs()));
+                        for (i, r) in series.iter().enumerate() {
+                            let Some((_, y)) = r else { continue };
+                            let (x, y) = point(i, *y);
+                            let radius = match sizes
+                                .get(s)
+                                .and_then(|z| z.get(i).copied().flatten())
+                            {
+                                Some(z) if biggest > 0.0 => 3.0 + 22.0 * (z.abs() / biggest).sqrt(),
+                                _ => 3.5,
+                            };
                             let _ = write!(
                                 out,
-                                "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"3.5\" fill=\"{color}\"/>"
+                                "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"{radius:.1}\" fill=\"{color}\" fill-opacity=\"0.7\"/>"
                             );
                         }
                     }
@@ -508,6 +534,30 @@ mod tests {
             );
         }
         assert!(percent.contains(">100%</text>"), "{percent}");
+    }
+
+    #[test]
+    fn bubbles_are_as_big_as_their_sizes() {
+        let t = table(&[&["", "a", "a (size)"], &["1", "3", "1"], &["2", "1", "16"]]);
+        let mut svg = String::new();
+        assert!(write(&t, ChartKind::Bubble, "B", &mut svg));
+        let radii: Vec<f64> = svg
+            .split("<circle ")
+            .skip(1)
+            .map(|c| {
+                let at = c.find("r=\"").unwrap() + 3;
+                c[at..at + c[at..].find('"').unwrap()].parse().unwrap()
+            })
+            .collect();
+        // Area follows size: 1 and 16 give radii 3 + 22/4 and 3 + 22.
+        assert_eq!(radii.len(), 2, "{svg}");
+        assert!(
+            (radii[0] - 8.5).abs() < 0.1 && (radii[1] - 25.0).abs() < 0.1,
+            "{radii:?}"
+        );
+        // One legend entry: the sizes are not a series of their own.
+        assert_eq!(svg.matches(">a</text>").count(), 1, "{svg}");
+        assert!(!svg.contains("a (size)"), "{svg}");
     }
 
     #[test]

@@ -122,6 +122,7 @@ fn plot(kind: ChartKind) -> (&'static str, String) {
             "scatterChart",
             r#"<c:scatterStyle val="lineMarker"/><c:varyColors val="0"/>"#.into(),
         ),
+        ChartKind::Bubble => ("bubbleChart", r#"<c:varyColors val="0"/>"#.into()),
         // A kind drawn as its table only is written as a radar chart, marked so that a reader
         // takes it back as what it was (see `chart_part`).
         _ => (
@@ -146,17 +147,33 @@ pub(crate) fn chart_part(data: &ChartData) -> String {
     let (element, head) = plot(data.kind);
     let _ = write!(x, "<c:plotArea><c:layout/><c:{element}>{head}");
     let count = data.categories.len();
-    let scatter = data.kind == ChartKind::Scatter;
+    let bubble = data.kind == ChartKind::Bubble;
+    let scatter = data.kind == ChartKind::Scatter || bubble;
     // Numeric x values are numbers to a scatter chart (placed by value); text is numbered.
     let numeric_x = scatter && data.categories.iter().all(|c| is_chart_number(c));
+    // The cached points of column `c` of the values.
+    let column = |c: usize| -> Vec<(usize, &str)> {
+        data.values
+            .iter()
+            .enumerate()
+            .filter_map(|(i, row)| {
+                row.get(c)
+                    .filter(|v| !v.is_empty())
+                    .map(|v| (i, v.as_str()))
+            })
+            .collect()
+    };
     let categories: Vec<(usize, &str)> = data
         .categories
         .iter()
         .map(String::as_str)
         .enumerate()
         .collect();
-    for (k, name) in data.series.iter().enumerate() {
-        let col = column_letters(k + 1);
+    // A bubble chart's columns come in pairs: a series' values, then its sizes.
+    let step = if bubble { 2 } else { 1 };
+    for (k, first) in (0..data.series.len()).step_by(step).enumerate() {
+        let name = &data.series[first];
+        let col = column_letters(first + 1);
         let _ = write!(
             x,
             r#"<c:ser><c:idx val="{k}"/><c:order val="{k}"/><c:tx><c:strRef><c:f>Sheet1!${col}$1</c:f><c:strCache><c:ptCount val="1"/><c:pt idx="0"><c:v>"#
@@ -177,7 +194,8 @@ pub(crate) fn chart_part(data: &ChartData) -> String {
             | ChartKind::StackedBar
             | ChartKind::StackedColumn
             | ChartKind::PercentBar
-            | ChartKind::PercentColumn => {
+            | ChartKind::PercentColumn
+            | ChartKind::Bubble => {
                 let _ = write!(x, r#"<c:spPr>{fill}</c:spPr><c:invertIfNegative val="0"/>"#);
             }
             ChartKind::Area | ChartKind::StackedArea | ChartKind::PercentArea => {
@@ -194,16 +212,7 @@ pub(crate) fn chart_part(data: &ChartData) -> String {
                 }
             }
         }
-        let values: Vec<(usize, &str)> = data
-            .values
-            .iter()
-            .enumerate()
-            .filter_map(|(i, row)| {
-                row.get(k)
-                    .filter(|v| !v.is_empty())
-                    .map(|v| (i, v.as_str()))
-            })
-            .collect();
+        let values = column(first);
         let (cat, val) = if scatter {
             ("xVal", "yVal")
         } else {
@@ -212,8 +221,13 @@ pub(crate) fn chart_part(data: &ChartData) -> String {
         let _ = write!(x, "<c:{cat}>");
         data_ref(&mut x, numeric_x, 0, count, &categories);
         let _ = write!(x, "</c:{cat}><c:{val}>");
-        data_ref(&mut x, true, k + 1, count, &values);
+        data_ref(&mut x, true, first + 1, count, &values);
         let _ = write!(x, "</c:{val}>");
+        if bubble {
+            x.push_str("<c:bubbleSize>");
+            data_ref(&mut x, true, first + 2, count, &column(first + 1));
+            x.push_str(r#"</c:bubbleSize><c:bubble3D val="0"/>"#);
+        }
         if matches!(data.kind, ChartKind::Line | ChartKind::Scatter) {
             x.push_str(r#"<c:smooth val="0"/>"#);
         }
@@ -230,7 +244,10 @@ pub(crate) fn chart_part(data: &ChartData) -> String {
                 r#"<c:firstSliceAng val="0"/><c:holeSize val="50"/></c:{element}>"#
             );
         }
-        ChartKind::Scatter => {
+        ChartKind::Scatter | ChartKind::Bubble => {
+            if bubble {
+                x.push_str(r#"<c:bubbleScale val="100"/><c:showNegBubbles val="0"/>"#);
+            }
             let _ = write!(x, r#"<c:axId val="{a}"/><c:axId val="{b}"/></c:{element}>"#);
             value_axis(&mut x, a, b, "b", false);
             value_axis(&mut x, b, a, "l", true);

@@ -5,7 +5,7 @@
 use quick_xml::events::Event;
 
 use crate::ast::Table;
-use crate::ast::chart::{ChartData, ChartKind};
+use crate::ast::chart::{BUBBLE_SIZE_SUFFIX, ChartData, ChartKind};
 use crate::ast::number_format;
 use crate::error::Result;
 use crate::limits::{Limits, MAX_TABLE_COLUMNS};
@@ -20,6 +20,8 @@ struct Series {
     name: String,
     categories: Vec<(usize, String)>,
     values: Vec<(usize, String)>,
+    /// A bubble chart's sizes (`c:bubbleSize`).
+    sizes: Vec<(usize, String)>,
 }
 
 /// What a chart part holds: its kind (`barChart`, `pieChart`, …), title and series.
@@ -44,6 +46,7 @@ enum Slot {
     Name,
     Categories,
     Values,
+    Sizes,
 }
 
 /// Reads a chart part's text.
@@ -149,6 +152,8 @@ fn take_text(
     }
     let slot = if inside("tx") {
         Slot::Name
+    } else if inside("bubbleSize") {
+        Slot::Sizes
     } else if inside("cat") || inside("xVal") {
         Slot::Categories
     } else if inside("val") || inside("yVal") {
@@ -163,6 +168,7 @@ fn take_text(
         Slot::Name => ser.name.push_str(&s),
         Slot::Categories if ser.categories.len() < MAX_POINTS => ser.categories.push((point, s)),
         Slot::Values if ser.values.len() < MAX_POINTS => ser.values.push((point, s)),
+        Slot::Sizes if ser.sizes.len() < MAX_POINTS => ser.sizes.push((point, s)),
         _ => {}
     }
 }
@@ -191,35 +197,47 @@ impl ChartPart {
                     .unwrap_or_else(|| (p + 1).to_string())
             })
             .collect();
+        let kind = if self.other {
+            ChartKind::Other
+        } else {
+            ChartKind::from_plot(&self.kind, self.horizontal, &self.grouping)
+        };
+        let at = |list: &[(usize, String)], p: usize| {
+            list.iter()
+                .find(|(i, _)| *i == p)
+                .map(|(_, v)| v.clone())
+                .unwrap_or_default()
+        };
+        let bubble = kind == ChartKind::Bubble;
+        // A bubble chart's series each give two columns: values, then sizes.
+        let series = if bubble {
+            &series[..series.len().min((MAX_TABLE_COLUMNS - 1) / 2)]
+        } else {
+            series
+        };
         let values = (0..points)
             .map(|p| {
                 series
                     .iter()
-                    .map(|s| {
-                        s.values
-                            .iter()
-                            .find(|(i, _)| *i == p)
-                            .map(|(_, v)| v.clone())
-                            .unwrap_or_default()
+                    .flat_map(|s| {
+                        let size = bubble.then(|| at(&s.sizes, p));
+                        std::iter::once(at(&s.values, p)).chain(size)
                     })
                     .collect()
             })
             .collect();
+        let names = series.iter().enumerate().flat_map(|(k, s)| {
+            let name = match s.name.trim() {
+                "" => format!("Series {}", k + 1),
+                name => name.to_string(),
+            };
+            let size = bubble.then(|| format!("{name}{BUBBLE_SIZE_SUFFIX}"));
+            std::iter::once(name).chain(size)
+        });
         let data = ChartData {
-            kind: if self.other {
-                ChartKind::Other
-            } else {
-                ChartKind::from_plot(&self.kind, self.horizontal, &self.grouping)
-            },
+            kind,
             title: self.title.clone(),
-            series: series
-                .iter()
-                .enumerate()
-                .map(|(k, s)| match s.name.trim() {
-                    "" => format!("Series {}", k + 1),
-                    name => name.to_string(),
-                })
-                .collect(),
+            series: names.collect(),
             categories,
             values,
         };
@@ -289,6 +307,28 @@ mod tests {
                 vec!["2.0", "1,234.50", "-0.3"],
                 // Not a number: kept as the cache has it.
                 vec!["3.0", "n/a", ""],
+            ]
+        );
+    }
+
+    #[test]
+    fn a_bubble_chart_keeps_its_sizes_beside_its_values() {
+        let xml = r#"<c:chartSpace xmlns:c="c"><c:chart><c:plotArea><c:bubbleChart>
+<c:ser><c:tx><c:v>Deals</c:v></c:tx><c:xVal><c:numLit><c:pt idx="0"><c:v>1</c:v></c:pt><c:pt idx="1"><c:v>2</c:v></c:pt></c:numLit></c:xVal>
+<c:yVal><c:numLit><c:pt idx="0"><c:v>10</c:v></c:pt><c:pt idx="1"><c:v>20</c:v></c:pt></c:numLit></c:yVal>
+<c:bubbleSize><c:numLit><c:pt idx="0"><c:v>5</c:v></c:pt><c:pt idx="1"><c:v>50</c:v></c:pt></c:numLit></c:bubbleSize></c:ser>
+</c:bubbleChart></c:plotArea></c:chart></c:chartSpace>"#;
+        let table = read(xml, "c.xml", &Limits::default())
+            .unwrap_or_default()
+            .to_table()
+            .unwrap_or_default();
+        assert_eq!(table.chart, Some(ChartKind::Bubble));
+        assert_eq!(
+            texts(&table),
+            [
+                vec!["", "Deals", "Deals (size)"],
+                vec!["1", "10", "5"],
+                vec!["2", "20", "50"],
             ]
         );
     }
