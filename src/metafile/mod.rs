@@ -69,6 +69,15 @@ pub(crate) struct Svg {
     pub texts: usize,
 }
 
+impl Svg {
+    /// Whether nothing is drawn: the root element alone.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.text
+            .find('>')
+            .is_some_and(|end| self.text[end + 1..].trim() == "</svg>")
+    }
+}
+
 /// Why a metafile could not be drawn or an SVG not rasterised.
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum MetafileError {

@@ -671,3 +671,29 @@ fn absurd_coordinates_are_dropped_not_rasterised() {
     svg_to_png(&svg.text, 1.0, 4096).unwrap();
     assert!(start.elapsed().as_secs() < 2);
 }
+
+#[test]
+fn a_dual_file_whose_emf_records_draw_nothing_keeps_its_emf_plus_drawing() {
+    // libUEMF's EMF+ test file says "dual" but holds no EMF drawing records, and a few of its
+    // EMF+ bitmaps have pixel formats the player does not decode.
+    let Ok(b) = std::fs::read("../shared/corpus/metafiles/libuemf/test_libuemf_p_ref.emf") else {
+        eprintln!("skipping: ../shared/corpus is absent");
+        return;
+    };
+    let svg = to_svg(&b, MediaKind::Emf).unwrap();
+    assert!(!svg.is_empty());
+    assert!(svg.texts > 50, "{} texts", svg.texts);
+}
+
+#[test]
+fn an_svg_with_nothing_drawn_is_empty() {
+    let svg = |text: &str| Svg {
+        text: text.to_string(),
+        width: 1.0,
+        height: 1.0,
+        skipped: 0,
+        texts: 0,
+    };
+    assert!(svg(r#"<svg width="1" height="1" viewBox="0 0 1 1"></svg>"#).is_empty());
+    assert!(!svg(r#"<svg width="1"><path d="M0 0L1 1"/></svg>"#).is_empty());
+}

@@ -24,6 +24,7 @@ const MAX_MALFORMED: usize = 8;
 /// Plays an EMF into SVG.
 pub(crate) fn play(bytes: &[u8], budget: &mut Budget) -> Result<Svg, MetafileError> {
     let head = header(bytes)?;
+    let mut partial = None;
     if let Some(dual) = emf_plus_header(bytes, head.size) {
         let mut b = budget.clone();
         match play_records(bytes, &head, true, &mut b) {
@@ -33,10 +34,17 @@ pub(crate) fn play(bytes: &[u8], budget: &mut Budget) -> Result<Svg, MetafileErr
             }
             Err(e) if !dual => return Err(e),
             // Dual: the EMF records draw it all; better them than a part.
-            _ => {}
+            Ok((svg, _)) => partial = Some(svg),
+            Err(_) => {}
         }
     }
-    play_records(bytes, &head, false, budget).map(|(svg, _)| svg)
+    let svg = play_records(bytes, &head, false, budget).map(|(svg, _)| svg)?;
+    // A file that says "dual" but whose EMF records draw nothing (some write only comments):
+    // the EMF+ drawing, though part of it could not be drawn, is all there is.
+    match partial {
+        Some(plus) if svg.is_empty() => Ok(plus),
+        _ => Ok(svg),
+    }
 }
 
 /// Plays the records; with `plus`, EMF+ comments too. Returns the SVG and how many EMF+
