@@ -61,7 +61,7 @@ pub struct Shown {
     pub code: String,
 }
 
-/// The number a chart's text shows, with a code that shows it so ([`format`] gives the text
+/// The number a chart's text shows, with a code that shows it so ([`format()`] gives the text
 /// back exactly), or `None` when the text is not a number this module writes.
 pub fn parse(shown: &str) -> Option<Shown> {
     // A plain number first: what a chart cache holds and what General shows.
