@@ -294,6 +294,18 @@ fn word_keeps_the_originals() {
         "{:#?}",
         out.warnings
     );
+    // The drawable ones have their frame as their size (the inline one has no extent of its
+    // own); only the bare header has none.
+    let sizeless: Vec<&str> = out
+        .warnings
+        .iter()
+        .filter(|w| w.message.contains("no known size"))
+        .map(|w| w.message.as_str())
+        .collect();
+    assert!(
+        sizeless.iter().all(|m| m.contains("broken.emf")),
+        "{sizeless:?}"
+    );
 }
 
 #[test]

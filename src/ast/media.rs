@@ -504,13 +504,13 @@ pub fn sniff(b: &[u8]) -> (MediaKind, Option<(u32, u32)>) {
         return (MediaKind::Tiff, None);
     }
     if b.len() >= 44 && le32(b, 0) == Some(1) && &b[40..44] == b" EMF" {
-        return (MediaKind::Emf, None);
+        return (MediaKind::Emf, emf_size(b));
     }
     // Placeable, or a bare META_HEADER of either type: in memory (1) or on disk (2).
-    if b.starts_with(&[0xD7, 0xCD, 0xC6, 0x9A])
-        || b.starts_with(&[0x01, 0x00, 0x09, 0x00])
-        || b.starts_with(&[0x02, 0x00, 0x09, 0x00])
-    {
+    if b.starts_with(&[0xD7, 0xCD, 0xC6, 0x9A]) {
+        return (MediaKind::Wmf, placeable_wmf_size(b));
+    }
+    if b.starts_with(&[0x01, 0x00, 0x09, 0x00]) || b.starts_with(&[0x02, 0x00, 0x09, 0x00]) {
         return (MediaKind::Wmf, None);
     }
     let head = &b[..b.len().min(512)];
@@ -525,6 +525,33 @@ fn be32(b: &[u8], at: usize) -> Option<u32> {
     b.get(at..at + 4)
         .map(|s| u32::from_be_bytes([s[0], s[1], s[2], s[3]]))
 }
+/// A metafile's natural size in CSS pixels (96 per inch), its "pixel size": `mm` wide and
+/// high, when both are sensible.
+fn metafile_px(width_mm: f64, height_mm: f64) -> Option<(u32, u32)> {
+    let px = |mm: f64| (mm / 25.4 * 96.0).round();
+    let (w, h) = (px(width_mm), px(height_mm));
+    ((1.0..=100_000.0).contains(&w) && (1.0..=100_000.0).contains(&h))
+        .then_some((w as u32, h as u32))
+}
+
+/// An EMF's frame (`rclFrame`, hundredths of a millimetre, bytes 24..40) as its size.
+fn emf_size(b: &[u8]) -> Option<(u32, u32)> {
+    let at = |o: usize| le32(b, o).map(|v| f64::from(v as i32));
+    let (l, t, r, bt) = (at(24)?, at(28)?, at(32)?, at(36)?);
+    metafile_px((r - l).abs() / 100.0, (bt - t).abs() / 100.0)
+}
+
+/// A placeable WMF's bounding box (bytes 6..14) in its units per inch (bytes 14..16).
+fn placeable_wmf_size(b: &[u8]) -> Option<(u32, u32)> {
+    let at = |o: usize| le16(b, o).map(|v| f64::from(v as i16));
+    let (l, t, r, bt) = (at(6)?, at(8)?, at(10)?, at(12)?);
+    let inch = f64::from(le16(b, 14)?);
+    if inch <= 0.0 {
+        return None;
+    }
+    metafile_px((r - l).abs() / inch * 25.4, (bt - t).abs() / inch * 25.4)
+}
+
 fn le32(b: &[u8], at: usize) -> Option<u32> {
     b.get(at..at + 4)
         .map(|s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
@@ -618,6 +645,27 @@ impl<W: std::io::Write + std::io::Seek> ZipWriter<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn metafiles_have_their_frame_as_size() {
+        // An EMF header whose frame is 100 × 50 mm.
+        let mut emf = vec![0u8; 88];
+        emf[0] = 1;
+        for (at, v) in [(24usize, 0i32), (28, 0), (32, 10_000), (36, 5_000)] {
+            emf[at..at + 4].copy_from_slice(&v.to_le_bytes());
+        }
+        emf[40..44].copy_from_slice(b" EMF");
+        assert_eq!(sniff(&emf), (MediaKind::Emf, Some((378, 189))));
+        // A placeable WMF two inches by one at 1440 units per inch.
+        let mut wmf = vec![0xD7, 0xCD, 0xC6, 0x9A, 0, 0];
+        for v in [0i16, 0, 2880, 1440, 1440] {
+            wmf.extend_from_slice(&v.to_le_bytes());
+        }
+        assert_eq!(sniff(&wmf), (MediaKind::Wmf, Some((192, 96))));
+        // A frame of nothing is no size.
+        emf[32..40].fill(0);
+        assert_eq!(sniff(&emf), (MediaKind::Emf, None));
+    }
 
     #[test]
     fn sniffs_png_header() {
