@@ -293,7 +293,11 @@ fn axes(
         .flatten()
         .flatten()
         .flat_map(|(a, b)| [*a, *b]);
-    let (lo, hi) = ends.fold((0.0f64, 0.0f64), |(lo, hi), x| (lo.min(x), hi.max(x)));
+    let (lo, mut hi) = ends.fold((0.0f64, 0.0f64), |(lo, hi), x| (lo.min(x), hi.max(x)));
+    if kind == ChartKind::Bubble && hi > lo {
+        // Room above the highest point for its bubble, as a spreadsheet leaves.
+        hi += (hi - lo) * 0.2;
+    }
     let span = if hi > lo { hi - lo } else { 1.0 };
     let (pw, ph) = (W - L - R, H - T - B);
     let stacked = kind.stacking() != Stacking::None;
@@ -538,7 +542,7 @@ mod tests {
 
     #[test]
     fn bubbles_are_as_big_as_their_sizes() {
-        let t = table(&[&["", "a", "a (size)"], &["1", "3", "1"], &["2", "1", "16"]]);
+        let t = table(&[&["", "a", "a (size)"], &["1", "3", "16"], &["2", "1", "1"]]);
         let mut svg = String::new();
         assert!(write(&t, ChartKind::Bubble, "B", &mut svg));
         let radii: Vec<f64> = svg
@@ -549,12 +553,22 @@ mod tests {
                 c[at..at + c[at..].find('"').unwrap()].parse().unwrap()
             })
             .collect();
-        // Area follows size: 1 and 16 give radii 3 + 22/4 and 3 + 22.
+        // Area follows size: 16 and 1 give radii 3 + 22 and 3 + 22/4.
         assert_eq!(radii.len(), 2, "{svg}");
         assert!(
-            (radii[0] - 8.5).abs() < 0.1 && (radii[1] - 25.0).abs() < 0.1,
+            (radii[0] - 25.0).abs() < 0.1 && (radii[1] - 8.5).abs() < 0.1,
             "{radii:?}"
         );
+        // The biggest bubble, at the highest value, fits under the plot's top (T = 16).
+        let top: f64 = {
+            let c = svg.split("<circle ").nth(1).unwrap();
+            let num = |k: &str| -> f64 {
+                let at = c.find(&format!("{k}=\"")).unwrap() + k.len() + 2;
+                c[at..at + c[at..].find('"').unwrap()].parse().unwrap()
+            };
+            num("cy") - num("r")
+        };
+        assert!(top >= T - 0.5, "bubble top at {top}");
         // One legend entry: the sizes are not a series of their own.
         assert_eq!(svg.matches(">a</text>").count(), 1, "{svg}");
         assert!(!svg.contains("a (size)"), "{svg}");
