@@ -171,3 +171,31 @@ fn word_chunks_nested_past_the_limit_stop() {
         c.warnings
     );
 }
+
+#[test]
+fn nested_word_chunks_share_what_the_document_may_inflate() {
+    // Two Word chunks, each inflating to about 60 KB of text.
+    let words = "lorem ipsum dolor sit amet ".repeat(2_300);
+    let inner = docx(&p(&words)).build();
+    let body = [chunk("rIdA"), chunk("rIdB")].concat();
+    let outer = docx(&body)
+        .rel("rIdA", "aFChunk", "a.docx", false)
+        .rel("rIdB", "aFChunk", "b.docx", false)
+        .part("word/a.docx", &inner)
+        .part("word/b.docx", &inner)
+        .build();
+    let read = |total: u64| {
+        let mut options = sdconv::ImportOptions::default();
+        options.limits = sdconv::Limits::default().with_max_total_size(total);
+        sdconv::import(sdconv::Format::Word, &outer, &options)
+    };
+    // 100 KB in all: each chunk may inflate half of what is left, less than it needs.
+    let refused = read(100_000).map(|c| c.value.blocks.len());
+    assert!(
+        matches!(refused, Err(sdconv::Error::TooLarge { .. })),
+        "{refused:?}"
+    );
+    // 400 KB: both fit.
+    let c = read(400_000).unwrap();
+    assert_eq!(texts(&c.value.blocks).len(), 2);
+}

@@ -17,10 +17,14 @@
 const GENERAL_DIGITS: usize = 15;
 /// Decimals a code may ask for, at most (Excel's own limit is 30).
 const MAX_DECIMALS: usize = 30;
+/// Characters of a format code, at most (Excel's limit); a longer one is shown as `General`.
+const MAX_CODE_CHARS: usize = 255;
+/// Digits a code may ask to show before the point, at most.
+const MAX_INT_DIGITS: usize = 30;
 
 /// `value` as `code` shows it (see the module documentation for what is supported).
 pub fn format(value: f64, code: &str) -> String {
-    if !value.is_finite() {
+    if !value.is_finite() || code.chars().count() > MAX_CODE_CHARS {
         return general(value);
     }
     let sections = split_sections(code);
@@ -300,7 +304,7 @@ impl Pattern {
                 _ => return None,
             }
         }
-        if stage == 0 || p.max_dec > MAX_DECIMALS {
+        if stage == 0 || p.max_dec > MAX_DECIMALS || p.min_int > MAX_INT_DIGITS {
             return None;
         }
         Some(p)
@@ -383,6 +387,11 @@ mod tests {
         ] {
             assert_eq!(format(value, code), shown, "{value} as {code}");
         }
+        // Codes past Excel's length, or asking for absurd widths, are General: a hostile chart
+        // cannot make each value megabytes long.
+        assert_eq!(format(2.5, &"0".repeat(1_000_000)), "2.5");
+        assert_eq!(format(2.5, &format!("{}.0", "0".repeat(200))), "2.5");
+        assert_eq!(format(2.5, &format!("0.0{}", " ".repeat(300))), "2.5");
         // What the module does not support is General.
         for code in ["dd/mm/yyyy", "0.00E+00", "#,##0,", "# ?/?", "@"] {
             assert_eq!(format(1234.5, code), "1234.5", "{code}");

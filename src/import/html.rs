@@ -282,6 +282,12 @@ impl Reader<'_> {
                 if name != "td" && name != "th" {
                     continue;
                 }
+                // The tree's tables are as wide as the Word reader's at most.
+                if cells.len() >= crate::limits::MAX_TABLE_COLUMNS {
+                    let max = crate::limits::MAX_TABLE_COLUMNS;
+                    self.out.lost.insert(format!("{name} past {max}"));
+                    break;
+                }
                 let span = |a: &str| {
                     cell.value()
                         .attr(a)
@@ -623,5 +629,13 @@ mod tests {
         ] {
             let _ = read(junk, "c-");
         }
+        // A row wider than the tree's tables: cut, and said.
+        let wide = format!("<table><tr>{}</tr></table>", "<td>x</td>".repeat(5000));
+        let r = read(&wide, "c-");
+        let Some(Block::Table(t)) = r.blocks.first() else {
+            panic!("{:?}", r.blocks)
+        };
+        assert_eq!(t.rows[0].cells.len(), crate::limits::MAX_TABLE_COLUMNS);
+        assert_eq!(r.lost.len(), 1);
     }
 }

@@ -78,6 +78,15 @@ pub(super) fn read_chunks(
 ) -> Result<HashMap<String, ChunkBlocks>> {
     let mut parts = Vec::new();
     collect_parts(&body.blocks, &|p| &p.chunks, &mut parts);
+    // Each nested Word document inflates within a share of what this one has left, so nested
+    // chunks together never inflate more than the document could itself (times the depth).
+    let words = parts
+        .iter()
+        .filter(|p| matches!(kind_of(pkg, p), Kind::Word))
+        .count()
+        .max(1) as u64;
+    let share = limits.max_total_size.saturating_sub(pkg.inflated) / words;
+    let nested_limits = limits.clone().with_max_total_size(share);
     let mut out = HashMap::new();
     for part in parts {
         if out.contains_key(&part) {
@@ -139,7 +148,7 @@ pub(super) fn read_chunks(
                 None
             }
             Kind::Word => match pkg.read_bytes(&part)? {
-                Some(bytes) => word_chunk(&bytes, &part, &prefix, options, limits, report)?,
+                Some(bytes) => word_chunk(&bytes, &part, &prefix, options, &nested_limits, report)?,
                 None => None,
             },
             Kind::Other(what) => {
