@@ -78,6 +78,27 @@ impl Document {
         }
     }
 
+    /// Points every image block and inline image whose media `new_name` gives a name for at
+    /// that name (the media store is the caller's to match).
+    pub fn rename_media(&mut self, new_name: impl Fn(&str) -> Option<String>) {
+        self.walk_blocks_mut(&mut |_, block| {
+            if let Block::Image(img) = block
+                && let Some(name) = new_name(&img.media)
+            {
+                img.media = name;
+            }
+        });
+        self.walk_inline_lists_mut(&mut |list| {
+            for inline in list.iter_mut() {
+                if let Inline::Image { media, .. } = inline
+                    && let Some(name) = new_name(media)
+                {
+                    *media = name;
+                }
+            }
+        });
+    }
+
     /// The names of the media the tree shows: image blocks and inline images, in tables,
     /// notes and comments too.
     pub fn referenced_media(&self) -> BTreeSet<String> {

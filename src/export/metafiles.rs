@@ -89,30 +89,21 @@ pub(crate) fn drawn<'d>(
     if renamed.is_empty() {
         return (Cow::Borrowed(doc), warnings);
     }
+    // The drawn PNG has PNG_SCALE pixels per CSS pixel: a picture block with no size of its
+    // own keeps the metafile's frame size rather than doubling.
     out.walk_blocks_mut(&mut |_, block| {
         if let Block::Image(img) = block
-            && let Some((name, (w, h))) = renamed.get(&img.media)
+            && let Some((_, (w, h))) = renamed.get(&img.media)
+            && img.extent.is_none()
+            && img.width_percent.is_none()
         {
-            img.media = name.clone();
-            // The drawn PNG has PNG_SCALE pixels per CSS pixel: a picture with no size of its
-            // own keeps the metafile's frame size rather than doubling.
-            if img.extent.is_none() && img.width_percent.is_none() {
-                img.extent = Some(Extent {
-                    width: (w * EMU_PER_PX as f64).round() as u64,
-                    height: (h * EMU_PER_PX as f64).round() as u64,
-                });
-            }
+            img.extent = Some(Extent {
+                width: (w * EMU_PER_PX as f64).round() as u64,
+                height: (h * EMU_PER_PX as f64).round() as u64,
+            });
         }
     });
-    out.walk_inline_lists_mut(&mut |list| {
-        for inline in list.iter_mut() {
-            if let Inline::Image { media, .. } = inline
-                && let Some((name, _)) = renamed.get(media.as_str())
-            {
-                *media = name.clone();
-            }
-        }
-    });
+    out.rename_media(|name| renamed.get(name).map(|(new, _)| new.clone()));
     (Cow::Owned(out), warnings)
 }
 

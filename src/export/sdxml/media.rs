@@ -10,7 +10,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::archive::check_entry_name;
-use crate::ast::{Block, Document, Inline};
+use crate::ast::Document;
 use crate::report::{Location, Report, WarningKind};
 
 use crate::xml::{xml_char, xml_clean};
@@ -44,23 +44,7 @@ impl Plan {
     /// A copy of `doc` with every reference renamed.
     pub fn apply(&self, doc: &Document) -> Document {
         let mut doc = doc.clone();
-        let rename = |name: &mut String| {
-            if let Some(new) = self.renames.get(name.as_str()) {
-                *name = new.clone();
-            }
-        };
-        doc.walk_blocks_mut(&mut |_, block| {
-            if let Block::Image(img) = block {
-                rename(&mut img.media);
-            }
-        });
-        doc.walk_inline_lists_mut(&mut |list| {
-            for inline in list.iter_mut() {
-                if let Inline::Image { media, .. } = inline {
-                    rename(media);
-                }
-            }
-        });
+        doc.rename_media(|name| self.renames.get(name).cloned());
         doc
     }
 }

@@ -230,22 +230,7 @@ fn word_chunk(
         .iter()
         .map(|m| (m.name.clone(), format!("{prefix}{}", m.name)))
         .collect();
-    doc.walk_blocks_mut(&mut |_, b| {
-        if let Block::Image(img) = b
-            && let Some(name) = renamed.get(&img.media)
-        {
-            img.media = name.clone();
-        }
-    });
-    doc.walk_inline_lists_mut(&mut |list| {
-        for inline in list.iter_mut() {
-            if let Inline::Image { media, .. } = inline
-                && let Some(name) = renamed.get(media.as_str())
-            {
-                *media = name.clone();
-            }
-        }
-    });
+    doc.rename_media(|name| renamed.get(name).cloned());
     let media = doc
         .media
         .iter()

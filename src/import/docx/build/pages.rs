@@ -2,6 +2,8 @@
 //! fields kept as fields), a section without a part of a kind taking the previous section's,
 //! as Word shows it.
 
+use std::collections::HashMap;
+
 use crate::ast::{PagePiece, PageSection, PageText, Pages, inline::plain_text};
 use crate::import::docx::parse::model;
 use crate::import::docx::parse::parts::PageParts;
@@ -89,6 +91,7 @@ impl Converter<'_> {
             .into_iter()
             .chain(std::iter::once((usize::MAX, last.unwrap_or_default())));
         let mut template_footer: Option<String> = None;
+        let mut converted: HashMap<String, Option<PageText>> = HashMap::new();
         for (next, props) in all {
             // Inherited: what the previous section shows, for each kind this one leaves out.
             let mut section = sections.last().cloned().unwrap_or_default();
@@ -102,7 +105,7 @@ impl Converter<'_> {
                     if parts.template_footers.contains(id) {
                         // Our writer's frame around the service's footer: that footer only.
                         if template_footer.is_none() {
-                            let blocks = parts.parts.get(id).cloned().unwrap_or_default();
+                            let blocks = parts.parts.remove(id).unwrap_or_default();
                             template_footer = self
                                 .page_text(blocks)
                                 .map(|t| one_line(&t))
@@ -110,11 +113,14 @@ impl Converter<'_> {
                         }
                         continue;
                     }
-                    let text = match parts.parts.get(id) {
-                        // The same part in several sections is converted once per use: its
-                        // blocks are taken by the first and cloned before.
-                        Some(blocks) => self.page_text(blocks.clone()),
-                        None => None,
+                    // A part several sections name is converted once.
+                    let text = match converted.get(id) {
+                        Some(text) => text.clone(),
+                        None => {
+                            let text = parts.parts.remove(id).and_then(|b| self.page_text(b));
+                            converted.insert(id.clone(), text.clone());
+                            text
+                        }
                     };
                     match kind.as_str() {
                         "first" => slots.first = text,
