@@ -449,6 +449,22 @@ impl MediaStore {
     }
 }
 
+/// `name`, or `stem-2.ext`, `stem-3.ext`… (the number before the extension), the first that
+/// `taken` does not hold.
+pub(crate) fn unused_name(name: String, taken: impl Fn(&str) -> bool) -> String {
+    if !taken(&name) {
+        return name;
+    }
+    let (stem, ext) = match name.rfind('.') {
+        Some(i) if i > 0 => name.split_at(i),
+        _ => (name.as_str(), ""),
+    };
+    (2u32..)
+        .map(|n| format!("{stem}-{n}{ext}"))
+        .find(|candidate| !taken(candidate))
+        .unwrap_or(name)
+}
+
 /// Pictures read for writing as files ([`read_files`]).
 pub(crate) struct ReadFiles {
     /// (file name, bytes), in the order given.

@@ -174,12 +174,7 @@ fn unique_name(original: &str, shown: Shown, taken: &mut HashSet<String>) -> Str
         Some(i) if i > 0 => &original[..i],
         _ => original,
     };
-    let mut name = format!("{stem}.{ext}");
-    let mut n = 2u32;
-    while taken.contains(&name) {
-        name = format!("{stem}-{n}.{ext}");
-        n += 1;
-    }
+    let name = crate::ast::media::unused_name(format!("{stem}.{ext}"), |n| taken.contains(n));
     taken.insert(name.clone());
     name
 }

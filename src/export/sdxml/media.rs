@@ -81,17 +81,7 @@ fn sanitize(name: &str) -> String {
 
 /// `stem-N.ext` for the first N ≥ 2 not in `taken`.
 fn unique(name: String, taken: &BTreeSet<String>) -> String {
-    if !taken.contains(&name) {
-        return name;
-    }
-    let (stem, ext) = match name.rfind('.') {
-        Some(i) if i > 0 => name.split_at(i),
-        _ => (name.as_str(), ""),
-    };
-    (2u32..)
-        .map(|n| format!("{stem}-{n}{ext}"))
-        .find(|candidate| !taken.contains(candidate))
-        .unwrap_or(name)
+    crate::ast::media::unused_name(name, |n| taken.contains(n))
 }
 
 /// Collects the referenced media and plans renames; warns about renames and missing media.
