@@ -49,6 +49,7 @@ pub fn drop_unsafe_links(doc: &mut Document, report: &mut Report) {
     let mut dropped = 0usize;
     let mut example: Option<String> = None;
     doc.walk_inline_lists_mut(&mut |list| {
+        let before = dropped;
         // Again while a link kept its place: one inside a dropped one comes up in this list.
         while list
             .iter()
@@ -68,6 +69,13 @@ pub fn drop_unsafe_links(doc: &mut Document, report: &mut Report) {
                     other => list.push(other),
                 }
             }
+        }
+        // The link's text now stands beside its neighbours: `a<a href="bad">b</a>` must become
+        // the one text `ab` of the canonical form, not two texts side by side. Every link and
+        // wrapper of canonical content nests in mark order, so putting this list in canonical
+        // form puts the whole content in it.
+        if dropped > before {
+            *list = super::inline::normalize(list);
         }
     });
     if let Some(example) = example {
@@ -155,5 +163,39 @@ mod tests {
             panic!("paragraph")
         };
         assert_eq!(crate::ast::inline::plain_text(&p.content), "click and safe");
+        assert!(crate::ast::inline::is_normalized(&p.content));
+    }
+
+    /// Found by the sd.xml fuzzer: `=<a href="h\0/">r</a>` left the texts `=` and `r` side by
+    /// side, which is not canonical form, and the tree failed validation.
+    #[test]
+    fn unwrapped_text_joins_its_neighbours() {
+        let bold = |children| Inline::styled(crate::ast::TextStyle::Bold, children);
+        let mut doc = Document::default();
+        doc.blocks.push(Block::Paragraph(Paragraph::new(
+            TextType::Paragraph,
+            vec![
+                Inline::text("="),
+                Inline::Link {
+                    href: "h\0/".into(),
+                    children: vec![Inline::text("r")],
+                },
+                bold(vec![Inline::text("x")]),
+                Inline::Link {
+                    href: "javascript:x".into(),
+                    children: vec![bold(vec![Inline::text("y")])],
+                },
+            ],
+        )));
+        let mut report = Report::new();
+        drop_unsafe_links(&mut doc, &mut report);
+        assert!(doc.validate().is_ok(), "{:?}", doc.validate());
+        let Block::Paragraph(p) = &doc.blocks[0] else {
+            panic!("paragraph")
+        };
+        assert_eq!(
+            p.content,
+            [Inline::text("=r"), bold(vec![Inline::text("xy")])]
+        );
     }
 }
