@@ -207,6 +207,36 @@ fn merge_broken_lines() {
     );
 }
 
+/// Page sections start at top-level blocks: removing or merging blocks moves them along, so
+/// each section keeps its own text and no section points past the end.
+#[test]
+fn page_sections_move_with_the_blocks_that_go() {
+    use sdconv::ast::pages::PageSection;
+    let section = |start| PageSection {
+        start,
+        ..PageSection::default()
+    };
+    let mut d = doc(vec![
+        para(vec![t("One")]),
+        para(vec![]),
+        para(vec![t("Two was")]),
+        para(vec![t("broken.")]),
+        para(vec![]),
+        para(vec![t("Three")]),
+        para(vec![]),
+    ]);
+    d.meta.pages.sections = vec![section(0), section(2), section(5), section(6)];
+    let (d, _) = apply("remove-empty-paragraphs", d);
+    assert_eq!(texts(&d), ["One", "Two was", "broken.", "Three"]);
+    let starts =
+        |d: &Document| -> Vec<usize> { d.meta.pages.sections.iter().map(|s| s.start).collect() };
+    // The last section's only block went: it starts where the next block would be.
+    assert_eq!(starts(&d), [0, 1, 3, 4]);
+    let (d, _) = apply("merge-broken-lines", d);
+    assert_eq!(texts(&d), ["One", "Two was broken.", "Three"]);
+    assert_eq!(starts(&d), [0, 1, 2, 3]);
+}
+
 fn image(w: u64, h: u64) -> Block {
     Block::Image(Image {
         media: "a.png".into(),

@@ -30,7 +30,8 @@ impl Document {
     /// - widths are finite percentages in (0, 100], column widths finite and ≥ 0;
     /// - every cell spans ≥ 1 row and column and lies inside the table's grid and rows;
     /// - block ids and comment ids are unique; every comment anchor names a comment;
-    /// - formulas are nested at most [`super::math::MAX_TREE_DEPTH`] levels.
+    /// - formulas are nested at most [`super::math::MAX_TREE_DEPTH`] levels;
+    /// - page sections start in order, none past the last top-level block.
     ///
     /// Returns every violation found, not just the first.
     pub fn validate(&self) -> Result<(), Vec<Violation>> {
@@ -49,6 +50,20 @@ impl Document {
         for comment in &self.comments {
             let at = format!("comment {}", comment.id);
             check_inlines(self, &at, &comment.content, &comment_ids, &mut v);
+        }
+        let mut previous = 0;
+        for (n, section) in self.meta.pages.sections.iter().enumerate() {
+            if section.start < previous || section.start > self.blocks.len() {
+                v.push(Violation {
+                    location: format!("page section {n}"),
+                    message: format!(
+                        "starts at block {}, after {previous} and at most {} expected",
+                        section.start,
+                        self.blocks.len()
+                    ),
+                });
+            }
+            previous = previous.max(section.start);
         }
         if v.is_empty() { Ok(()) } else { Err(v) }
     }

@@ -110,7 +110,13 @@ pub fn run_action(
         media,
         quotes: Quotes::for_language(meta.language.as_deref().unwrap_or("")),
     };
-    run_list(blocks, action, &ctx)
+    // Page sections start at top-level block indices: they move with the blocks that go.
+    let mut removed = vec![false; blocks.len()];
+    let changes = run_list(blocks, action, &ctx, Some(&mut removed));
+    if removed.contains(&true) {
+        meta.pages.blocks_removed(&removed);
+    }
+    changes
 }
 
 fn run_image_action(
@@ -148,15 +154,32 @@ fn passes(action: &Action, block: &Block, ctx: &Ctx) -> bool {
     action.filters.iter().all(|f| f.matches(block, ctx.media))
 }
 
-fn run_list(blocks: &mut Vec<Block>, action: &Action, ctx: &Ctx) -> usize {
+/// Runs `action` over `blocks` and the blocks of their table cells. `removed`, when given, has
+/// one entry per block of `blocks` as they were and is set for each block that went.
+fn run_list(
+    blocks: &mut Vec<Block>,
+    action: &Action,
+    ctx: &Ctx,
+    mut removed: Option<&mut Vec<bool>>,
+) -> usize {
     let mut changes = 0;
     match &action.processor {
         Processor::Remove => {
             let before = blocks.len();
-            blocks.retain(|b| !passes(action, b, ctx));
+            let mut index = 0;
+            blocks.retain(|b| {
+                let goes = passes(action, b, ctx);
+                if goes && let Some(slot) = removed.as_mut().and_then(|r| r.get_mut(index)) {
+                    *slot = true;
+                }
+                index += 1;
+                !goes
+            });
             changes += before - blocks.len();
         }
         Processor::MergeWithNext => {
+            // `origin[i]`: the index block `i` had before any merge, for `removed`.
+            let mut origin: Vec<usize> = (0..blocks.len()).collect();
             let mut i = 0;
             while i + 1 < blocks.len() {
                 let merge = blocks.get(i).is_some_and(|b| passes(action, b, ctx))
@@ -166,6 +189,12 @@ fn run_list(blocks: &mut Vec<Block>, action: &Action, ctx: &Ctx) -> usize {
                     continue;
                 }
                 let next = blocks.remove(i + 1);
+                if i + 1 < origin.len() {
+                    let went = origin.remove(i + 1);
+                    if let Some(slot) = removed.as_mut().and_then(|r| r.get_mut(went)) {
+                        *slot = true;
+                    }
+                }
                 if let (Some(Block::Paragraph(p)), Block::Paragraph(next)) =
                     (blocks.get_mut(i), next)
                 {
@@ -190,7 +219,7 @@ fn run_list(blocks: &mut Vec<Block>, action: &Action, ctx: &Ctx) -> usize {
         if let Block::Table(t) = block {
             for row in &mut t.rows {
                 for cell in &mut row.cells {
-                    changes += run_list(&mut cell.blocks, action, ctx);
+                    changes += run_list(&mut cell.blocks, action, ctx, None);
                 }
             }
         }

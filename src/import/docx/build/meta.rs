@@ -110,12 +110,7 @@ pub fn settle(doc: &mut Document, core: CoreProps, given: &Meta, report: &mut Re
     if doc.meta.pages.is_empty() {
         doc.meta.pages = read.pages;
     }
-    let before = doc.blocks.len();
-    take_title_blocks(&mut doc.meta, &mut doc.blocks);
-    // The title paragraphs left from the front: the sections start that much earlier.
-    let taken = before - doc.blocks.len();
-    let mut removed = vec![false; before];
-    removed[..taken].fill(true);
+    let removed = take_title_blocks(&mut doc.meta, &mut doc.blocks);
     doc.meta.pages.blocks_removed(&removed);
     // A Title or Subtitle paragraph not at the start is not the document's title: it stays a
     // plain paragraph, and says so once per style.
@@ -143,8 +138,9 @@ pub fn settle(doc: &mut Document, core: CoreProps, given: &Meta, report: &mut Re
 /// The writer's contract: leading `Title` / `Subtitle` paragraphs are `meta.title` /
 /// `meta.subtitle` (taken when the field is empty or already holds the same text), and a
 /// `TOC Heading` paragraph holding the writer's title directly before a table of contents is
-/// the directory's own heading.
-pub fn take_title_blocks(meta: &mut Meta, blocks: &mut Vec<Block>) {
+/// the directory's own heading. Returns which top-level blocks went (one entry per block
+/// before), for what points at blocks by index.
+pub fn take_title_blocks(meta: &mut Meta, blocks: &mut Vec<Block>) -> Vec<bool> {
     let mut lead = 0;
     while let Some(Block::Paragraph(p)) = blocks.get(lead) {
         let field = match p.style.as_deref() {
@@ -163,14 +159,17 @@ pub fn take_title_blocks(meta: &mut Meta, blocks: &mut Vec<Block>) {
         *field = Some(text);
         lead += 1;
     }
+    let mut removed = vec![true; lead];
     blocks.drain(..lead);
-    drop_directory_titles(blocks);
+    removed.extend(drop_directory_titles(blocks));
+    removed
 }
 
 /// Removes the title our writer puts before each directory ("Contents" in `TOC Heading`),
 /// in table cells too, where the writer puts one as well. One pass: a file of many
-/// directories must not cost a shift of the whole list per title.
-fn drop_directory_titles(blocks: &mut Vec<Block>) {
+/// directories must not cost a shift of the whole list per title. Returns which of `blocks`
+/// went.
+fn drop_directory_titles(blocks: &mut Vec<Block>) -> Vec<bool> {
     let titles: Vec<bool> = (0..blocks.len())
         .map(|i| {
             let toc_heading = matches!(blocks.get(i), Some(Block::Paragraph(p))
@@ -178,8 +177,8 @@ fn drop_directory_titles(blocks: &mut Vec<Block>) {
             toc_heading && matches!(blocks.get(i + 1), Some(Block::Directory { .. }))
         })
         .collect();
-    let mut title = titles.into_iter();
-    blocks.retain(|_| !title.next().unwrap_or(false));
+    let mut title = titles.iter();
+    blocks.retain(|_| !title.next().copied().unwrap_or(false));
     for b in blocks.iter_mut() {
         if let Block::Table(t) = b {
             for cell in t.rows.iter_mut().flat_map(|r| r.cells.iter_mut()) {
@@ -187,6 +186,7 @@ fn drop_directory_titles(blocks: &mut Vec<Block>) {
             }
         }
     }
+    titles
 }
 
 /// Whether `a` and `b` differ at most in which whitespace characters they use.
@@ -225,5 +225,31 @@ mod tests {
         let err = check_given(&too_long).unwrap_err();
         assert_eq!(err.kind(), crate::error::ErrorKind::Parameter);
         assert!(err.to_string().contains("subtitle"), "{err}");
+    }
+
+    /// A directory's title in the middle of the document goes too, and the page sections
+    /// after it must learn which block went, not just how many.
+    #[test]
+    fn removed_blocks_are_named_where_they_were() {
+        use crate::ast::{DirectoryKind, Paragraph, TextType};
+        let styled = |style: &str, text: &str| {
+            let mut p = Paragraph::new(TextType::Paragraph, vec![crate::ast::Inline::text(text)]);
+            p.style = Some(style.into());
+            Block::Paragraph(p)
+        };
+        let mut blocks = vec![
+            styled("Title", "Report"),
+            styled("Normal", "Intro"),
+            styled("TOC Heading", "Contents"),
+            Block::Directory {
+                kind: DirectoryKind::Content,
+            },
+            styled("Normal", "Body"),
+        ];
+        let mut meta = Meta::default();
+        let removed = take_title_blocks(&mut meta, &mut blocks);
+        assert_eq!(removed, [true, false, true, false, false]);
+        assert_eq!(meta.title.as_deref(), Some("Report"));
+        assert_eq!(blocks.len(), 3);
     }
 }
