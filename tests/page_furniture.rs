@@ -144,6 +144,64 @@ fn word_writes_them_back_per_section() {
     assert_eq!(count("word/footer"), 1, "{names:?}");
 }
 
+/// A section that shows no header or footer of a variant the section before it shows must
+/// say so in Word, or Word (and our reader) gives it the previous one. Found by the write_word
+/// fuzzer: a second section with only an even-page footer came back with the first's footer.
+#[test]
+fn a_section_without_the_previous_ones_header_keeps_none() {
+    use sdconv::ast::pages::{PageSection, Slots};
+    let mut doc = sdconv::Document::new();
+    for t in ["One", "Two", "Three"] {
+        doc.blocks
+            .push(sdconv::ast::Block::Paragraph(sdconv::ast::Paragraph::new(
+                sdconv::ast::TextType::Paragraph,
+                vec![sdconv::ast::Inline::text(t)],
+            )));
+    }
+    let section = |start, header: Slots, footer: Slots| PageSection {
+        start,
+        header,
+        footer,
+        ..PageSection::default()
+    };
+    doc.meta.pages = Pages {
+        even_and_odd: true,
+        sections: vec![
+            section(
+                0,
+                Slots {
+                    default: text("Head"),
+                    ..Slots::default()
+                },
+                Slots {
+                    default: text("Foot"),
+                    even: text("Even foot"),
+                    ..Slots::default()
+                },
+            ),
+            section(
+                1,
+                Slots::default(),
+                Slots {
+                    even: text("Even foot"),
+                    ..Slots::default()
+                },
+            ),
+            section(
+                2,
+                Slots {
+                    default: text("Head"),
+                    ..Slots::default()
+                },
+                Slots::default(),
+            ),
+        ],
+    };
+    let out = sdconv::export(&doc, Format::Word, &ExportOptions::default()).unwrap();
+    let back = read(&out.value).value;
+    assert_eq!(back.meta.pages, doc.meta.pages);
+}
+
 /// The text of page `n` (1-based) of `pdf`.
 fn pdf_page(pdf: &std::path::Path, n: usize) -> String {
     let out = Command::new("pdftotext")

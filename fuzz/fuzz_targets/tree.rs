@@ -6,7 +6,7 @@
 //! block kind, tables with row and column spans inside their grid and blocks nested in cells,
 //! every inline kind nested up to three deep (notes inside notes, tracked changes, comment
 //! anchors of existing comments, index marks, inline images), metadata, comments and the index
-//! tree, empty strings and characters XML cannot hold — plus the characters Markdown treats as
+//! tree, page sections with headers and footers, empty strings and characters XML cannot hold — plus the characters Markdown treats as
 //! syntax. It differs where speed needs it:
 //!
 //! - The tree is bounded: at most [`MAX_NODES`] blocks, cells and inlines in all, so a writer
@@ -30,6 +30,7 @@ mod tidy;
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use sdconv::Document;
 use sdconv::ast::inline::normalize;
+use sdconv::ast::pages::{PagePiece, PageSection, PageText, Pages, Slots};
 use sdconv::ast::{
     Align, Block, Borders, Cell, Change, ChangeKind, Comment, DirectoryKind, Extent, Image,
     IndexNode, Inline, Meta, NoteKind, NumberFormat, Paragraph, Row, Table, TextStyle, TextType,
@@ -513,7 +514,7 @@ impl Gen<'_> {
             grid_indentation_enabled: self
                 .opt(|g| g.pick(&["true", "false", ""]).map(str::to_string))?,
             spellcheck_lang: self.opt(|g| g.pick(&["de", "en-US"]).map(str::to_string))?,
-            // Page headers are tested in tests/docx_wild.rs (Word and sd.xml round trips).
+            // `document` adds the page sections once the blocks they point at exist.
             ..Meta::default()
         })
     }
@@ -586,14 +587,68 @@ impl Gen<'_> {
             }
             blocks.push(self.block()?);
         }
+        let comments = self.comments()?;
+        let indexes = self.index_nodes(1)?;
+        let mut meta = self.meta()?;
+        meta.pages = self.pages(blocks.len())?;
         Ok(Document {
             blocks,
-            comments: self.comments()?,
-            indexes: self.index_nodes(1)?,
-            meta: self.meta()?,
+            comments,
+            indexes,
+            meta,
             media: self.media()?,
             ..Document::new()
         })
+    }
+
+    /// Page sections over `blocks` top-level blocks: the first at block 0, the others in order,
+    /// two sometimes at the same block or one past the last block (as cleanup leaves them when
+    /// a section's blocks all go); headers and footers in every variant, with page fields.
+    fn pages(&mut self, blocks: usize) -> Result<Pages> {
+        let n = self.below(4)?;
+        let mut sections = Vec::with_capacity(n);
+        let mut start = 0;
+        for i in 0..n {
+            if i > 0 {
+                start += self.below(blocks - start + 1)?;
+            }
+            sections.push(PageSection {
+                start,
+                title_page: self.flag()?,
+                header: self.slots()?,
+                footer: self.slots()?,
+            });
+        }
+        Ok(Pages {
+            even_and_odd: self.flag()?,
+            sections,
+        })
+    }
+
+    fn slots(&mut self) -> Result<Slots> {
+        Ok(Slots {
+            default: self.opt(Self::page_text)?,
+            first: self.opt(Self::page_text)?,
+            even: self.opt(Self::page_text)?,
+        })
+    }
+
+    /// Zero to two paragraphs (an empty one too) of text and page-number fields.
+    fn page_text(&mut self) -> Result<PageText> {
+        let mut paragraphs = Vec::new();
+        for _ in 0..self.below(3)? {
+            let mut pieces = Vec::new();
+            for _ in 0..self.below(4)? {
+                pieces.push(match self.below(6)? {
+                    0 => PagePiece::PageNumber,
+                    1 => PagePiece::PageCount,
+                    2 => PagePiece::SectionPageCount,
+                    _ => PagePiece::Text(self.text()?),
+                });
+            }
+            paragraphs.push(pieces);
+        }
+        Ok(PageText { paragraphs })
     }
 
     /// The pictures' bytes, one per media name: a small valid PNG, or only a PNG header that

@@ -92,6 +92,12 @@ pub(super) fn plan(
     } else {
         &pages.sections[..]
     };
+    // Word gives a section the previous one's part of each kind it names none of: a variant
+    // the previous section shows and this one does not is named, with an empty part.
+    let empty = PageText {
+        paragraphs: vec![Vec::new()],
+    };
+    let mut previous: Option<&crate::ast::PageSection> = None;
     for section in list {
         let mut refs = String::new();
         for (kind, slots, template) in [
@@ -101,7 +107,21 @@ pub(super) fn plan(
             if let Some(id) = template {
                 let _ = write!(refs, r#"<w:{kind}Reference w:type="default" r:id="{id}"/>"#);
             }
-            for (variant, text) in slots.iter() {
+            let before = previous.map(|p| {
+                if kind == "header" {
+                    &p.header
+                } else {
+                    &p.footer
+                }
+            });
+            let blanked = before
+                .into_iter()
+                .flat_map(|b| b.iter())
+                .filter_map(|(variant, _)| {
+                    let shown = slots.iter().any(|(v, _)| v == variant);
+                    (!shown).then_some((variant, &empty))
+                });
+            for (variant, text) in slots.iter().chain(blanked) {
                 let id = match ids.get(&(kind, text)) {
                     Some(id) => id.clone(),
                     None => {
@@ -121,6 +141,7 @@ pub(super) fn plan(
         sect.push_str(&with_title_page(&tpl.section_inner, section.title_page));
         sect.push_str("</w:sectPr>");
         sections.push((section.start, sect));
+        previous = Some(section);
     }
     PageLayout {
         parts,
