@@ -40,6 +40,11 @@ proptest! {
     fn json_writer(doc in common::arb::document()) {
         writers::check_json(&doc);
     }
+
+    #[test]
+    fn pdf_writer(doc in common::arb::document()) {
+        writers::check_pdf(&doc);
+    }
 }
 
 #[test]

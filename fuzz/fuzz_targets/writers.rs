@@ -6,6 +6,7 @@
 //!   cannot hold), and writing that again gives the same bytes.
 //! - parsX: a zip whose `parsx.xml` is well-formed XML.
 //! - html (zip): a zip with `index.html` and `style.css`; html_all_in_one: one page.
+//! - PDF: a file lopdf (the writer's own object model) loads, with at least one page.
 //! - Word: every XML part well-formed; the reader takes it and builds a valid tree that settles
 //!   after one trip: writing what it read and reading that again gives a tree that writes the
 //!   same bytes (what Word cannot hold is lost once, not a little more on every trip). Written
@@ -141,6 +142,17 @@ pub fn check_parsx(doc: &Document) {
         &text(&zip_part(&zip, "parsx.xml"), "parsx.xml"),
         "parsx.xml",
     );
+}
+
+/// PDF: a file lopdf loads back, with at least one page.
+pub fn check_pdf(doc: &Document) {
+    let pdf = export(doc, Format::Pdf);
+    assert!(pdf.starts_with(b"%PDF-"), "PDF: no header");
+    let loaded = match lopdf::Document::load_mem(&pdf) {
+        Ok(d) => d,
+        Err(e) => panic!("PDF: lopdf cannot load the writer's output: {e}"),
+    };
+    assert!(!loaded.get_pages().is_empty(), "PDF: no page");
 }
 
 /// html: the download zip holds the page and its stylesheet; the one-file form is a page.
