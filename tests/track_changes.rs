@@ -7,6 +7,8 @@ use sdconv::ast::changes::{drop_comments, resolve_changes};
 use sdconv::ast::{Block, Change, ChangeKind, Comment, Inline, Paragraph, TextType};
 use sdconv::{Document, ExportOptions, Format, TrackChanges};
 
+mod common;
+
 fn tracked(kind: ChangeKind, text: &str) -> Inline {
     Inline::Tracked {
         change: Change {
@@ -276,5 +278,23 @@ fn paragraph_marks_are_changes_too() {
             .unwrap()
             .value;
         assert_eq!(back.blocks, doc.blocks, "{format:?}");
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(common::config(64))]
+
+    /// Accepting or rejecting the changes, and leaving the comments out, keep any valid tree
+    /// valid: the text of an unwrapped change joins its neighbours in canonical form, which the
+    /// writers rely on.
+    #[test]
+    fn resolved_trees_stay_valid(doc in common::arb::document()) {
+        for mode in [TrackChanges::Accept, TrackChanges::Reject] {
+            let mut resolved = doc.clone();
+            resolve_changes(&mut resolved, mode);
+            proptest::prop_assert!(resolved.validate().is_ok(), "{mode:?}: {:?}", resolved.validate());
+            drop_comments(&mut resolved);
+            proptest::prop_assert!(resolved.validate().is_ok(), "{mode:?}, no comments: {:?}", resolved.validate());
+        }
     }
 }

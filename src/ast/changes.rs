@@ -127,20 +127,29 @@ enum Edit {
 }
 
 fn edit_inlines(doc: &mut Document, decide: &mut impl FnMut(&Inline) -> Edit) {
+    // What an edit leaves is put back in canonical form: the text of an unwrapped change
+    // joins its neighbours (`a` + `new` is the one text `anew`), and a wrapper whose only
+    // child was dropped goes.
+    let mut edit = |content: &mut Vec<Inline>| {
+        if edit_list(content, decide) {
+            *content = super::inline::normalize(content);
+        }
+    };
     doc.walk_blocks_mut(&mut |_, block| {
         if let super::Block::Paragraph(p) = block {
-            edit_list(&mut p.content, decide);
+            edit(&mut p.content);
         }
     });
     for comment in &mut doc.comments {
-        edit_list(&mut comment.content, decide);
+        edit(&mut comment.content);
     }
 }
 
-fn edit_list(list: &mut Vec<Inline>, decide: &mut impl FnMut(&Inline) -> Edit) {
+/// Edits `list` and what it holds; `false` when nothing needed an edit.
+fn edit_list(list: &mut Vec<Inline>, decide: &mut impl FnMut(&Inline) -> Edit) -> bool {
     // Most lists hold nothing to edit: leave them untouched.
     if !list.iter().any(|i| needs_edit(i, decide)) {
-        return;
+        return false;
     }
     let old = std::mem::take(list);
     for mut inline in old {
@@ -164,6 +173,7 @@ fn edit_list(list: &mut Vec<Inline>, decide: &mut impl FnMut(&Inline) -> Edit) {
             }
         }
     }
+    true
 }
 
 fn needs_edit(inline: &Inline, decide: &mut impl FnMut(&Inline) -> Edit) -> bool {
@@ -231,6 +241,12 @@ mod tests {
         let mut d = doc();
         resolve_changes(&mut d, TrackChanges::Accept);
         assert_eq!(text(&d), "a new z");
+        // The accepted text is one with its neighbours, as every reader would have built it.
+        assert!(d.validate().is_ok(), "{:?}", d.validate());
+        let Block::Paragraph(p) = &d.blocks[0] else {
+            panic!("paragraph")
+        };
+        assert_eq!(p.content.first(), Some(&Inline::text("a new ")));
         let mut tracked = 0;
         d.walk_inlines(&mut |i| tracked += usize::from(matches!(i, Inline::Tracked { .. })));
         assert_eq!(tracked, 0);
@@ -245,6 +261,7 @@ mod tests {
         let mut d = doc();
         resolve_changes(&mut d, TrackChanges::Reject);
         assert_eq!(text(&d), "a old z");
+        assert!(d.validate().is_ok(), "{:?}", d.validate());
         assert!(d.comments[0].content.is_empty());
     }
 
@@ -256,6 +273,7 @@ mod tests {
         assert_eq!(d, before);
         drop_comments(&mut d);
         assert!(d.comments.is_empty());
+        assert!(d.validate().is_ok(), "{:?}", d.validate());
         let mut marks = 0;
         d.walk_inlines(&mut |i| {
             marks += usize::from(matches!(
