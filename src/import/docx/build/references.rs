@@ -10,6 +10,7 @@ use crate::ast::{Block, Document, Inline};
 /// Points cross-references and internal links at the id a bookmark's block received.
 pub fn rewrite_targets(doc: &mut Document, alias: &HashMap<String, String>) {
     doc.walk_inline_lists_mut(&mut |list| {
+        let mut relinked = false;
         for inline in list.iter_mut() {
             match inline {
                 Inline::CrossRef { target, .. } => {
@@ -20,10 +21,16 @@ pub fn rewrite_targets(doc: &mut Document, alias: &HashMap<String, String>) {
                 Inline::Link { href, .. } => {
                     if let Some(id) = href.strip_prefix('#').and_then(|a| alias.get(a)) {
                         *href = format!("#{id}");
+                        relinked = true;
                     }
                 }
                 _ => {}
             }
+        }
+        // Links to two bookmarks of one block now have one target: side by side, they are
+        // one link in canonical form.
+        if relinked {
+            *list = crate::ast::inline::normalize(list);
         }
     });
 }
@@ -96,4 +103,35 @@ pub fn drop_unreferenced_hidden_ids(doc: &mut Document) {
         Block::Table(t) => hidden(&mut t.id),
         Block::PageBreak | Block::Directory { .. } => {}
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ast::{Paragraph, TextType};
+
+    /// Two bookmarks of one heading, each linked: once both links point at the heading's id,
+    /// they are one link, as canonical form wants.
+    #[test]
+    fn links_that_meet_at_one_target_become_one() {
+        let link = |href: &str, text: &str| Inline::Link {
+            href: href.into(),
+            children: vec![Inline::text(text)],
+        };
+        let mut doc = Document::default();
+        doc.blocks.push(Block::Paragraph(Paragraph::new(
+            TextType::Paragraph,
+            vec![link("#one", "see "), link("#two", "Scope")],
+        )));
+        let alias: HashMap<String, String> = [("one", "h1"), ("two", "h1")]
+            .into_iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect();
+        rewrite_targets(&mut doc, &alias);
+        let Block::Paragraph(p) = &doc.blocks[0] else {
+            panic!("paragraph")
+        };
+        assert_eq!(p.content, [link("#h1", "see Scope")]);
+        assert!(doc.validate().is_ok(), "{:?}", doc.validate());
+    }
 }
