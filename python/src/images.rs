@@ -34,18 +34,7 @@ impl ImageMode {
 
 /// Takes every picture out of the tree: image blocks (in table cells too) and images in text.
 pub fn remove_images(doc: &mut Document) {
-    doc.blocks.retain(|b| !matches!(b, Block::Image(_)));
-    // The walk visits a table before its cells: each table's cells are filtered as it passes.
-    doc.walk_blocks_mut(&mut |_, block| {
-        if let Block::Table(table) = block {
-            for row in &mut table.rows {
-                for cell in &mut row.cells {
-                    cell.blocks.retain(|b| !matches!(b, Block::Image(_)));
-                }
-            }
-        }
-    });
-    doc.walk_inline_lists_mut(&mut |list| list.retain(|i| !matches!(i, Inline::Image { .. })));
+    doc.remove_images(|_| true);
 }
 
 /// The Markdown text with each `](images/<name>` the writer produced pointing at a `data:` URI

@@ -99,6 +99,38 @@ impl Document {
         });
     }
 
+    /// Takes out every picture whose media name `which` accepts: image blocks (in table cells
+    /// too) and images in text, notes and comments. The page sections' starts move with the
+    /// top-level blocks that go, and text is put back in canonical form (a picture between two
+    /// texts leaves them side by side; a link holding only a picture goes with it).
+    pub fn remove_images(&mut self, which: impl Fn(&str) -> bool) {
+        let goes = |b: &Block| matches!(b, Block::Image(img) if which(&img.media));
+        let removed: Vec<bool> = self.blocks.iter().map(goes).collect();
+        if removed.contains(&true) {
+            self.blocks.retain(|b| !goes(b));
+            self.meta.pages.blocks_removed(&removed);
+        }
+        let text = |content: &mut Vec<Inline>| {
+            if remove_inline_images(content, &which) {
+                *content = super::inline::normalize(content);
+            }
+        };
+        // The walk visits a table before its cells: each table's cells are filtered as it
+        // passes, and their paragraphs visited after.
+        self.walk_blocks_mut(&mut |_, block| match block {
+            Block::Table(table) => {
+                for cell in table.rows.iter_mut().flat_map(|r| r.cells.iter_mut()) {
+                    cell.blocks.retain(|b| !goes(b));
+                }
+            }
+            Block::Paragraph(p) => text(&mut p.content),
+            _ => {}
+        });
+        for comment in &mut self.comments {
+            text(&mut comment.content);
+        }
+    }
+
     /// The names of the media the tree shows: image blocks and inline images, in tables,
     /// notes and comments too.
     pub fn referenced_media(&self) -> BTreeSet<String> {
@@ -115,6 +147,22 @@ impl Document {
         });
         names
     }
+}
+
+/// Removes the inline images `which` accepts from `list` and everything in it, notes included;
+/// `true` when one went.
+fn remove_inline_images(list: &mut Vec<Inline>, which: &impl Fn(&str) -> bool) -> bool {
+    let before = list.len();
+    list.retain(|i| !matches!(i, Inline::Image { media, .. } if which(media)));
+    let mut removed = list.len() < before;
+    for inline in list.iter_mut() {
+        if let Inline::Note { content, .. } = inline {
+            removed |= remove_inline_images(content, which);
+        } else if let Some(children) = inline.children_mut() {
+            removed |= remove_inline_images(children, which);
+        }
+    }
+    removed
 }
 
 fn walk(blocks: &[Block], path: &mut BlockPath, f: &mut impl FnMut(&BlockPath, &Block)) {
@@ -190,6 +238,65 @@ fn inlines(list: &[Inline], f: &mut impl FnMut(&Inline)) {
 #[cfg(test)]
 mod tests {
     use super::super::*;
+
+    /// Pictures leave the tree with nothing behind that a writer would trip on: the sections
+    /// after a removed block start one earlier, the texts around an inline picture are one, and
+    /// a link holding only a picture goes with it.
+    #[test]
+    fn removing_images_keeps_sections_and_canonical_form() {
+        let picture = |media: &str| Inline::Image {
+            media: media.into(),
+            caption: None,
+            alt: None,
+        };
+        let block = |media: &str| {
+            Block::Image(Image {
+                media: media.into(),
+                caption: None,
+                alt: None,
+                width_percent: None,
+                extent: None,
+                align: Align::default(),
+                indent: 0,
+                numbered: true,
+                id: None,
+                style: None,
+                origin_ids: None,
+            })
+        };
+        let mut doc = Document::new();
+        doc.blocks = vec![
+            block("a.png"),
+            Block::Paragraph(Paragraph::new(
+                TextType::Paragraph,
+                vec![
+                    Inline::text("x"),
+                    picture("b.png"),
+                    Inline::text("y"),
+                    Inline::Link {
+                        href: "https://example.org".into(),
+                        children: vec![picture("b.png")],
+                    },
+                ],
+            )),
+            block("keep.png"),
+        ];
+        doc.meta.pages.sections = vec![
+            pages::PageSection::default(),
+            pages::PageSection {
+                start: 1,
+                ..pages::PageSection::default()
+            },
+        ];
+        doc.remove_images(|m| m != "keep.png");
+        assert_eq!(doc.blocks.len(), 2);
+        assert_eq!(doc.meta.pages.sections[1].start, 0);
+        let Block::Paragraph(p) = &doc.blocks[0] else {
+            panic!("paragraph")
+        };
+        assert_eq!(p.content, [Inline::text("xy")]);
+        assert!(matches!(&doc.blocks[1], Block::Image(i) if i.media == "keep.png"));
+    }
 
     fn doc_with_table() -> Document {
         let cell = Cell {

@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 
 use bytes::Bytes;
 
-use crate::ast::{Block, Document, Inline, MediaItem, MediaKind};
+use crate::ast::{Block, Document, MediaItem, MediaKind};
 use crate::error::Result;
 use crate::import::docx::parse::pictures::Picture;
 use crate::report::{Location, Report, WarningKind};
@@ -78,32 +78,7 @@ pub fn store(
 
 /// Removes pictures whose bytes could not be read, block and inline.
 pub fn drop_images(doc: &mut Document, missing: &HashSet<String>) {
-    fn keep_block(b: &Block, missing: &HashSet<String>) -> bool {
-        !matches!(b, Block::Image(img) if missing.contains(&img.media))
-    }
-    let removed: Vec<bool> = doc.blocks.iter().map(|b| !keep_block(b, missing)).collect();
-    if removed.contains(&true) {
-        doc.blocks.retain(|b| keep_block(b, missing));
-        doc.meta.pages.blocks_removed(&removed);
-    }
-    doc.walk_blocks_mut(&mut |_, b| {
-        if let Block::Table(t) = b {
-            for row in &mut t.rows {
-                for cell in &mut row.cells {
-                    cell.blocks.retain(|b| keep_block(b, missing));
-                }
-            }
-        }
-    });
-    doc.walk_inline_lists_mut(&mut |list| {
-        list.retain(|i| !matches!(i, Inline::Image { media, .. } if missing.contains(media)));
-    });
-    // Removing atoms can leave neighbours mergeable: restore canonical form.
-    doc.walk_blocks_mut(&mut |_, b| {
-        if let Block::Paragraph(p) = b {
-            p.content = crate::ast::inline::normalize(&p.content);
-        }
-    });
+    doc.remove_images(|media| missing.contains(media));
 }
 
 /// Drops an image block's extent when its `width_percent` and the picture's pixels already
