@@ -54,13 +54,18 @@ impl Document {
         let mut previous = 0;
         for (n, section) in self.meta.pages.sections.iter().enumerate() {
             if section.start < previous || section.start > self.blocks.len() {
+                // The numbers go in the location: cleanup tells a violation a routine left
+                // from one it found by the message, and removing blocks changes them.
                 v.push(Violation {
-                    location: format!("page section {n}"),
-                    message: format!(
-                        "starts at block {}, after {previous} and at most {} expected",
+                    location: format!(
+                        "page section {n} (starts at block {}, the one before at {previous}, \
+                         {} blocks)",
                         section.start,
                         self.blocks.len()
                     ),
+                    message: "page section starts before the one before it or past the last \
+                              block"
+                        .into(),
                 });
             }
             previous = previous.max(section.start);

@@ -182,7 +182,9 @@ fn run_list(
             let mut origin: Vec<usize> = (0..blocks.len()).collect();
             let mut i = 0;
             while i + 1 < blocks.len() {
-                let merge = blocks.get(i).is_some_and(|b| passes(action, b, ctx))
+                // Only a paragraph takes the next one's text: a custom catalog's filter could
+                // pass any block, and the text must not go with it.
+                let merge = matches!(blocks.get(i), Some(b @ Block::Paragraph(_)) if passes(action, b, ctx))
                     && matches!(blocks.get(i + 1), Some(Block::Paragraph(next)) if continues(next));
                 if !merge {
                     i += 1;
