@@ -105,7 +105,15 @@ pub(super) fn plan(
             ("footer", &section.footer, &template_footer),
         ] {
             if let Some(id) = template {
+                // Every page the section has shows it: a first page (`w:titlePg`) and even
+                // pages would otherwise take a variant nobody wrote, and show nothing.
                 let _ = write!(refs, r#"<w:{kind}Reference w:type="default" r:id="{id}"/>"#);
+                if section.title_page {
+                    let _ = write!(refs, r#"<w:{kind}Reference w:type="first" r:id="{id}"/>"#);
+                }
+                if pages.even_and_odd {
+                    let _ = write!(refs, r#"<w:{kind}Reference w:type="even" r:id="{id}"/>"#);
+                }
             }
             let before = previous.map(|p| {
                 if kind == "header" {
@@ -179,7 +187,14 @@ fn part_xml(kind: &str, text: &PageText) -> String {
     };
     let mut x = String::from(XML_DECL);
     let _ = write!(x, r#"<w:{root} xmlns:w="{W}" xmlns:r="{R}">"#);
-    for paragraph in &text.paragraphs {
+    // A header or footer part holds at least one paragraph (CT_HdrFtr's block content).
+    let blank = [Vec::new()];
+    let paragraphs = if text.paragraphs.is_empty() {
+        &blank[..]
+    } else {
+        &text.paragraphs[..]
+    };
+    for paragraph in paragraphs {
         let _ = write!(x, r#"<w:p><w:pPr><w:pStyle w:val="{style}"/></w:pPr>"#);
         for piece in paragraph {
             let instr = match piece {
