@@ -288,7 +288,7 @@ proptest::proptest! {
     /// valid: the text of an unwrapped change joins its neighbours in canonical form, which the
     /// writers rely on.
     #[test]
-    fn resolved_trees_stay_valid(doc in common::arb::document()) {
+    fn resolved_trees_stay_valid(doc in common::arb::document_with_pages()) {
         for mode in [TrackChanges::Accept, TrackChanges::Reject] {
             let mut resolved = doc.clone();
             resolve_changes(&mut resolved, mode);

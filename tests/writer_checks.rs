@@ -42,7 +42,13 @@ proptest! {
     }
 
     #[test]
-    fn pdf_writer(doc in common::arb::document()) {
+    fn word_writer_with_page_headers(doc in common::arb::document_with_pages()) {
+        writers::check_word(&doc);
+    }
+
+    #[cfg(feature = "pdf")]
+    #[test]
+    fn pdf_writer(doc in common::arb::document_with_pages()) {
         writers::check_pdf(&doc);
     }
 }

@@ -17,6 +17,7 @@ use proptest::prelude::*;
 use sdconv::ast::chart::{ChartData, ChartKind};
 use sdconv::ast::inline::normalize;
 use sdconv::ast::math::MathNode;
+use sdconv::ast::pages::{PagePiece, PageSection, PageText, Pages, Slots};
 use sdconv::ast::{
     Align, Block, Borders, Cell, Change, ChangeKind, Comment, DirectoryKind, Document, Extent,
     Image, IndexNode, Inline, MediaItem, Meta, NoteKind, NumberFormat, Paragraph, Row, Table,
@@ -642,8 +643,7 @@ pub fn meta() -> BoxedStrategy<Meta> {
                 description,
                 filename,
                 footer,
-                // Page headers and footers are tested in tests/page_furniture.rs (sections,
-                // variants, fields; Word, sd.xml, PDF, HTML, Markdown).
+                // `document_with_pages` adds them over the blocks.
                 pages: Default::default(),
                 tags,
                 supplemental,
@@ -732,6 +732,71 @@ pub fn document() -> BoxedStrategy<Document> {
             };
             finish(&mut doc, px);
             doc
+        })
+        .boxed()
+}
+
+/// A [`document`] with page sections over its blocks ([`pages`]). Kept apart from `document`:
+/// sd.xml has no place for page headers and footers, and the round-trip properties over
+/// `document` compare whole trees.
+pub fn document_with_pages() -> BoxedStrategy<Document> {
+    (document(), pages())
+        .prop_map(|(mut doc, mut pages)| {
+            // The starts were drawn in 0..=8 and stay in order when cut to the blocks there
+            // are; those cut to the end start past the last block, as cleanup can leave them.
+            let end = doc.blocks.len();
+            for section in &mut pages.sections {
+                section.start = section.start.min(end);
+            }
+            doc.meta.pages = pages;
+            doc
+        })
+        .boxed()
+}
+
+/// Page sections as `fuzz/fuzz_targets/tree.rs` makes them: the first at block 0, the others
+/// in order (two at one block too), every header and footer variant, page-number fields.
+/// Starts are in 0..=8 ([`document`] has at most 8 top-level blocks).
+pub fn pages() -> BoxedStrategy<Pages> {
+    let piece = prop_oneof![
+        1 => Just(PagePiece::PageNumber),
+        1 => Just(PagePiece::PageCount),
+        1 => Just(PagePiece::SectionPageCount),
+        3 => text().prop_map(PagePiece::Text),
+    ];
+    let page_text = vec(vec(piece, 0..4), 0..3).prop_map(|paragraphs| PageText { paragraphs });
+    let slots = (
+        option::of(page_text.clone()),
+        option::of(page_text.clone()),
+        option::of(page_text),
+    )
+        .prop_map(|(default, first, even)| Slots {
+            default,
+            first,
+            even,
+        });
+    let section = (0usize..=8, any::<bool>(), slots.clone(), slots);
+    (any::<bool>(), vec(section, 0..4))
+        .prop_map(|(even_and_odd, drawn)| {
+            let mut starts: Vec<usize> = drawn.iter().map(|s| s.0).collect();
+            starts.sort_unstable();
+            if let Some(first) = starts.first_mut() {
+                *first = 0;
+            }
+            let sections = drawn
+                .into_iter()
+                .zip(starts)
+                .map(|((_, title_page, header, footer), start)| PageSection {
+                    start,
+                    title_page,
+                    header,
+                    footer,
+                })
+                .collect();
+            Pages {
+                even_and_odd,
+                sections,
+            }
         })
         .boxed()
 }
