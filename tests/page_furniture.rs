@@ -202,6 +202,48 @@ fn a_section_without_the_previous_ones_header_keeps_none() {
     assert_eq!(back.meta.pages, doc.meta.pages);
 }
 
+/// A document with footers of its own and none of headers gets the template's title header:
+/// on the cover page (`w:titlePg`) and even pages too, not only on the others.
+#[test]
+fn the_template_header_is_on_every_kind_of_page() {
+    use sdconv::ast::pages::{PageSection, Slots};
+    use std::io::Read;
+    let mut doc = sdconv::Document::new();
+    doc.meta.title = Some("Handbook".into());
+    doc.blocks
+        .push(sdconv::ast::Block::Paragraph(sdconv::ast::Paragraph::new(
+            sdconv::ast::TextType::Paragraph,
+            vec![sdconv::ast::Inline::text("Body")],
+        )));
+    doc.meta.pages = Pages {
+        even_and_odd: true,
+        sections: vec![PageSection {
+            title_page: true,
+            footer: Slots {
+                default: text("Foot"),
+                ..Slots::default()
+            },
+            ..PageSection::default()
+        }],
+    };
+    let out = sdconv::export(&doc, Format::Word, &ExportOptions::default()).unwrap();
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(&out.value)).unwrap();
+    let mut xml = String::new();
+    zip.by_name("word/document.xml")
+        .unwrap()
+        .read_to_string(&mut xml)
+        .unwrap();
+    for variant in ["default", "first", "even"] {
+        assert!(
+            xml.contains(&format!(r#"<w:headerReference w:type="{variant}""#)),
+            "no {variant} header: {xml}"
+        );
+    }
+    // The template's header is the template's, not the document's: it does not come back.
+    let back = read(&out.value).value;
+    assert_eq!(back.meta.pages, doc.meta.pages);
+}
+
 /// The text of page `n` (1-based) of `pdf`.
 fn pdf_page(pdf: &std::path::Path, n: usize) -> String {
     let out = Command::new("pdftotext")
