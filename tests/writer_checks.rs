@@ -42,6 +42,11 @@ proptest! {
     }
 
     #[test]
+    fn sdxml_writer_with_page_headers(doc in common::arb::document_with_pages()) {
+        writers::check_sdxml(&doc);
+    }
+
+    #[test]
     fn word_writer_with_page_headers(doc in common::arb::document_with_pages()) {
         writers::check_word(&doc);
     }

@@ -619,9 +619,16 @@ impl Gen<'_> {
                 footer: self.slots()?,
             });
         }
-        Ok(Pages {
+        let pages = Pages {
             even_and_odd: self.flag()?,
             sections,
+        };
+        // Sections without a header or footer anywhere are no pages at all: readers give
+        // `Pages::default()` for them, and the JSON form leaves them out.
+        Ok(if pages.is_empty() {
+            Pages::default()
+        } else {
+            pages
         })
     }
 
