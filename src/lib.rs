@@ -28,6 +28,7 @@
 pub mod ast;
 pub mod cleanup;
 pub mod export;
+pub mod fonts;
 pub mod import;
 pub mod lang;
 pub mod magic;

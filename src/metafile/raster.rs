@@ -1,42 +1,13 @@
 //! SVG to PNG with resvg, for the formats that need a bitmap (sd.xml, parsX, PDF). Text is
-//! shaped with the project's bundled DejaVu fonts (the PDF writer's), loaded once; no system
-//! font is looked up, so the picture is the same on every machine. The pixel size is capped.
-
-use std::sync::{Arc, OnceLock};
+//! shaped with the bundled DejaVu fonts ([`crate::fonts::bundled_database`]); no system font
+//! is looked up, so the picture is the same on every machine. The pixel size is capped.
 
 use resvg::{tiny_skia, usvg};
 
 use super::MetafileError;
-use crate::export::paged::metrics::Face;
 
 /// Bytes of SVG text accepted, at most.
 const MAX_SVG_INPUT: usize = 128 << 20;
-
-/// The bundled faces in a font database, with the generic families pointing at them.
-fn fonts() -> Arc<usvg::fontdb::Database> {
-    static DB: OnceLock<Arc<usvg::fontdb::Database>> = OnceLock::new();
-    DB.get_or_init(|| {
-        let mut db = usvg::fontdb::Database::new();
-        for face in [
-            Face::Regular,
-            Face::Bold,
-            Face::Italic,
-            Face::BoldItalic,
-            Face::Mono,
-        ] {
-            db.load_font_data(face.bytes().to_vec());
-        }
-        // Every generic family (and any face not bundled: Arial, Times New Roman, Symbol…)
-        // falls back to the serif face, which has Latin, Greek, Cyrillic and math symbols.
-        db.set_serif_family("DejaVu Serif");
-        db.set_sans_serif_family("DejaVu Serif");
-        db.set_cursive_family("DejaVu Serif");
-        db.set_fantasy_family("DejaVu Serif");
-        db.set_monospace_family("DejaVu Sans Mono");
-        Arc::new(db)
-    })
-    .clone()
-}
 
 /// Rasterises `svg` to PNG at `scale` pixels per CSS pixel of its own size, scaled down
 /// (keeping its aspect) so that it has at most `max_pixels` pixels; a picture under one pixel
@@ -49,7 +20,7 @@ pub(crate) fn svg_to_png(svg: &str, scale: f64, max_pixels: u64) -> Result<Vec<u
         });
     }
     let options = usvg::Options {
-        fontdb: fonts(),
+        fontdb: crate::fonts::bundled_database(),
         font_family: "DejaVu Serif".to_string(),
         ..usvg::Options::default()
     };

@@ -3,12 +3,13 @@
 //! endnotes and the comments. Tables are in [`super::tables`].
 
 use super::WordSettings;
-use super::lines::{Line, Piece};
-use super::metrics::Face;
+use super::bidi::Base;
+use super::lines::{Line, Piece, Setting};
 use super::page::{Flow, Geometry, Item, OutlineEntry};
 use super::text::{Anchor, Inliner, RefTarget, Style, Token, plain};
 use crate::ast::numbering::{BlockNumber, number_blocks};
 use crate::ast::{Align, Block, DirectoryKind, Document, Image, Paragraph, TextType};
+use crate::fonts::metrics::Face;
 use crate::lang::Language;
 use crate::report::{Location, Warning, WarningKind};
 
@@ -35,6 +36,8 @@ pub(crate) struct Layout<'a> {
     pub doc: &'a Document,
     pub settings: WordSettings,
     pub lang: Language,
+    /// The document's language as a BCP 47 tag, for the shaper and the choice of Han glyphs.
+    pub text_lang: Option<String>,
     pub flow: Flow,
     pub inl: Inliner,
     pub warnings: Vec<Warning>,
@@ -56,6 +59,8 @@ impl<'a> Layout<'a> {
             .unwrap_or(settings.language);
         let mut inl = Inliner::default();
         inl.inline_image_max = 120.0;
+        let text_lang = doc.meta.language.as_deref().map(|l| l.replace('_', "-"));
+        inl.lang = crate::fonts::book::Lang::of(text_lang.as_deref());
         // Pixels at 96 per inch, as Word and browsers size a picture without a size.
         for m in doc.media.iter() {
             if let (Some(w), Some(h)) = (m.width, m.height) {
@@ -70,6 +75,7 @@ impl<'a> Layout<'a> {
             doc,
             settings,
             lang,
+            text_lang,
             flow: Flow::new(geo),
             inl,
             warnings: Vec::new(),
@@ -124,10 +130,33 @@ impl<'a> Layout<'a> {
         }
     }
 
-    /// Breaks `tokens` into lines; their pieces are joined by style only when the pages keep
-    /// what is drawn on them.
-    fn break_lines(&self, tokens: &mut [Token], width: f32, align: Align, size: f32) -> Vec<Line> {
-        super::lines::break_lines(tokens, width, align, size, self.flow.keep_items)
+    /// Breaks `tokens` into lines, the direction taken from the text; their pieces are joined
+    /// by style only when the pages keep what is drawn on them.
+    fn break_lines(
+        &self,
+        tokens: &mut Vec<Token>,
+        width: f32,
+        align: Align,
+        size: f32,
+    ) -> Vec<Line> {
+        self.break_lines_in(tokens, width, align, Base::Auto, size)
+    }
+
+    /// [`Self::break_lines`] in a direction.
+    fn break_lines_in(
+        &self,
+        tokens: &mut Vec<Token>,
+        width: f32,
+        align: Align,
+        base: Base,
+        size: f32,
+    ) -> Vec<Line> {
+        let set = Setting {
+            align,
+            base,
+            lang: self.text_lang.as_deref(),
+        };
+        super::lines::break_lines(tokens, width, set, size, self.flow.keep_items)
     }
 
     /// Cross-reference targets and directory entries, before layout.
@@ -301,7 +330,7 @@ impl<'a> Layout<'a> {
             }
             TextType::ParagraphOl => {
                 if let Some(l) = &number.label {
-                    let hang = (super::metrics::width(face, size, l) + 8.0).max(24.0);
+                    let hang = (crate::fonts::metrics::width(face, size, l) + 8.0).max(24.0);
                     offset += hang;
                     marker = Some((l.clone(), hang));
                 }
@@ -314,7 +343,7 @@ impl<'a> Layout<'a> {
                     Some(bullet(p.level).to_string())
                 };
                 if let Some(m) = m {
-                    let hang = (super::metrics::width(face, size, &m) + 6.0).max(LIST_STEP);
+                    let hang = (crate::fonts::metrics::width(face, size, &m) + 6.0).max(LIST_STEP);
                     marker = Some((m, hang));
                 }
             }
@@ -327,13 +356,23 @@ impl<'a> Layout<'a> {
         } else {
             p.align
         };
-        let mut lines = self.break_lines(&mut tokens, width, align, size);
+        let mut lines = self.break_lines_in(&mut tokens, width, align, Base::Auto, size);
+        let rtl = lines.first().is_some_and(|l| l.rtl);
         if let (Some((m, hang)), Some(first)) = (marker, lines.first_mut()) {
             let mut mt = Vec::new();
             self.inl.text(&m, style, &mut mt);
-            let mut x = -hang;
+            let marker_w: f32 = mt.iter().map(super::text::token_width).sum();
+            // Left of the text's start, or right of it in a right-to-left paragraph.
+            let mut x = if rtl { width + hang - marker_w } else { -hang };
             for t in mt {
-                if let Token::Text { text, style, width } = t {
+                if let Token::Text {
+                    text,
+                    style,
+                    width,
+                    font,
+                    glyphs,
+                } = t
+                {
                     first.pieces.insert(
                         0,
                         Piece::Text {
@@ -341,12 +380,17 @@ impl<'a> Layout<'a> {
                             text,
                             style,
                             width,
+                            font,
+                            glyphs,
                         },
                     );
                     x += width;
                 }
             }
         }
+        // A right-to-left paragraph is indented from the right: its text starts at the left
+        // edge of the box and stops `offset` short of the right one.
+        let offset = if rtl { 0.0 } else { offset };
         self.lay_out_new_notes();
         (lines, offset)
     }
@@ -537,7 +581,7 @@ impl<'a> Layout<'a> {
         self.flow.paragraph(lines, geo.left);
         self.flow.y += PARA_GAP;
         // The page number column: wide enough for five digits.
-        let num_w = super::metrics::width(Face::Regular, BODY, "00000");
+        let num_w = crate::fonts::metrics::width(Face::Regular, BODY, "00000");
         for e in entries {
             let indent = f32::from(e.level.min(crate::ast::MAX_LEVEL)) * LIST_STEP;
             let face = if kind == DirectoryKind::Content && e.level == 0 {
@@ -561,16 +605,18 @@ impl<'a> Layout<'a> {
                 // Dot leaders from the end of the text to the number column.
                 let start = last.used_width() + 4.0;
                 let end = geo.text_width() - indent - num_w;
-                let dot = super::metrics::width(Face::Regular, BODY, ". ");
+                let dot = crate::fonts::metrics::width(Face::Regular, BODY, ". ");
                 let n = ((end - start) / dot).floor();
                 if n >= 1.0 {
                     let dots = ". ".repeat(n as usize);
-                    let dots_w = super::metrics::width(Face::Regular, BODY, &dots);
+                    let dots_w = crate::fonts::metrics::width(Face::Regular, BODY, &dots);
                     last.pieces.push(Piece::Text {
                         x: end - dots_w,
                         text: dots,
                         style: Style::new(Face::Regular, BODY),
                         width: dots_w,
+                        font: crate::fonts::book::FontId::of(Face::Regular),
+                        glyphs: None,
                     });
                 }
             }

@@ -1,13 +1,20 @@
-//! Line breaking: greedy first fit over the font's advance widths. Words break only at spaces;
-//! a word longer than the line is cut between characters. Justified lines spread the extra
-//! width over their spaces (the last line and lines ending in a forced break stay ragged).
+//! Line breaking: greedy first fit over the tokens' widths (shaped where the text needs it:
+//! [`super::bidi::prepare`] runs first). Words break at spaces, and between ideographs at the
+//! zero-wide spaces [`super::text`] puts there; a word longer than the line is cut between
+//! characters, never in front of a combining mark. Justified lines spread the extra width over
+//! their spaces (the last line and lines ending in a forced break stay ragged). Each finished
+//! line is put in visual order ([`super::bidi::reorder`]); a right-to-left paragraph's start
+//! is its right edge, so `Align::Left` (Word's "start" there) sets it flush right.
 //!
 //! Greedy rather than Knuth–Plass: on the benchmark document it is linear and its lines differ
 //! from an optimum fit only in the spacing of a few justified lines, and no hyphenation (which
 //! would split words for `pdftotext` and cost recall).
 
-use super::text::{Style, Token};
+use super::bidi::{self, Base};
+use super::text::{Style, Token, token_width};
 use crate::ast::Align;
+use crate::fonts::book::FontId;
+use crate::fonts::shape::{self, Glyphs};
 
 /// A positioned piece of a line (x relative to the line start).
 #[derive(Debug, Clone, PartialEq)]
@@ -17,6 +24,9 @@ pub(crate) enum Piece {
         text: String,
         style: Style,
         width: f32,
+        font: FontId,
+        /// Shaped glyphs in visual order (see [`Token::Text`]).
+        glyphs: Option<Glyphs>,
     },
     Image {
         x: f32,
@@ -36,24 +46,45 @@ pub(crate) struct Line {
     pub height: f32,
     /// Footnotes cited on this line.
     pub notes: Vec<usize>,
+    /// The line belongs to a right-to-left paragraph.
+    pub rtl: bool,
 }
 
 /// Leading factor: line height = 1.3 × font size.
 const LEADING: f32 = 1.3;
+
+/// How a paragraph's lines are set besides their width.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Setting<'a> {
+    pub align: Align,
+    /// The paragraph's direction.
+    pub base: Base,
+    /// Its language (BCP 47), for the shaper.
+    pub lang: Option<&'a str>,
+}
 
 /// Breaks `tokens` into lines `width` points wide. `min_size` is the font size that sets the
 /// height of an empty line. The tokens' text moves into the lines (a copy per word was a fifth
 /// of the Word writer's page layout), so they are left empty. `merge` joins neighbouring
 /// pieces in one style ([`merge`]): only drawing needs that, not measuring.
 pub(crate) fn break_lines(
-    tokens: &mut [Token],
+    tokens: &mut Vec<Token>,
     width: f32,
-    align: Align,
+    set: Setting<'_>,
     min_size: f32,
     merge: bool,
 ) -> Vec<Line> {
     let width = width.max(1.0);
+    let rtl = bidi::prepare(tokens, set.base, set.lang);
+    // In a right-to-left paragraph Word's left and right are its start and end.
+    let align = match (rtl, set.align) {
+        (true, Align::Left) => Align::Right,
+        (true, Align::Right) => Align::Left,
+        (_, a) => a,
+    };
     let mut b = Breaker {
+        rtl,
+        lang: set.lang,
         merge,
         lines: Vec::new(),
         cur: Vec::new(),
@@ -99,7 +130,11 @@ struct Pending {
     glues: u32,
 }
 
-struct Breaker {
+struct Breaker<'a> {
+    /// The paragraph is right to left: lines are reordered, ragged lines of justified text
+    /// sit at the right.
+    rtl: bool,
+    lang: Option<&'a str>,
     merge: bool,
     lines: Vec<Line>,
     cur: Vec<Pending>,
@@ -111,7 +146,7 @@ struct Breaker {
     min_size: f32,
 }
 
-impl Breaker {
+impl Breaker<'_> {
     fn word(&mut self, word: &mut [Token]) {
         let w: f32 = word.iter().map(token_width).sum();
         if !self.cur.is_empty() && self.cur_w + self.pending + w > self.width {
@@ -142,13 +177,21 @@ impl Breaker {
     fn push(&mut self, t: &mut Token, glues: u32) {
         let x = self.cur_w;
         match t {
-            Token::Text { text, style, width } => {
+            Token::Text {
+                text,
+                style,
+                width,
+                font,
+                glyphs,
+            } => {
                 self.cur.push(Pending {
                     piece: Piece::Text {
                         x,
                         text: std::mem::take(text),
                         style: *style,
                         width: *width,
+                        font: *font,
+                        glyphs: glyphs.take(),
                     },
                     glues,
                 });
@@ -181,37 +224,41 @@ impl Breaker {
         }
     }
 
-    /// A word wider than the line: cut between characters, each part on its own line.
+    /// A word wider than the line: cut between characters (never in front of a combining
+    /// mark), each part on its own line, shaped again when the word was shaped.
     fn long_word(&mut self, word: &mut [Token]) {
         for t in word {
             match t {
-                Token::Text { text, style, .. } => {
-                    let m = super::metrics::metrics(style.face);
-                    let mut part = String::new();
+                Token::Text {
+                    text,
+                    style,
+                    font,
+                    glyphs,
+                    ..
+                } => {
+                    let shaped = glyphs.is_some();
+                    let (style, font) = (*style, *font);
+                    let text = std::mem::take(text);
+                    let mut from = 0;
                     let mut part_w = 0.0;
-                    for c in text.chars() {
-                        let cw = m.advance(c).unwrap_or(500.0) * style.size / 1000.0;
+                    for (i, c) in text.char_indices() {
+                        let cw = crate::fonts::book::advance_of(font, c.encode_utf8(&mut [0; 4]))
+                            * style.size
+                            / 1000.0;
                         if self.cur_w + part_w + cw > self.width
-                            && (!part.is_empty() || !self.cur.is_empty())
+                            && (i > from || !self.cur.is_empty())
+                            && !crate::fonts::script::is_mark(c)
                         {
-                            let mut tok = Token::Text {
-                                text: std::mem::take(&mut part),
-                                style: *style,
-                                width: part_w,
-                            };
+                            let mut tok = self.part(&text[from..i], style, font, part_w, shaped);
                             self.push(&mut tok, 0);
                             part_w = 0.0;
+                            from = i;
                             self.finish(false);
                         }
-                        part.push(c);
                         part_w += cw;
                     }
-                    if !part.is_empty() {
-                        let mut tok = Token::Text {
-                            text: part,
-                            style: *style,
-                            width: part_w,
-                        };
+                    if from < text.len() {
+                        let mut tok = self.part(&text[from..], style, font, part_w, shaped);
                         self.push(&mut tok, 0);
                     }
                 }
@@ -225,20 +272,38 @@ impl Breaker {
         }
     }
 
+    /// A piece of a cut word as a token, shaped on its own when the word was.
+    fn part(&self, text: &str, style: Style, font: FontId, width: f32, shaped: bool) -> Token {
+        let glyphs = shaped
+            .then(|| shape::shape(font, text, style.level % 2 == 1, self.lang))
+            .flatten();
+        Token::Text {
+            text: text.to_string(),
+            style,
+            width: glyphs
+                .as_ref()
+                .map_or(width, |g| shape::width(g) * style.size / 1000.0),
+            font,
+            glyphs,
+        }
+    }
+
     /// Ends the current line; `soft` = broken by width (justify applies).
     fn finish(&mut self, soft: bool) {
         let mut pieces: Vec<Piece> = Vec::with_capacity(self.cur.len());
         let used = self.cur_w;
         let total_glues = self.cur.last().map_or(0, |p| p.glues);
-        let shift = match self.align {
-            Align::Center => ((self.width - used) / 2.0).max(0.0),
-            Align::Right => (self.width - used).max(0.0),
-            _ => 0.0,
-        };
         let extra = if self.align == Align::Justify && soft && total_glues > 0 {
             ((self.width - used) / total_glues as f32).max(0.0)
         } else {
             0.0
+        };
+        let shift = match self.align {
+            Align::Center => ((self.width - used) / 2.0).max(0.0),
+            Align::Right => (self.width - used).max(0.0),
+            // A justified right-to-left paragraph's ragged lines end at its start, the right.
+            Align::Justify if self.rtl && extra == 0.0 => (self.width - used).max(0.0),
+            _ => 0.0,
         };
         let (mut asc, mut desc) = (self.min_size * 0.95, self.min_size * (LEADING - 0.95));
         for p in self.cur.drain(..) {
@@ -257,6 +322,7 @@ impl Breaker {
             }
             pieces.push(piece);
         }
+        bidi::reorder(&mut pieces, self.rtl);
         if extra == 0.0 && self.merge {
             pieces = merge(pieces);
         }
@@ -265,6 +331,7 @@ impl Breaker {
             ascent: asc,
             height: asc + desc,
             notes: std::mem::take(&mut self.notes),
+            rtl: self.rtl,
         });
         self.cur_w = 0.0;
         self.pending = 0.0;
@@ -284,20 +351,26 @@ fn merge(pieces: Vec<Piece>) -> Vec<Piece> {
                 text: pt,
                 style: ps,
                 width: pw,
+                font: pf,
+                glyphs: pg,
             }),
             Piece::Text {
                 x,
                 text,
                 style,
                 width,
+                font,
+                glyphs: None,
             },
         ) = (out.last_mut(), &p)
             && *ps == *style
+            && *pf == *font
+            && pg.is_none()
         {
             let space = match space {
                 Some((s, w)) if s == *style => w,
                 _ => {
-                    let w = super::metrics::width(style.face, style.size, " ");
+                    let w = crate::fonts::metrics::width(style.face, style.size, " ");
                     space = Some((*style, w));
                     w
                 }
@@ -317,13 +390,6 @@ fn merge(pieces: Vec<Piece>) -> Vec<Piece> {
     out
 }
 
-fn token_width(t: &Token) -> f32 {
-    match t {
-        Token::Text { width, .. } | Token::Image { width, .. } | Token::Kern(width) => *width,
-        _ => 0.0,
-    }
-}
-
 impl Line {
     /// The width the pieces take. For drawing only: a layout that measures alone does not
     /// join pieces ([`break_lines`]'s `merge`), which may move this by a rounding, so no
@@ -341,9 +407,16 @@ impl Line {
 
 #[cfg(test)]
 mod tests {
-    use super::super::metrics::Face;
     use super::super::text::Inliner;
     use super::*;
+    use crate::fonts::metrics::Face;
+
+    fn set(align: Align) -> Setting<'static> {
+        Setting {
+            align,
+            ..Setting::default()
+        }
+    }
 
     fn tokens(s: &str) -> Vec<Token> {
         let mut out = Vec::new();
@@ -354,7 +427,7 @@ mod tests {
     #[test]
     fn lines_fit_and_keep_every_word() {
         let text = "the quick brown fox jumps over the lazy dog ".repeat(20);
-        let lines = break_lines(&mut tokens(&text), 200.0, Align::Justify, 10.0, true);
+        let lines = break_lines(&mut tokens(&text), 200.0, set(Align::Justify), 10.0, true);
         assert!(lines.len() > 5);
         let mut words = 0;
         for l in &lines {
@@ -375,7 +448,7 @@ mod tests {
         let lines = break_lines(
             &mut tokens(&"x".repeat(500)),
             100.0,
-            Align::Left,
+            set(Align::Left),
             10.0,
             true,
         );

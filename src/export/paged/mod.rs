@@ -3,8 +3,6 @@
 //!
 //! - [`settings`]: the API's Word export settings (language, captions, directories,
 //!   `compressedImages`), which the PDF writer honours the same way.
-//! - [`metrics`]: the bundled fonts and their advance widths, read with allsorts, so that
-//!   layout needs no PDF library.
 //! - [`text`] (inlines → tokens), [`lines`] (line breaking), [`page`] (paper, pagination,
 //!   footnote areas), [`layout`] (the document walk, directories, notes, comments) and
 //!   [`tables`]: the layout itself. The PDF writer draws its pages; the Word writer takes only
@@ -14,9 +12,9 @@
 //! Because the layout is compiled with or without the `pdf` feature, the Word writer's page
 //! numbers are the same in every build.
 
+pub(crate) mod bidi;
 pub(crate) mod layout;
 pub(crate) mod lines;
-pub(crate) mod metrics;
 pub(crate) mod page;
 pub(crate) mod pictures;
 pub(crate) mod settings;
@@ -32,8 +30,8 @@ use crate::ast::{Block, DirectoryKind, Document};
 /// first layout: a caller that will write Word with page numbers or PDF can run it on another
 /// thread while the document is read (the CLI does).
 pub fn warm_up() {
-    for face in metrics::Face::ALL {
-        let _ = metrics::metrics(face);
+    for face in crate::fonts::metrics::Face::ALL {
+        let _ = crate::fonts::metrics::metrics(face);
     }
 }
 

@@ -66,14 +66,18 @@ impl Geometry {
 /// Something drawn on a page (top-down coordinates).
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Item {
-    /// Text with its baseline at `y`.
+    /// Text with its baseline at `y`, in `font` (the bundled `face` or a fallback font).
     Text {
         x: f32,
         y: f32,
         text: String,
-        face: super::metrics::Face,
+        face: crate::fonts::metrics::Face,
         size: f32,
         color: Rgb,
+        font: crate::fonts::book::FontId,
+        /// Shaped glyphs in visual order, each with the byte range of `text` it stands for;
+        /// `None`: one glyph per character, through the font's character map.
+        glyphs: Option<crate::fonts::shape::Glyphs>,
     },
     /// A filled rectangle; `under` ones are drawn before text (cell shading).
     Fill {
@@ -320,6 +324,8 @@ impl Flow {
                     text,
                     style,
                     width,
+                    font,
+                    glyphs,
                 } => {
                     let tx = x + px;
                     let ty = base - style.rise;
@@ -330,6 +336,8 @@ impl Flow {
                         face: style.face,
                         size: style.size,
                         color: style.color,
+                        font,
+                        glyphs,
                     });
                     let t = (style.size * 0.06).max(0.4);
                     if style.underline {

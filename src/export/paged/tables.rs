@@ -470,18 +470,18 @@ fn min_widths(t: &Table, grid: usize, scale: f32) -> Vec<f32> {
             }
             let size = cell_size(cell) * scale;
             let face = if row.header || cell.header {
-                super::metrics::Face::Bold
+                crate::fonts::metrics::Face::Bold
             } else {
-                super::metrics::Face::Regular
+                crate::fonts::metrics::Face::Regular
             };
             let mut longest: f32 = 0.0;
             for b in &cell.blocks {
                 if let Block::Paragraph(p) = b {
                     text.clear();
                     super::text::plain_into(&p.content, &mut text);
-                    for w in text.split_whitespace() {
-                        longest = longest.max(super::metrics::width(face, size, w));
-                    }
+                    super::text::each_unbreakable(&text, |w| {
+                        longest = longest.max(crate::fonts::metrics::width(face, size, w));
+                    });
                 }
             }
             min[col] = min[col].max(longest + 2.0 * PAD_X + 1.0);

@@ -2,8 +2,11 @@
 //! breaks, inline pictures and footnote markers. Marks become faces, sizes, colours and rules;
 //! links, cross-references, notes and comment anchors are resolved here.
 
-use super::metrics::{self, Face};
 use crate::ast::{ChangeKind, Inline, NoteKind, TextStyle};
+use crate::fonts::book::{self, FontId, Lang};
+use crate::fonts::metrics::{self, Face};
+use crate::fonts::script::{self, Script};
+use crate::fonts::shape::Glyphs;
 
 /// Text colour, RGB 0..1.
 pub(crate) type Rgb = [f32; 3];
@@ -28,6 +31,9 @@ pub(crate) struct Style {
     pub link: Option<u32>,
     /// Small capitals: drawn as capitals at 80 %.
     pub caps: bool,
+    /// Bidirectional embedding level (UAX #9): even left to right, odd right to left. Set by
+    /// [`super::bidi::prepare`] before lines are broken.
+    pub level: u8,
 }
 
 impl Style {
@@ -41,6 +47,7 @@ impl Style {
             rise: 0.0,
             link: None,
             caps: false,
+            level: 0,
         }
     }
 }
@@ -70,13 +77,19 @@ pub(crate) enum Anchor {
 /// One unit for the line breaker.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Token {
-    /// Characters drawn in one style (part of a word; words end at [`Token::Space`]).
+    /// Characters drawn in one style and font (part of a word; words end at [`Token::Space`]).
     Text {
         text: String,
         style: Style,
         width: f32,
+        /// The font that writes them: `style.face` when a bundled face has them, else a
+        /// fallback font.
+        font: FontId,
+        /// The shaped glyphs, when the text needs shaping or is not in a bundled face
+        /// ([`super::bidi::prepare`] shapes); `None` maps characters to glyphs one to one.
+        glyphs: Option<Glyphs>,
     },
-    /// A breakable space.
+    /// A breakable space (zero wide between ideographs, where lines may break).
     Space { width: f32 },
     /// Fixed space inside a word (keeps a letter mark apart from its word for text extraction).
     Kern(f32),
@@ -114,7 +127,10 @@ pub(crate) struct Inliner {
     pub endnotes: Vec<NoteText>,
     pub targets: std::collections::HashMap<String, RefTarget>,
     pub comment_index: std::collections::HashMap<String, usize>,
+    /// Characters no font writes: drawn as the font's box, kept in the text layer.
     pub missing: std::collections::BTreeSet<char>,
+    /// The language of the text being converted, which chooses Han glyph forms.
+    pub lang: Lang,
     pub unknown_refs: Vec<String>,
     pub sidenotes: usize,
     /// Height limit of inline pictures, points.
@@ -249,11 +265,7 @@ impl Inliner {
                     self.text(c, st, out);
                 }
             }
-            // PDF text has no ruby layout: the base with its reading in brackets, as the
-            // other writers without ruby show it.
-            Inline::Ruby { base, reading } => {
-                self.text(&Inline::ruby_text(base, reading), style, out)
-            }
+            Inline::Ruby { base, reading } => self.ruby(base, reading, style, out),
             // Formulas are set as their linear text (`x^2/(a+b)`), as parsX writes them.
             Inline::Math { math, .. } => {
                 self.text(&crate::ast::math::linear_text(math), style, out)
@@ -315,8 +327,12 @@ impl Inliner {
         self.text(&shown, st, out);
     }
 
-    /// Splits text into words and spaces, each word's characters grouped by the face that has
-    /// their glyphs. Characters no bundled face has are drawn as `?` and counted.
+    /// Splits text into words and spaces, each word's characters grouped by the font that
+    /// writes them: the style's bundled face, else the regular face, else a fallback font
+    /// ([`book::fallback`]); the mono face last. A character no font writes keeps its place
+    /// in the text (the PDF shows the font's box and its text layer the character) and is
+    /// counted in [`Inliner::missing`]. Between ideographs, where Chinese and Japanese lines
+    /// break without spaces, a zero-wide space marks the break.
     pub(crate) fn text(&mut self, text: &str, style: Style, out: &mut Vec<Token>) {
         let upper;
         let (text, style) = if style.caps {
@@ -329,22 +345,24 @@ impl Inliner {
             (text, style)
         };
         let space = metrics::width(style.face, style.size, " ");
-        // A character no face has is drawn as `?`, with the advance `metrics::width` gives it.
-        let question = metrics::metrics(style.face).advance('?').unwrap_or(500.0);
         // The run's characters, and their advances summed in order as `metrics::width` sums
         // them (one pass over the text instead of two; the widths are the same to the bit).
         let mut cur = String::new();
         let mut cur_advance = 0.0f32;
-        let mut cur_face = style.face;
-        let flush = |cur: &mut String, advance: &mut f32, face: Face, out: &mut Vec<Token>| {
+        let mut cur_font = FontId::of(style.face);
+        // The character before, within the word: whether a line may break between them.
+        let mut prev: Option<char> = None;
+        let flush = |cur: &mut String, advance: &mut f32, font: FontId, out: &mut Vec<Token>| {
             if !cur.is_empty() {
                 let mut st = style;
-                st.face = face;
+                st.face = font.face().unwrap_or(style.face);
                 // A copy of the exact size; `cur` keeps its buffer for the next run.
                 out.push(Token::Text {
                     text: cur.clone(),
                     style: st,
                     width: *advance * st.size / 1000.0,
+                    font,
+                    glyphs: None,
                 });
                 cur.clear();
             }
@@ -352,39 +370,113 @@ impl Inliner {
         };
         for c in text.chars() {
             match c {
-                ' ' | '\u{2002}' | '\u{2003}' | '\u{2009}' | '\u{200A}' => {
-                    flush(&mut cur, &mut cur_advance, cur_face, out);
+                ' ' | '\u{2002}' | '\u{2003}' | '\u{2009}' | '\u{200A}' | '\u{3000}' => {
+                    flush(&mut cur, &mut cur_advance, cur_font, out);
                     out.push(Token::Space { width: space });
+                    prev = None;
                 }
                 '\t' => {
-                    flush(&mut cur, &mut cur_advance, cur_face, out);
+                    flush(&mut cur, &mut cur_advance, cur_font, out);
                     out.push(Token::Space { width: space * 4.0 });
+                    prev = None;
                 }
                 '\n' | '\r' | '\u{2028}' | '\u{2029}' => {
-                    flush(&mut cur, &mut cur_advance, cur_face, out);
+                    flush(&mut cur, &mut cur_advance, cur_font, out);
                     out.push(Token::Break);
+                    prev = None;
                 }
-                // Invisible: soft hyphen, zero-width characters, other controls.
-                '\u{00AD}' | '\u{200B}'..='\u{200F}' | '\u{FEFF}' => {}
+                // Invisible: soft hyphen, zero-width space, other controls. The joiners and
+                // direction marks stay for the shaper and the bidi algorithm.
+                '\u{00AD}' | '\u{200B}' | '\u{FEFF}' => {}
                 c if c.is_control() => {}
                 c => {
-                    let (face, c, advance) = match metrics::face_and_advance(style.face, c) {
-                        Some((f, a)) => (f, c, a),
-                        None => {
-                            self.missing.insert(c);
-                            (style.face, '?', question)
-                        }
-                    };
-                    if face != cur_face {
-                        flush(&mut cur, &mut cur_advance, cur_face, out);
-                        cur_face = face;
+                    if let Some(p) = prev
+                        && (script::breaks_around(p) || script::breaks_around(c))
+                        && !script::no_break_before(c)
+                        && !script::no_break_after(p)
+                        && !script::is_mark(c)
+                    {
+                        flush(&mut cur, &mut cur_advance, cur_font, out);
+                        out.push(Token::Space { width: 0.0 });
+                    }
+                    let (font, advance) = self.font_for(style.face, c);
+                    if font != cur_font {
+                        flush(&mut cur, &mut cur_advance, cur_font, out);
+                        cur_font = font;
                     }
                     cur.push(c);
                     cur_advance += advance;
+                    prev = Some(c);
                 }
             }
         }
-        flush(&mut cur, &mut cur_advance, cur_face, out);
+        flush(&mut cur, &mut cur_advance, cur_font, out);
+    }
+
+    /// The font that writes `c` in a text whose style asks for `face`, and its advance
+    /// (1/1000 em). Latin, Greek and Cyrillic stay in the bundled faces (the mono face before
+    /// any system font, so such documents never read the font directories); other scripts go
+    /// to a font made for them before the mono face's rough forms.
+    fn font_for(&mut self, face: Face, c: char) -> (FontId, f32) {
+        for f in [face, Face::Regular] {
+            if let Some(a) = metrics::metrics(f).advance(c) {
+                return (FontId::of(f), a);
+            }
+        }
+        let common = Script::of(c) == Script::Common;
+        let mono = || {
+            metrics::metrics(Face::Mono)
+                .advance(c)
+                .map(|a| (FontId::of(Face::Mono), a))
+        };
+        if common && let Some(found) = mono() {
+            return found;
+        }
+        let bold = matches!(face, Face::Bold | Face::BoldItalic);
+        let italic = matches!(face, Face::Italic | Face::BoldItalic);
+        if let Some(id) = book::fallback(c, bold, italic, self.lang)
+            && let Some(a) = book::advance(id, c)
+        {
+            return (id, a);
+        }
+        if let Some(found) = mono() {
+            return found;
+        }
+        self.missing.insert(c);
+        (FontId::of(face), metrics::metrics(face).notdef())
+    }
+
+    /// Ruby: the reading set small above the base, both centred on the wider of the two; the
+    /// base stays one word for the text layer, the reading follows it.
+    fn ruby(&mut self, base: &str, reading: &str, style: Style, out: &mut Vec<Token>) {
+        let mut b = Vec::new();
+        self.text(base, style, &mut b);
+        let mut rs = style;
+        rs.size = style.size * 0.5;
+        rs.rise += style.size * 0.85;
+        rs.link = None;
+        let mut r = Vec::new();
+        self.text(reading, rs, &mut r);
+        // The base's breaks between ideographs would split it from its reading: one unit.
+        b.retain(|t| !matches!(t, Token::Space { width } if *width == 0.0));
+        r.retain(|t| !matches!(t, Token::Space { width } if *width == 0.0));
+        let bw: f32 = b.iter().map(token_width).sum();
+        let rw: f32 = r.iter().map(token_width).sum();
+        let wide = bw.max(rw);
+        out.push(Token::Kern((wide - bw) / 2.0));
+        out.extend(b);
+        // Back to where the reading starts, then on to the end of the unit.
+        out.push(Token::Kern(-(bw + (wide - bw) / 2.0) + (wide - rw) / 2.0));
+        out.extend(r);
+        out.push(Token::Kern((wide - rw) / 2.0));
+    }
+}
+
+/// The width a token takes on the line.
+pub(crate) fn token_width(t: &Token) -> f32 {
+    match t {
+        Token::Text { width, .. } | Token::Image { width, .. } | Token::Kern(width) => *width,
+        _ => 0.0,
     }
 }
 
@@ -404,6 +496,27 @@ pub(crate) fn roman(n: usize) -> String {
         u32::try_from(n).unwrap_or(u32::MAX),
         crate::ast::NumberFormat::LowerRoman,
     )
+}
+
+/// Calls `f` with each piece of `text` a line cannot break inside: words between spaces, and
+/// single ideographs (Chinese and Japanese break between them).
+pub(crate) fn each_unbreakable(text: &str, mut f: impl FnMut(&str)) {
+    for w in text.split_whitespace() {
+        let mut from = 0;
+        let mut prev: Option<char> = None;
+        for (i, c) in w.char_indices() {
+            if let Some(p) = prev
+                && (script::breaks_around(p) || script::breaks_around(c))
+                && !script::no_break_before(c)
+                && !script::no_break_after(p)
+            {
+                f(&w[from..i]);
+                from = i;
+            }
+            prev = Some(c);
+        }
+        f(&w[from..]);
+    }
 }
 
 /// The plain text of inline content (directory entries, outline titles, cross-reference text).
@@ -452,13 +565,14 @@ mod tests {
         inl.text("ab cd\u{10FFFD}", Style::new(Face::Regular, 10.0), &mut out);
         assert_eq!(out.len(), 3);
         assert!(matches!(&out[1], Token::Space { .. }));
-        assert!(matches!(&out[2], Token::Text { text, .. } if text == "cd?"));
+        // The character no font has keeps its place: the PDF draws the font's box for it.
+        assert!(matches!(&out[2], Token::Text { text, .. } if text == "cd\u{10FFFD}"));
         assert!(inl.missing.contains(&'\u{10FFFD}'));
     }
 
     #[test]
     fn a_token_is_as_wide_as_its_text_measured_whole() {
-        // Latin, a character only the mono face has, one no face has (drawn as `?`), tabs,
+        // Latin, a character only the mono face has, one no face has (drawn as a box), tabs,
         // control characters and small caps: each token's width is, to the bit, what
         // `metrics::width` gives for its text in its face.
         let text = "Wörter über\tΑλφα ∀x\u{2200}y \u{10FFFD}ab\u{200B}c d\u{7}e Ünïcödé";
@@ -474,7 +588,10 @@ mod tests {
             Inliner::default().text(text, style, &mut out);
             let mut words = 0;
             for t in &out {
-                if let Token::Text { text, style, width } = t {
+                if let Token::Text {
+                    text, style, width, ..
+                } = t
+                {
                     words += 1;
                     let whole = metrics::width(style.face, style.size, text);
                     assert_eq!(width.to_bits(), whole.to_bits(), "{text:?} in {face:?}");

@@ -12,9 +12,9 @@ use printpdf::{
 
 use crate::ast::Pages;
 use crate::ast::pages::PageSide;
-use crate::export::paged::metrics::{self as fonts, Face};
 use crate::export::paged::page::{Geometry, Item, Page};
 use crate::export::paged::text::{Anchor, LinkTarget, Rgb};
+use crate::fonts::metrics::{self as fonts, Face};
 
 /// What the drawing needs besides the pages.
 pub(crate) struct Context<'a> {
@@ -165,6 +165,7 @@ impl Drawer<'_> {
                     face,
                     size,
                     color,
+                    ..
                 } => self.text(*x, *y, text, *face, *size, *color),
                 Item::PageNumber { x, y, size, anchor } => {
                     if let Some((p, _)) = cx.anchors.get(anchor) {

@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 
 use printpdf::ParsedFont;
 
-use crate::export::paged::metrics::{Face, metrics};
+use crate::fonts::metrics::{Face, metrics};
 
 /// A subset font program holding the glyphs of `chars` (plus `.notdef`), as printpdf's font.
 /// `None` when subsetting fails; the caller then embeds the whole face.

@@ -55,7 +55,8 @@ use printpdf::{PdfDocument, PdfFont, PdfSaveOptions, XObject, XObjectId};
 
 pub use crate::export::paged::Paper;
 
-use crate::export::paged::{layout, metrics, page};
+use crate::export::paged::{layout, page};
+use crate::fonts::metrics;
 
 use crate::ast::{Document, MediaKind};
 use crate::error::{Error, Result};
@@ -136,7 +137,7 @@ pub fn write_with_info(doc: &Document, options: &PdfOptions) -> Result<Converted
         warnings.push(pdf_warning(
             WarningKind::Lossy,
             format!(
-                "{} character(s) no bundled font has, drawn as '?': {chars} ({})",
+                "{} character(s) no available font has, drawn as a box (the text layer keeps them): {chars} ({})",
                 inl.missing.len(),
                 codes.join(", ")
             ),

@@ -1,7 +1,8 @@
 //! The bundled fonts (`templates/pdf/fonts/`: DejaVu Serif in four faces, DejaVu Sans Mono) and
-//! their advance widths: what every paged layout measures text with. Read with allsorts (the
-//! font crate printpdf itself uses), so the metrics, and with them the Word writer's table of
-//! contents page numbers, are the same whether the PDF writer is built or not.
+//! their advance widths in dense tables: what every paged layout measures Latin, Greek and
+//! Cyrillic text with, without shaping. Read with allsorts, so the metrics, and with them the
+//! Word writer's table of contents page numbers, are the same whether the PDF writer is built
+//! or not.
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -47,18 +48,17 @@ impl Face {
     /// The font file.
     pub(crate) fn bytes(self) -> &'static [u8] {
         match self {
-            Face::Regular => include_bytes!("../../../templates/pdf/fonts/DejaVuSerif.ttf"),
-            Face::Bold => include_bytes!("../../../templates/pdf/fonts/DejaVuSerif-Bold.ttf"),
-            Face::Italic => include_bytes!("../../../templates/pdf/fonts/DejaVuSerif-Italic.ttf"),
+            Face::Regular => include_bytes!("../../templates/pdf/fonts/DejaVuSerif.ttf"),
+            Face::Bold => include_bytes!("../../templates/pdf/fonts/DejaVuSerif-Bold.ttf"),
+            Face::Italic => include_bytes!("../../templates/pdf/fonts/DejaVuSerif-Italic.ttf"),
             Face::BoldItalic => {
-                include_bytes!("../../../templates/pdf/fonts/DejaVuSerif-BoldItalic.ttf")
+                include_bytes!("../../templates/pdf/fonts/DejaVuSerif-BoldItalic.ttf")
             }
-            Face::Mono => include_bytes!("../../../templates/pdf/fonts/DejaVuSansMono.ttf"),
+            Face::Mono => include_bytes!("../../templates/pdf/fonts/DejaVuSansMono.ttf"),
         }
     }
 
-    /// The PostScript-style name printpdf writes as `/BaseFont`.
-    #[cfg(feature = "pdf")]
+    /// The face's PostScript name (the PDF's `/BaseFont`).
     pub(crate) fn name(self) -> &'static str {
         match self {
             Face::Regular => "DejaVuSerif",
@@ -131,9 +131,10 @@ fn read_font(bytes: &[u8]) -> Option<FontTables> {
 pub(crate) struct Metrics {
     dense: Vec<u16>,
     sparse: BTreeMap<u32, u16>,
-    /// Code point → glyph id, which only the PDF writer's subsetting asks for.
-    #[cfg_attr(not(feature = "pdf"), allow(dead_code))]
+    /// Code point → glyph id.
     cmap: BTreeMap<u32, u16>,
+    /// The advance of `.notdef`, the box drawn for a character no font has.
+    notdef: f32,
 }
 
 impl Metrics {
@@ -141,10 +142,12 @@ impl Metrics {
         let mut dense = vec![NONE; DENSE];
         let mut sparse = BTreeMap::new();
         let mut cmap = BTreeMap::new();
+        let mut notdef = 500.0;
         // The bundled files are known-good; a parse failure would leave the face empty (every
         // character then counts as missing), never a panic.
         if let Some(font) = read_font(face.bytes()) {
             let upm = f32::from(font.units_per_em.max(1));
+            notdef = f32::from(font.advances.first().copied().unwrap_or(500)) * 1000.0 / upm;
             for (&cp, &gid) in &font.glyphs {
                 let adv = font.advances.get(usize::from(gid)).copied().unwrap_or(0);
                 let w = (f32::from(adv) * 1000.0 / upm).round().min(65000.0) as u16;
@@ -160,13 +163,18 @@ impl Metrics {
             dense,
             sparse,
             cmap,
+            notdef,
         }
     }
 
-    /// The glyph id of code point `cp`, when the face has one (for subsetting).
-    #[cfg(feature = "pdf")]
+    /// The glyph id of code point `cp`, when the face has one.
     pub(crate) fn glyph(&self, cp: u32) -> Option<u16> {
         self.cmap.get(&cp).copied()
+    }
+
+    /// The advance of `.notdef` in 1/1000 em.
+    pub(crate) fn notdef(&self) -> f32 {
+        self.notdef
     }
 
     /// The advance of `c` in 1/1000 em, `None` when the face has no glyph for it.
@@ -188,20 +196,12 @@ pub(crate) fn metrics(face: Face) -> &'static Metrics {
     &all[face.index()]
 }
 
-/// The width of `text` in `face` at `size` points; characters without a glyph count as `?`.
+/// The width of `text` in `face` at `size` points, without shaping or fallback: characters
+/// the face lacks count as its `.notdef` box.
 pub(crate) fn width(face: Face, size: f32, text: &str) -> f32 {
     let m = metrics(face);
-    let q = m.advance('?').unwrap_or(500.0);
+    let q = m.notdef();
     text.chars().map(|c| m.advance(c).unwrap_or(q)).sum::<f32>() * size / 1000.0
-}
-
-/// Picks the face that draws `c`, with the character's advance in it (font units): `want` if
-/// it has the glyph, else the regular serif face, else the mono face; `None` when no bundled
-/// face has it.
-pub(crate) fn face_and_advance(want: Face, c: char) -> Option<(Face, f32)> {
-    [want, Face::Regular, Face::Mono]
-        .into_iter()
-        .find_map(|f| metrics(f).advance(c).map(|a| (f, a)))
 }
 
 #[cfg(test)]
@@ -220,7 +220,7 @@ mod tests {
             }
         }
         assert!(width(Face::Regular, 10.0, "WWW") > width(Face::Regular, 10.0, "iii"));
-        assert_eq!(face_and_advance(Face::Regular, '\u{10FFFD}'), None);
+        assert_eq!(metrics(Face::Regular).advance('\u{10FFFD}'), None);
     }
 
     /// The PDF writer embeds the faces through printpdf, which reads them itself: both must see
