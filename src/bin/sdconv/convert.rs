@@ -21,6 +21,10 @@ use crate::{Failure, WarningStyle};
 /// Word export: the API's `templateId` and `settings`, or single flags as shorthand.
 #[derive(Debug, clap::Args)]
 pub struct WordArgs {
+    /// PDF output (and the Word writer's page numbers): a folder of font files (`.ttf`, `.otf`,
+    /// `.ttc`) tried after the bundled fonts and before the system's; may be repeated.
+    #[arg(long, value_name = "DIR")]
+    pub font_dir: Vec<PathBuf>,
     /// Word export template id (`sdconv templates word`).
     #[arg(long, value_name = "ID")]
     pub template: Option<String>,
@@ -238,6 +242,9 @@ impl Options {
         }
         import.magic = args.magic.map(str::to_owned);
         import.routines = args.routines.to_vec();
+        for dir in &args.word.font_dir {
+            register_fonts(dir)?;
+        }
         Ok(Options {
             import,
             word: word_options(args.word, args.language)?,
@@ -247,6 +254,45 @@ impl Options {
             markdown: markdown_options(args.export, args.language)?,
         })
     }
+}
+
+/// Registers every font file in `dir` (not its sub-folders) with the engine's font book, in
+/// name order. A file that is no font fails, naming it: a font asked for by name that cannot
+/// be used would change the output silently.
+fn register_fonts(dir: &Path) -> Result<(), Failure> {
+    let failed = |e: String| Failure::convert(dir.display().to_string(), e);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| failed(format!("cannot read the font folder: {e}")))?
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.extension().and_then(|e| e.to_str()).is_some_and(|e| {
+                matches!(
+                    e.to_ascii_lowercase().as_str(),
+                    "ttf" | "otf" | "ttc" | "otc"
+                )
+            })
+        })
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        return Err(failed(
+            "no .ttf, .otf or .ttc file in the font folder".to_string(),
+        ));
+    }
+    for file in files {
+        let fail = |e: String| Failure::convert(file.display().to_string(), e);
+        let meta = std::fs::metadata(&file).map_err(|e| fail(format!("cannot read: {e}")))?;
+        if meta.len() > sdconv::fonts::MAX_FONT_BYTES as u64 {
+            return Err(fail(format!(
+                "font file of {} bytes is over the limit of {}",
+                meta.len(),
+                sdconv::fonts::MAX_FONT_BYTES
+            )));
+        }
+        let bytes = std::fs::read(&file).map_err(|e| fail(format!("cannot read: {e}")))?;
+        sdconv::fonts::register(bytes).map_err(|e| fail(e.to_string()))?;
+    }
+    Ok(())
 }
 
 /// The Markdown writer's options from the command line.

@@ -11,6 +11,7 @@
 //! would split words for `pdftotext` and cost recall).
 
 use super::bidi::{self, Base};
+use super::fit;
 use super::text::{Style, Token, token_width};
 use crate::ast::Align;
 use crate::fonts::book::FontId;
@@ -82,7 +83,15 @@ pub(crate) fn break_lines(
         (true, Align::Right) => Align::Left,
         (_, a) => a,
     };
+    // Justified text is broken by total fit; the rest, and paragraphs with a word wider than
+    // the line, first fit.
+    let starts = if align == Align::Justify {
+        fit::breaks(&words(tokens), width)
+    } else {
+        None
+    };
     let mut b = Breaker {
+        fixed: starts.is_some(),
         rtl,
         lang: set.lang,
         merge,
@@ -96,6 +105,7 @@ pub(crate) fn break_lines(
         min_size,
     };
     let mut i = 0;
+    let mut word = 0;
     while i < tokens.len() {
         match &tokens[i] {
             Token::Space { width: w } => {
@@ -114,7 +124,11 @@ pub(crate) fn break_lines(
                 while i < tokens.len() && !matches!(tokens[i], Token::Space { .. } | Token::Break) {
                     i += 1;
                 }
+                if starts.as_ref().and_then(|s| s.get(word)) == Some(&true) && !b.cur.is_empty() {
+                    b.finish(true);
+                }
                 b.word(&mut tokens[start..i]);
+                word += 1;
             }
         }
     }
@@ -124,6 +138,40 @@ pub(crate) fn break_lines(
     b.lines
 }
 
+/// The words of `tokens` as the total-fit breaker sees them (the same division into words as
+/// [`break_lines`] makes).
+fn words(tokens: &[Token]) -> Vec<fit::Word> {
+    let mut out = Vec::new();
+    let (mut glue, mut forced) = (0.0, false);
+    let mut i = 0;
+    while i < tokens.len() {
+        match &tokens[i] {
+            Token::Space { width } => {
+                glue += width;
+                i += 1;
+            }
+            Token::Break => {
+                (glue, forced) = (0.0, true);
+                i += 1;
+            }
+            _ => {
+                let mut width = 0.0;
+                while i < tokens.len() && !matches!(tokens[i], Token::Space { .. } | Token::Break) {
+                    width += token_width(&tokens[i]);
+                    i += 1;
+                }
+                out.push(fit::Word {
+                    width,
+                    glue: if out.is_empty() && !forced { 0.0 } else { glue },
+                    forced,
+                });
+                (glue, forced) = (0.0, false);
+            }
+        }
+    }
+    out
+}
+
 /// A piece waiting on the current line, with the number of spaces before it.
 struct Pending {
     piece: Piece,
@@ -131,6 +179,9 @@ struct Pending {
 }
 
 struct Breaker<'a> {
+    /// The lines' starts were chosen by total fit: words never break a line themselves, and
+    /// a line may be set tighter than its natural spacing.
+    fixed: bool,
     /// The paragraph is right to left: lines are reordered, ragged lines of justified text
     /// sit at the right.
     rtl: bool,
@@ -149,7 +200,7 @@ struct Breaker<'a> {
 impl Breaker<'_> {
     fn word(&mut self, word: &mut [Token]) {
         let w: f32 = word.iter().map(token_width).sum();
-        if !self.cur.is_empty() && self.cur_w + self.pending + w > self.width {
+        if !self.fixed && !self.cur.is_empty() && self.cur_w + self.pending + w > self.width {
             self.finish(true);
         }
         if self.cur.is_empty() && w > self.width {
@@ -293,8 +344,10 @@ impl Breaker<'_> {
         let mut pieces: Vec<Piece> = Vec::with_capacity(self.cur.len());
         let used = self.cur_w;
         let total_glues = self.cur.last().map_or(0, |p| p.glues);
+        // Total fit may have chosen a line a little over the measure, its spaces shrunk.
+        let least = if self.fixed { f32::NEG_INFINITY } else { 0.0 };
         let extra = if self.align == Align::Justify && soft && total_glues > 0 {
-            ((self.width - used) / total_glues as f32).max(0.0)
+            ((self.width - used) / total_glues as f32).max(least)
         } else {
             0.0
         };

@@ -13,6 +13,7 @@
 //! numbers are the same in every build.
 
 pub(crate) mod bidi;
+pub(crate) mod fit;
 pub(crate) mod layout;
 pub(crate) mod lines;
 pub(crate) mod page;
