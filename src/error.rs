@@ -81,6 +81,15 @@ pub enum Error {
         /// What went wrong.
         message: String,
     },
+    /// The document cannot meet the standard asked of the output (PDF/UA-1, PDF/A-2b, …):
+    /// rather than a file that claims what it is not, every reason, in plain words.
+    #[error("the document cannot be written as {standard}: {}", reasons.join("; "))]
+    Nonconforming {
+        /// The standard (`PDF/UA-1`, `PDF/A-2b and PDF/UA-1`).
+        standard: &'static str,
+        /// Each reason (which character has no glyph, which picture has no description).
+        reasons: Vec<String>,
+    },
 }
 
 /// What kind of failure an [`Error`](enum@Error) is: whose fault, and whether trying again can help.
@@ -88,7 +97,8 @@ pub enum Error {
 #[non_exhaustive]
 pub enum ErrorKind {
     /// The input bytes are not a readable document of the format (not a zip, malformed XML, a
-    /// missing part, an unsafe name, rules broken beyond repair).
+    /// missing part, an unsafe name, rules broken beyond repair), or the document cannot meet
+    /// the standard asked of the output ([`Error::Nonconforming`]).
     Input,
     /// A caller-supplied parameter is wrong ([`Error::Parameter`]).
     Parameter,
@@ -111,7 +121,8 @@ impl Error {
             | Error::MissingPart { .. }
             | Error::UnsafeName { .. }
             | Error::Xml { .. }
-            | Error::Invalid { .. } => ErrorKind::Input,
+            | Error::Invalid { .. }
+            | Error::Nonconforming { .. } => ErrorKind::Input,
         }
     }
 

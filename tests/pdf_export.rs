@@ -733,3 +733,238 @@ fn compressed_images_shrink_a_big_picture_shown_small() {
     );
     check("compressed", &doc, &small, true);
 }
+
+// ---- tagged PDF and the standards -------------------------------------------------------
+
+/// A tree with one of each structure: a contents list, headings, a paragraph with a link and a
+/// footnote, a list, a table with a header row, a picture with alt text and caption.
+fn structured() -> Document {
+    let mut doc = fx::doc(
+        "Tagged",
+        vec![
+            fx::p(TextType::Heading, 0, vec![fx::t("Introduction")]),
+            fx::p(
+                TextType::Paragraph,
+                0,
+                vec![
+                    fx::t("See "),
+                    fx::link("https://example.org", vec![fx::t("the site")]),
+                    fx::t(" for more."),
+                    fx::note(NoteKind::Footnote, vec![fx::t("The footnote text.")]),
+                ],
+            ),
+            fx::p(TextType::ListUl, 0, vec![fx::t("First item")]),
+            fx::p(TextType::ListUl, 0, vec![fx::t("Second item")]),
+            Block::Table(Table {
+                rows: vec![
+                    Row {
+                        header: true,
+                        ..fx::row(vec![fx::tcell("Name"), fx::tcell("Value")])
+                    },
+                    fx::row(vec![fx::tcell("alpha"), fx::tcell("one")]),
+                ],
+                ..Table::default()
+            }),
+            Block::Image(Image {
+                alt: Some("A small dot".into()),
+                ..fx::image("dot.png", Some("The dot"))
+            }),
+            fx::p(TextType::Heading, 1, vec![fx::t("Details")]),
+            fx::text("The end."),
+        ],
+    );
+    doc.meta.language = Some("en".into());
+    doc.media.add("dot.png", fx::dot_png());
+    doc
+}
+
+/// `qpdf --check` passes without warnings.
+fn qpdf_clean(name: &str, s: &Saved) {
+    let q = tool("qpdf", &["--check", p(s)]);
+    let out = String::from_utf8_lossy(&q.stdout).into_owned() + &String::from_utf8_lossy(&q.stderr);
+    assert!(q.status.success(), "{name}: qpdf --check failed:\n{out}");
+    assert!(!out.contains("WARNING"), "{name}: qpdf warns:\n{out}");
+}
+
+/// The structure elements `pdfinfo -struct-text` prints, in order (the first word of each line
+/// that is not quoted text).
+fn struct_tags(s: &Saved) -> Vec<String> {
+    let out = tool("pdfinfo", &["-struct-text", p(s)]);
+    assert!(out.status.success(), "pdfinfo -struct-text failed");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('"'))
+        .filter_map(|l| l.split_whitespace().next())
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn the_tag_tree_holds_the_structure_in_reading_order() {
+    let doc = structured();
+    let settings = WordSettings::new(Language::En).with_text_toc(true);
+    let (out, _) = pdf(&doc, settings);
+    let s = check("structured", &doc, &out, true);
+    let tags = struct_tags(&s);
+    let expected = [
+        "Document", "TOC", "TOCI", "Link", "H1", "P", "Link", "Note", "L", "LI", "Lbl", "LBody",
+        "Table", "THead", "TR", "TH", "TBody", "TD", "Figure", "Caption", "H2", "P",
+    ];
+    // Each expected tag, in this order (others may come between).
+    let mut at = 0;
+    for want in expected {
+        match tags[at..].iter().position(|t| t == want) {
+            Some(i) => at += i + 1,
+            None => panic!("no {want} after position {at} in {tags:?}"),
+        }
+    }
+    let raw = String::from_utf8_lossy(&tool("pdfinfo", &["-struct", p(&s)]).stdout).into_owned();
+    assert!(raw.contains("A small dot"), "the figure's alt text: {raw}");
+    assert!(raw.contains("Column"), "the header cells' scope: {raw}");
+}
+
+#[test]
+fn every_pdf_is_tagged_with_artifacts_outside_the_tree() {
+    let doc = fx::everything();
+    let (out, _) = pdf(&doc, all_on(Language::En));
+    let s = save(&out);
+    qpdf_clean("everything", &s);
+    let info = String::from_utf8_lossy(&tool("pdfinfo", &[p(&s)]).stdout).into_owned();
+    assert!(info.contains("Tagged:          yes"), "{info}");
+    // The running footer is an artifact: its text is on the page but not in the tree.
+    let tree =
+        String::from_utf8_lossy(&tool("pdfinfo", &["-struct-text", p(&s)]).stdout).into_owned();
+    assert!(text_of(&s, Some((1, 1))).contains("Page 1 of"));
+    assert!(!tree.contains("Page 1 of"), "the footer is content: {tree}");
+}
+
+#[test]
+fn standards_are_met_or_refused_naming_every_reason() {
+    use sdconv::export::pdf::PdfStandard;
+    let doc = structured();
+    for standard in PdfStandard::ALL {
+        let out = write(
+            &doc,
+            &PdfOptions::new(WordSettings::default()).with_standard(standard),
+        )
+        .unwrap_or_else(|e| panic!("{standard}: {e}"));
+        let s = save(&out.value);
+        qpdf_clean(standard.as_str(), &s);
+        let meta = String::from_utf8_lossy(&tool("pdfinfo", &["-meta", p(&s)]).stdout).into_owned();
+        if standard.archival() {
+            assert!(meta.contains("pdfaid:part"), "{standard}: {meta}");
+        }
+        if standard.accessible() {
+            assert!(meta.contains("pdfuaid:part"), "{standard}: {meta}");
+        }
+    }
+    // A picture with neither alt text nor caption cannot be described: PDF/UA names it.
+    let mut bare = structured();
+    bare.media.add("plain.png", fx::dot_png());
+    bare.blocks.push(Block::Image(fx::image("plain.png", None)));
+    bare.blocks.push(fx::text("a \u{10FFFD} b"));
+    let err = write(
+        &bare,
+        &PdfOptions::new(WordSettings::default()).with_standard(PdfStandard::A2bUa1),
+    )
+    .expect_err("cannot conform");
+    let message = err.to_string();
+    assert!(
+        matches!(err, sdconv::Error::Nonconforming { .. }),
+        "{message}"
+    );
+    assert!(
+        message.contains("plain.png") && message.contains("U+10FFFD"),
+        "{message}"
+    );
+    // Without a standard the same tree is written (the problems are warnings).
+    assert!(write(&bare, &PdfOptions::new(WordSettings::default())).is_ok());
+}
+
+/// The independent validator (`page`, PyPI `page-validation`): its Python, from
+/// `SDCONV_PAGE_VALIDATION`, else a `python3` that imports `page`. CI installs it and sets the
+/// variable; elsewhere the test is skipped with the reason printed.
+fn page_validator() -> Option<String> {
+    if let Ok(py) = std::env::var("SDCONV_PAGE_VALIDATION") {
+        return Some(py);
+    }
+    let found = Command::new("python3")
+        .args(["-c", "import page"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if found {
+        return Some("python3".into());
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "CI must install page-validation and set SDCONV_PAGE_VALIDATION (.ci/run)"
+    );
+    None
+}
+
+/// Failed rules and their messages for `profile` (`ua1`, `2b`, …); empty when compliant.
+fn validate(python: &str, s: &Saved, profile: &str) -> Vec<String> {
+    let script = "import sys, page\n\
+        r = page.validate_pdf(sys.argv[1], profile=sys.argv[2])\n\
+        for f in r.failures: print(f.rule_id, f.message)\n\
+        print('compliant' if r.is_compliant else 'not compliant')\n";
+    let out = tool(python, &["-c", script, p(s), profile]);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "page-validation failed: {text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    if text.lines().last() == Some("compliant") {
+        return Vec::new();
+    }
+    text.lines()
+        .filter(|l| *l != "not compliant")
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn the_benchmark_document_meets_pdf_ua_1_and_pdf_a_2b_for_an_independent_validator() {
+    use sdconv::export::pdf::PdfStandard;
+    let Some(python) = page_validator() else {
+        eprintln!("skipped: page-validation is not installed (pip install page-validation)");
+        return;
+    };
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bench/medium.docx");
+    let Ok(bytes) = std::fs::read(&path) else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "{} is missing",
+            path.display()
+        );
+        eprintln!("skipped: {} is absent", path.display());
+        return;
+    };
+    let doc = sdconv::import(Format::Docx, &bytes, &ImportOptions::default())
+        .expect("medium.docx reads")
+        .value;
+    for (standard, profiles) in [
+        (PdfStandard::A2bUa1, &["ua1", "2b"][..]),
+        (PdfStandard::Ua1, &["ua1"][..]),
+        (PdfStandard::A2b, &["2b"][..]),
+    ] {
+        let out = write(
+            &doc,
+            &PdfOptions::new(WordSettings::default()).with_standard(standard),
+        )
+        .unwrap_or_else(|e| panic!("{standard}: {e}"));
+        let s = save(&out.value);
+        qpdf_clean(standard.as_str(), &s);
+        for profile in profiles {
+            let failures = validate(&python, &s, profile);
+            assert!(
+                failures.is_empty(),
+                "{standard} checked as {profile}: {} failure(s):\n{}",
+                failures.len(),
+                failures.join("\n")
+            );
+        }
+    }
+}

@@ -6,7 +6,8 @@
 //!   PI), and writing that again gives the same bytes.
 //! - parsX: a zip whose `parsx.xml` is well-formed XML.
 //! - html (zip): a zip with `index.html` and `style.css`; html_all_in_one: one page.
-//! - PDF: a file lopdf (the writer's own object model) loads, with at least one page.
+//! - PDF: a tagged file lopdf loads, with at least one page, for each standard the writer can
+//!   be asked to meet (or the typed error naming why the tree cannot meet it).
 //! - Word: every XML part well-formed; the reader takes it and builds a valid tree that settles
 //!   after one trip: writing what it read and reading that again gives a tree that writes the
 //!   same bytes (what Word cannot hold is lost once, not a little more on every trip). Written
@@ -135,15 +136,33 @@ pub fn check_parsx(doc: &Document) {
     );
 }
 
-/// PDF: a file lopdf loads back, with at least one page.
+/// PDF: a tagged file lopdf loads back, with at least one page; with each standard asked for,
+/// such a file or the typed error naming why the tree cannot meet it, never another failure.
 pub fn check_pdf(doc: &Document) {
-    let pdf = export(doc, Format::Pdf);
-    assert!(pdf.starts_with(b"%PDF-"), "PDF: no header");
-    let loaded = match lopdf::Document::load_mem(&pdf) {
-        Ok(d) => d,
-        Err(e) => panic!("PDF: lopdf cannot load the writer's output: {e}"),
-    };
-    assert!(!loaded.get_pages().is_empty(), "PDF: no page");
+    use sdconv::export::pdf::PdfStandard;
+    for standard in PdfStandard::ALL {
+        let mut options = ExportOptions::default();
+        options.pdf = options.pdf.with_standard(standard);
+        let pdf = match sdconv::export(doc, Format::Pdf, &options) {
+            Ok(out) => out.value,
+            Err(sdconv::Error::Nonconforming { reasons, .. })
+                if standard != PdfStandard::None && !reasons.is_empty() =>
+            {
+                continue;
+            }
+            Err(e) => panic!("PDF ({standard}) writer refused a valid tree: {e}"),
+        };
+        assert!(pdf.starts_with(b"%PDF-"), "PDF ({standard}): no header");
+        let loaded = match lopdf::Document::load_mem(&pdf) {
+            Ok(d) => d,
+            Err(e) => panic!("PDF ({standard}): lopdf cannot load the writer's output: {e}"),
+        };
+        assert!(!loaded.get_pages().is_empty(), "PDF ({standard}): no page");
+        let tagged = loaded
+            .catalog()
+            .is_ok_and(|c| c.has(b"StructTreeRoot") && c.has(b"MarkInfo"));
+        assert!(tagged, "PDF ({standard}): no structure tree");
+    }
 }
 
 /// html: the download zip holds the page and its stylesheet; the one-file form is a page.

@@ -56,6 +56,15 @@ pub struct WordArgs {
     /// PDF output: US Letter paper instead of A4.
     #[arg(long)]
     pub letter: bool,
+    /// PDF output: the standard to meet (ua1, a2b, a2u, a3b, a2b+ua1); a document that cannot
+    /// is an error naming why. Without it the PDF is tagged PDF 1.7.
+    #[arg(long, value_name = "STANDARD", value_parser = parse_pdf_standard)]
+    pub pdf_standard: Option<sdconv::export::pdf::PdfStandard>,
+}
+
+/// `--pdf-standard`'s value.
+fn parse_pdf_standard(s: &str) -> Result<sdconv::export::pdf::PdfStandard, String> {
+    s.parse()
 }
 
 impl WordArgs {
@@ -222,6 +231,8 @@ pub struct Options {
     language: Option<Language>,
     /// PDF output on US Letter paper.
     letter: bool,
+    /// `--pdf-standard`.
+    pdf_standard: sdconv::export::pdf::PdfStandard,
     /// `--track-changes`.
     track_changes: sdconv::TrackChanges,
     /// The Markdown writer's options (`--tables`, `--comments`, …); its language is `language`.
@@ -250,6 +261,7 @@ impl Options {
             word: word_options(args.word, args.language)?,
             language: args.language,
             letter: args.word.letter,
+            pdf_standard: args.word.pdf_standard.unwrap_or_default(),
             track_changes: args.export.track_changes,
             markdown: markdown_options(args.export, args.language)?,
         })
@@ -522,13 +534,13 @@ fn export(
             let mut opts = ExportOptions::default();
             opts.html.language = language;
             // The PDF writer takes the Word settings as they are.
-            opts.pdf = sdconv::export::pdf::PdfOptions::new(options.word.settings).with_paper(
-                if options.letter {
+            opts.pdf = sdconv::export::pdf::PdfOptions::new(options.word.settings)
+                .with_paper(if options.letter {
                     sdconv::export::pdf::Paper::Letter
                 } else {
                     sdconv::export::pdf::Paper::A4
-                },
-            );
+                })
+                .with_standard(options.pdf_standard);
             opts.word = options.word.clone();
             opts.markdown = options.markdown.clone();
             match output {

@@ -6,6 +6,7 @@ use super::WordSettings;
 use super::bidi::Base;
 use super::lines::{Line, Piece, Setting};
 use super::page::{Flow, Geometry, Item, OutlineEntry};
+use super::structure::{Kind, ROOT};
 use super::text::{Anchor, Inliner, RefTarget, Style, Token, plain};
 use crate::ast::numbering::{BlockNumber, number_blocks};
 use crate::ast::{Align, Block, DirectoryKind, Document, Image, Paragraph, TextType};
@@ -46,6 +47,9 @@ pub(crate) struct Layout<'a> {
     tables: Vec<DirEntry>,
     hidden_captions: (usize, usize),
     pub(crate) nested_tables: usize,
+    /// The lists open in the structure while list paragraphs follow each other: level, list
+    /// node, body node of its last entry (where a deeper list goes).
+    lists: Vec<(u8, u32, u32)>,
 }
 
 impl<'a> Layout<'a> {
@@ -84,6 +88,7 @@ impl<'a> Layout<'a> {
             tables: Vec::new(),
             hidden_captions: (0, 0),
             nested_tables: 0,
+            lists: Vec::new(),
         }
     }
 
@@ -105,6 +110,11 @@ impl<'a> Layout<'a> {
     /// Lays out the whole document.
     pub(crate) fn run(&mut self) {
         let doc = self.doc;
+        // The structure is recorded only when the pages keep what is drawn.
+        self.flow.tags.on = self.flow.keep_items;
+        if self.flow.tags.on {
+            collect_alt(&doc.blocks, &mut self.flow.tags.alt);
+        }
         let numbers = number_blocks(&doc.blocks);
         self.collect(&numbers);
         self.title_block();
@@ -247,7 +257,9 @@ impl<'a> Layout<'a> {
                 let mut tokens = Vec::new();
                 self.inl.text(t, Style::new(face, size), &mut tokens);
                 let lines = self.break_lines(&mut tokens, w, Align::Center, size);
+                let node = self.flow.tags.open(Kind::Paragraph);
                 self.flow.paragraph(lines, x);
+                self.flow.tags.close(node);
                 self.flow.y += size * 0.5;
                 any = true;
             }
@@ -258,6 +270,11 @@ impl<'a> Layout<'a> {
     }
 
     fn block(&mut self, i: usize, block: &Block, number: &BlockNumber) {
+        // A list ends at the first block that is not one of its entries.
+        if !matches!(block, Block::Paragraph(p) if p.kind.is_list()) {
+            self.lists.clear();
+        }
+        self.flow.tags.current = ROOT;
         match block {
             Block::Paragraph(p) => self.paragraph(i, p, number),
             Block::Image(img) => self.image(i, img, number),
@@ -423,7 +440,10 @@ impl<'a> Layout<'a> {
             self.flow.anchor(Anchor::Id(id.clone()));
         }
         let x = self.geo().left + offset;
+        self.open_paragraph_node(p);
         self.flow.paragraph(lines, x);
+        self.flow.tags.label = None;
+        self.flow.tags.current = ROOT;
         self.flow.y += if p.kind.is_list() {
             PARA_GAP * 0.4
         } else if heading {
@@ -431,6 +451,53 @@ impl<'a> Layout<'a> {
         } else {
             PARA_GAP
         };
+    }
+
+    /// Makes the structure node a top-level paragraph's lines go into: a heading, a paragraph,
+    /// a caption, or the body of a list entry (with its label node for the marker), nested
+    /// into the entry before it when its level is deeper.
+    fn open_paragraph_node(&mut self, p: &Paragraph) {
+        let tags = &mut self.flow.tags;
+        if !tags.on {
+            return;
+        }
+        if p.kind.is_heading() {
+            let title = plain(&p.content);
+            tags.open(Kind::Heading {
+                level: p.level,
+                title,
+            });
+            return;
+        }
+        if !p.kind.is_list() {
+            tags.open(if p.kind == TextType::Caption {
+                Kind::Caption
+            } else {
+                Kind::Paragraph
+            });
+            return;
+        }
+        let level = p.level;
+        while self.lists.last().is_some_and(|&(l, _, _)| l > level) {
+            self.lists.pop();
+        }
+        let list = match self.lists.last() {
+            Some(&(l, list, _)) if l == level => list,
+            top => {
+                let parent = top.map_or(ROOT, |&(_, _, body)| body);
+                let ordered = p.kind == TextType::ListOl;
+                let list = tags.add(parent, Kind::List { ordered });
+                self.lists.push((level, list, ROOT));
+                list
+            }
+        };
+        let item = tags.add(list, Kind::ListItem);
+        tags.label = Some(tags.add(item, Kind::Label));
+        let body = tags.add(item, Kind::ListBody);
+        if let Some(top) = self.lists.last_mut() {
+            top.2 = body;
+        }
+        tags.current = body;
     }
 
     /// Display size of a picture `avail` points wide at most.
@@ -515,6 +582,18 @@ impl<'a> Layout<'a> {
                 _ => 0.0,
             };
         let y = self.flow.y;
+        // PDF/UA: a picture is described by its alt text, else by its caption.
+        let alt = img
+            .alt
+            .as_deref()
+            .filter(|a| !a.trim().is_empty())
+            .or(caption)
+            .map(str::to_string);
+        let figure = self.flow.tags.open(Kind::Figure {
+            media: img.media.clone(),
+            alt,
+            bbox: None,
+        });
         self.flow.push(Item::Image {
             x,
             y,
@@ -522,10 +601,15 @@ impl<'a> Layout<'a> {
             h,
             media: img.media.clone(),
         });
+        self.flow.tags.close(figure);
         self.flow.y += h + 4.0;
         self.flow.used = true;
-        for l in caption_lines {
-            self.flow.line(l, geo.left + indent);
+        if !caption_lines.is_empty() {
+            let node = self.flow.tags.open(Kind::Caption);
+            for l in caption_lines {
+                self.flow.line(l, geo.left + indent);
+            }
+            self.flow.tags.close(node);
         }
         self.flow.y += PARA_GAP + 2.0;
     }
@@ -578,8 +662,11 @@ impl<'a> Layout<'a> {
         }
         self.flow
             .need(lines.iter().map(|l| l.height).sum::<f32>() + BODY * 4.0);
+        let node = self.flow.tags.open(Kind::Paragraph);
         self.flow.paragraph(lines, geo.left);
+        self.flow.tags.close(node);
         self.flow.y += PARA_GAP;
+        let toc = self.flow.tags.open(Kind::Toc);
         // The page number column: wide enough for five digits.
         let num_w = crate::fonts::metrics::width(Face::Regular, BODY, "00000");
         for e in entries {
@@ -624,10 +711,12 @@ impl<'a> Layout<'a> {
             self.flow.need(total);
             let last_top = self.flow.y + total - lines.last().map_or(0.0, |l| l.height);
             let ascent = lines.last().map_or(BODY, |l| l.ascent);
+            let item = self.flow.tags.open(Kind::TocItem);
             for l in lines {
                 self.flow.line(l, x);
             }
             let base = last_top + ascent;
+            let number = self.flow.tags.open(Kind::Link);
             self.flow.push(Item::PageNumber {
                 x: right,
                 y: base,
@@ -641,8 +730,11 @@ impl<'a> Layout<'a> {
                 h: BODY * 1.3,
                 link,
             });
+            self.flow.tags.close(number);
+            self.flow.tags.close(item);
             self.flow.y += 2.0;
         }
+        self.flow.tags.close(toc);
         self.flow.y += PARA_GAP * 2.0;
     }
 
@@ -663,7 +755,10 @@ impl<'a> Layout<'a> {
             self.lay_out_new_notes();
             self.flow.need(lines.first().map_or(0.0, |l| l.height));
             self.flow.anchor(Anchor::Endnote(n));
+            self.flow.tags.current = ROOT;
+            let node = self.flow.tags.open(Kind::Note);
             self.flow.paragraph(lines, geo.left);
+            self.flow.tags.close(node);
             self.flow.y += PARA_GAP * 0.6;
             n += 1;
         }
@@ -695,7 +790,10 @@ impl<'a> Layout<'a> {
             self.lay_out_new_notes();
             self.flow.need(lines.first().map_or(0.0, |l| l.height));
             self.flow.anchor(Anchor::Comment(i));
+            self.flow.tags.current = ROOT;
+            let node = self.flow.tags.open(Kind::Paragraph);
             self.flow.paragraph(lines, geo.left);
+            self.flow.tags.close(node);
             self.flow.y += PARA_GAP * 0.6;
         }
     }
@@ -714,7 +812,10 @@ impl<'a> Layout<'a> {
         }
         self.flow
             .need(lines.iter().map(|l| l.height).sum::<f32>() + BODY * 4.0);
+        self.flow.tags.current = ROOT;
+        let node = self.flow.tags.open(Kind::Paragraph);
         self.flow.paragraph(lines, geo.left);
+        self.flow.tags.close(node);
         self.flow.y += PARA_GAP;
     }
 
@@ -761,6 +862,56 @@ fn collect_cell_ids(t: &crate::ast::Table, inl: &mut Inliner) {
                     _ => {}
                 }
             }
+        }
+    }
+}
+
+/// The description of every picture by media name, for the structure's figures: its alt text,
+/// else its caption (the first picture of a name that has one wins).
+fn collect_alt(blocks: &[Block], out: &mut std::collections::HashMap<String, String>) {
+    fn describe(
+        media: &str,
+        alt: Option<&str>,
+        caption: Option<&str>,
+        out: &mut std::collections::HashMap<String, String>,
+    ) {
+        let text = alt
+            .filter(|a| !a.trim().is_empty())
+            .or(caption.filter(|c| !c.trim().is_empty()));
+        if let Some(t) = text {
+            out.entry(media.to_string())
+                .or_insert_with(|| t.to_string());
+        }
+    }
+    fn inlines(list: &[crate::ast::Inline], out: &mut std::collections::HashMap<String, String>) {
+        for i in list {
+            match i {
+                crate::ast::Inline::Image {
+                    media,
+                    alt,
+                    caption,
+                } => describe(media, alt.as_deref(), caption.as_deref(), out),
+                crate::ast::Inline::Note { content, .. } => inlines(content, out),
+                other => {
+                    if let Some(children) = other.children() {
+                        inlines(children, out);
+                    }
+                }
+            }
+        }
+    }
+    for b in blocks {
+        match b {
+            Block::Paragraph(p) => inlines(&p.content, out),
+            Block::Image(img) => {
+                describe(&img.media, img.alt.as_deref(), img.caption.as_deref(), out);
+            }
+            Block::Table(t) => {
+                for cell in t.rows.iter().flat_map(|r| &r.cells) {
+                    collect_alt(&cell.blocks, out);
+                }
+            }
+            Block::PageBreak | Block::Directory { .. } => {}
         }
     }
 }

@@ -138,6 +138,36 @@ pub(crate) fn break_lines(
     b.lines
 }
 
+/// One line of plain text (page headers and footers, page numbers, placeholders): fonts
+/// found, shaped and in visual order, placed from x = 0; with its width. A forced break in the
+/// text does not start a second line: its pieces follow on.
+pub(crate) fn plain_line(
+    text: &str,
+    face: crate::fonts::metrics::Face,
+    size: f32,
+) -> (Vec<Piece>, f32) {
+    let mut tokens = Vec::new();
+    super::text::Inliner::default().text(text, Style::new(face, size), &mut tokens);
+    tokens.retain(|t| !matches!(t, Token::Break));
+    bidi::prepare(&mut tokens, Base::Auto, None);
+    let natural: f32 = tokens
+        .iter()
+        .map(|t| match t {
+            Token::Space { width } => *width,
+            other => token_width(other),
+        })
+        .sum();
+    let lines = break_lines(&mut tokens, natural + 0.01, Setting::default(), size, true);
+    let pieces: Vec<Piece> = lines.into_iter().flat_map(|l| l.pieces).collect();
+    let width = pieces
+        .iter()
+        .map(|p| match p {
+            Piece::Text { x, width, .. } | Piece::Image { x, width, .. } => x + width,
+        })
+        .fold(0.0, f32::max);
+    (pieces, width)
+}
+
 /// The words of `tokens` as the total-fit breaker sees them (the same division into words as
 /// [`break_lines`] makes).
 fn words(tokens: &[Token]) -> Vec<fit::Word> {

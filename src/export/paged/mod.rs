@@ -8,6 +8,8 @@
 //!   [`tables`]: the layout itself. The PDF writer draws its pages; the Word writer takes only
 //!   the page each block starts on ([`block_pages`]) for its pre-filled tables of contents.
 //! - [`pictures`]: `compressedImages`, the downscaling both writers apply.
+//! - [`structure`]: the logical structure the layout records as it places content (headings,
+//!   lists, tables, figures, notes, links), from which the PDF writer makes its tag tree.
 //!
 //! Because the layout is compiled with or without the `pdf` feature, the Word writer's page
 //! numbers are the same in every build.
@@ -19,6 +21,7 @@ pub(crate) mod lines;
 pub(crate) mod page;
 pub(crate) mod pictures;
 pub(crate) mod settings;
+pub(crate) mod structure;
 pub(crate) mod tables;
 pub(crate) mod text;
 

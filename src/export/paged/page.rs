@@ -7,6 +7,7 @@
 use std::collections::HashMap;
 
 use super::lines::{Line, Piece};
+use super::structure::{ARTIFACT, Kind, Mark, Structure};
 use super::text::{Anchor, Rgb};
 
 /// Paper size.
@@ -129,6 +130,8 @@ pub(crate) type Anchors = HashMap<Anchor, (usize, f32)>;
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Page {
     pub items: Vec<Item>,
+    /// Which structure node the items belong to, run by run ([`super::structure`]).
+    pub marks: Vec<Mark>,
 }
 
 /// An outline (bookmark) entry.
@@ -163,6 +166,11 @@ pub(crate) struct Flow {
     pub keep_items: bool,
     /// The index of each section's first page (empty for a document without sections).
     pub sections: Vec<usize>,
+    /// The document's structure, recorded as content is placed.
+    pub tags: Structure,
+    /// The structure node (a footnote's) of each line in `foot` and `carry`.
+    foot_tags: Vec<u32>,
+    carry_tags: Vec<u32>,
 }
 
 /// Space between the body and the footnote rule.
@@ -183,6 +191,9 @@ impl Flow {
             outline: Vec::new(),
             keep_items: true,
             sections: Vec::new(),
+            tags: Structure::default(),
+            foot_tags: Vec::new(),
+            carry_tags: Vec::new(),
         }
     }
 
@@ -208,7 +219,22 @@ impl Flow {
         if !self.keep_items {
             return;
         }
+        let page = self.page_index();
         if let Some(p) = self.pages.last_mut() {
+            // A new run of items whenever the node they belong to changes.
+            let node = self.tags.current;
+            if p.marks.last().is_none_or(|m| m.node != node) {
+                if node != ARTIFACT {
+                    self.tags.mark(node, page, p.marks.len());
+                }
+                p.marks.push(Mark {
+                    start: p.items.len() as u32,
+                    node,
+                });
+            }
+            if let Item::Image { x, y, w, h, .. } = &item {
+                self.tags.place_figure(node, page, [*x, *y, *w, *h]);
+            }
             p.items.push(item);
         }
     }
@@ -228,7 +254,11 @@ impl Flow {
         self.used = false;
         // Footnote text that did not fit goes on first.
         let carry = std::mem::take(&mut self.carry);
-        self.add_foot_lines(carry);
+        let carry_tags = std::mem::take(&mut self.carry_tags);
+        let mut rest = false;
+        for (line, tag) in carry.into_iter().zip(carry_tags) {
+            self.add_foot_line(line, tag, &mut rest);
+        }
     }
 
     /// Draws the footnote area of the current page.
@@ -247,26 +277,39 @@ impl Flow {
             color: [0.3, 0.3, 0.3],
         });
         let mut y = top;
-        for line in std::mem::take(&mut self.foot) {
+        // Each note's lines belong to its node, wherever the citing text was.
+        let outer = self.tags.current;
+        let tags = std::mem::take(&mut self.foot_tags);
+        for (line, tag) in std::mem::take(&mut self.foot).into_iter().zip(tags) {
             let height = line.height;
+            self.tags.current = tag;
             self.draw_line(line, left, y);
             y += height;
         }
+        self.tags.current = outer;
         self.foot_h = 0.0;
     }
 
-    fn add_foot_lines(&mut self, lines: Vec<Line>) {
-        // The foot takes at most half the body so that text keeps flowing.
-        let max = self.geo.body_height() * 0.5;
+    /// Adds footnote lines to the page's foot; `tag` is the note's structure node.
+    fn add_foot_lines(&mut self, lines: Vec<Line>, tag: u32) {
         let mut rest = false;
         for line in lines {
-            if rest || (self.foot_h + line.height > max && !self.foot.is_empty()) {
-                rest = true;
-                self.carry.push(line);
-            } else {
-                self.foot_h += line.height;
-                self.foot.push(line);
-            }
+            self.add_foot_line(line, tag, &mut rest);
+        }
+    }
+
+    /// One line of [`Flow::add_foot_lines`]; once one is carried (`rest`), the others follow.
+    fn add_foot_line(&mut self, line: Line, tag: u32, rest: &mut bool) {
+        // The foot takes at most half the body so that text keeps flowing.
+        let max = self.geo.body_height() * 0.5;
+        if *rest || (self.foot_h + line.height > max && !self.foot.is_empty()) {
+            *rest = true;
+            self.carry.push(line);
+            self.carry_tags.push(tag);
+        } else {
+            self.foot_h += line.height;
+            self.foot.push(line);
+            self.foot_tags.push(tag);
         }
     }
 
@@ -299,7 +342,8 @@ impl Flow {
         self.used = true;
         for n in notes {
             let lines = self.footnotes.get(n).cloned().unwrap_or_default();
-            self.add_foot_lines(lines);
+            let tag = self.tags.note(n);
+            self.add_foot_lines(lines, tag);
         }
     }
 
@@ -307,7 +351,8 @@ impl Flow {
     pub(crate) fn cite(&mut self, notes: &[usize]) {
         for &n in notes {
             let lines = self.footnotes.get(n).cloned().unwrap_or_default();
-            self.add_foot_lines(lines);
+            let tag = self.tags.note(n);
+            self.add_foot_lines(lines, tag);
         }
     }
 
@@ -317,6 +362,10 @@ impl Flow {
             return;
         }
         let base = y + line.ascent;
+        // Pieces that are a node of their own (a link, code, a picture, a list label) open it
+        // under the line's node and close it after their items.
+        let outer = self.tags.current;
+        let inline = outer != ARTIFACT;
         for p in line.pieces {
             match p {
                 Piece::Text {
@@ -327,6 +376,14 @@ impl Flow {
                     font,
                     glyphs,
                 } => {
+                    if let (Some(label), true) = (self.tags.label, px < 0.0) {
+                        // The marker hangs left of the text: the list entry's label.
+                        self.tags.current = label;
+                    } else if inline && style.link.is_some() {
+                        self.tags.open(Kind::Link);
+                    } else if inline && style.face == crate::fonts::metrics::Face::Mono {
+                        self.tags.open(Kind::Code);
+                    }
                     let tx = x + px;
                     let ty = base - style.rise;
                     self.push(Item::Text {
@@ -369,19 +426,31 @@ impl Flow {
                             link,
                         });
                     }
+                    self.tags.current = outer;
                 }
                 Piece::Image {
                     x: px,
                     media,
                     width,
                     height,
-                } => self.push(Item::Image {
-                    x: x + px,
-                    y: base - height,
-                    w: width,
-                    h: height,
-                    media,
-                }),
+                } => {
+                    if inline {
+                        let alt = self.tags.alt.get(&media).cloned();
+                        self.tags.open(Kind::Figure {
+                            media: media.clone(),
+                            alt,
+                            bbox: None,
+                        });
+                    }
+                    self.push(Item::Image {
+                        x: x + px,
+                        y: base - height,
+                        w: width,
+                        h: height,
+                        media,
+                    });
+                    self.tags.current = outer;
+                }
             }
         }
     }
@@ -420,13 +489,23 @@ impl Flow {
     }
 
     /// Finishes the last page and returns the pages.
-    pub(crate) fn finish(mut self) -> (Vec<Page>, Anchors, Vec<OutlineEntry>) {
+    pub(crate) fn finish(self) -> (Vec<Page>, Anchors, Vec<OutlineEntry>) {
+        let (pages, anchors, outline, _) = self.finish_with_structure();
+        (pages, anchors, outline)
+    }
+
+    /// [`Flow::finish`], also returning the structure recorded (complete only now: the last
+    /// footnotes are placed here).
+    #[cfg_attr(not(feature = "pdf"), allow(dead_code))]
+    pub(crate) fn finish_with_structure(
+        mut self,
+    ) -> (Vec<Page>, Anchors, Vec<OutlineEntry>, Structure) {
         self.flush_foot();
         // Footnote text still waiting gets pages of its own.
         while !self.carry.is_empty() {
             self.new_page();
             self.flush_foot();
         }
-        (self.pages, self.anchors, self.outline)
+        (self.pages, self.anchors, self.outline, self.tags)
     }
 }

@@ -6,6 +6,7 @@
 use super::layout::{BODY, Layout};
 use super::lines::Line;
 use super::page::Item;
+use super::structure::{ARTIFACT, Kind};
 use super::text::{Anchor, Rgb};
 use crate::ast::numbering::{BlockNumber, number_blocks};
 use crate::ast::{Align, Block, Cell, Table, grid_positions};
@@ -47,6 +48,8 @@ struct CellBox {
     next: usize,
     background: Option<Rgb>,
     borders: crate::ast::Borders,
+    /// The cell's structure node ([`ARTIFACT`] for header rows drawn again).
+    tag: u32,
 }
 
 struct RowBox {
@@ -112,6 +115,7 @@ impl Layout<'_> {
                     next: 0,
                     background: cell.background.as_deref().and_then(parse_hex),
                     borders: cell.borders,
+                    tag: ARTIFACT,
                 });
             }
             let height = cells
@@ -155,9 +159,16 @@ impl Layout<'_> {
         if let Some(id) = &t.id {
             self.flow.anchor(Anchor::Id(id.clone()));
         }
-        for l in caption {
-            self.flow.line(l, left);
+        let outer = self.flow.tags.current;
+        let table = self.flow.tags.open(Kind::Table);
+        if !caption.is_empty() {
+            let node = self.flow.tags.open(Kind::Caption);
+            for l in caption {
+                self.flow.line(l, left);
+            }
+            self.flow.tags.close(node);
         }
+        self.table_structure(table, t, header_count, &mut rows);
         self.flow.y += 2.0;
         self.flow.used = true;
 
@@ -174,7 +185,7 @@ impl Layout<'_> {
             if h <= self.flow.room() {
                 let span_h = spanned_heights(&rows[r], &heights[r..]);
                 self.draw_row(&mut rows[r], h, &span_h, border);
-                self.flow.cite(&notes);
+                self.cite_row(&rows[r], &notes, table);
             } else {
                 // Taller than a page: split line by line.
                 loop {
@@ -188,10 +199,88 @@ impl Layout<'_> {
                     }
                     self.table_page_break(&rows, header_count, repeat, r, border, &heights);
                 }
-                self.flow.cite(&notes);
+                self.cite_row(&rows[r], &notes, table);
             }
         }
+        self.flow.tags.current = outer;
         self.flow.y += 8.0;
+    }
+
+    /// The table's structure: header rows in a head, the others in a body, a node per row
+    /// and per cell (a cell of a header row heads its column, a header cell elsewhere its
+    /// row). Each cell keeps its node for drawing.
+    fn table_structure(&mut self, table: u32, t: &Table, header_count: usize, rows: &mut [RowBox]) {
+        let tags = &mut self.flow.tags;
+        if !tags.on {
+            return;
+        }
+        let head = (header_count > 0).then(|| tags.add(table, Kind::TableHead));
+        let body = (rows.len() > header_count).then(|| tags.add(table, Kind::TableBody));
+        // Readers (and PDF/UA) expect a regular grid: every row covers every column, counting
+        // spans and cells reaching down from rows above; a short row gets empty cells.
+        let grid = t.grid_width().max(1);
+        let mut below = vec![0u32; grid];
+        let positions = grid_positions(t);
+        let count = t.rows.len();
+        for (r, ((row, boxed), pos)) in t
+            .rows
+            .iter()
+            .zip(rows.iter_mut())
+            .zip(&positions)
+            .enumerate()
+        {
+            let group = if r < header_count { head } else { body };
+            let tr = tags.add(group.unwrap_or(table), Kind::Row);
+            let mut covered: Vec<bool> = below.iter().map(|&n| n > 0).collect();
+            for ((cell, b), &(col, span)) in row.cells.iter().zip(boxed.cells.iter_mut()).zip(pos) {
+                let col = col.min(grid - 1);
+                let cols = span.clamp(1, grid - col);
+                // A span past the last row would promise rows that are not there.
+                let rows_spanned = (cell.rowspan.max(1) as usize).min(count - r);
+                for c in col..col + cols {
+                    covered[c] = true;
+                    below[c] = below[c].max(rows_spanned as u32);
+                }
+                let (cols, rows_spanned) = (cols as u32, rows_spanned as u32);
+                let kind = if row.header || cell.header {
+                    Kind::HeaderCell {
+                        column: row.header,
+                        cols,
+                        rows: rows_spanned,
+                    }
+                } else {
+                    Kind::Cell {
+                        cols,
+                        rows: rows_spanned,
+                    }
+                };
+                b.tag = tags.add(tr, kind);
+            }
+            // (Not for thousands of columns: a hostile table would get millions of nodes.)
+            if grid <= 256 {
+                for _ in covered.iter().filter(|c| !**c) {
+                    tags.add(tr, Kind::Cell { cols: 1, rows: 1 });
+                }
+            }
+            for n in &mut below {
+                *n = n.saturating_sub(1);
+            }
+        }
+    }
+
+    /// Puts a row's footnotes on the page, their nodes in the first cell that cites one.
+    fn cite_row(&mut self, row: &RowBox, notes: &[usize], table: u32) {
+        if notes.is_empty() {
+            return;
+        }
+        let citing = row.cells.iter().find(|c| {
+            c.lines
+                .iter()
+                .any(|l| matches!(l, CellLine::Text(l, _) if !l.notes.is_empty()))
+        });
+        self.flow.tags.current = citing.map_or(table, |c| c.tag);
+        self.flow.cite(notes);
+        self.flow.tags.current = table;
     }
 
     fn table_page_break(
@@ -219,6 +308,7 @@ impl Layout<'_> {
                             next: 0,
                             background: c.background,
                             borders: c.borders,
+                            tag: ARTIFACT,
                         })
                         .collect(),
                     height: heights[h],
@@ -247,7 +337,9 @@ impl Layout<'_> {
     fn draw_row_part(&mut self, row: &mut RowBox, h: f32, span_h: &[f32], border: Rgb, room: f32) {
         let y = self.flow.y;
         let limit = self.flow.limit();
+        let outer = self.flow.tags.current;
         for (ci, cell) in row.cells.iter_mut().enumerate() {
+            self.flow.tags.current = cell.tag;
             let ch = span_h.get(ci).copied().unwrap_or(h).min(limit - y).max(h);
             if let Some(bg) = cell.background {
                 self.flow.push(Item::Fill {
@@ -276,13 +368,24 @@ impl Layout<'_> {
                         self.flow.draw_line(l.clone(), cell.x + pad + x, cy);
                     }
                     CellLine::Text(..) => {}
-                    CellLine::Image { w, h, media, x } => self.flow.push(Item::Image {
-                        x: cell.x + pad + x,
-                        y: cy + 1.0,
-                        w: *w,
-                        h: *h,
-                        media: media.clone(),
-                    }),
+                    CellLine::Image { w, h, media, x } => {
+                        if cell.tag != ARTIFACT {
+                            let alt = self.flow.tags.alt.get(media).cloned();
+                            self.flow.tags.open(Kind::Figure {
+                                media: media.clone(),
+                                alt,
+                                bbox: None,
+                            });
+                        }
+                        self.flow.push(Item::Image {
+                            x: cell.x + pad + x,
+                            y: cy + 1.0,
+                            w: *w,
+                            h: *h,
+                            media: media.clone(),
+                        });
+                        self.flow.tags.current = cell.tag;
+                    }
                     CellLine::Gap(_) => {}
                 }
                 cy += lh;
@@ -309,6 +412,7 @@ impl Layout<'_> {
                 }
             }
         }
+        self.flow.tags.current = outer;
         self.flow.y += h;
         self.flow.used = true;
     }

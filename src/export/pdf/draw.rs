@@ -1,28 +1,47 @@
-//! Laid-out pages → printpdf drawing operations: shading, pictures (or a placeholder box),
-//! rules, text, underline and strike rules, the running footer (`meta.footer` and "page N of M"),
-//! the page numbers of directory entries, and link annotations.
+//! Laid-out pages → krilla drawing: shading, pictures (or a placeholder box), rules, text,
+//! underline and strike rules, the running footer (`meta.footer` and "page N of M"), the
+//! document's page headers and footers, the page numbers of directory entries, and link
+//! annotations.
+//!
+//! Every piece of content is marked: what belongs to a structure node (text, pictures,
+//! directory page numbers) in a marked-content section whose identifier goes to that node's
+//! mark ([`super::tags`]), everything else (rules, fills, page headers and footers, repeated
+//! table headers) as an artifact. All marking goes through [`Sections`], which closes one
+//! section before it opens the next and closes the last at the end of the page, so sections
+//! are never nested or left open (krilla panics on either).
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 
-use printpdf::{
-    Actions, BorderArray, Color, ColorArray, CurTransMat, Destination, FontId, Line, LinePoint,
-    LinkAnnotation, Op, PaintMode, PdfFontHandle, PdfPage, Point, Pt, Rect, Rgb as PdfRgb,
-    TextItem, TextMatrix, XObjectId, XObjectTransform,
-};
+use krilla::action::{Action, LinkAction};
+use krilla::annotation::{Annotation, LinkAnnotation, Target};
+use krilla::color::rgb;
+use krilla::destination::{Destination, XyzDestination};
+use krilla::geom::{PathBuilder, Point, Rect, Size, Transform};
+use krilla::image::Image;
+use krilla::page::PageSettings;
+use krilla::paint::{Fill, Stroke};
+use krilla::surface::Surface;
+use krilla::tagging::{Artifact, ArtifactType, ContentTag, Identifier, SpanTag};
 
+use super::glyphs::{self, Fonts};
+use super::tags::MarkIds;
 use crate::ast::Pages;
 use crate::ast::pages::PageSide;
+use crate::export::paged::lines::{Piece, plain_line};
 use crate::export::paged::page::{Geometry, Item, Page};
+use crate::export::paged::structure::ARTIFACT;
 use crate::export::paged::text::{Anchor, LinkTarget, Rgb};
+use crate::fonts::book::FontId;
 use crate::fonts::metrics::{self as fonts, Face};
+use crate::fonts::shape::Glyph;
 
 /// What the drawing needs besides the pages.
 pub(crate) struct Context<'a> {
     pub geo: Geometry,
     pub anchors: &'a HashMap<Anchor, (usize, f32)>,
     pub links: &'a [LinkTarget],
-    /// XObject id per media name; `None` = draw a placeholder.
-    pub images: &'a HashMap<String, Option<XObjectId>>,
+    /// The image per media name; `None` = draw a placeholder.
+    pub images: &'a HashMap<String, Option<Image>>,
     pub footer: Option<&'a str>,
     pub page_label: &'a dyn Fn(usize, usize) -> String,
     /// The document's page headers and footers, and the first page of each section.
@@ -69,60 +88,215 @@ fn page_texts(cx: &Context<'_>, index: usize, total: usize) -> PageTexts {
     }
 }
 
-/// The font resource id of a face.
-pub(crate) fn font_id(face: Face) -> FontId {
-    FontId(format!("F{}", face.index()))
-}
-
-/// Draws every page; returns the pages and the characters drawn per face (for subsetting).
-pub(crate) fn draw(pages: &[Page], cx: &Context<'_>) -> (Vec<PdfPage>, Vec<BTreeSet<char>>) {
-    let mut used = vec![BTreeSet::new(); Face::ALL.len()];
+/// Draws every page into `doc`; returns the identifiers of each page's marks (for the tag
+/// tree).
+pub(crate) fn draw(
+    doc: &mut krilla::Document,
+    pages: &[Page],
+    cx: &Context<'_>,
+    fonts: &mut Fonts,
+) -> MarkIds {
     let total = pages.len();
-    let out = pages
-        .iter()
-        .enumerate()
-        .map(|(i, page)| {
+    let mut all = Vec::with_capacity(total);
+    let size = Size::from_wh(cx.geo.width, cx.geo.height);
+    for (i, page) in pages.iter().enumerate() {
+        let settings = match size {
+            Some(s) => PageSettings::new(s),
+            None => PageSettings::default(),
+        };
+        let mut pdf_page = doc.start_page_with(settings);
+        let mut ids: Vec<Vec<Identifier>> = vec![Vec::new(); page.marks.len()];
+        let mark_of = marks_of(page);
+        {
+            let mut surface = pdf_page.surface();
             let mut d = Drawer {
-                ops: Vec::with_capacity(page.items.len() * 3 + 32),
-                h: cx.geo.height,
-                used: &mut used,
-                font: None,
-                fill: None,
+                s: &mut surface,
+                fonts,
+                sections: Sections::default(),
+                ids: &mut ids,
             };
-            d.page(page, i, total, cx);
-            PdfPage::new(
-                printpdf::Mm::from(Pt(cx.geo.width)),
-                printpdf::Mm::from(Pt(cx.geo.height)),
-                d.ops,
-            )
-        })
-        .collect();
-    (out, used)
+            d.page(page, &mark_of, i, total, cx);
+            d.sections.end(d.s);
+            surface.finish();
+        }
+        // Link annotations, each in its link's node (a link drawn again as an artifact, in a
+        // repeated table header, is left out: its first drawing links).
+        for (k, item) in page.items.iter().enumerate() {
+            if let Item::Link { x, y, w, h, link } = item {
+                let Some(m) = mark_of.get(k).copied() else {
+                    continue;
+                };
+                if page
+                    .marks
+                    .get(m as usize)
+                    .is_none_or(|m| m.node == ARTIFACT)
+                {
+                    continue;
+                }
+                if let Some(a) = annotation(*x, *y, *w, *h, *link, cx, total) {
+                    let id = pdf_page.add_tagged_annotation(a);
+                    if let Some(list) = ids.get_mut(m as usize) {
+                        list.push(id);
+                    }
+                }
+            }
+        }
+        pdf_page.finish();
+        all.push(ids);
+    }
+    all
 }
 
-struct Drawer<'u> {
-    ops: Vec<Op>,
+/// The mark each item belongs to (its index in `page.marks`).
+fn marks_of(page: &Page) -> Vec<u32> {
+    let mut out = Vec::with_capacity(page.items.len());
+    let mut m = 0usize;
+    for k in 0..page.items.len() {
+        while page
+            .marks
+            .get(m + 1)
+            .is_some_and(|next| next.start as usize <= k)
+        {
+            m += 1;
+        }
+        out.push(m as u32);
+    }
+    out
+}
+
+/// The link annotation of a clickable area, with its description (PDF/UA wants one).
+fn annotation(
+    x: f32,
+    y: f32,
+    w: f32,
     h: f32,
-    used: &'u mut Vec<BTreeSet<char>>,
-    font: Option<(Face, f32)>,
-    fill: Option<Rgb>,
+    link: u32,
+    cx: &Context<'_>,
+    total: usize,
+) -> Option<Annotation> {
+    let (target, alt) = match cx.links.get(link as usize)? {
+        LinkTarget::Uri(u) => (
+            Target::Action(Action::Link(LinkAction::new(u.clone()))),
+            u.clone(),
+        ),
+        LinkTarget::Anchor(a) => {
+            let (page, ay) = *cx.anchors.get(a)?;
+            if page >= total {
+                return None;
+            }
+            let dest = XyzDestination::new(page, Point::from_xy(0.0, (ay - 4.0).max(0.0)));
+            (
+                Target::Destination(Destination::Xyz(dest)),
+                (cx.page_label)(page + 1, total),
+            )
+        }
+    };
+    if !(x.is_finite() && y.is_finite() && w.is_finite() && h.is_finite()) {
+        return None;
+    }
+    let rect = Rect::from_xywh(x, y, w.max(1.0), h.max(1.0))?;
+    Some(Annotation::new_link(
+        LinkAnnotation::new(rect, target),
+        Some(alt),
+    ))
 }
 
-fn color(c: Rgb) -> Color {
-    Color::Rgb(PdfRgb {
-        r: c[0].clamp(0.0, 1.0),
-        g: c[1].clamp(0.0, 1.0),
-        b: c[2].clamp(0.0, 1.0),
-        icc_profile: None,
-    })
+/// The marked-content section open on the surface.
+#[derive(Clone, Copy, PartialEq)]
+enum Section {
+    /// Content of a structure node's mark.
+    Mark(u32),
+    /// An artifact of this kind.
+    Artifact(Kind),
+}
+
+/// The artifacts drawn: layout decoration, a page's header, its footer (and page number).
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    Layout,
+    Header,
+    Footer,
+}
+
+/// The open section, if any. Opening another closes it first; [`Sections::end`] closes it.
+#[derive(Default)]
+struct Sections {
+    open: Option<Section>,
+}
+
+impl Sections {
+    /// Makes `want` the open section; returns the identifier of a new content section.
+    fn switch(&mut self, s: &mut Surface<'_>, want: Section, text: bool) -> Option<Identifier> {
+        if self.open == Some(want) {
+            return None;
+        }
+        self.end(s);
+        self.open = Some(want);
+        match want {
+            Section::Mark(_) => Some(s.start_tagged(if text {
+                ContentTag::Span(SpanTag::empty())
+            } else {
+                ContentTag::Other
+            })),
+            Section::Artifact(kind) => {
+                let kind = match kind {
+                    Kind::Layout => ArtifactType::Layout,
+                    Kind::Header => ArtifactType::Header,
+                    Kind::Footer => ArtifactType::Footer,
+                };
+                s.start_tagged(ContentTag::Artifact(Artifact::with_kind(kind)));
+                None
+            }
+        }
+    }
+
+    fn end(&mut self, s: &mut Surface<'_>) {
+        if self.open.take().is_some() {
+            s.end_tagged();
+        }
+    }
+}
+
+struct Drawer<'s, 'p, 'f, 'i> {
+    s: &'s mut Surface<'p>,
+    fonts: &'f mut Fonts,
+    sections: Sections,
+    ids: &'i mut Vec<Vec<Identifier>>,
+}
+
+/// The width of a line of plain text in the regular face.
+fn plain_width(text: &str, size: f32) -> f32 {
+    plain_line(text, Face::Regular, size).1
+}
+
+fn color(c: Rgb) -> rgb::Color {
+    let b = |v: f32| (v.clamp(0.0, 1.0) * 255.0).round() as u8;
+    rgb::Color::new(b(c[0]), b(c[1]), b(c[2]))
 }
 
 const GREY: Rgb = [0.35, 0.35, 0.35];
 
-impl Drawer<'_> {
-    fn page(&mut self, page: &Page, index: usize, total: usize, cx: &Context<'_>) {
+impl Drawer<'_, '_, '_, '_> {
+    /// Opens the section item `k` belongs to: its mark's, or an artifact when its mark is
+    /// outside the structure or the item is decoration (`content` false).
+    fn enter(&mut self, page: &Page, mark_of: &[u32], k: usize, content: bool, text: bool) {
+        let m = mark_of.get(k).copied();
+        let node = m.and_then(|m| page.marks.get(m as usize)).map(|m| m.node);
+        let want = match (m, node) {
+            (Some(m), Some(node)) if content && node != ARTIFACT => Section::Mark(m),
+            _ => Section::Artifact(Kind::Layout),
+        };
+        if let Some(id) = self.sections.switch(self.s, want, text)
+            && let Section::Mark(m) = want
+            && let Some(list) = self.ids.get_mut(m as usize)
+        {
+            list.push(id);
+        }
+    }
+
+    fn page(&mut self, page: &Page, mark_of: &[u32], index: usize, total: usize, cx: &Context) {
         // Cell shading under everything.
-        for item in &page.items {
+        for (k, item) in page.items.iter().enumerate() {
             if let Item::Fill {
                 x,
                 y,
@@ -132,14 +306,16 @@ impl Drawer<'_> {
                 under: true,
             } = item
             {
+                self.enter(page, mark_of, k, false, false);
                 self.fill_rect(*x, *y, *w, *h, *color);
             }
         }
-        for item in &page.items {
+        for (k, item) in page.items.iter().enumerate() {
             match item {
                 Item::Image { x, y, w, h, media } => {
+                    self.enter(page, mark_of, k, true, false);
                     match cx.images.get(media).cloned().flatten() {
-                        Some(id) => self.image(id, *x, *y, *w, *h),
+                        Some(img) => self.image(img, *x, *y, *w, *h),
                         None => self.placeholder(*x, *y, *w, *h, media),
                     }
                 }
@@ -150,28 +326,34 @@ impl Drawer<'_> {
                     y2,
                     width,
                     color,
-                } => self.rule(*x1, *y1, *x2, *y2, *width, *color),
+                } => {
+                    self.enter(page, mark_of, k, false, false);
+                    self.rule(*x1, *y1, *x2, *y2, *width, *color);
+                }
                 _ => {}
             }
         }
-        // All text of the page in one text object.
-        self.ops.push(Op::StartTextSection);
-        for item in &page.items {
+        for (k, item) in page.items.iter().enumerate() {
             match item {
                 Item::Text {
                     x,
                     y,
                     text,
-                    face,
                     size,
                     color,
+                    font,
+                    glyphs,
                     ..
-                } => self.text(*x, *y, text, *face, *size, *color),
+                } => {
+                    self.enter(page, mark_of, k, true, true);
+                    self.text(*x, *y, text, *font, glyphs.as_deref(), *size, *color);
+                }
                 Item::PageNumber { x, y, size, anchor } => {
                     if let Some((p, _)) = cx.anchors.get(anchor) {
+                        self.enter(page, mark_of, k, true, true);
                         let s = (p + 1).to_string();
                         let w = fonts::width(Face::Regular, *size, &s);
-                        self.text(x - w, *y, &s, Face::Regular, *size, [0.0; 3]);
+                        self.plain(x - w, *y, &s, *size, [0.0; 3]);
                     }
                 }
                 _ => {}
@@ -182,21 +364,22 @@ impl Drawer<'_> {
         // The document's own header and footer, as Word shows them on this page.
         let own = page_texts(cx, index, total);
         if let Some(header) = &own.header {
+            self.sections
+                .switch(self.s, Section::Artifact(Kind::Header), true);
             let lines = header.len() as f32;
             for (k, line) in header.iter().enumerate() {
                 let y = geo.top - 20.0 - (lines - 1.0 - k as f32) * 11.0;
                 self.page_line(geo, y, line);
             }
         }
+        self.sections
+            .switch(self.s, Section::Artifact(Kind::Footer), true);
         if own.has_footers {
             for (k, line) in own.footer.iter().flatten().enumerate() {
                 self.page_line(geo, fy + k as f32 * 11.0, line);
             }
         } else {
             self.running_footer(geo, fy, index, total, cx);
-        }
-        self.ops.push(Op::EndTextSection);
-        if !own.has_footers {
             self.rule(
                 geo.left,
                 fy - 11.0,
@@ -206,7 +389,7 @@ impl Drawer<'_> {
                 [0.6; 3],
             );
         }
-        for item in &page.items {
+        for (k, item) in page.items.iter().enumerate() {
             if let Item::Fill {
                 x,
                 y,
@@ -216,12 +399,8 @@ impl Drawer<'_> {
                 under: false,
             } = item
             {
+                self.enter(page, mark_of, k, false, false);
                 self.fill_rect(*x, *y, *w, *h, *color);
-            }
-        }
-        for item in &page.items {
-            if let Item::Link { x, y, w, h, link } = item {
-                self.link(*x, *y, *w, *h, *link, cx);
             }
         }
     }
@@ -238,30 +417,23 @@ impl Drawer<'_> {
     ) {
         let label = (cx.page_label)(index + 1, total);
         let size = 8.5;
-        let lw = fonts::width(Face::Regular, size, &label);
-        self.text(
-            geo.width - geo.right - lw,
-            fy,
-            &label,
-            Face::Regular,
-            size,
-            GREY,
-        );
+        let lw = plain_width(&label, size);
+        self.plain(geo.width - geo.right - lw, fy, &label, size, GREY);
         if let Some(f) = cx.footer {
             // Shortened with an ellipsis when it would run into the page number.
             let room = geo.text_width() - lw - 12.0;
             let mut t: String = f.split_whitespace().collect::<Vec<_>>().join(" ");
-            while !t.is_empty() && fonts::width(Face::Regular, size, &t) > room {
+            while !t.is_empty() && plain_width(&t, size) > room {
                 t.pop();
                 while t.ends_with(' ') {
                     t.pop();
                 }
-                if fonts::width(Face::Regular, size, &format!("{t}…")) <= room {
+                if plain_width(&format!("{t}…"), size) <= room {
                     t.push('…');
                     break;
                 }
             }
-            self.text(geo.left, fy, &t, Face::Regular, size, GREY);
+            self.plain(geo.left, fy, &t, size, GREY);
         }
     }
 
@@ -271,89 +443,116 @@ impl Drawer<'_> {
         let size = 8.5;
         let parts: Vec<&str> = line.splitn(3, '\t').map(str::trim).collect();
         for (k, part) in parts.iter().enumerate() {
-            let w = fonts::width(Face::Regular, size, part);
+            let (pieces, w) = plain_line(part, Face::Regular, size);
             let x = match (k, parts.len()) {
                 (0, _) => geo.left,
                 (1, 2) | (2, _) => geo.width - geo.right - w,
                 _ => geo.left + (geo.text_width() - w) / 2.0,
             };
-            self.text(x, y, part, Face::Regular, size, GREY);
+            self.pieces(x, y, pieces, size, GREY);
         }
     }
 
-    fn set_fill(&mut self, c: Rgb) {
-        if self.fill != Some(c) {
-            self.ops.push(Op::SetFillColor { col: color(c) });
-            self.fill = Some(c);
+    /// Plain text (page furniture, placeholders) with its left end at `x`: fonts found,
+    /// shaped, in visual order.
+    fn plain(&mut self, x: f32, y: f32, text: &str, size: f32, c: Rgb) {
+        let (pieces, _) = plain_line(text, Face::Regular, size);
+        self.pieces(x, y, pieces, size, c);
+    }
+
+    fn pieces(&mut self, x: f32, y: f32, pieces: Vec<Piece>, size: f32, c: Rgb) {
+        for p in pieces {
+            if let Piece::Text {
+                x: px,
+                text,
+                font,
+                glyphs,
+                ..
+            } = p
+            {
+                self.text(x + px, y, &text, font, glyphs.as_deref(), size, c);
+            }
         }
     }
 
-    fn text(&mut self, x: f32, y: f32, text: &str, face: Face, size: f32, c: Rgb) {
-        if text.is_empty() || !x.is_finite() || !y.is_finite() {
+    #[allow(clippy::too_many_arguments)]
+    fn text(
+        &mut self,
+        x: f32,
+        y: f32,
+        text: &str,
+        font: FontId,
+        shaped: Option<&[Glyph]>,
+        size: f32,
+        c: Rgb,
+    ) {
+        if text.is_empty() || !x.is_finite() || !y.is_finite() || !size.is_finite() || size <= 0.0 {
             return;
         }
-        if self.font != Some((face, size)) {
-            self.ops.push(Op::SetFont {
-                font: PdfFontHandle::External(font_id(face)),
-                size: Pt(size),
-            });
-            self.font = Some((face, size));
-        }
-        self.set_fill(c);
-        self.ops.push(Op::SetTextMatrix {
-            matrix: TextMatrix::Translate(Pt(x), Pt(self.h - y)),
-        });
-        self.used[face.index()].extend(text.chars());
-        self.ops.push(Op::ShowText {
-            items: vec![TextItem::Text(text.to_string())],
-        });
+        let Some(run) = glyphs::run(self.fonts, text, font, shaped) else {
+            return;
+        };
+        self.s.set_fill(Some(Fill {
+            paint: color(c).into(),
+            ..Fill::default()
+        }));
+        self.s.set_stroke(None);
+        self.s.draw_glyphs(
+            Point::from_xy(x, y),
+            &run.glyphs,
+            run.font,
+            text,
+            size,
+            false,
+        );
     }
 
     fn fill_rect(&mut self, x: f32, y: f32, w: f32, h: f32, c: Rgb) {
-        self.set_fill(c);
-        self.ops.push(Op::DrawRectangle {
-            rectangle: Rect {
-                x: Pt(x),
-                y: Pt(self.h - y - h),
-                width: Pt(w),
-                height: Pt(h),
-                mode: Some(PaintMode::Fill),
-                winding_order: None,
-            },
-        });
+        let Some(rect) = Rect::from_xywh(x, y, w, h) else {
+            return;
+        };
+        let mut pb = PathBuilder::new();
+        pb.push_rect(rect);
+        let Some(path) = pb.finish() else {
+            return;
+        };
+        self.s.set_fill(Some(Fill {
+            paint: color(c).into(),
+            ..Fill::default()
+        }));
+        self.s.set_stroke(None);
+        self.s.draw_path(&path);
     }
 
     fn rule(&mut self, x1: f32, y1: f32, x2: f32, y2: f32, width: f32, c: Rgb) {
-        self.ops.push(Op::SetOutlineColor { col: color(c) });
-        self.ops.push(Op::SetOutlineThickness { pt: Pt(width) });
-        let pt = |x: f32, y: f32| LinePoint {
-            p: Point {
-                x: Pt(x),
-                y: Pt(self.h - y),
-            },
-            bezier: false,
+        if ![x1, y1, x2, y2, width].iter().all(|v| v.is_finite()) {
+            return;
+        }
+        let mut pb = PathBuilder::new();
+        pb.move_to(x1, y1);
+        pb.line_to(x2, y2);
+        let Some(path) = pb.finish() else {
+            return;
         };
-        self.ops.push(Op::DrawLine {
-            line: Line {
-                points: vec![pt(x1, y1), pt(x2, y2)],
-                is_closed: false,
-            },
-        });
+        self.s.set_fill(None);
+        self.s.set_stroke(Some(Stroke {
+            paint: color(c).into(),
+            width,
+            ..Stroke::default()
+        }));
+        self.s.draw_path(&path);
     }
 
-    fn image(&mut self, id: XObjectId, x: f32, y: f32, w: f32, h: f32) {
-        self.ops.push(Op::SaveGraphicsState);
-        self.ops.push(Op::SetTransformationMatrix {
-            matrix: CurTransMat::Raw([w, 0.0, 0.0, h, x, self.h - y - h]),
-        });
-        self.ops.push(Op::UseXobject {
-            id,
-            transform: XObjectTransform {
-                no_auto_scale: true,
-                ..XObjectTransform::default()
-            },
-        });
-        self.ops.push(Op::RestoreGraphicsState);
+    fn image(&mut self, img: Image, x: f32, y: f32, w: f32, h: f32) {
+        let Some(size) = Size::from_wh(w, h) else {
+            return;
+        };
+        if !(x.is_finite() && y.is_finite()) {
+            return;
+        }
+        self.s.push_transform(&Transform::from_translate(x, y));
+        self.s.draw_image(img, size);
+        self.s.pop();
     }
 
     fn placeholder(&mut self, x: f32, y: f32, w: f32, h: f32, name: &str) {
@@ -368,48 +567,6 @@ impl Drawer<'_> {
         }
         let size = 8.0_f32.min(h * 0.6).max(1.0);
         let label: String = format!("[{name}]").chars().take(80).collect();
-        self.ops.push(Op::StartTextSection);
-        self.text(
-            x + 4.0,
-            y + h / 2.0 + size / 3.0,
-            &label,
-            Face::Regular,
-            size,
-            GREY,
-        );
-        self.ops.push(Op::EndTextSection);
-    }
-
-    fn link(&mut self, x: f32, y: f32, w: f32, h: f32, link: u32, cx: &Context<'_>) {
-        let actions = match cx.links.get(link as usize) {
-            Some(LinkTarget::Uri(u)) => Actions::Uri(u.clone()),
-            Some(LinkTarget::Anchor(a)) => match cx.anchors.get(a) {
-                Some((page, ay)) => Actions::Goto(Destination::Xyz {
-                    page: page + 1,
-                    left: Some(0.0),
-                    top: Some(self.h - ay + 4.0),
-                    zoom: None,
-                }),
-                None => return,
-            },
-            None => return,
-        };
-        let rect = Rect {
-            x: Pt(x),
-            y: Pt(self.h - y - h),
-            width: Pt(w.max(1.0)),
-            height: Pt(h.max(1.0)),
-            mode: None,
-            winding_order: None,
-        };
-        self.ops.push(Op::LinkAnnotation {
-            link: LinkAnnotation::new(
-                rect,
-                actions,
-                Some(BorderArray::Solid([0.0, 0.0, 0.0])),
-                Some(ColorArray::Transparent),
-                None,
-            ),
-        });
+        self.plain(x + 4.0, y + h / 2.0 + size / 3.0, &label, size, GREY);
     }
 }

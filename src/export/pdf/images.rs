@@ -1,21 +1,25 @@
-//! Pictures as PDF image XObjects: JPEG bytes passed through (`DCTDecode`), PNG pixel data passed
-//! through with PNG predictors when PDF can read it as it is (`FlateDecode`), every other picture
-//! the `image` crate reads decoded to RGB over white and stored with `FlateDecode`. Pictures past
-//! the pixel limit are not decoded; very large decoded ones are scaled down to 2048 px on the long
-//! side (a page is never printed sharper than that). What cannot be drawn is an error string the
-//! writer turns into a warning and a placeholder box.
+//! Pictures as krilla images: JPEG bytes passed through (krilla writes them as `DCTDecode`
+//! unchanged), every other picture the `image` crate reads decoded here to RGB over white
+//! (transparent parts on white paper, as before: no soft masks, so nothing PDF/A-1 or a printer
+//! would object to) and handed to krilla as raw pixels, which it deflates on its worker threads.
+//! Decoding here rather than in krilla keeps a broken picture an error string the writer turns
+//! into a warning and a placeholder box; krilla would only find it when the document is
+//! finished, failing the whole file. Pictures past the pixel limit are not decoded; very large
+//! decoded ones are scaled down to 2048 px on the long side (a page is never printed sharper
+//! than that).
 
-use std::collections::BTreeMap;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
 
-use printpdf::{DictItem, ExternalStream, ExternalXObject};
+use krilla::image::{BitsPerComponent, CustomImage, Image, ImageColorspace};
 
 use crate::ast::{MediaItem, MediaKind};
 
 /// Longest side of a decoded picture after scaling.
 const MAX_SIDE: u32 = 2048;
 
-/// The XObject for `item`, or why it cannot be drawn.
-pub(crate) fn xobject(item: &MediaItem, max_pixels: u64) -> Result<ExternalXObject, String> {
+/// The image for `item`, or why it cannot be drawn.
+pub(crate) fn image(item: &MediaItem, max_pixels: u64) -> Result<Image, String> {
     if !item.has_bytes() || item.size == 0 {
         return Err("its bytes are missing".into());
     }
@@ -28,24 +32,21 @@ pub(crate) fn xobject(item: &MediaItem, max_pixels: u64) -> Result<ExternalXObje
     // error the writer reports).
     let bytes = item.bytes().map_err(|e| e.reason)?;
     if item.kind == MediaKind::Jpeg
-        && let Some((w, h, comps)) = jpeg_info(&bytes)
+        && let Some((w, h)) = jpeg_size(&bytes)
+        && u64::from(w) * u64::from(h) <= max_pixels
     {
-        return Ok(jpeg(&bytes, w, h, comps));
+        // No copy: krilla keeps the shared bytes and writes them as they are.
+        let data: Arc<dyn AsRef<[u8]> + Send + Sync> = Arc::new(bytes.clone());
+        if let Ok(img) = Image::from_jpeg(data.into(), false) {
+            return Ok(img);
+        }
     }
-    if item.kind == MediaKind::Png
-        && let Some(x) = png_passthrough(&bytes)
-    {
-        return Ok(x);
-    }
-    let kind = match item.kind {
-        MediaKind::Png | MediaKind::Jpeg | MediaKind::Gif | MediaKind::Bmp => item.kind,
-        other => return Err(format!("{} pictures cannot be drawn", other.extension())),
-    };
-    let format = match kind {
+    let format = match item.kind {
         MediaKind::Png => image::ImageFormat::Png,
         MediaKind::Gif => image::ImageFormat::Gif,
         MediaKind::Bmp => image::ImageFormat::Bmp,
-        _ => image::ImageFormat::Jpeg,
+        MediaKind::Jpeg => image::ImageFormat::Jpeg,
+        other => return Err(format!("{} pictures cannot be drawn", other.extension())),
     };
     let mut reader = image::ImageReader::with_format(std::io::Cursor::new(&bytes[..]), format);
     let mut limits = image::Limits::default();
@@ -60,6 +61,9 @@ pub(crate) fn xobject(item: &MediaItem, max_pixels: u64) -> Result<ExternalXObje
         img
     };
     let (w, h) = (img.width(), img.height());
+    if w == 0 || h == 0 {
+        return Err("it has no pixels".into());
+    }
     let rgba = img.into_rgba8();
     let mut rgb = Vec::with_capacity(w as usize * h as usize * 3);
     for p in rgba.pixels() {
@@ -70,136 +74,62 @@ pub(crate) fn xobject(item: &MediaItem, max_pixels: u64) -> Result<ExternalXObje
             rgb.push(((u16::from(c) * a + 255 * (255 - a)) / 255) as u8);
         }
     }
-    // Compressed here, fast: lopdf's pass would use the default (slow) level.
-    let mut enc = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
-    std::io::Write::write_all(&mut enc, &rgb).map_err(|e| e.to_string())?;
-    let packed = enc.finish().map_err(|e| e.to_string())?;
-    let mut x = stream(w, h, "DeviceRGB", packed, None, false);
-    x.stream
-        .dict
-        .insert("Filter".into(), DictItem::Name(b"FlateDecode".to_vec()));
-    Ok(x)
+    Image::from_custom(
+        Pixels {
+            rgb: Arc::new(rgb),
+            w,
+            h,
+        },
+        false,
+    )
 }
 
-/// A PNG whose pixel data PDF can read as it is (8-bit grey, RGB or palette, not interlaced,
-/// no transparency): its zlib stream goes in unchanged with PNG predictors (PDF 32000-1,
-/// 7.4.4.4), no decoding at all.
-fn png_passthrough(b: &[u8]) -> Option<ExternalXObject> {
-    let mut i = 8;
-    let mut header = None;
-    let mut palette: Option<&[u8]> = None;
-    let mut data = Vec::new();
-    while i + 8 <= b.len() {
-        let len = u32::from_be_bytes(b[i..i + 4].try_into().ok()?) as usize;
-        let kind = &b[i + 4..i + 8];
-        let body = b.get(i + 8..i + 8 + len)?;
-        match kind {
-            b"IHDR" if len >= 13 => {
-                let w = u32::from_be_bytes(body[0..4].try_into().ok()?);
-                let h = u32::from_be_bytes(body[4..8].try_into().ok()?);
-                header = Some((w, h, body[8], body[9], body[12]));
-            }
-            b"PLTE" => palette = Some(body),
-            b"tRNS" => return None,
-            b"IDAT" => data.extend_from_slice(body),
-            b"IEND" => break,
-            _ => {}
-        }
-        i += 12 + len;
-    }
-    let (w, h, depth, color, interlace) = header?;
-    if depth != 8 || interlace != 0 || w == 0 || h == 0 || data.is_empty() {
-        return None;
-    }
-    let (space, colors): (DictItem, i64) = match color {
-        0 => (DictItem::Name(b"DeviceGray".to_vec()), 1),
-        2 => (DictItem::Name(b"DeviceRGB".to_vec()), 3),
-        3 => {
-            let p = palette?;
-            if p.is_empty() || p.len() % 3 != 0 || p.len() > 768 {
-                return None;
-            }
-            let indexed = DictItem::Array(vec![
-                DictItem::Name(b"Indexed".to_vec()),
-                DictItem::Name(b"DeviceRGB".to_vec()),
-                DictItem::Int((p.len() / 3) as i64 - 1),
-                DictItem::String {
-                    data: p.to_vec(),
-                    literal: false,
-                },
-            ]);
-            (indexed, 1)
-        }
-        _ => return None,
-    };
-    let mut x = stream(w, h, "DeviceRGB", data, None, false);
-    let dict = &mut x.stream.dict;
-    dict.insert("ColorSpace".into(), space);
-    dict.insert("Filter".into(), DictItem::Name(b"FlateDecode".to_vec()));
-    let mut parms = BTreeMap::new();
-    parms.insert("Predictor".to_string(), DictItem::Int(15));
-    parms.insert("Colors".to_string(), DictItem::Int(colors));
-    parms.insert("BitsPerComponent".to_string(), DictItem::Int(8));
-    parms.insert("Columns".to_string(), DictItem::Int(i64::from(w)));
-    dict.insert("DecodeParms".into(), DictItem::Dict { map: parms });
-    Some(x)
-}
-
-fn jpeg(bytes: &[u8], w: u32, h: u32, comps: u8) -> ExternalXObject {
-    let (space, decode) = match comps {
-        1 => ("DeviceGray", None),
-        // Adobe's CMYK JPEGs store inverted values.
-        4 => (
-            "DeviceCMYK",
-            Some(vec![1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0]),
-        ),
-        _ => ("DeviceRGB", None),
-    };
-    let mut x = stream(w, h, space, bytes.to_vec(), decode, false);
-    x.stream
-        .dict
-        .insert("Filter".into(), DictItem::Name(b"DCTDecode".to_vec()));
-    x
-}
-
-fn stream(
+/// Decoded 8-bit RGB pixels, shared (krilla clones its images freely).
+#[derive(Clone)]
+struct Pixels {
+    rgb: Arc<Vec<u8>>,
     w: u32,
     h: u32,
-    space: &str,
-    content: Vec<u8>,
-    decode: Option<Vec<f32>>,
-    compress: bool,
-) -> ExternalXObject {
-    let mut dict = BTreeMap::new();
-    dict.insert("Type".into(), DictItem::Name(b"XObject".to_vec()));
-    dict.insert("Subtype".into(), DictItem::Name(b"Image".to_vec()));
-    dict.insert("Width".into(), DictItem::Int(i64::from(w)));
-    dict.insert("Height".into(), DictItem::Int(i64::from(h)));
-    dict.insert(
-        "ColorSpace".into(),
-        DictItem::Name(space.as_bytes().to_vec()),
-    );
-    dict.insert("BitsPerComponent".into(), DictItem::Int(8));
-    if let Some(d) = decode {
-        dict.insert(
-            "Decode".into(),
-            DictItem::Array(d.into_iter().map(DictItem::Real).collect()),
-        );
-    }
-    ExternalXObject {
-        stream: ExternalStream {
-            dict,
-            content,
-            compress,
-        },
-        width: None,
-        height: None,
-        dpi: None,
+}
+
+impl Hash for Pixels {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        // krilla hashes an image once, to find the same picture drawn again.
+        self.w.hash(state);
+        self.h.hash(state);
+        self.rgb.hash(state);
     }
 }
 
-/// Width, height and component count from a JPEG's frame header (SOFn), if it has one.
-fn jpeg_info(b: &[u8]) -> Option<(u32, u32, u8)> {
+impl CustomImage for Pixels {
+    fn color_channel(&self) -> &[u8] {
+        &self.rgb
+    }
+
+    fn alpha_channel(&self) -> Option<&[u8]> {
+        None
+    }
+
+    fn bits_per_component(&self) -> BitsPerComponent {
+        BitsPerComponent::Eight
+    }
+
+    fn size(&self) -> (u32, u32) {
+        (self.w, self.h)
+    }
+
+    fn icc_profile(&self) -> Option<&[u8]> {
+        None
+    }
+
+    fn color_space(&self) -> ImageColorspace {
+        ImageColorspace::Rgb
+    }
+}
+
+/// Width and height from a JPEG's frame header (SOFn), if it has one with 1, 3 or 4
+/// components (what PDF's `DCTDecode` reads).
+fn jpeg_size(b: &[u8]) -> Option<(u32, u32)> {
     let mut i = 2;
     while i + 4 <= b.len() {
         if b[i] != 0xFF {
@@ -217,7 +147,7 @@ fn jpeg_info(b: &[u8]) -> Option<(u32, u32, u8)> {
             let h = u32::from(u16::from_be_bytes([s[1], s[2]]));
             let w = u32::from(u16::from_be_bytes([s[3], s[4]]));
             let comps = s[5];
-            return (w > 0 && h > 0 && matches!(comps, 1 | 3 | 4)).then_some((w, h, comps));
+            return (w > 0 && h > 0 && matches!(comps, 1 | 3 | 4)).then_some((w, h));
         }
         if marker == 0xDA || len < 2 {
             return None;
@@ -238,13 +168,15 @@ mod tests {
             0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x04, 0x00, 0x00, 0xFF, 0xC0, 0x00, 0x11, 0x08, 0x00,
             0x02, 0x00, 0x03, 0x03,
         ];
-        assert_eq!(jpeg_info(&b), Some((3, 2, 3)));
-        assert_eq!(jpeg_info(&[0xFF, 0xD8, 0x00]), None);
+        assert_eq!(jpeg_size(&b), Some((3, 2)));
+        assert_eq!(jpeg_size(&[0xFF, 0xD8, 0x00]), None);
     }
 
     #[test]
     fn broken_pictures_are_errors_not_panics() {
         let item = MediaItem::new("x.png", b"\x89PNG\r\n\x1a\nbroken".to_vec());
-        assert!(xobject(&item, 1_000_000).is_err());
+        assert!(image(&item, 1_000_000).is_err());
+        let item = MediaItem::new("x.jpg", b"\xFF\xD8\xFF\xC0\x00\x11\x08broken".to_vec());
+        assert!(image(&item, 1_000_000).is_err());
     }
 }

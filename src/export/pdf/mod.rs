@@ -1,25 +1,22 @@
-//! The PDF writer: a typeset, paged PDF from the tree, in pure Rust.
+//! The PDF writer: a typeset, paged, tagged PDF from the tree, in pure Rust.
 //!
 //! ## The route, and why
-//! printpdf 0.12 writes the PDF objects; the layout is ours. printpdf's own HTML layout (its
-//! `html` feature) pulls in the azul layout engine, fontconfig and an XML stack, and lays out
-//! CSS boxes without footnotes, repeated table headers or page-number references, all of which
-//! this writer needs. So printpdf is used without default features, as a drawing-operations →
-//! PDF-objects layer (fonts, image XObjects, link annotations, metadata), and lopdf (the object
-//! model printpdf serialises through) adds the nested outline, `/Lang` and fixed document ids.
-//! Measured (2-core machine, four other builds running): without default features printpdf
-//! brings only lopdf, allsorts-azul and small crates (no azul, fontconfig or XML stack); the
-//! cold release build of the whole crate with them took 7 min 35 s on that loaded machine. The
-//! whole process `sdconv convert ../shared/bench/large.docx -o out.pdf` takes 0.72–1.46 s wall
-//! (0.68 s CPU) at 181 MiB peak for 424 pages (LibreOffice printing the Word export: 15.5 s,
-//! 555 MiB); the criterion bench `export_pdf` lays out and writes 639 pages in about 0.7 s. Text is
-//! drawn as `Tj` strings in the subset fonts' glyph ids; printpdf's glyph-run merging (for its
-//! own layout) is not used.
+//! krilla 0.8 (typst's PDF layer) writes the PDF objects; the layout is ours (`export::paged`,
+//! shared with the Word writer's page numbers). It replaced printpdf 0.12 + lopdf, which wrote
+//! untagged PDF 1.3: a screen reader got a bag of glyphs, and nothing could claim PDF/A or
+//! PDF/UA. krilla gives what those need and printpdf does not have: a structure tree built from
+//! tag groups whose leaves are the marked content drawn on the pages, artifacts for what is
+//! not content, real PDF/A-1..4 and PDF/UA-1 identification (XMP metadata, output intent,
+//! `MarkInfo`, `DisplayDocTitle`) and its own validator, which refuses a file that would not
+//! conform. It also subsets the fonts, writes `ToUnicode` from the text each glyph stands for,
+//! builds the nested outline, and writes deterministic ids (hashes of the content, no dates).
+//! It is used without `simple-text`: text arrives as glyph ids we place ourselves
+//! ([`glyphs`], the seam for shaping), so no second shaper is built in.
 //!
-//! The layout is the paged layer's (`export::paged`, shared with the Word writer's
-//! page numbers); this writer draws its pages. Modules: `fonts` (subsetting the bundled faces),
-//! `images` (XObjects), `draw` (operations), and this module (document assembly, outline,
-//! metadata).
+//! Modules: [`glyphs`] (text → glyphs and fonts), `images` (pictures), `draw` (the pages, every
+//! piece marked as content of a structure node or as an artifact), `tags` (the tag tree from
+//! the structure the layout recorded, `export::paged::structure`), [`standard`] (PDF/A, PDF/UA)
+//! and this module (assembly, outline, metadata, conformance checks).
 //!
 //! ## What is drawn
 //! - done: title block (title, subtitle, description); headings with their numbers
@@ -42,23 +39,39 @@
 //! - partly: a table inside a cell is drawn as its cells' content one after another (warning);
 //!   sidenotes become footnotes (warning); no hyphenation (greedy line breaking).
 //! - not drawn (warning): directories of footnotes, web links, index, sidenotes.
-//! - a character none of the bundled fonts has is drawn as `?` and named in one warning.
+//! - a character none of the bundled fonts has is named in one warning (the text layer draws
+//!   it as `?` today; [`glyphs`] draws a glyph the font lacks as `.notdef`).
+//!
+//! ## Tagged, and conformance on request
+//! Every PDF is tagged: Document; H1–H6; P; L / LI / Lbl / LBody; Table / THead / TBody / TR /
+//! TH (scope Column in header rows) / TD; Figure with its alt text (else its caption) and box;
+//! Caption; Note for footnotes and endnotes (beside the text citing them); TOC / TOCI for the
+//! directories; Link with its text and annotation; Code. Page headers, footers, page numbers,
+//! rules, shading and repeated table header rows are artifacts. `/Lang` is the document's.
+//! [`PdfOptions::with_standard`] asks for PDF/UA-1, PDF/A-2b/2u/3b or PDF/A-2b with PDF/UA-1;
+//! a document that cannot conform is [`Error::Nonconforming`] with every reason.
 
 mod draw;
-mod fonts;
+pub mod glyphs;
 mod images;
+pub mod standard;
+mod tags;
 
 use std::collections::HashMap;
 
-use lopdf::{Dictionary, Object, ObjectId, StringFormat};
-use printpdf::{PdfDocument, PdfFont, PdfSaveOptions, XObject, XObjectId};
+use krilla::destination::XyzDestination;
+use krilla::geom::Point;
+use krilla::image::Image;
+use krilla::metadata::{DateTime, Metadata};
+use krilla::outline::{Outline, OutlineNode};
 
 pub use crate::export::paged::Paper;
+pub use standard::PdfStandard;
 
+use crate::export::paged::structure::{Kind, Structure};
 use crate::export::paged::{layout, page};
-use crate::fonts::metrics;
 
-use crate::ast::{Document, MediaKind};
+use crate::ast::{Block, Document, MediaKind};
 use crate::error::{Error, Result};
 use crate::export::metafiles::{self, Shown};
 use crate::export::paged::WordSettings;
@@ -76,6 +89,8 @@ pub struct PdfOptions {
     pub paper: Paper,
     /// Limits (`max_image_pixels`: larger pictures are not decoded).
     pub limits: Limits,
+    /// The standard the PDF must meet; [`PdfStandard::None`] (tagged PDF 1.7) by default.
+    pub standard: PdfStandard,
 }
 
 impl PdfOptions {
@@ -92,6 +107,12 @@ impl PdfOptions {
         self.paper = paper;
         self
     }
+
+    /// Sets the standard the PDF must meet (PDF/UA-1, PDF/A-2b, …).
+    pub fn with_standard(mut self, standard: PdfStandard) -> Self {
+        self.standard = standard;
+        self
+    }
 }
 
 /// A written PDF and facts about it.
@@ -105,8 +126,9 @@ pub struct PdfOutput {
     pub outline: usize,
 }
 
-/// Writes `doc` as PDF. Errors: forbidden settings ([`Error::Parameter`]); everything that cannot
-/// be drawn exactly is a warning.
+/// Writes `doc` as PDF. Errors: forbidden settings ([`Error::Parameter`]), a document that
+/// cannot meet the standard asked for ([`Error::Nonconforming`]); everything that cannot be
+/// drawn exactly is a warning.
 pub fn write(doc: &Document, options: &PdfOptions) -> Result<Converted<Vec<u8>>> {
     Ok(write_with_info(doc, options)?.map(|o| o.bytes))
 }
@@ -124,7 +146,7 @@ pub fn write_with_info(doc: &Document, options: &PdfOptions) -> Result<Converted
     warnings.append(&mut lay.warnings);
     let inl = std::mem::take(&mut lay.inl);
     let section_pages = std::mem::take(&mut lay.flow.sections);
-    let (pages, anchors, outline) = lay.flow.finish();
+    let (pages, anchors, outline, structure) = lay.flow.finish_with_structure();
 
     if !inl.missing.is_empty() {
         let chars: String = inl.missing.iter().take(40).collect();
@@ -163,9 +185,104 @@ pub fn write_with_info(doc: &Document, options: &PdfOptions) -> Result<Converted
         ));
     }
 
-    // Pictures: one XObject per media item drawn.
-    let mut xobjects: Vec<(XObjectId, XObject)> = Vec::new();
-    let mut image_ids: HashMap<String, Option<XObjectId>> = HashMap::new();
+    let standard = options.standard;
+    let title = document_title(doc);
+    // What the document itself lacks for the standard, named before anything is drawn.
+    let mut reasons = Vec::new();
+    if standard != PdfStandard::None {
+        for c in &inl.missing {
+            reasons.push(format!(
+                "the character {c:?} (U+{:04X}) has no glyph in any bundled font",
+                *c as u32
+            ));
+        }
+    }
+    if standard.accessible() {
+        if title.is_none() {
+            reasons.push("the document has no title (no title, heading or file name)".into());
+        }
+        reasons.extend(undescribed_figures(&structure));
+    }
+    if !reasons.is_empty() {
+        return Err(Error::Nonconforming {
+            standard: standard.name(),
+            reasons,
+        });
+    }
+
+    let images = pictures(doc, &pages, options, &mut warnings);
+
+    let page_label = move |n: usize, m: usize| layout::page_label(lang, n, m);
+    let cx = draw::Context {
+        geo,
+        anchors: &anchors,
+        links: &inl.links,
+        images: &images,
+        footer: doc.meta.footer.as_deref().filter(|f| !f.trim().is_empty()),
+        page_label: &page_label,
+        pages: &doc.meta.pages,
+        section_pages: &section_pages,
+    };
+    let settings = krilla::SerializeSettings {
+        configuration: standard.configuration(),
+        enable_tagging: true,
+        ..krilla::SerializeSettings::default()
+    };
+    let mut pdf = krilla::Document::new_with(settings);
+    let mut fonts = glyphs::Fonts::default();
+    let mut ids = draw::draw(&mut pdf, &pages, &cx, &mut fonts);
+    if let Some(name) = fonts.unreadable().first() {
+        return Err(Error::Write {
+            format: "pdf",
+            message: format!("the bundled font {name} cannot be read"),
+        });
+    }
+    let page_count = pages.len();
+    let lang_tag = doc
+        .meta
+        .language
+        .as_deref()
+        .and_then(Language::parse)
+        .unwrap_or(lang)
+        .bcp47();
+    pdf.set_tag_tree(tags::tree(&structure, &mut ids, lang_tag, page_count));
+    pdf.set_outline(build_outline(&outline, page_count));
+    pdf.set_metadata(metadata(doc, title, lang_tag, standard));
+    let bytes = pdf.finish().map_err(|e| match e {
+        krilla::error::KrillaError::Validation(found) => {
+            let mut reasons: Vec<String> = found.iter().map(|(v, _)| standard::reason(v)).collect();
+            reasons.dedup();
+            Error::Nonconforming {
+                standard: standard.name(),
+                reasons,
+            }
+        }
+        other => Error::Write {
+            format: "pdf",
+            message: other.to_string(),
+        },
+    })?;
+    Ok(Converted {
+        value: PdfOutput {
+            bytes,
+            pages: page_count,
+            outline: outline.len(),
+        },
+        warnings,
+    })
+}
+
+fn pdf_warning(kind: WarningKind, message: String) -> Warning {
+    Warning::new(kind, message, Location::part("pdf"))
+}
+
+/// The pictures drawn, one image per media name (`None`: drawn as a placeholder, warned).
+fn pictures(
+    doc: &Document,
+    pages: &[page::Page],
+    options: &PdfOptions,
+    warnings: &mut Vec<Warning>,
+) -> HashMap<String, Option<Image>> {
     let mut names: Vec<&str> = pages
         .iter()
         .flat_map(|p| &p.items)
@@ -207,26 +324,25 @@ pub fn write_with_info(doc: &Document, options: &PdfOptions) -> Result<Converted
     } else {
         HashMap::new()
     };
-    // Decoding and compressing pictures is the costly part: in parallel.
-    let made: Vec<(&str, std::result::Result<printpdf::ExternalXObject, String>)> = {
+    // Decoding pictures is the costly part: in parallel (krilla deflates them on its threads).
+    let made: Vec<(&str, std::result::Result<Image, String>)> = {
         use rayon::prelude::*;
         names
             .par_iter()
             .map(|&name| {
                 let x = match compressed.get(name).or_else(|| doc.media.get(name)) {
-                    Some(item) => images::xobject(item, options.limits.max_image_pixels),
+                    Some(item) => images::image(item, options.limits.max_image_pixels),
                     None => Err("it is not in the document's media".to_string()),
                 };
                 (name, x)
             })
             .collect()
     };
+    let mut out = HashMap::with_capacity(made.len());
     for (name, made) in made {
         match made {
-            Ok(x) => {
-                let id = XObjectId(format!("Im{}", xobjects.len()));
-                xobjects.push((id.clone(), XObject::External(x)));
-                image_ids.insert(name.to_string(), Some(id));
+            Ok(img) => {
+                out.insert(name.to_string(), Some(img));
             }
             Err(why) => {
                 // A metafile left here could not be drawn, which is warned already.
@@ -240,279 +356,165 @@ pub fn write_with_info(doc: &Document, options: &PdfOptions) -> Result<Converted
                         format!("picture {name:?} drawn as an empty box: {why}"),
                     ));
                 }
-                image_ids.insert(name.to_string(), None);
+                out.insert(name.to_string(), None);
             }
         }
     }
-
-    let page_label = move |n: usize, m: usize| layout::page_label(lang, n, m);
-    let cx = draw::Context {
-        geo,
-        anchors: &anchors,
-        links: &inl.links,
-        images: &image_ids,
-        footer: doc.meta.footer.as_deref().filter(|f| !f.trim().is_empty()),
-        page_label: &page_label,
-        pages: &doc.meta.pages,
-        section_pages: &section_pages,
-    };
-    let (pdf_pages, used) = draw::draw(&pages, &cx);
-    let page_count = pdf_pages.len();
-
-    let mut pdf = PdfDocument::new(doc.meta.title.as_deref().unwrap_or(""));
-    let mut subset = [false; metrics::Face::ALL.len()];
-    for (face, chars) in metrics::Face::ALL.iter().zip(&used) {
-        if chars.is_empty() {
-            continue;
-        }
-        let made = fonts::subset(*face, chars);
-        subset[face.index()] = made.is_some();
-        let Some(font) = made.or_else(|| fonts::full(*face)) else {
-            return Err(Error::Write {
-                format: "pdf",
-                message: format!("the bundled font {} cannot be read", face.name()),
-            });
-        };
-        let mut font = font;
-        font.font_name = Some(face.name().to_string());
-        pdf.resources
-            .fonts
-            .map
-            .insert(draw::font_id(*face), PdfFont::new(font));
-    }
-    for (id, x) in xobjects {
-        pdf.resources.xobjects.map.insert(id, x);
-    }
-    metadata(&mut pdf, doc, lang);
-    pdf.pages = pdf_pages;
-
-    let mut save_warnings = Vec::new();
-    let opts = PdfSaveOptions {
-        optimize: true,
-        subset_fonts: false,
-        secure: true,
-        image_optimization: None,
-    };
-    let mut lo = pdf.to_lopdf_document(&opts, &mut save_warnings);
-    let outline_count = finish(&mut lo, &outline, doc, lang, geo.height, &subset);
-    lo.compress();
-    let mut bytes = Vec::new();
-    lo.save_to(&mut bytes).map_err(|e| Error::Write {
-        format: "pdf",
-        message: e.to_string(),
-    })?;
-    Ok(Converted {
-        value: PdfOutput {
-            bytes,
-            pages: page_count,
-            outline: outline_count,
-        },
-        warnings,
-    })
+    out
 }
 
-fn pdf_warning(kind: WarningKind, message: String) -> Warning {
-    Warning::new(kind, message, Location::part("pdf"))
+/// The document's title: `meta.title`, else its first heading, else its file name.
+fn document_title(doc: &Document) -> Option<String> {
+    let nonempty = |s: &str| Some(s.trim().to_string()).filter(|t| !t.is_empty());
+    doc.meta
+        .title
+        .as_deref()
+        .and_then(nonempty)
+        .or_else(|| {
+            doc.blocks.iter().find_map(|b| match b {
+                Block::Paragraph(p) if p.kind.is_heading() => {
+                    nonempty(&crate::export::paged::text::plain(&p.content))
+                }
+                _ => None,
+            })
+        })
+        .or_else(|| doc.meta.filename.as_deref().and_then(nonempty))
 }
 
-fn metadata(pdf: &mut PdfDocument, doc: &Document, _lang: Language) {
+/// PDF/UA: every picture needs a description; one without alt text or caption is named.
+fn undescribed_figures(s: &Structure) -> Vec<String> {
+    let mut names: Vec<&str> = s
+        .nodes
+        .iter()
+        .filter_map(|n| match &n.kind {
+            Kind::Figure { media, alt, .. }
+                if alt.as_deref().is_none_or(|a| a.trim().is_empty()) =>
+            {
+                Some(media.as_str())
+            }
+            _ => None,
+        })
+        .collect();
+    names.dedup();
+    names
+        .into_iter()
+        .map(|m| format!("the picture {m:?} has neither alt text nor a caption"))
+        .collect()
+}
+
+/// The document information and XMP metadata. PDF/A needs a date: the one `SOURCE_DATE_EPOCH`
+/// gives (reproducible builds), else now; the other outputs have none, so the same input
+/// gives the same bytes.
+fn metadata(doc: &Document, title: Option<String>, lang: &str, standard: PdfStandard) -> Metadata {
     let m = &doc.meta;
-    let info = &mut pdf.metadata.info;
-    info.document_title = m.title.clone().unwrap_or_default();
-    info.author = m.creator.clone().unwrap_or_default();
-    info.subject = m
+    let mut meta = Metadata::new()
+        .language(lang.to_string())
+        .creator("sdconv".into())
+        .producer(format!("sdconv {}", env!("CARGO_PKG_VERSION")))
+        .keywords(m.tags.clone());
+    if let Some(t) = title {
+        meta = meta.title(t);
+    }
+    if let Some(a) = m.creator.clone().filter(|a| !a.trim().is_empty()) {
+        meta = meta.authors(vec![a]);
+    }
+    if let Some(s) = m
         .subtitle
         .clone()
         .or_else(|| m.description.clone())
-        .unwrap_or_default();
-    info.keywords = m.tags.clone();
-    info.creator = "sdconv".into();
-    info.producer = format!("sdconv {}", env!("CARGO_PKG_VERSION"));
-}
-
-/// The lopdf pass: nested outline, `/Lang`, ids from the content (same input, same bytes).
-/// Returns the number of outline entries.
-fn finish(
-    lo: &mut lopdf::Document,
-    outline: &[page::OutlineEntry],
-    doc: &Document,
-    lang: Language,
-    page_h: f32,
-    subset: &[bool],
-) -> usize {
-    let pages = lo.get_pages();
-    let lang_tag = doc
-        .meta
-        .language
-        .as_deref()
-        .and_then(Language::parse)
-        .unwrap_or(lang)
-        .bcp47();
-    let outline_id = build_outline(lo, outline, &pages, page_h);
-    if let Ok(cat) = lo.catalog_mut() {
-        cat.set("Lang", Object::string_literal(lang_tag));
-        match outline_id {
-            Some(id) => {
-                cat.set("Outlines", Object::Reference(id));
-                cat.set("PageMode", Object::Name(b"UseOutlines".to_vec()));
-            }
-            None => {
-                cat.remove(b"Outlines");
-            }
-        }
-    }
-    // printpdf's info dictionary claims PDF/X (`GTS_PDFXVersion`) and dates of 1970; this file
-    // is plain PDF and has no date that would keep the output deterministic.
-    if let Ok(Object::Reference(info)) = lo.trailer.get(b"Info").cloned()
-        && let Ok(Object::Dictionary(d)) = lo.get_object_mut(info)
+        .filter(|s| !s.trim().is_empty())
     {
-        for key in ["GTS_PDFXVersion", "CreationDate", "ModDate", "Trapped"] {
-            d.remove(key.as_bytes());
-        }
-        let empty: Vec<Vec<u8>> = d
-            .iter()
-            .filter(|(_, v)| matches!(v, Object::String(b, _) if b.is_empty() || b == b"\xfe\xff"))
-            .map(|(k, _)| k.clone())
-            .collect();
-        for k in empty {
-            d.remove(&k);
-        }
+        meta = meta.description(s);
     }
-    // The embedded fonts are subsets: their names carry a subset tag (PDF 32000-1, 9.6.4).
-    for obj in lo.objects.values_mut() {
-        if let Object::Dictionary(d) = obj {
-            for key in [&b"BaseFont"[..], &b"FontName"[..]] {
-                if let Ok(Object::Name(n)) = d.get_mut(key)
-                    && let Some(i) = metrics::Face::ALL
-                        .iter()
-                        .position(|f| f.name().as_bytes() == n)
-                    && subset.get(i).copied().unwrap_or(false)
-                {
-                    let mut tagged = format!("SDCAA{}+", (b'A' + i as u8) as char).into_bytes();
-                    tagged.extend_from_slice(n);
-                    *n = tagged;
-                }
-            }
-        }
+    if standard.archival() {
+        meta = meta.creation_date(now());
     }
-    // A content-derived document id instead of printpdf's random one.
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut feed = |b: &[u8]| {
-        for &x in b {
-            h ^= u64::from(x);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-    };
-    feed(doc.to_json().as_bytes());
-    feed(&pages.len().to_le_bytes());
-    let id = format!("{h:016x}{:016x}", h.rotate_left(29) ^ 0x9e37_79b9_7f4a_7c15);
-    let id_obj = || Object::String(id.as_bytes().to_vec(), StringFormat::Hexadecimal);
-    lo.trailer
-        .set("ID", Object::Array(vec![id_obj(), id_obj()]));
-    outline.len()
+    meta
 }
 
-/// Writes the outline tree (one item per heading, nested by level) and returns its root.
-fn build_outline(
-    lo: &mut lopdf::Document,
-    entries: &[page::OutlineEntry],
-    pages: &std::collections::BTreeMap<u32, ObjectId>,
-    page_h: f32,
-) -> Option<ObjectId> {
-    if entries.is_empty() {
-        return None;
-    }
-    let root = lo.new_object_id();
-    let ids: Vec<ObjectId> = entries.iter().map(|_| lo.new_object_id()).collect();
-    // Parent of each entry: the nearest earlier entry with a smaller level.
-    let mut parent: Vec<Option<usize>> = vec![None; entries.len()];
-    let mut stack: Vec<usize> = Vec::new();
-    for (i, e) in entries.iter().enumerate() {
-        while stack.last().is_some_and(|&j| entries[j].level >= e.level) {
-            stack.pop();
-        }
-        parent[i] = stack.last().copied();
-        stack.push(i);
-    }
-    let mut children: Vec<Vec<usize>> = vec![Vec::new(); entries.len()];
-    let mut top: Vec<usize> = Vec::new();
-    for (i, p) in parent.iter().enumerate() {
-        match p {
-            Some(p) => children[*p].push(i),
-            None => top.push(i),
-        }
-    }
-    // Descendant counts, deepest first (children always come after their parent).
-    let mut count = vec![0i64; entries.len()];
-    for i in (0..entries.len()).rev() {
-        count[i] = children[i].iter().map(|&c| 1 + count[c]).sum();
-    }
-    let link_siblings = |list: &[usize], d: &mut Vec<Dictionary>| {
-        for (k, &i) in list.iter().enumerate() {
-            if k > 0 {
-                d[i].set("Prev", Object::Reference(ids[list[k - 1]]));
-            }
-            if let Some(&n) = list.get(k + 1) {
-                d[i].set("Next", Object::Reference(ids[n]));
-            }
-        }
-    };
-    let mut dicts: Vec<Dictionary> = entries
-        .iter()
-        .enumerate()
-        .map(|(i, e)| {
-            let mut d = Dictionary::new();
-            d.set("Title", text_string(&e.title));
-            d.set(
-                "Parent",
-                Object::Reference(parent[i].map_or(root, |p| ids[p])),
-            );
-            if let Some(page) = pages.get(&(e.page as u32 + 1)) {
-                d.set(
-                    "Dest",
-                    Object::Array(vec![
-                        Object::Reference(*page),
-                        Object::Name(b"XYZ".to_vec()),
-                        Object::Real(0.0),
-                        Object::Real(page_h - e.y + 4.0),
-                        Object::Null,
-                    ]),
-                );
-            }
-            if let (Some(&f), Some(&l)) = (children[i].first(), children[i].last()) {
-                d.set("First", Object::Reference(ids[f]));
-                d.set("Last", Object::Reference(ids[l]));
-                // Negative: closed; the top two levels open.
-                let c = if e.level < 1 { count[i] } else { -count[i] };
-                d.set("Count", Object::Integer(c));
-            }
-            d
-        })
-        .collect();
-    link_siblings(&top, &mut dicts);
-    for c in &children {
-        link_siblings(c, &mut dicts);
-    }
-    for (id, d) in ids.iter().zip(dicts) {
-        lo.objects.insert(*id, Object::Dictionary(d));
-    }
-    let visible: i64 = top.iter().map(|&i| 1 + count[i].max(0)).sum();
-    let mut r = Dictionary::new();
-    r.set("Type", Object::Name(b"Outlines".to_vec()));
-    if let (Some(&f), Some(&l)) = (top.first(), top.last()) {
-        r.set("First", Object::Reference(ids[f]));
-        r.set("Last", Object::Reference(ids[l]));
-    }
-    r.set("Count", Object::Integer(visible));
-    lo.objects.insert(root, Object::Dictionary(r));
-    Some(root)
+/// The current UTC time, or the one `SOURCE_DATE_EPOCH` names.
+fn now() -> DateTime {
+    let secs = std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|s| s.trim().parse::<u64>().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs())
+        });
+    civil(secs)
 }
 
-/// A PDF text string: UTF-16BE with a byte-order mark (so any script shows in the outline).
-fn text_string(s: &str) -> Object {
-    let mut b = vec![0xFE, 0xFF];
-    for u in s.encode_utf16() {
-        b.extend_from_slice(&u.to_be_bytes());
+/// The UTC date and time `secs` seconds after 1970-01-01.
+fn civil(secs: u64) -> DateTime {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u8;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u8;
+    let year = (yoe + era * 400 + i64::from(month <= 2)).clamp(0, 9999) as u16;
+    DateTime::new(year)
+        .month(month)
+        .day(day)
+        .hour((rem / 3600) as u8)
+        .minute((rem % 3600 / 60) as u8)
+        .second((rem % 60) as u8)
+        .utc_offset_hour(0)
+        .utc_offset_minute(0)
+}
+
+/// The outline: one item per heading, nested by level, pointing at the heading; the top level
+/// open, the others closed.
+fn build_outline(entries: &[page::OutlineEntry], pages: usize) -> Outline {
+    fn settle(stack: &mut Vec<(u8, OutlineNode)>, root: &mut Outline) {
+        if let Some((_, node)) = stack.pop() {
+            match stack.last_mut() {
+                Some((_, parent)) => parent.push_child(node),
+                None => root.push_child(node),
+            }
+        }
     }
-    Object::String(b, StringFormat::Hexadecimal)
+    let mut root = Outline::new();
+    let mut stack: Vec<(u8, OutlineNode)> = Vec::new();
+    for e in entries {
+        while stack.last().is_some_and(|(level, _)| *level >= e.level) {
+            settle(&mut stack, &mut root);
+        }
+        let page = e.page.min(pages.saturating_sub(1));
+        let at = Point::from_xy(0.0, (e.y - 4.0).max(0.0));
+        let node = OutlineNode::new(e.title.clone(), XyzDestination::new(page, at));
+        stack.push((e.level, node.with_open(e.level < 1)));
+    }
+    while !stack.is_empty() {
+        settle(&mut stack, &mut root);
+    }
+    root
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_are_civil() {
+        let at = |y, mo, d, h, mi, s| {
+            DateTime::new(y)
+                .month(mo)
+                .day(d)
+                .hour(h)
+                .minute(mi)
+                .second(s)
+                .utc_offset_hour(0)
+                .utc_offset_minute(0)
+        };
+        assert_eq!(civil(1_795_816_800), at(2026, 11, 27, 22, 0, 0));
+        assert_eq!(civil(951_868_798), at(2000, 2, 29, 23, 59, 58));
+        assert_eq!(civil(0), at(1970, 1, 1, 0, 0, 0));
+    }
 }
