@@ -125,12 +125,79 @@ pub(crate) fn shape(font: FontId, text: &str, rtl: bool, lang: Option<&str>) -> 
             }
         })
         .collect();
+    let glyphs = refine_clusters(font, text, rtl, glyphs);
     let mut s = shaper().lock().unwrap_or_else(|e| e.into_inner());
     if s.results.len() >= CACHE_ENTRIES {
         s.results.clear();
     }
     s.results.insert(key, glyphs.clone());
     Some(glyphs)
+}
+
+/// Gives each glyph of a cluster its own character where the cluster's glyphs are simply its
+/// characters' glyphs in order (a consonant and its vowel sign, a letter and its accent): the
+/// PDF then maps each glyph to its character (`ToUnicode`) instead of wrapping the cluster in
+/// `ActualText`, which text extractors read as a word of its own. Ligatures and reordered
+/// clusters keep their shared range.
+fn refine_clusters(font: FontId, text: &str, rtl: bool, mut glyphs: Glyphs) -> Glyphs {
+    let mut i = 0;
+    let mut changed: Option<Vec<Glyph>> = None;
+    while i < glyphs.len() {
+        let (start, end) = (glyphs[i].start, glyphs[i].end);
+        let mut j = i + 1;
+        while j < glyphs.len() && glyphs[j].start == start && glyphs[j].end == end {
+            j += 1;
+        }
+        let Some(cluster) = text.get(start as usize..end as usize) else {
+            i = j;
+            continue;
+        };
+        let n = j - i;
+        if n > 1 && cluster.chars().count() == n {
+            // The glyphs in logical order: a right-to-left run lists them backwards.
+            let order: Vec<usize> = if rtl {
+                (i..j).rev().collect()
+            } else {
+                (i..j).collect()
+            };
+            // Glyphs moved off their pen position (marks set by offsets) stay one cluster:
+            // text extractors take a glyph drawn away from its advance for a word break.
+            let matches = cluster.char_indices().zip(&order).all(|((_, c), &k)| {
+                book::glyph(font, c) == Some(glyphs[k].id)
+                    && glyphs[k].dx == 0.0
+                    && glyphs[k].dy == 0.0
+            });
+            if matches {
+                let v = changed.get_or_insert_with(|| glyphs.to_vec());
+                for ((at, c), &k) in cluster.char_indices().zip(&order) {
+                    let from = start + at as u32;
+                    v[k].start = from;
+                    v[k].end = from + c.len_utf8() as u32;
+                }
+            }
+        }
+        i = j;
+    }
+    if let Some(v) = changed {
+        glyphs = v.into();
+    }
+    // A mark set by an offset (a vowel sign over its consonant in Devanagari, a vowel of
+    // Thai) ends its glyph's box before the next glyph starts, and poppler and other
+    // extractors read that gap as a word break ("रे खा"): such a run, a word or part of
+    // one, becomes a single cluster, which the PDF writes as one `ActualText`. Not right to
+    // left: extractors read such a span's text in drawing order, backwards.
+    if !rtl && glyphs.iter().any(|g| g.dx != 0.0 || g.dy != 0.0) {
+        let len = u32::try_from(text.len()).unwrap_or(u32::MAX);
+        glyphs = glyphs
+            .iter()
+            .map(|g| Glyph {
+                start: 0,
+                end: len,
+                ..*g
+            })
+            .collect();
+    }
+    glyphs
 }
 
 #[cfg(test)]
@@ -163,6 +230,19 @@ mod tests {
         assert_eq!(g.len(), 4);
         assert_eq!(g[3].start, 0, "{g:?}");
         assert_eq!(g[0].end as usize, text.len());
+    }
+
+    #[test]
+    fn a_letter_and_its_accent_map_to_their_own_characters() {
+        // "e" + combining acute: DejaVu has no precomposed form for the pair as typed, so the
+        // shaper gives two glyphs in one cluster; each stands for its own character.
+        let id = FontId::of(Face::Regular);
+        let g = shape(id, "xe\u{301}y", false, None).expect("bundled font");
+        let ranges: Vec<(u32, u32)> = g.iter().map(|g| (g.start, g.end)).collect();
+        assert!(
+            ranges == vec![(0, 1), (1, 2), (2, 4), (4, 5)] || ranges.len() == 3,
+            "{ranges:?}"
+        );
     }
 
     #[test]

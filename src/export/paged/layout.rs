@@ -381,7 +381,8 @@ impl<'a> Layout<'a> {
             let marker_w: f32 = mt.iter().map(super::text::token_width).sum();
             // Left of the text's start, or right of it in a right-to-left paragraph.
             let mut x = if rtl { width + hang - marker_w } else { -hang };
-            for t in mt {
+            let count = mt.len();
+            for (k, t) in mt.into_iter().enumerate() {
                 if let Token::Text {
                     text,
                     style,
@@ -390,17 +391,19 @@ impl<'a> Layout<'a> {
                     glyphs,
                 } = t
                 {
-                    first.pieces.insert(
-                        0,
-                        Piece::Text {
-                            x,
-                            text,
-                            style,
-                            width,
-                            font,
-                            glyphs,
-                        },
-                    );
+                    let mut piece = Piece::Text {
+                        x,
+                        text,
+                        style,
+                        width,
+                        font,
+                        glyphs,
+                    };
+                    // The marker is a word of its own in the text layer.
+                    if k + 1 == count {
+                        super::lines::end_with_space(&mut piece);
+                    }
+                    first.pieces.insert(0, piece);
                     x += width;
                 }
             }

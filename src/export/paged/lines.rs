@@ -389,9 +389,21 @@ impl Breaker<'_> {
             _ => 0.0,
         };
         let (mut asc, mut desc) = (self.min_size * 0.95, self.min_size * (LEADING - 0.95));
-        for p in self.cur.drain(..) {
+        // A piece followed by a space on this line ends in a space character: the text layer
+        // then says where words end (poppler guesses wrong where the direction changes, and
+        // tagged PDF wants real spaces), drawn with no advance so nothing moves.
+        let spaced: Vec<bool> = self
+            .cur
+            .windows(2)
+            .map(|w| w[1].glues > w[0].glues)
+            .chain(std::iter::once(false))
+            .collect();
+        for (p, spaced) in self.cur.drain(..).zip(spaced) {
             let dx = shift + extra * p.glues as f32;
             let mut piece = p.piece;
+            if spaced {
+                end_with_space(&mut piece);
+            }
             match &mut piece {
                 Piece::Text { x, style, .. } => {
                     *x += dx;
@@ -418,6 +430,44 @@ impl Breaker<'_> {
         });
         self.cur_w = 0.0;
         self.pending = 0.0;
+    }
+}
+
+/// Appends a space character to a text piece (see [`Breaker::finish`]): to the text, and to
+/// shaped glyphs as the font's space glyph with no advance, at the logical end (the left of a
+/// right-to-left run).
+pub(crate) fn end_with_space(piece: &mut Piece) {
+    let Piece::Text {
+        text,
+        font,
+        glyphs,
+        style,
+        ..
+    } = piece
+    else {
+        return;
+    };
+    if text.ends_with(' ') {
+        return;
+    }
+    let at = u32::try_from(text.len()).unwrap_or(u32::MAX);
+    text.push(' ');
+    if let Some(g) = glyphs {
+        let space = crate::fonts::shape::Glyph {
+            id: crate::fonts::book::glyph(*font, ' ').unwrap_or(0),
+            advance: 0.0,
+            dx: 0.0,
+            dy: 0.0,
+            start: at,
+            end: at.saturating_add(1),
+        };
+        let mut v: Vec<crate::fonts::shape::Glyph> = g.to_vec();
+        if style.level % 2 == 1 {
+            v.insert(0, space);
+        } else {
+            v.push(space);
+        }
+        *g = v.into();
     }
 }
 
@@ -460,7 +510,7 @@ fn merge(pieces: Vec<Piece>) -> Vec<Piece> {
             };
             let gap = x - (*px + *pw);
             if gap.abs() < 0.01 || (gap - space).abs() < 0.01 {
-                if gap.abs() >= 0.01 {
+                if gap.abs() >= 0.01 && !pt.ends_with(' ') {
                     pt.push(' ');
                 }
                 pt.push_str(text);
