@@ -567,7 +567,7 @@ mod tests {
             assert!(l.used_width() <= 200.5, "{}", l.used_width());
             for p in &l.pieces {
                 if let Piece::Text { text, .. } = p {
-                    words += text.split(' ').count();
+                    words += text.split_whitespace().count();
                 }
             }
         }
