@@ -30,6 +30,7 @@ pub mod cleanup;
 pub mod export;
 pub mod import;
 pub mod lang;
+pub mod lang_tag;
 pub mod magic;
 
 mod archive;
