@@ -89,6 +89,29 @@ impl Document {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
 
+    /// Whether any paragraph (cells included) says a language of its own.
+    pub fn has_paragraph_lang(&self) -> bool {
+        let mut any = false;
+        self.walk_blocks(&mut |_, b| {
+            any |= matches!(b, Block::Paragraph(p) if p.lang.is_some());
+        });
+        any
+    }
+
+    /// Whether any paragraph or table (cells included) says a language or direction of its own:
+    /// what a writer without such attributes reports once.
+    pub fn has_block_lang_dir(&self) -> bool {
+        let mut any = false;
+        self.walk_blocks(&mut |_, b| {
+            any |= match b {
+                Block::Paragraph(p) => p.lang.is_some() || p.dir.is_some(),
+                Block::Table(t) => t.dir.is_some(),
+                _ => false,
+            }
+        });
+        any
+    }
+
     /// Reads a JSON dump. Media come back without bytes (see [`MediaItem`]).
     pub fn from_json(json: &str) -> Result<Document, serde_json::Error> {
         serde_json::from_str(json)

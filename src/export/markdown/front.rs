@@ -112,15 +112,7 @@ impl Writer<'_> {
     /// One warning when paragraphs or tables say a language or direction of their own:
     /// Markdown has none to give them (runs' languages are warned about with the other marks).
     fn warn_block_lang_dir(&mut self) {
-        let mut any = false;
-        self.doc.walk_blocks(&mut |_, b| {
-            any |= match b {
-                crate::ast::Block::Paragraph(p) => p.lang.is_some() || p.dir.is_some(),
-                crate::ast::Block::Table(t) => t.dir.is_some(),
-                _ => false,
-            }
-        });
-        if any {
+        if self.doc.has_block_lang_dir() {
             self.report.warn(
                 WarningKind::Lossy,
                 "the languages and directions of paragraphs and tables are not written to \

@@ -523,7 +523,11 @@ fn core_xml(doc: &Document, settings: &WordSettings) -> String {
     el("dc:description", m.description.as_deref());
     // The document's own language so a reader gets it back (one of the API's four as its tag,
     // another as its BCP 47 tag); the caption language of the settings when it names none.
-    let language = match m.language.as_deref().and_then(crate::lang::Language::parse) {
+    let language = match m
+        .language
+        .as_deref()
+        .and_then(crate::lang::Language::parse_api)
+    {
         Some(api) => api.bcp47().to_string(),
         None => m
             .lang_tag()

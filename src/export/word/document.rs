@@ -237,6 +237,8 @@ pub(crate) struct Writer<'a> {
     pub(crate) lang_context: super::langdir::LangContext,
     /// The document's language as the styles spell it (`super::langdir::doc_lang`).
     pub(crate) doc_lang: Option<String>,
+    /// Some paragraph is in another language than the document's.
+    pub(crate) paragraph_langs: bool,
     /// Page of each top-level block in the PDF writer's layout, for the TOC entries' `PAGEREF`
     /// results (empty without the `pdf` feature or when no list is written).
     pub pages: Vec<Option<u32>>,
@@ -303,6 +305,7 @@ impl<'a> Writer<'a> {
             section_ends: Vec::new(),
             lang_context: super::langdir::LangContext::default(),
             doc_lang: super::langdir::doc_lang(&tpl.styles, doc),
+            paragraph_langs: doc.has_paragraph_lang(),
         }
     }
 

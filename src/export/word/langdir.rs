@@ -10,7 +10,7 @@
 
 use std::fmt::Write;
 
-use crate::ast::inline::Mark;
+use crate::ast::inline::{Mark, plain_text};
 use crate::ast::{Direction, Document, Inline, Paragraph, Table};
 use crate::lang_tag::{Slot, SlotCounts, is_rtl_char, same_language, slot_of_language};
 
@@ -23,6 +23,18 @@ pub(crate) struct LangContext {
     pub lang: Option<String>,
     /// The paragraph is right to left.
     pub rtl: bool,
+    /// Some run of the paragraph is in another language: its runs without letters (digits,
+    /// spaces, breaks) say their language, which no script tells the reader.
+    pub mixed: bool,
+}
+
+/// Whether `content` holds a run in a language of its own.
+fn has_lang_runs(content: &[Inline]) -> bool {
+    content.iter().any(|i| match i {
+        Inline::Lang { lang: Some(_), .. } => true,
+        Inline::Note { content, .. } => has_lang_runs(content),
+        other => other.children().is_some_and(has_lang_runs),
+    })
 }
 
 /// The document's direction.
@@ -36,6 +48,7 @@ impl Writer<'_> {
         LangContext {
             lang: p.lang.clone(),
             rtl: p.dir.unwrap_or_else(|| doc_dir(self.doc)) == Direction::Rtl,
+            mixed: has_lang_runs(&p.content),
         }
     }
 
@@ -44,6 +57,7 @@ impl Writer<'_> {
         LangContext {
             lang: None,
             rtl: doc_dir(self.doc) == Direction::Rtl,
+            mixed: false,
         }
     }
 
@@ -60,9 +74,17 @@ impl Writer<'_> {
         }
     }
 
-    /// The paragraph mark's `w:lang`, so a paragraph without text keeps its language.
+    /// The paragraph mark's `w:lang`, so a paragraph without text keeps its language; in a
+    /// document whose paragraphs differ in language, a paragraph without letters in the
+    /// document's says so too (the reader counts what marks say where there are no letters).
     pub(crate) fn paragraph_mark_lang(&self, p: &Paragraph) -> Option<String> {
-        let lang = p.lang.as_deref()?;
+        let lang = match p.lang.as_deref() {
+            Some(l) => l,
+            None if self.paragraph_langs && SlotCounts::of(&plain_text(&p.content)).is_none() => {
+                self.doc_lang.as_deref()?
+            }
+            None => return None,
+        };
         Some(format!(
             r#"<w:lang {}="{lang}"/>"#,
             slot_of_language(lang).attribute()
@@ -105,17 +127,21 @@ impl Writer<'_> {
         if rtl {
             rpr.push_str("<w:rtl/>");
         }
+        let letters = SlotCounts::of(text);
         let lang = key.and_then(|k| k.lang.as_deref()).or(ctx.lang.as_deref());
-        let Some(lang) = lang else {
-            return;
+        let lang = match lang {
+            Some(l) if self.doc_lang.as_deref() != Some(l) => l,
+            // In the document's language: said only by a run without letters among runs of
+            // other languages.
+            _ => match self.doc_lang.as_deref() {
+                Some(l) if ctx.mixed && letters.is_none() => l,
+                _ => return,
+            },
         };
-        if self.doc_lang.as_deref() == Some(lang) {
-            return;
-        }
         let slot = if rtl {
             Slot::Complex
         } else {
-            SlotCounts::of(text).unwrap_or_else(|| slot_of_language(lang))
+            letters.unwrap_or_else(|| slot_of_language(lang))
         };
         let _ = write!(rpr, r#"<w:lang {}="{lang}"/>"#, slot.attribute());
     }
@@ -207,13 +233,25 @@ fn doc_text_slots(doc: &Document) -> Vec<Slot> {
     }
     let mut slots = Vec::new();
     let doc_rtl = doc_dir(doc) == Direction::Rtl;
-    doc.walk_blocks(&mut |_, b| {
-        if let crate::ast::Block::Paragraph(p) = b {
-            if p.lang.is_none() {
-                let rtl = p.dir.map_or(doc_rtl, |d| d == Direction::Rtl);
-                add(&p.content, rtl, None, &mut slots);
-            }
+    // Text the writer makes paragraphs of without runs of its own: the title and subtitle,
+    // captions, and the directories' titles (in the settings' language, Latin or Cyrillic).
+    let mut plain = |text: &str, slots: &mut Vec<Slot>| {
+        if let Some(slot) = SlotCounts::of(text).filter(|s| !slots.contains(s)) {
+            slots.push(slot);
         }
+    };
+    for text in [&doc.meta.title, &doc.meta.subtitle].into_iter().flatten() {
+        plain(text, &mut slots);
+    }
+    doc.walk_blocks(&mut |_, b| match b {
+        crate::ast::Block::Paragraph(p) if p.lang.is_none() => {
+            let rtl = p.dir.map_or(doc_rtl, |d| d == Direction::Rtl);
+            add(&p.content, rtl, None, &mut slots);
+        }
+        crate::ast::Block::Image(i) => plain(i.caption.as_deref().unwrap_or_default(), &mut slots),
+        crate::ast::Block::Table(t) => plain(t.caption.as_deref().unwrap_or_default(), &mut slots),
+        crate::ast::Block::Directory { .. } => plain("Contents", &mut slots),
+        _ => {}
     });
     for c in &doc.comments {
         add(&c.content, doc_rtl, None, &mut slots);

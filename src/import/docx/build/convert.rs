@@ -66,7 +66,12 @@ pub fn build(
     doc.comments = comments;
     // Languages and directions once the whole body is known; the caller's metadata and the
     // core properties are weighed against them later (`super::meta::settle`).
-    let settled = super::language::settle(&mut doc, conv.src.styles.doc_ppr.bidi);
+    let styles = conv.src.styles;
+    let settled = super::language::settle(
+        &mut doc,
+        styles.doc_ppr.bidi,
+        styles.doc_rpr.lang.val.as_deref(),
+    );
     doc.meta.language = settled.language;
     doc.meta.direction = (settled.direction == ast::Direction::Rtl).then_some(settled.direction);
     doc.meta.hyphenate = settings.auto_hyphenation;

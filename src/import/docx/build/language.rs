@@ -9,7 +9,8 @@
 //! That needs the whole body first, so it runs in two steps:
 //! 1. while runs are converted, [`Converter::run_lang`] gives each text run a provisional
 //!    [`Mark::Lang`] holding its effective language (by the script of most of its characters;
-//!    none for digits, spaces and punctuation) and its `w:rtl` as read; a paragraph keeps
+//!    for digits, spaces and punctuation only the language the run itself names) and its
+//!    `w:rtl` as read; a paragraph keeps
 //!    `Rtl` for `w:bidi` and its mark's language, a table `Rtl` for `w:bidiVisual`;
 //! 2. [`settle`] counts the characters of each language over the body text (notes and comments
 //!    left out) and the directions of its paragraphs, takes the most common as the document's,
@@ -50,14 +51,17 @@ impl Converter<'_> {
         } else {
             majority_slot(content)
         };
-        let lang = slot.and_then(|slot| {
-            levels
+        let lang = match slot {
+            Some(slot) => levels
                 .iter()
                 .flatten()
                 .find_map(|r| r.lang.get(slot))
                 .or_else(|| self.theme_lang.get(slot))
-                .map(str::to_string)
-        });
+                .map(str::to_string),
+            // A run without letters (digits, a break) has the language it says itself, if any:
+            // no script picks one of the three.
+            None => rp.lang.any().map(str::to_string),
+        };
         let dir = rtl.map(|r| if r { Direction::Rtl } else { Direction::Ltr });
         (lang.is_some() || dir.is_some()).then_some(Mark::Lang(LangKey { lang, dir }))
     }
@@ -87,7 +91,13 @@ pub struct Settled {
 
 /// Step 2 (see the module header). `default_bidi` is the document defaults' `w:bidi`
 /// (`w:pPrDefault`): when said, it is the document's direction, else most paragraphs decide.
-pub fn settle(doc: &mut Document, default_bidi: Option<bool>) -> Settled {
+/// `default_lang` (the defaults' `w:val`) is what paragraphs and runs are compared with when
+/// the body has no letters to count.
+pub fn settle(
+    doc: &mut Document,
+    default_bidi: Option<bool>,
+    default_lang: Option<&str>,
+) -> Settled {
     let mut tally = Tally::default();
     doc.walk_blocks(&mut |_, b| {
         if let Block::Paragraph(p) = b {
@@ -105,10 +115,13 @@ pub fn settle(doc: &mut Document, default_bidi: Option<bool>) -> Settled {
         language,
         direction,
     };
-    let doc_lang = settled.language.as_deref();
+    // Without letters to count, runs and paragraphs are compared with the defaults' language
+    // (the document's is then the core properties' or the caller's: `super::meta`).
+    let doc_lang = settled.language.as_deref().or(default_lang);
     doc.walk_blocks_mut(&mut |_, b| match b {
         Block::Paragraph(p) => {
-            let lang = paragraph_lang(p).map(str::to_string);
+            // A paragraph without letters or a language of its own is in the document's.
+            let lang = paragraph_lang(p).or(doc_lang).map(str::to_string);
             let dir = if p.dir == Some(Direction::Rtl) {
                 Direction::Rtl
             } else {
@@ -380,7 +393,7 @@ mod tests {
             para("ar-SA", rtl, "اللغة العربية"),
             para("en-US", None, "Hello"),
         ];
-        let settled = settle(&mut doc, None);
+        let settled = settle(&mut doc, None, None);
         assert_eq!(settled.language.as_deref(), Some("ar-SA"));
         assert_eq!(settled.direction, Direction::Rtl);
         let Block::Paragraph(p) = &doc.blocks[0] else {

@@ -92,9 +92,8 @@ pub fn merge(
     );
     or(&mut meta.creator, core.creator);
     // The API's code where the document's tag names one of its four languages (`en` → `en_EN`).
-    let core_language = core
-        .language
-        .map(|l| Language::parse(&l).map_or(l, |lang| lang.code().to_string()));
+    let core_language = core.language.map(api_code);
+    let body_language = body_language.map(api_code);
     let language = match (body_language, core_language) {
         (Some(body), Some(core)) if crate::lang_tag::same_language(&body, &core) => Some(core),
         (Some(body), _) => Some(body),
@@ -106,6 +105,16 @@ pub fn merge(
         meta.tags = core.keywords;
     }
     meta
+}
+
+/// A language as the API's code when it is exactly one of the four's tags (`de-DE` → `de_DE`,
+/// `en` → `en_EN`); any other as written (`en-US` stays: it says more than `en_EN`).
+fn api_code(language: String) -> String {
+    let tag = crate::lang_tag::normalize(&language);
+    Language::ALL
+        .into_iter()
+        .find(|api| Some(api.bcp47()) == tag.as_deref())
+        .map_or(language, |api| api.code().to_string())
 }
 
 fn same_tag(a: Option<&str>, b: Option<&str>) -> bool {
