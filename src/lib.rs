@@ -31,6 +31,7 @@ pub mod export;
 pub mod fonts;
 pub mod import;
 pub mod lang;
+pub mod lang_tag;
 pub mod magic;
 
 mod archive;

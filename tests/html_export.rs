@@ -297,7 +297,12 @@ fn language_comes_from_options_then_document_then_english() {
     assert!(ru.contains("<html lang=\"ru-RU\">") && ru.contains("Рисунок 2:"));
     let fr = page(&doc, &HtmlOptions::default().with_language(Language::FrCa));
     assert!(fr.contains("<html lang=\"fr-CA\">") && fr.contains("Figure 1:"));
-    doc.meta.language = Some("xx_YY".into());
+    // A language outside the four: the page says it (as BCP 47), the words are English.
+    doc.meta.language = Some("ar_SA".into());
+    let ar = page(&doc, &HtmlOptions::default());
+    assert!(ar.contains("<html lang=\"ar-SA\">") && ar.contains("Figure 1:"));
+    // No language tag at all: English.
+    doc.meta.language = Some("not a tag".into());
     let en = page(&doc, &HtmlOptions::default());
     assert!(en.contains("<html lang=\"en\">") && en.contains("Figure 1:"));
     let mut table_doc = table();

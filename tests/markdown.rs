@@ -912,3 +912,50 @@ fn an_item_not_continuing_the_list_above_starts_its_own() {
         .collect();
     assert_eq!(got, want, "{}", out.text);
 }
+
+#[test]
+fn language_and_direction_round_trip_through_the_front_matter() {
+    let mut doc = Document::new();
+    doc.meta.language = Some("ar-SA".into());
+    doc.meta.direction = Some(Direction::Rtl);
+    doc.blocks = vec![
+        para(TextType::Paragraph, vec![t("مرحبا بالعالم")]),
+        Block::Paragraph(Paragraph {
+            lang: Some("en-US".into()),
+            dir: Some(Direction::Ltr),
+            ..Paragraph::new(
+                TextType::Paragraph,
+                vec![Inline::Lang {
+                    lang: Some("de-DE".into()),
+                    dir: None,
+                    children: vec![t("Hallo")],
+                }],
+            )
+        }),
+    ];
+    let out = export(&doc);
+    assert!(
+        out.value
+            .text
+            .starts_with("---\nlang: \"ar-SA\"\ndir: rtl\n---"),
+        "{}",
+        out.value.text
+    );
+    // The paragraph's and the run's languages have no Markdown form: one warning each kind.
+    let warnings = warning_text(&out.warnings);
+    assert!(warnings.contains("paragraphs and tables"), "{warnings}");
+    assert!(
+        warnings.contains("language or direction of a run"),
+        "{warnings}"
+    );
+    let back = reimport(&out.value).value;
+    assert_eq!(back.meta.language.as_deref(), Some("ar-SA"));
+    assert_eq!(back.meta.direction, Some(Direction::Rtl));
+    assert_eq!(
+        back.blocks,
+        vec![
+            para(TextType::Paragraph, vec![t("مرحبا بالعالم")]),
+            para(TextType::Paragraph, vec![t("Hallo")]),
+        ]
+    );
+}

@@ -111,6 +111,9 @@ fn meta_is_written_in_dtd_order() {
         tags: vec!["t1".into(), "t2".into()],
         supplemental: Some("partner data".into()),
         language: Some("en_EN".into()),
+        // Direction and hyphenation travel in the meta PI: tests/scripts_formats.rs.
+        direction: None,
+        hyphenate: false,
         creator: Some("Henry".into()),
         word_export_presets: Some(WordExportPresets {
             template_id: "tpl".into(),
@@ -236,6 +239,8 @@ fn paragraph_attributes_and_the_rest_in_one_pi() {
         number_format: None,
         code: None,
         mark: None,
+        lang: None,
+        dir: None,
         content: vec![t("Head")],
     };
     let item = Paragraph {
@@ -374,6 +379,7 @@ fn table_with_spans_widths_and_cell_attributes() {
         style: Some("Grid".into()),
         origin_ids: Some("o".into()),
         chart: None,
+        dir: None,
     };
     let (n, s) = both(&doc_of(vec![Block::Table(table)]));
     assert_eq!(

@@ -32,7 +32,7 @@ use sdconv::Document;
 use sdconv::ast::inline::normalize;
 use sdconv::ast::pages::{PagePiece, PageSection, PageText, Pages, Slots};
 use sdconv::ast::{
-    Align, Block, Borders, Cell, Change, ChangeKind, Comment, DirectoryKind, Extent, Image,
+    Align, Block, Borders, Cell, Change, ChangeKind, Comment, Direction, DirectoryKind, Extent, Image,
     IndexNode, Inline, Meta, NoteKind, NumberFormat, Paragraph, Row, Table, TextStyle, TextType,
     VAlign, WordExportPresets,
 };
@@ -223,7 +223,7 @@ impl Gen<'_> {
         if depth == 0 || self.below(2)? == 0 {
             return self.leaf();
         }
-        let kind = self.below(7)?;
+        let kind = self.below(8)?;
         let children = self.inline_list(depth - 1, 3)?;
         Ok(match kind {
             0..=2 => Inline::Styled {
@@ -255,11 +255,26 @@ impl Gen<'_> {
                 change: self.change()?,
                 children,
             },
+            6 => Inline::Lang {
+                lang: self.opt(Self::lang_tag)?,
+                dir: self.opt(Self::direction)?,
+                children,
+            },
             _ => Inline::Note {
                 kind: self.pick(&[NoteKind::Footnote, NoteKind::Endnote, NoteKind::Sidenote])?,
                 content: children,
             },
         })
+    }
+
+    /// A language tag of one of several scripts (issue 31).
+    fn lang_tag(&mut self) -> Result<String> {
+        self.pick(&["ar-SA", "he-IL", "en-US", "de-DE", "ja-JP", "zh-CN", "hi-IN"])
+            .map(str::to_string)
+    }
+
+    fn direction(&mut self) -> Result<Direction> {
+        self.pick(&[Direction::Ltr, Direction::Rtl])
     }
 
     /// Up to `max` inline nodes (not yet normalised).
@@ -307,6 +322,8 @@ impl Gen<'_> {
             })?,
             // Code blocks are tested with wholly-code content in tests/code_blocks.rs.
             code: None,
+            lang: self.opt(Self::lang_tag)?,
+            dir: self.opt(Self::direction)?,
             ..Paragraph::new(kind, content)
         })
     }
@@ -442,6 +459,7 @@ impl Gen<'_> {
             origin_ids: self.opt(Self::name)?,
             // Chart tables come from Word only, which does not write charts back yet.
             chart: None,
+            dir: self.opt(Self::direction)?,
         })
     }
 
@@ -497,7 +515,7 @@ impl Gen<'_> {
             creator,
             tags: self.strings()?,
             language: self.opt(|g| {
-                g.pick(&["de_DE", "en_EN", "ru_RU", "fr_CA", ""])
+                g.pick(&["de_DE", "en_EN", "ru_RU", "fr_CA", "", "ar-SA", "ja-JP"])
                     .map(str::to_string)
             })?,
             word_export_presets,
@@ -514,6 +532,8 @@ impl Gen<'_> {
             grid_indentation_enabled: self
                 .opt(|g| g.pick(&["true", "false", ""]).map(str::to_string))?,
             spellcheck_lang: self.opt(|g| g.pick(&["de", "en-US"]).map(str::to_string))?,
+            direction: self.opt(Self::direction)?,
+            hyphenate: self.flag()?,
             // `document` adds the page sections once the blocks they point at exist.
             ..Meta::default()
         })

@@ -110,6 +110,37 @@ impl Align {
     }
 }
 
+/// Writing direction of a document, paragraph, table or run (Word `w:bidi`/`w:rtl`/
+/// `w:bidiVisual`, HTML `dir`). Text inside still follows the Unicode bidirectional algorithm;
+/// the direction is the base it starts from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Direction {
+    /// Left to right.
+    Ltr,
+    /// Right to left.
+    Rtl,
+}
+
+impl Direction {
+    /// The HTML `dir` / front matter spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Direction::Ltr => "ltr",
+            Direction::Rtl => "rtl",
+        }
+    }
+
+    /// Parses the HTML `dir` spelling (any case).
+    pub fn parse(s: &str) -> Option<Direction> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "ltr" => Some(Direction::Ltr),
+            "rtl" => Some(Direction::Rtl),
+            _ => None,
+        }
+    }
+}
+
 /// Vertical alignment in a table cell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -302,6 +333,15 @@ pub struct Paragraph {
     /// deleted (the paragraph merges with the next when the change is accepted).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mark: Option<super::Change>,
+    /// The paragraph's language (BCP 47), only where it differs from the document's
+    /// ([`super::Meta::language`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lang: Option<String>,
+    /// The paragraph's direction, only where it differs from the document's
+    /// ([`super::Meta::direction`]): `Rtl` for Word's `w:bidi`, `Ltr` for a left-to-right
+    /// paragraph in a right-to-left document.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dir: Option<Direction>,
     /// The text.
     #[serde(default)]
     pub content: Vec<Inline>,
@@ -402,6 +442,10 @@ pub struct Table {
     /// This table is a chart's data, drawn this way (see [`crate::ast::chart`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chart: Option<crate::ast::chart::ChartKind>,
+    /// Column order: `Rtl` puts the first column on the right (Word `w:bidiVisual`); only where
+    /// it differs from the document's direction.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dir: Option<Direction>,
 }
 
 /// A table row.
@@ -527,6 +571,7 @@ impl Default for Table {
             style: None,
             origin_ids: None,
             chart: None,
+            dir: None,
         }
     }
 }

@@ -252,8 +252,23 @@ impl ChartData {
             // Whether a caption that is not there would be numbered says nothing.
             same.numbered = t.numbered;
         }
-        (fits && same == *t).then_some(data)
+        (fits && same == without_direction(t)).then_some(data)
     }
+}
+
+/// `t` without directions: a chart part has none (its table's and its paragraphs' follow the
+/// document's), so they do not keep a table from being a chart.
+fn without_direction(t: &Table) -> Table {
+    let mut t = t.clone();
+    t.dir = None;
+    for cell in t.rows.iter_mut().flat_map(|r| r.cells.iter_mut()) {
+        for b in &mut cell.blocks {
+            if let Block::Paragraph(p) = b {
+                p.dir = None;
+            }
+        }
+    }
+    t
 }
 
 #[cfg(test)]

@@ -5,8 +5,15 @@
 //! and empty wrappers are gone. Every reader returns canonical inlines, so two trees that mean the
 //! same thing compare equal, and writers whose target grammar only allows some nestings (the sd.xml
 //! DTD forbids `<a>` inside `<sup>`, for example) can always write the canonical order.
+//!
+//! Language and direction ([`Inline::Lang`]) are a mark like formatting: a run in another
+//! language than its paragraph is wrapped in one `Lang`, placed inside tracked changes and links
+//! and outside character styles and formatting (see [`Mark`]). Runs never nest two: an inner
+//! `Lang` overrides the outer one's fields, so flattening keeps one merged mark per run.
 
 use serde::{Deserialize, Serialize};
+
+use super::block::Direction;
 
 /// A character-level format. The declaration order is the canonical nesting order, outermost
 /// first; it is an order the sd.xml DTD accepts at every step (`kbd` may not hold `inline`, `sub`
@@ -98,6 +105,22 @@ pub enum Inline {
     Span {
         /// The style's name.
         style: String,
+        /// What it applies to.
+        children: Vec<Inline>,
+    },
+    /// Text in another language or direction than its paragraph: `<span lang="ar" dir="rtl">`,
+    /// Word `w:lang`/`w:rtl` on runs. At least one of `lang` and `dir` is set and it holds
+    /// something. It applies to text and line breaks only (an image or note has no language of
+    /// its own), nests inside [`Inline::Tracked`] and [`Inline::Link`] and outside
+    /// [`Inline::Span`] and [`Inline::Styled`], so a link whose text changes language stays one
+    /// link.
+    Lang {
+        /// The language (BCP 47), when it differs from the paragraph's.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        lang: Option<String>,
+        /// The direction, when it differs from the paragraph's.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        dir: Option<Direction>,
         /// What it applies to.
         children: Vec<Inline>,
     },
@@ -199,6 +222,7 @@ impl Inline {
             Inline::Styled { children, .. }
             | Inline::Link { children, .. }
             | Inline::Span { children, .. }
+            | Inline::Lang { children, .. }
             | Inline::Tracked { children, .. } => Some(children),
             _ => None,
         }
@@ -210,6 +234,7 @@ impl Inline {
             Inline::Styled { children, .. }
             | Inline::Link { children, .. }
             | Inline::Span { children, .. }
+            | Inline::Lang { children, .. }
             | Inline::Tracked { children, .. } => Some(children),
             _ => None,
         }
@@ -219,7 +244,9 @@ impl Inline {
 /// A wrapper that applies to a run of inline content; see [`Run`].
 ///
 /// The derived order is the canonical nesting order, outermost first: tracked change, link,
-/// character style, then the [`TextStyle`]s in their order.
+/// language, character style, then the [`TextStyle`]s in their order. Language sits inside the
+/// link so that a link stays whole where its text changes language, and outside the styles
+/// because a foreign phrase is usually longer than the formatting within it.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Mark {
@@ -227,10 +254,38 @@ pub enum Mark {
     Tracked(ChangeKey),
     /// Inside a link to this target.
     Link(String),
+    /// In another language or direction.
+    Lang(LangKey),
     /// Inside a character style of this name.
     Span(String),
     /// Formatted.
     Style(TextStyle),
+}
+
+/// The fields of an [`Inline::Lang`].
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct LangKey {
+    /// The language (BCP 47).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lang: Option<String>,
+    /// The direction.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dir: Option<Direction>,
+}
+
+impl LangKey {
+    /// Whether it says nothing (neither language nor direction).
+    pub fn is_empty(&self) -> bool {
+        self.lang.is_none() && self.dir.is_none()
+    }
+
+    /// This key with `inner`'s fields where `inner` sets them: what text inside both means.
+    pub fn overlaid(&self, inner: &LangKey) -> LangKey {
+        LangKey {
+            lang: inner.lang.clone().or_else(|| self.lang.clone()),
+            dir: inner.dir.or(self.dir),
+        }
+    }
 }
 
 /// [`Change`] in a form that can be ordered (a mark must be `Ord` to have a canonical place).
@@ -275,6 +330,10 @@ impl Mark {
             Inline::Styled { style, .. } => Some(Mark::Style(*style)),
             Inline::Link { href, .. } => Some(Mark::Link(href.clone())),
             Inline::Span { style, .. } => Some(Mark::Span(style.clone())),
+            Inline::Lang { lang, dir, .. } => Some(Mark::Lang(LangKey {
+                lang: lang.clone(),
+                dir: *dir,
+            })),
             Inline::Tracked { change, .. } => Some(Mark::Tracked(change.into())),
             _ => None,
         }
@@ -293,6 +352,11 @@ impl Mark {
             },
             Mark::Span(style) => Inline::Span {
                 style: style.clone(),
+                children,
+            },
+            Mark::Lang(key) => Inline::Lang {
+                lang: key.lang.clone(),
+                dir: key.dir,
                 children,
             },
             Mark::Tracked(key) => Inline::Tracked {
@@ -331,14 +395,25 @@ pub struct Run {
     pub leaf: Leaf,
 }
 
-/// Sorts marks into canonical order, drops duplicates, unnamed character styles and links
-/// without a target, and keeps only one of subscript and superscript (superscript wins: a run cannot be both, and Word's `vertAlign` has one value).
+/// Sorts marks into canonical order, drops duplicates, unnamed character styles, links
+/// without a target and empty language marks, keeps one language mark (the first in order; runs
+/// built by [`to_runs`] have one already), and keeps only one of subscript and superscript
+/// (superscript wins: a run cannot be both, and Word's `vertAlign` has one value).
 pub fn canonical_marks(marks: &mut Vec<Mark>) {
-    // A character style without a name or a link without a target says nothing, and no format
-    // could name them either.
-    marks.retain(|m| !matches!(m, Mark::Span(s) | Mark::Link(s) if s.is_empty()));
+    // A character style without a name, a link without a target or a language mark without
+    // language or direction says nothing, and no format could name them either.
+    marks.retain(|m| match m {
+        Mark::Span(s) | Mark::Link(s) => !s.is_empty(),
+        Mark::Lang(k) => !k.is_empty(),
+        _ => true,
+    });
     marks.sort();
     marks.dedup();
+    let mut langs = 0;
+    marks.retain(|m| {
+        langs += usize::from(matches!(m, Mark::Lang(_)));
+        !matches!(m, Mark::Lang(_)) || langs == 1
+    });
     if marks.contains(&Mark::Style(TextStyle::Superscript)) {
         marks.retain(|m| *m != Mark::Style(TextStyle::Subscript));
     }
@@ -372,6 +447,22 @@ pub fn to_runs(inlines: &[Inline]) -> Vec<Run> {
 
 fn flatten(inlines: &[Inline], stack: &mut Vec<Mark>, out: &mut Vec<Run>) {
     for inline in inlines {
+        if let (Some(Mark::Lang(inner)), Some(children)) = (Mark::of(inline), inline.children()) {
+            // One language mark per run: an inner one overrides the outer one's fields.
+            if let Some(at) = stack.iter().position(|m| matches!(m, Mark::Lang(_))) {
+                let outer = stack[at].clone();
+                if let Mark::Lang(o) = &outer {
+                    stack[at] = Mark::Lang(o.overlaid(&inner));
+                }
+                flatten(children, stack, out);
+                stack[at] = outer;
+            } else {
+                stack.push(Mark::Lang(inner));
+                flatten(children, stack, out);
+                stack.pop();
+            }
+            continue;
+        }
         if let (Some(mark), Some(children)) = (Mark::of(inline), inline.children()) {
             stack.push(mark);
             flatten(children, stack, out);
@@ -467,6 +558,11 @@ fn close_frame(open: &mut Vec<Mark>, frames: &mut Vec<Vec<Inline>>) {
                 Mark::Style(style) => Inline::Styled { style, children },
                 Mark::Link(href) => Inline::Link { href, children },
                 Mark::Span(style) => Inline::Span { style, children },
+                Mark::Lang(LangKey { lang, dir }) => Inline::Lang {
+                    lang,
+                    dir,
+                    children,
+                },
                 Mark::Tracked(key) => Inline::Tracked {
                     change: (&key).into(),
                     children,
@@ -586,6 +682,62 @@ mod tests {
                 kind: NoteKind::Endnote,
                 content: vec![i(vec![t("ab")])]
             }]
+        );
+    }
+
+    fn lang(lang: Option<&str>, dir: Option<Direction>, children: Vec<Inline>) -> Inline {
+        Inline::Lang {
+            lang: lang.map(str::to_string),
+            dir,
+            children,
+        }
+    }
+
+    #[test]
+    fn lang_nests_inside_links_outside_styles_and_merges() {
+        // <b><lang ar>x</lang></b><lang ar>y</lang> → <lang ar><b>x</b>y</lang>
+        let input = vec![
+            b(vec![lang(Some("ar"), None, vec![t("x")])]),
+            lang(Some("ar"), None, vec![t("y")]),
+        ];
+        assert_eq!(
+            normalize(&input),
+            vec![lang(Some("ar"), None, vec![b(vec![t("x")]), t("y")])]
+        );
+        let link = Inline::Link {
+            href: "#a".into(),
+            children: vec![t("z")],
+        };
+        let input = vec![lang(Some("he"), None, vec![link])];
+        let Inline::Link { children, .. } = &normalize(&input)[0] else {
+            panic!("the link goes outside");
+        };
+        assert_eq!(children, &vec![lang(Some("he"), None, vec![t("z")])]);
+    }
+
+    #[test]
+    fn inner_lang_overrides_and_empty_lang_goes() {
+        let input = vec![lang(
+            Some("ar"),
+            Some(Direction::Rtl),
+            vec![t("a"), lang(Some("en"), None, vec![t("b")])],
+        )];
+        assert_eq!(
+            normalize(&input),
+            vec![
+                lang(Some("ar"), Some(Direction::Rtl), vec![t("a")]),
+                lang(Some("en"), Some(Direction::Rtl), vec![t("b")]),
+            ]
+        );
+        assert_eq!(normalize(&[lang(None, None, vec![t("c")])]), vec![t("c")]);
+        // Atoms take no language: a note inside is lifted out.
+        let note = Inline::Note {
+            kind: NoteKind::Footnote,
+            content: vec![t("n")],
+        };
+        assert_eq!(
+            normalize(&[lang(Some("ar"), None, vec![note.clone()])]),
+            vec![note]
         );
     }
 

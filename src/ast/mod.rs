@@ -26,10 +26,10 @@ mod walk;
 use serde::{Deserialize, Serialize};
 
 pub use block::{
-    Align, Block, Borders, Cell, DirectoryKind, Extent, Image, NumberFormat, Paragraph, Row, Table,
-    TextType, VAlign, grid_positions,
+    Align, Block, Borders, Cell, Direction, DirectoryKind, Extent, Image, NumberFormat, Paragraph,
+    Row, Table, TextType, VAlign, grid_positions,
 };
-pub use inline::{Change, ChangeKind, Inline, Mark, NoteKind, TextStyle};
+pub use inline::{Change, ChangeKind, Inline, LangKey, Mark, NoteKind, TextStyle};
 pub use math::MathNode;
 pub use media::{MediaError, MediaItem, MediaKind, MediaStore};
 pub use pages::{OnePage, PagePiece, PageSection, PageText, Pages, Slots};
@@ -89,6 +89,29 @@ impl Document {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
 
+    /// Whether any paragraph (cells included) says a language of its own.
+    pub fn has_paragraph_lang(&self) -> bool {
+        let mut any = false;
+        self.walk_blocks(&mut |_, b| {
+            any |= matches!(b, Block::Paragraph(p) if p.lang.is_some());
+        });
+        any
+    }
+
+    /// Whether any paragraph or table (cells included) says a language or direction of its own:
+    /// what a writer without such attributes reports once.
+    pub fn has_block_lang_dir(&self) -> bool {
+        let mut any = false;
+        self.walk_blocks(&mut |_, b| {
+            any |= match b {
+                Block::Paragraph(p) => p.lang.is_some() || p.dir.is_some(),
+                Block::Table(t) => t.dir.is_some(),
+                _ => false,
+            }
+        });
+        any
+    }
+
     /// Reads a JSON dump. Media come back without bytes (see [`MediaItem`]).
     pub fn from_json(json: &str) -> Result<Document, serde_json::Error> {
         serde_json::from_str(json)
@@ -130,9 +153,18 @@ pub struct Meta {
     /// Partner data, stored and returned, never evaluated (max 400).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub supplemental: Option<String>,
-    /// Language code as the source wrote it (`de_DE`, `en_EN`, `ru_RU`, `fr_CA`, …).
+    /// Language code as the source wrote it (`de_DE`, `en_EN`, `ru_RU`, `fr_CA`, `ar-SA`, …);
+    /// [`Meta::lang_tag`] gives its BCP 47 form. Paragraphs and runs in another language say so
+    /// themselves ([`Paragraph::lang`], [`Inline::Lang`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub language: Option<String>,
+    /// The document's base direction; `None` is left to right. Paragraphs and tables of the
+    /// other direction say so themselves ([`Paragraph::dir`], [`Table::dir`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub direction: Option<Direction>,
+    /// Words may be hyphenated automatically (Word `w:autoHyphenation`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hyphenate: bool,
     /// Creator's name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub creator: Option<String>,
@@ -148,6 +180,22 @@ pub struct Meta {
     /// sd.xml `spellcheck-lang`, as written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spellcheck_lang: Option<String>,
+}
+
+impl Meta {
+    /// The document's language as a BCP 47 tag (`de_DE` → `de-DE`, `ar-SA` stays, the API's
+    /// `en_EN` → `en`), for HTML `lang`, Word `w:lang` and PDF `/Lang`. `None` when the document
+    /// names no language or names it in a form that is no tag.
+    pub fn lang_tag(&self) -> Option<String> {
+        self.language
+            .as_deref()
+            .and_then(crate::lang_tag::normalize)
+    }
+
+    /// Whether the document reads right to left.
+    pub fn is_rtl(&self) -> bool {
+        self.direction == Some(Direction::Rtl)
+    }
 }
 
 /// Word export settings stored in a document (sd.xml `word-export-presets`).

@@ -31,7 +31,10 @@ impl Document {
     /// - every cell spans ≥ 1 row and column and lies inside the table's grid and rows;
     /// - block ids and comment ids are unique; every comment anchor names a comment;
     /// - formulas are nested at most [`super::math::MAX_TREE_DEPTH`] levels;
-    /// - page sections start in order, none past the last top-level block.
+    /// - page sections start in order, none past the last top-level block;
+    /// - paragraph and run languages are BCP 47 tags in normalized form
+    ///   ([`crate::lang_tag::normalize`]); a run's language mark holds something and says a
+    ///   language or a direction (canonical form sees to that).
     ///
     /// Returns every violation found, not just the first.
     pub fn validate(&self) -> Result<(), Vec<Violation>> {
@@ -104,6 +107,13 @@ fn check_block(
                 if !is_code_language(language) {
                     bad(format!("code language {language:?} is not a single word"));
                 }
+            }
+            if let Some(lang) = p
+                .lang
+                .as_deref()
+                .filter(|l| !crate::lang_tag::is_normalized(l))
+            {
+                bad(format!("paragraph language {lang:?} is not a BCP 47 tag"));
             }
             p.id.as_deref()
         }
@@ -199,6 +209,19 @@ fn check_inlines(
                 })
             }
             Inline::Note { content, .. } => stack.extend(content),
+            Inline::Lang {
+                lang: Some(lang),
+                children,
+                ..
+            } => {
+                if !crate::lang_tag::is_normalized(lang) {
+                    v.push(Violation {
+                        location: at.to_string(),
+                        message: format!("run language {lang:?} is not a BCP 47 tag"),
+                    });
+                }
+                stack.extend(children);
+            }
             Inline::Math { math, .. } if super::math::depth(math) > super::math::MAX_TREE_DEPTH => {
                 v.push(Violation {
                     location: at.to_string(),
@@ -299,5 +322,40 @@ mod tests {
         assert!(table(vec![vec![cell(3, 1)]]).is_err());
         assert!(table(vec![vec![cell(1, 3), cell(1, 1)]]).is_err());
         assert!(table(vec![vec![cell(1, 2), cell(1, 1)], vec![cell(2, 1)]]).is_err());
+    }
+
+    #[test]
+    fn checks_languages_and_language_marks() {
+        let doc = |p: Paragraph| Document {
+            blocks: vec![Block::Paragraph(p)],
+            ..Document::new()
+        };
+        let lang = |lang: Option<&str>, dir, children| Inline::Lang {
+            lang: lang.map(str::to_string),
+            dir,
+            children,
+        };
+        let good = Paragraph {
+            lang: Some("ar-SA".into()),
+            dir: Some(Direction::Rtl),
+            ..Paragraph::new(
+                TextType::Paragraph,
+                vec![lang(Some("en-US"), None, vec![Inline::text("Python")])],
+            )
+        };
+        assert_eq!(doc(good.clone()).validate(), Ok(()));
+        let bad_tag = Paragraph {
+            lang: Some("ar_SA".into()),
+            ..good.clone()
+        };
+        assert!(doc(bad_tag).validate().is_err());
+        for content in [
+            vec![lang(Some("en US"), None, vec![Inline::text("x")])],
+            vec![lang(None, None, vec![Inline::text("x")])],
+            vec![lang(Some("en"), None, vec![])],
+        ] {
+            let p = Paragraph::new(TextType::Paragraph, content.clone());
+            assert!(doc(p).validate().is_err(), "{content:?}");
+        }
     }
 }

@@ -1,6 +1,6 @@
 //! Reducing a run's marks to what a plainer format holds (Markdown, parsX): tracked changes
-//! accepted (insertions kept, deletions dropped), character styles and unsupported text styles
-//! dropped, one link per run. Each writer decides which styles and links it keeps and how a
+//! accepted (insertions kept, deletions dropped), character styles, run languages and
+//! unsupported text styles dropped, one link per run. Each writer decides which styles and links it keeps and how a
 //! loss is worded; the rules themselves live here once.
 
 use crate::ast::TextStyle;
@@ -16,6 +16,8 @@ pub(crate) enum Loss {
     Span,
     /// A link inside a link: only the outer one stays.
     NestedLink,
+    /// A run's language or direction was dropped.
+    Lang,
     /// A text style the format has no syntax for.
     Style(TextStyle),
 }
@@ -38,6 +40,13 @@ impl Loss {
                 "nested-link".into(),
                 WarningKind::Lossy,
                 "a link inside a link keeps only the outer one".into(),
+            ),
+            Loss::Lang => (
+                "lang".into(),
+                WarningKind::Lossy,
+                format!(
+                    "{format} has no way to mark the language or direction of a run: such runs                      are written as plain text"
+                ),
             ),
             Loss::Style(s) => {
                 let name = format!("{s:?}").to_lowercase();
@@ -75,6 +84,7 @@ pub(crate) fn reduce(marks: Vec<Mark>, policy: &mut impl MarkPolicy) -> Option<V
                 }
             }
             Mark::Span(_) => policy.lost(Loss::Span),
+            Mark::Lang(_) => policy.lost(Loss::Lang),
             Mark::Link(href) => {
                 if linked {
                     policy.lost(Loss::NestedLink);

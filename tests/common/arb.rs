@@ -19,9 +19,9 @@ use sdconv::ast::inline::normalize;
 use sdconv::ast::math::MathNode;
 use sdconv::ast::pages::{PagePiece, PageSection, PageText, Pages, Slots};
 use sdconv::ast::{
-    Align, Block, Borders, Cell, Change, ChangeKind, Comment, DirectoryKind, Document, Extent,
-    Image, IndexNode, Inline, MediaItem, Meta, NoteKind, NumberFormat, Paragraph, Row, Table,
-    TextStyle, TextType, VAlign, WordExportPresets,
+    Align, Block, Borders, Cell, Change, ChangeKind, Comment, Direction, DirectoryKind, Document,
+    Extent, Image, IndexNode, Inline, MediaItem, Meta, NoteKind, NumberFormat, Paragraph, Row,
+    Table, TextStyle, TextType, VAlign, WordExportPresets,
 };
 
 /// Media names trees refer to (spaces and non-ASCII on purpose).
@@ -75,6 +75,18 @@ fn align() -> impl Strategy<Value = Align> {
         Align::Right,
         Align::Justify,
     ])
+}
+
+/// Language tags of several scripts and directions (issue 31).
+fn lang_tag() -> impl Strategy<Value = String> {
+    prop::sample::select(vec![
+        "ar-SA", "he-IL", "en-US", "de-DE", "ja-JP", "zh-CN", "hi-IN",
+    ])
+    .prop_map(str::to_string)
+}
+
+fn direction() -> impl Strategy<Value = Direction> {
+    prop::sample::select(vec![Direction::Ltr, Direction::Rtl])
 }
 
 fn style() -> impl Strategy<Value = TextStyle> {
@@ -211,6 +223,8 @@ fn inline() -> BoxedStrategy<Inline> {
                 1 => (prop_oneof![Just("https://example.org/?a=1&b=2".to_string()), name()], kids.clone())
                     .prop_map(|(href, children)| Inline::Link { href, children }),
                 1 => (name(), kids.clone()).prop_map(|(style, children)| Inline::Span { style, children }),
+                1 => (option::of(lang_tag()), option::of(direction()), kids.clone())
+                    .prop_map(|(lang, dir, children)| Inline::Lang { lang, dir, children }),
                 1 => (change(), kids.clone())
                     .prop_map(|(change, children)| Inline::Tracked { change, children }),
                 1 => (prop::sample::select(vec![NoteKind::Footnote, NoteKind::Endnote, NoteKind::Sidenote]), kids)
@@ -251,11 +265,13 @@ pub fn paragraph() -> BoxedStrategy<Paragraph> {
             NumberFormat::None,
         ])),
     );
-    (shape, extra, inlines())
+    let lang_dir = (option::of(lang_tag()), option::of(direction()));
+    (shape, extra, lang_dir, inlines())
         .prop_map(
             |(
                 (kind, level, indent, align, style, id),
                 (origin_ids, restart, start, list_id, number_format),
+                (lang, dir),
                 content,
             )| {
                 Paragraph {
@@ -273,6 +289,8 @@ pub fn paragraph() -> BoxedStrategy<Paragraph> {
                     code: None,
                     // Paragraph-mark changes: tests/track_changes.rs.
                     mark: None,
+                    lang,
+                    dir,
                     content,
                 }
             },
@@ -566,6 +584,8 @@ pub fn table(nested: bool) -> BoxedStrategy<Table> {
                     origin_ids,
                     // Chart tables come from chart_table(): a chart is drawn from its data.
                     chart: None,
+                    // Set by `block()`: nested tables keep the default.
+                    dir: None,
                 }
             },
         )
@@ -577,7 +597,10 @@ pub fn block() -> BoxedStrategy<Block> {
     prop_oneof![
         10 => paragraph().prop_map(Block::Paragraph),
         2 => image().prop_map(Block::Image),
-        2 => table(false).prop_map(Block::Table),
+        2 => (table(false), option::of(direction())).prop_map(|(mut t, dir)| {
+            t.dir = dir;
+            Block::Table(t)
+        }),
         1 => chart_table().prop_map(Block::Table),
         1 => code_paragraph().prop_map(Block::Paragraph),
         1 => Just(Block::PageBreak),
@@ -588,7 +611,12 @@ pub fn block() -> BoxedStrategy<Block> {
 
 /// Metadata, including languages the DTD does not list and empty strings.
 pub fn meta() -> BoxedStrategy<Meta> {
-    let ids = (option::of(name()), option::of(Just("2.6.1.1".to_string())));
+    let ids = (
+        option::of(name()),
+        option::of(Just("2.6.1.1".to_string())),
+        option::of(direction()),
+        any::<bool>(),
+    );
     let texts = (
         opt_text(),
         opt_text(),
@@ -619,7 +647,7 @@ pub fn meta() -> BoxedStrategy<Meta> {
     let rest = (
         vec(prop_oneof![4 => text(), 1 => Just(String::new())], 0..3),
         option::of(prop::sample::select(vec![
-            "de_DE", "en_EN", "ru_RU", "fr_CA", "",
+            "de_DE", "en_EN", "ru_RU", "fr_CA", "", "ar-SA", "ja-JP",
         ])),
         presets,
         vec(
@@ -632,7 +660,7 @@ pub fn meta() -> BoxedStrategy<Meta> {
     (ids, texts, rest)
         .prop_map(
             |(
-                (id, generator),
+                (id, generator, direction, hyphenate),
                 (title, subtitle, description, filename, footer, supplemental, creator),
                 (tags, language, word_export_presets, grid, gie, spell),
             )| Meta {
@@ -648,6 +676,8 @@ pub fn meta() -> BoxedStrategy<Meta> {
                 tags,
                 supplemental,
                 language: language.map(str::to_string),
+                direction,
+                hyphenate,
                 creator,
                 word_export_presets,
                 grid,

@@ -5,8 +5,8 @@ use std::fmt::Write;
 use super::{Entry, Writer, push_number};
 use crate::ast::numbering::{BlockNumber, list_format, number_blocks};
 use crate::ast::{
-    Align, Block, Cell, Image, Inline, NumberFormat, Paragraph, Row, Table, TextType, VAlign,
-    grid_positions,
+    Align, Block, Cell, Direction, Image, Inline, NumberFormat, Paragraph, Row, Table, TextType,
+    VAlign, grid_positions,
 };
 use crate::report::WarningKind;
 
@@ -50,6 +50,10 @@ struct OpenList<'a> {
     list_id: Option<&'a str>,
     /// The value the browser gives the next `li` by itself.
     next: u32,
+    /// What was inherited before the list's own `dir`, put back when it closes.
+    list_before: Option<super::langdir::Inherited>,
+    /// What was inherited before the open `li`'s `lang`/`dir`, put back when it closes.
+    li_before: Option<super::langdir::Inherited>,
 }
 
 impl<'a> Writer<'a> {
@@ -65,6 +69,9 @@ impl<'a> Writer<'a> {
             let number = numbers.get(i).unwrap_or(&none);
             if let Block::Paragraph(p) = block {
                 if p.kind.is_list() {
+                    if lists.is_empty() {
+                        self.list_run_dir = self.shared_dir(&blocks[i..]);
+                    }
                     self.list_item(&mut lists, block, p, number);
                     continue;
                 }
@@ -157,6 +164,7 @@ impl<'a> Writer<'a> {
             id.as_deref(),
             &[kind_class, align_class(p.align), indent_class(p.indent)],
         );
+        let before = self.paragraph_lang_dir(p);
         self.out.push('>');
         if let Some(label) = label {
             self.out.push_str("<span class=\"num\">");
@@ -168,6 +176,7 @@ impl<'a> Writer<'a> {
         self.out.push_str("</");
         self.out.push_str(tag);
         self.out.push_str(">\n");
+        self.restore(before);
         self.flush_asides();
         if heading && top && self.wants.toc {
             let html = self.plain_html(&p.content);
@@ -222,32 +231,45 @@ impl<'a> Writer<'a> {
                     self.close_list(lists);
                 } else {
                     self.out.push_str("</li>\n");
+                    if let Some(before) = lists.last_mut().and_then(|l| l.li_before.take()) {
+                        self.restore(before);
+                    }
                 }
             }
         }
         let format = p.number_format.unwrap_or(list_format(usize::from(level)));
         let value = number.value.unwrap_or(1);
         if lists.last().is_none_or(|l| l.level < level) {
+            // The outermost list carries the direction all its items share.
+            let mut run_dir = if lists.is_empty() {
+                self.list_run_dir.take()
+            } else {
+                None
+            };
             let from = lists.last().map_or(0, |l| l.level + 1);
             // A jump of several levels: intermediate lists, each with one marker-less item.
             for gap in from..level {
                 let gap_format = list_format(usize::from(gap));
-                self.open_list(ordered, gap_format, 1);
+                let list_before = self.open_list(ordered, gap_format, 1, run_dir.take());
                 self.out.push_str("<li class=\"list-gap\">");
                 lists.push(OpenList {
                     ordered,
                     level: gap,
                     list_id,
                     next: 2,
+                    list_before,
+                    li_before: None,
                 });
             }
             let start = if ordered { value } else { 1 };
-            self.open_list(ordered, format, start);
+            let list_before = self.open_list(ordered, format, start, run_dir);
             lists.push(OpenList {
                 ordered,
                 level,
                 list_id,
                 next: start,
+                list_before,
+                li_before: None,
             });
         }
         let source_id = self.block_id(block).map(str::to_owned);
@@ -262,23 +284,36 @@ impl<'a> Writer<'a> {
             source_id.as_deref(),
             &[align_class(p.align), indent_class(p.indent)],
         );
+        let li_before = self.paragraph_lang_dir(p);
+        if let Some(open) = lists.last_mut() {
+            open.li_before = Some(li_before);
+        }
         self.out.push('>');
         self.inlines(&p.content);
         self.paragraph_mark(p.mark.as_ref());
         self.flush_asides();
     }
 
-    fn open_list(&mut self, ordered: bool, format: NumberFormat, start: u32) {
+    /// Opens `ol`/`ul`, with `dir` when its items share one that differs from what it inherits;
+    /// returns what to put back when it closes in that case.
+    fn open_list(
+        &mut self,
+        ordered: bool,
+        format: NumberFormat,
+        start: u32,
+        dir: Option<Direction>,
+    ) -> Option<super::langdir::Inherited> {
         if !self.out.ends_with('\n') {
             self.out.push('\n');
         }
         if !ordered {
-            self.out.push_str(if format == NumberFormat::None {
-                "<ul class=\"no-marker\">\n"
-            } else {
-                "<ul>\n"
-            });
-            return;
+            self.out.push_str("<ul");
+            if format == NumberFormat::None {
+                self.out.push_str(" class=\"no-marker\"");
+            }
+            let before = dir.map(|d| self.lang_dir(None, d));
+            self.out.push_str(">\n");
+            return before;
         }
         self.out.push_str("<ol");
         match format {
@@ -293,7 +328,9 @@ impl<'a> Writer<'a> {
         if start != 1 {
             let _ = write!(self.out, " start=\"{start}\"");
         }
+        let before = dir.map(|d| self.lang_dir(None, d));
         self.out.push_str(">\n");
+        before
     }
 
     fn close_list(&mut self, lists: &mut Vec<OpenList<'a>>) {
@@ -303,7 +340,32 @@ impl<'a> Writer<'a> {
             } else {
                 "</li>\n</ul>\n"
             });
+            // The `li` closes first, then the list.
+            for before in [l.li_before, l.list_before].into_iter().flatten() {
+                self.restore(before);
+            }
         }
+    }
+
+    /// The direction every list item from the start of `blocks` shares (the run of list items
+    /// there), when it differs from what the list would inherit.
+    fn shared_dir(&self, blocks: &[Block]) -> Option<Direction> {
+        let mut items = blocks.iter().map_while(|b| match b {
+            Block::Paragraph(p) if p.kind.is_list() => Some(self.paragraph_dir(p)),
+            _ => None,
+        });
+        let first = items.next()?;
+        (first != self.inherited.dir && items.all(|d| d == first)).then_some(first)
+    }
+
+    /// The direction all of a cell's paragraphs share, when it differs from the row's.
+    fn cell_dir(&self, blocks: &[Block]) -> Option<Direction> {
+        let mut dirs = blocks.iter().map(|b| match b {
+            Block::Paragraph(p) => Some(self.paragraph_dir(p)),
+            _ => None,
+        });
+        let first = dirs.next()??;
+        (first != self.inherited.dir && dirs.all(|d| d == Some(first))).then_some(first)
     }
 
     fn close_lists(&mut self, lists: &mut Vec<OpenList<'a>>) {
@@ -421,6 +483,8 @@ impl<'a> Writer<'a> {
             id.as_deref(),
             &[align_class(t.align), indent_class(t.indent)],
         );
+        let dir = self.table_dir(t.dir);
+        let table_before = self.lang_dir(None, dir);
         let width = t.width_percent.filter(|w| w.is_finite() && *w > 0.0);
         let border = t
             .border_color
@@ -498,6 +562,7 @@ impl<'a> Writer<'a> {
             let _ = writeln!(self.out, "</{group}>");
         }
         self.out.push_str("</table>\n</div>\n");
+        self.restore(table_before);
     }
 
     /// `<colgroup>` from the relative widths, dead columns' widths added to their left
@@ -642,6 +707,7 @@ impl<'a> Writer<'a> {
             self.out.push_str(&style);
             self.out.push('"');
         }
+        let cell_before = self.cell_dir(&cell.blocks).map(|d| self.lang_dir(None, d));
         self.out.push('>');
         if !cell.blocks.is_empty() {
             let numbers = number_blocks(&cell.blocks);
@@ -650,6 +716,9 @@ impl<'a> Writer<'a> {
             if self.out.ends_with('\n') {
                 self.out.pop();
             }
+        }
+        if let Some(before) = cell_before {
+            self.restore(before);
         }
         self.out.push_str("</");
         self.out.push_str(tag);

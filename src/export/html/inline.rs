@@ -54,6 +54,11 @@ impl<'a> Writer<'a> {
                     self.out.push_str("</span>");
                 }
             }
+            Inline::Lang {
+                lang,
+                dir,
+                children,
+            } => self.lang_span(lang.as_deref(), *dir, children),
             Inline::Tracked { change, children } => self.tracked(change, children),
             Inline::Note { kind, content } => self.note(*kind, content),
             Inline::CrossRef {

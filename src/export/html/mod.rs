@@ -45,6 +45,7 @@ mod directory;
 mod escape;
 mod ids;
 mod inline;
+mod langdir;
 mod mathml;
 mod notes;
 mod page;
@@ -69,7 +70,8 @@ pub const STYLESHEET: &str = include_str!("style.css");
 #[non_exhaustive]
 pub struct HtmlOptions {
     /// Language of the page (`lang`) and of generated words (caption labels, directory titles).
-    /// Default: `doc.meta.language` when it names one of the four, else English.
+    /// Default: the document's own language for `lang` (any BCP 47 tag), and for the words
+    /// `doc.meta.language` when it names one of the four, else English.
     pub language: Option<Language>,
 }
 
@@ -307,6 +309,11 @@ struct Wants {
 struct Writer<'a> {
     doc: &'a Document,
     lang: Language,
+    /// The language and direction the element being written inherits.
+    inherited: langdir::Inherited,
+    /// The direction every item of the list about to open shares, when it differs from what
+    /// the list inherits: written on the outermost `ol`/`ul`.
+    list_run_dir: Option<crate::ast::Direction>,
     mode: ImageMode,
     out: String,
     report: Report,
@@ -368,6 +375,8 @@ impl<'a> Writer<'a> {
         let mut w = Writer {
             doc,
             lang,
+            inherited: langdir::Inherited::page(doc, opts.language, lang),
+            list_run_dir: None,
             mode,
             out: String::new(),
             report: Report::new(),
@@ -536,6 +545,7 @@ impl<'a> Writer<'a> {
     /// Writes the whole page and returns it.
     fn run(&mut self) -> String {
         self.head();
+        self.fix_html_element();
         let doc = self.doc;
         let numbers = std::mem::take(&mut self.top_numbers);
         self.blocks(&doc.blocks, &numbers, true);

@@ -27,6 +27,10 @@ impl Writer<'_> {
         if let Some(lang) = nonempty(m.language.as_deref()) {
             lines.push(format!("lang: {}", yaml_string(&lang.replace('_', "-"))));
         }
+        if let Some(dir) = m.direction {
+            lines.push(format!("dir: {}", dir.as_str()));
+        }
+        self.warn_block_lang_dir();
         if let Some(v) = nonempty(m.description.as_deref()) {
             lines.push(format!("description: {}", yaml_string(v)));
         }
@@ -104,6 +108,21 @@ impl Writer<'_> {
 }
 
 /// `s` when it holds more than white space.
+impl Writer<'_> {
+    /// One warning when paragraphs or tables say a language or direction of their own:
+    /// Markdown has none to give them (runs' languages are warned about with the other marks).
+    fn warn_block_lang_dir(&mut self) {
+        if self.doc.has_block_lang_dir() {
+            self.report.warn(
+                WarningKind::Lossy,
+                "the languages and directions of paragraphs and tables are not written to \
+                 Markdown (only the document's, in the front matter)",
+                Location::part("markdown"),
+            );
+        }
+    }
+}
+
 fn nonempty(s: Option<&str>) -> Option<&str> {
     s.filter(|s| !s.trim().is_empty())
 }

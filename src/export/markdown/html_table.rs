@@ -211,9 +211,9 @@ impl Writer<'_> {
                 Inline::Ruby { base, reading } => {
                     out.push_str(&escape(&Inline::ruby_text(base, reading)));
                 }
-                Inline::Span { children, .. } | Inline::Tracked { children, .. } => {
-                    self.html_tree(out, children)
-                }
+                Inline::Span { children, .. }
+                | Inline::Lang { children, .. }
+                | Inline::Tracked { children, .. } => self.html_tree(out, children),
                 Inline::CrossRef { .. }
                 | Inline::IndexMark { .. }
                 | Inline::CommentStart { .. }

@@ -82,9 +82,9 @@ impl Writer<'_> {
                 alt,
             } => self.image(r, media, alt.as_deref(), caption.as_deref()),
             Inline::LineBreak => r.hard_break(),
-            Inline::Span { children, .. } | Inline::Tracked { children, .. } => {
-                self.inlines(r, children)
-            }
+            Inline::Span { children, .. }
+            | Inline::Lang { children, .. }
+            | Inline::Tracked { children, .. } => self.inlines(r, children),
             Inline::Ruby { base, reading } => r.text(&Inline::ruby_text(base, reading)),
             Inline::Math { display, math } => {
                 let tex = crate::ast::math_tex::write(math);

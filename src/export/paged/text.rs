@@ -189,7 +189,9 @@ impl Inliner {
                 self.tokens(children, st, out);
                 self.in_link = was;
             }
-            Inline::Span { children, .. } => self.tokens(children, style, out),
+            Inline::Span { children, .. } | Inline::Lang { children, .. } => {
+                self.tokens(children, style, out)
+            }
             Inline::Tracked { change, children } => {
                 let mut st = style;
                 match change.kind {

@@ -12,8 +12,14 @@ impl Writer<'_> {
         self.out
             .push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
         let mut attrs = vec![("xmlns", NAMESPACE)];
-        if let Some(l) = self.language {
-            attrs.push(("xml:lang", l.bcp47()));
+        // The options' or one of the four API languages as before; another document language
+        // (`ar-SA`) as its own tag.
+        let tag = match self.language {
+            Some(l) => Some(l.bcp47().to_string()),
+            None => self.doc.meta.lang_tag(),
+        };
+        if let Some(tag) = tag.as_deref() {
+            attrs.push(("xml:lang", tag));
         }
         self.start_tag("projekt", &attrs, false);
         self.depth = 1;
@@ -30,6 +36,15 @@ impl Writer<'_> {
                 "comments",
                 WarningKind::Dropped,
                 "comments are not written to parsX",
+            );
+        }
+        if self.doc.meta.is_rtl() || self.doc.has_block_lang_dir() {
+            self.warn_once(
+                "lang-dir",
+                WarningKind::Lossy,
+                "parsX has no direction, nor languages of paragraphs and tables: the document's \
+                 direction and the paragraphs' and tables' own languages and directions are not \
+                 written",
             );
         }
     }

@@ -163,9 +163,9 @@ impl Writer<'_> {
             }
             Inline::LineBreak => self.out.push(' '),
             // Filtered out by `prepare`; kept total for content that bypassed it.
-            Inline::Span { children, .. } | Inline::Tracked { children, .. } => {
-                self.inlines(children, in_note)
-            }
+            Inline::Span { children, .. }
+            | Inline::Lang { children, .. }
+            | Inline::Tracked { children, .. } => self.inlines(children, in_note),
             Inline::Ruby { base, reading } => {
                 escape_text(&Inline::ruby_text(base, reading), &mut self.out)
             }

@@ -504,6 +504,8 @@ fn paragraph_shell(p: &Paragraph) -> Paragraph {
         number_format,
         code,
         mark,
+        lang,
+        dir,
         content: _,
     } = p;
     Paragraph {
@@ -520,6 +522,8 @@ fn paragraph_shell(p: &Paragraph) -> Paragraph {
         number_format: *number_format,
         code: code.clone(),
         mark: mark.clone(),
+        lang: lang.clone(),
+        dir: *dir,
         content: Vec::new(),
     }
 }
@@ -540,6 +544,8 @@ fn same_but_content(p: &Paragraph, back: &Paragraph) -> bool {
         number_format,
         code,
         mark,
+        lang,
+        dir,
         content: _,
     } = p;
     *kind == back.kind
@@ -555,6 +561,8 @@ fn same_but_content(p: &Paragraph, back: &Paragraph) -> bool {
         && *number_format == back.number_format
         && *code == back.code
         && *mark == back.mark
+        && *lang == back.lang
+        && *dir == back.dir
 }
 
 fn table_shell(t: &Table) -> Table {
@@ -571,6 +579,7 @@ fn table_shell(t: &Table) -> Table {
         style,
         origin_ids,
         chart,
+        dir,
     } = t;
     Table {
         columns: columns.clone(),
@@ -585,6 +594,7 @@ fn table_shell(t: &Table) -> Table {
         style: style.clone(),
         origin_ids: origin_ids.clone(),
         chart: *chart,
+        dir: *dir,
     }
 }
 

@@ -135,6 +135,7 @@ fn kind_name(inline: &Inline) -> &'static str {
         Inline::Styled { .. } => "format",
         Inline::Link { .. } => "link",
         Inline::Span { .. } => "character style",
+        Inline::Lang { .. } => "language",
         Inline::Tracked { .. } => "tracked change",
         Inline::Note { .. } => "note",
         Inline::CrossRef { .. } => "cross-reference",
@@ -167,6 +168,10 @@ impl Writer<'_> {
             }
             Inline::Span { style, children } => {
                 self.mark_with(inline, Tag::Span, "stylename", style, children, allowed);
+            }
+            // The DTD has no language or direction on inline content: the mark travels in PIs.
+            Inline::Lang { children, .. } => {
+                self.mark_pi(inline, children, allowed, Loss::Marks);
             }
             // The DTD knows no tracked changes.
             Inline::Tracked { children, .. } => {

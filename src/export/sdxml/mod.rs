@@ -31,6 +31,8 @@
 //! | Bold … Superscript, Code, SmallCaps | `b i u s sub sup kbd sd-sc` |
 //! | Link, Span | `a@href`, `inline@stylename` |
 //! | Tracked | always `{"open":{"tracked":…}}` … `{"close":null}` |
+//! | `Meta.direction`, `.hyphenate`, `Paragraph.lang`/`.dir`, `Table.dir` | the element's `fields` PI: the DTD has no language or direction but the meta's four API codes |
+//! | Lang | always `{"open":{"lang":…}}` … `{"close":null}` |
 //! | Note Footnote / Endnote / Sidenote | `footnote` / `footnote` + `{"fields":{"kind":"endnote"}}` / `sidenote` |
 //! | CrossRef | `xref@href` (target as-is), `data-num-enabled`, `data-content-enabled` |
 //! | Inline Image | `img@filename@caption` (empty caption = `None`; `alt` in a PI inside) |

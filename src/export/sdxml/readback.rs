@@ -142,6 +142,8 @@ pub(super) fn table(attrs: &[(&'static str, Cow<'_, str>)], items: &[String]) ->
         origin_ids: opt(attrs, "origin_ids"),
         // No attribute: a chart's kind travels in the fields PI.
         chart: None,
+        // No attribute: the DTD has no direction; it travels in the fields PI.
+        dir: None,
     }
 }
 
@@ -251,6 +253,9 @@ pub(super) fn meta(m: &MetaOut<'_>) -> Meta {
         tags: list(&m.tags),
         supplemental: None,
         language: m.language.as_ref().and_then(text),
+        // The DTD has no direction or hyphenation: they travel in the `fields` extension.
+        direction: None,
+        hyphenate: false,
         creator: text(&m.creator),
         word_export_presets: m.presets.as_ref().map(|(a, tags)| WordExportPresets {
             template_id: get(a, "template_id").unwrap_or_default().to_string(),

@@ -216,7 +216,7 @@ pub(crate) fn write_package<S: std::io::Write + std::io::Seek>(
         Compression::Deflate,
     )?;
 
-    let mut styles = tpl.styles.clone();
+    let mut styles = super::langdir::doc_defaults(&tpl.styles, doc);
     if !w.extra_char_styles.is_empty() {
         let mut extra = String::new();
         for (id, name) in &w.extra_char_styles {
@@ -240,6 +240,14 @@ pub(crate) fn write_package<S: std::io::Write + std::io::Seek>(
     zip.add(
         "word/settings.xml",
         settings_xml(settings, w.wrote_toc, has_footnotes, has_endnotes)
+            .replace(
+                "<w:characterSpacingControl",
+                if doc.meta.hyphenate {
+                    "<w:autoHyphenation/><w:characterSpacingControl"
+                } else {
+                    "<w:characterSpacingControl"
+                },
+            )
             .replace(
                 "<w:characterSpacingControl",
                 if layout.even_and_odd {
@@ -513,14 +521,19 @@ fn core_xml(doc: &Document, settings: &WordSettings) -> String {
     let tags = m.tags.join(", ");
     el("cp:keywords", Some(&tags));
     el("dc:description", m.description.as_deref());
-    // The document's own language (`meta.language`, one of the API's four) so a reader gets it
-    // back; the caption language of the settings when the document names none.
-    let language = m
+    // The document's own language so a reader gets it back (one of the API's four as its tag,
+    // another as its BCP 47 tag); the caption language of the settings when it names none.
+    let language = match m
         .language
         .as_deref()
-        .and_then(crate::lang::Language::parse)
-        .unwrap_or(settings.language);
-    el("dc:language", Some(language.bcp47()));
+        .and_then(crate::lang::Language::parse_api)
+    {
+        Some(api) => api.bcp47().to_string(),
+        None => m
+            .lang_tag()
+            .unwrap_or_else(|| settings.language.bcp47().to_string()),
+    };
+    el("dc:language", Some(&language));
     x.push_str("</cp:coreProperties>");
     x
 }
@@ -566,6 +579,7 @@ fn comments_part(w: &mut Writer<'_>) -> Option<String> {
             avail_emu: u64::from(w.tpl.page.text_width) * crate::ast::length::EMU_PER_TWIP,
         };
         let mut body = String::new();
+        w.lang_context = w.document_lang_context();
         w.write_inlines(&mut body, Part::Comments, &c.content, &ctx);
         let body = w.resolve_markers(body);
         x.push_str(&body);

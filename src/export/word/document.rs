@@ -233,6 +233,12 @@ pub(crate) struct Writer<'a> {
     pub cell: Option<CellFormat>,
     /// Whether any TOC field was written (then Word is told to update fields on open).
     pub wrote_toc: bool,
+    /// The language and direction the runs being written inherit.
+    pub(crate) lang_context: super::langdir::LangContext,
+    /// The document's language as the styles spell it (`super::langdir::doc_lang`).
+    pub(crate) doc_lang: Option<String>,
+    /// Some paragraph is in another language than the document's.
+    pub(crate) paragraph_langs: bool,
     /// Page of each top-level block in the PDF writer's layout, for the TOC entries' `PAGEREF`
     /// results (empty without the `pdf` feature or when no list is written).
     pub pages: Vec<Option<u32>>,
@@ -297,6 +303,9 @@ impl<'a> Writer<'a> {
             wrote_toc: false,
             pages: Vec::new(),
             section_ends: Vec::new(),
+            lang_context: super::langdir::LangContext::default(),
+            doc_lang: super::langdir::doc_lang(&tpl.styles, doc),
+            paragraph_langs: doc.has_paragraph_lang(),
         }
     }
 
@@ -571,6 +580,7 @@ impl<'a> Writer<'a> {
                 a.ilvl, a.num_id
             );
         }
+        self.push_paragraph_bidi(&mut ppr, p);
         if p.indent > 0 && !p.kind.is_list() {
             let ind = self.indent(p.indent, avail);
             let _ = write!(ppr, r#"<w:ind w:left="{ind}"/>"#);
@@ -593,6 +603,15 @@ impl<'a> Writer<'a> {
                 Some(at) => ppr.insert_str(at + "<w:rPr>".len(), &change),
                 None => {
                     let _ = write!(ppr, "<w:rPr>{change}</w:rPr>");
+                }
+            }
+        }
+        if let Some(lang) = self.paragraph_mark_lang(p) {
+            // The mark's language ends its properties (CT_ParaRPr).
+            match ppr.find("</w:rPr>") {
+                Some(at) => ppr.insert_str(at, &lang),
+                None => {
+                    let _ = write!(ppr, "<w:rPr>{lang}</w:rPr>");
                 }
             }
         }
@@ -621,6 +640,7 @@ impl<'a> Writer<'a> {
             size: cell.and_then(|c| c.size),
             avail_emu: u64::from(avail) * EMU_PER_TWIP,
         };
+        self.lang_context = self.paragraph_lang_context(p);
         self.write_inlines(out, Part::Document, &p.content, &ctx);
         if let Some((_, bid)) = id_bookmark.as_ref().filter(|_| !holds_refs) {
             let _ = write!(out, r#"<w:bookmarkEnd w:id="{bid}"/>"#);

@@ -58,6 +58,7 @@ mod captions;
 mod chart;
 mod document;
 mod images;
+mod langdir;
 mod numbering;
 mod omml;
 mod page_parts;

@@ -179,7 +179,13 @@ impl Writer<'_> {
         out.push('>');
     }
 
-    fn run_properties(&mut self, marks: &[Mark], linked: bool, ctx: &RunContext) -> String {
+    fn run_properties(
+        &mut self,
+        marks: &[Mark],
+        linked: bool,
+        ctx: &RunContext,
+        text: &str,
+    ) -> String {
         let mut rpr = String::new();
         let styles: Vec<TextStyle> = marks
             .iter()
@@ -233,6 +239,7 @@ impl Writer<'_> {
         } else if styles.contains(&TextStyle::Subscript) {
             rpr.push_str(r#"<w:vertAlign w:val="subscript"/>"#);
         }
+        self.push_run_lang(&mut rpr, marks, text);
         rpr
     }
 
@@ -271,13 +278,13 @@ impl Writer<'_> {
     ) {
         match &run.leaf {
             Leaf::Text(t) => {
-                let rpr = self.run_properties(&run.marks, linked, ctx);
+                let rpr = self.run_properties(&run.marks, linked, ctx, t);
                 text_run(out, t, &rpr, deleted);
             }
             // A break carries its run's properties, as a break inside text does: a reader
             // keeps it inside its span, code or link style.
             Leaf::LineBreak => {
-                let rpr = self.run_properties(&run.marks, linked, ctx);
+                let rpr = self.run_properties(&run.marks, linked, ctx, "");
                 text_run(out, "\n", &rpr, deleted);
             }
             Leaf::Atom(atom) => self.write_atom(out, part, atom, deleted, ctx),

@@ -131,6 +131,7 @@ impl Writer<'_> {
         out.push_str(r#"<w:tblStyle w:val=""#);
         escape_attr(&self.tpl.table_style, out);
         out.push_str(r#""/>"#);
+        out.push_str(self.table_bidi(t));
         // The width the tree gives, in fiftieths of a percent (§17.18.90); none given is
         // Word's `auto`, which the fixed grid (the full text width) decides.
         if t.width_percent.is_some() {

@@ -8,7 +8,7 @@
 //! subset is warned and left as Markdown text.
 
 use crate::ast::inline::plain_text;
-use crate::ast::{Block, Meta, TextType};
+use crate::ast::{Block, Direction, Meta, TextType};
 use crate::report::{Location, Report, WarningKind};
 
 /// Splits front matter off `text`: the metadata it holds and the Markdown after it. Text that
@@ -124,6 +124,11 @@ fn parse(yaml: &str, meta: &mut Meta) -> Result<(), String> {
             "subtitle" => &mut meta.subtitle,
             "author" | "creator" => &mut meta.creator,
             "lang" | "language" => &mut meta.language,
+            "dir" => {
+                // `ltr`/`rtl` as HTML and pandoc spell it; anything else says nothing.
+                meta.direction = Direction::parse(&one(value));
+                continue;
+            }
             "description" | "abstract" => &mut meta.description,
             "keywords" | "tags" => {
                 meta.tags = match value {
@@ -307,6 +312,16 @@ mod tests {
         let (meta, rest) = split(text, &mut report);
         let rest = rest.to_string();
         (meta, rest, report.finish(()).warnings.len())
+    }
+
+    #[test]
+    fn language_and_direction_are_read() {
+        let (m, _, warnings) = read("---\nlang: ar-SA\ndir: rtl\n---\nنص\n");
+        assert_eq!(m.language.as_deref(), Some("ar-SA"));
+        assert_eq!(m.direction, Some(Direction::Rtl));
+        assert_eq!(warnings, 0);
+        let (m, _, _) = read("---\ndir: sideways\n---\nx\n");
+        assert_eq!(m.direction, None);
     }
 
     #[test]

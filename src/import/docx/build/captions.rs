@@ -281,6 +281,7 @@ fn has_atoms(content: &[Inline]) -> bool {
         Inline::Text { .. } | Inline::LineBreak => false,
         Inline::Styled { children, .. }
         | Inline::Span { children, .. }
+        | Inline::Lang { children, .. }
         | Inline::Tracked { children, .. } => has_atoms(children),
         Inline::CommentStart { .. } | Inline::CommentEnd { .. } => false,
         _ => true,

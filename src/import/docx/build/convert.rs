@@ -21,7 +21,7 @@ use crate::import::docx::parse::model::{self, Item};
 use crate::import::docx::parse::notes::NoteMap;
 use crate::import::docx::parse::numbering::Numbering;
 use crate::import::docx::parse::parts::PageParts;
-use crate::import::docx::parse::props::Section;
+use crate::import::docx::parse::props::{LangSlots, Section};
 use crate::import::docx::parse::styles::Styles;
 use crate::report::{Location, Report, WarningKind};
 
@@ -50,10 +50,12 @@ pub fn build(
     src: Sources<'_>,
     body: model::Body,
     comments: Vec<RawComment>,
-    page: PageParts,
+    mut page: PageParts,
     report: Report,
 ) -> Built {
     let mut conv = Converter::new(src, report);
+    let settings = std::mem::take(&mut page.settings);
+    conv.theme_lang = settings.theme_lang;
     let last_section = body.final_section.clone();
     let blocks = conv.document(body);
     let comments = conv.comments(comments);
@@ -62,6 +64,17 @@ pub fn build(
     let mut doc = ast::Document::new();
     doc.blocks = blocks;
     doc.comments = comments;
+    // Languages and directions once the whole body is known; the caller's metadata and the
+    // core properties are weighed against them later (`super::meta::settle`).
+    let styles = conv.src.styles;
+    let settled = super::language::settle(
+        &mut doc,
+        styles.doc_ppr.bidi,
+        styles.doc_rpr.lang.val.as_deref(),
+    );
+    doc.meta.language = settled.language;
+    doc.meta.direction = (settled.direction == ast::Direction::Rtl).then_some(settled.direction);
+    doc.meta.hyphenate = settings.auto_hyphenation;
     // The service's one-line footer: the first section's default footer, as text.
     doc.meta.footer = super::pages::footer_line(&pages).or(template_footer);
     doc.meta.pages = pages;
@@ -165,6 +178,8 @@ pub struct Converter<'a> {
     pub(super) section_ends: Vec<(usize, Section)>,
     /// How Word draws the numbers of the numbered paragraphs made so far.
     pub looks: NumberLooks,
+    /// The theme's font languages (`w:themeFontLang`), below the document defaults.
+    pub(super) theme_lang: LangSlots,
 }
 
 impl<'a> Converter<'a> {
@@ -189,6 +204,7 @@ impl<'a> Converter<'a> {
             block_no: 0,
             section_ends: Vec::new(),
             looks: NumberLooks::default(),
+            theme_lang: LangSlots::default(),
         }
     }
 

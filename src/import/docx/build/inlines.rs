@@ -67,7 +67,10 @@ impl<'a> Converter<'a> {
     }
 
     pub(super) fn run(&mut self, run: model::Run, info: &ParaInfo<'_>, st: &mut ParaState) {
-        let marks = self.run_marks(info.prpr, &run.props);
+        let mut marks = self.run_marks(info.prpr, &run.props);
+        if let Some(lang) = self.run_lang(info, &run.props, &run.content) {
+            marks.push(lang);
+        }
         for c in run.content {
             match c {
                 RunItem::Text(t) => self.leaf(st, &marks, Leaf::Text(t)),

@@ -65,7 +65,19 @@ fn clip(value: Option<String>, name: &str, report: &mut Report) -> Option<String
 }
 
 /// Merges document metadata under the caller's.
-pub fn merge(core: CoreProps, footer: Option<String>, given: &Meta, report: &mut Report) -> Meta {
+///
+/// The language: the caller's; else the body's most common one (`body_language`, BCP 47), in
+/// the core properties' spelling when they name the same language (so `en_EN` written by our
+/// writer comes back as `en_EN`); else the core properties'. The body beats `dc:language`
+/// because producers fill that in with the user's locale (LibreOffice says `en-US` for a
+/// Chinese text).
+pub fn merge(
+    core: CoreProps,
+    footer: Option<String>,
+    body_language: Option<String>,
+    given: &Meta,
+    report: &mut Report,
+) -> Meta {
     let mut meta = given.clone();
     let or = |given: &mut Option<String>, doc: Option<String>| {
         if given.as_deref().is_none_or(str::is_empty) {
@@ -80,15 +92,36 @@ pub fn merge(core: CoreProps, footer: Option<String>, given: &Meta, report: &mut
     );
     or(&mut meta.creator, core.creator);
     // The API's code where the document's tag names one of its four languages (`en` → `en_EN`).
-    let language = core
-        .language
-        .map(|l| Language::parse(&l).map_or(l, |lang| lang.code().to_string()));
+    let core_language = core.language.map(api_code);
+    let body_language = body_language.map(api_code);
+    let language = match (body_language, core_language) {
+        (Some(body), Some(core)) if crate::lang_tag::same_language(&body, &core) => Some(core),
+        (Some(body), _) => Some(body),
+        (None, core) => core,
+    };
     or(&mut meta.language, language);
     or(&mut meta.footer, footer);
     if meta.tags.is_empty() {
         meta.tags = core.keywords;
     }
     meta
+}
+
+/// A language as the API's code when it is exactly one of the four's tags (`de-DE` → `de_DE`,
+/// `en` → `en_EN`); any other as written (`en-US` stays: it says more than `en_EN`).
+fn api_code(language: String) -> String {
+    let tag = crate::lang_tag::normalize(&language);
+    Language::ALL
+        .into_iter()
+        .find(|api| Some(api.bcp47()) == tag.as_deref())
+        .map_or(language, |api| api.code().to_string())
+}
+
+fn same_tag(a: Option<&str>, b: Option<&str>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => crate::lang_tag::same_language(a, b),
+        (a, b) => a == b,
+    }
 }
 
 /// Whether `text` is a directory title our writer puts above a TOC field (any of the four
@@ -105,7 +138,16 @@ fn is_writer_title(text: &str) -> bool {
 /// ([`take_title_blocks`]).
 pub fn settle(doc: &mut Document, core: CoreProps, given: &Meta, report: &mut Report) {
     let read = std::mem::take(&mut doc.meta);
-    doc.meta = merge(core, read.footer, given, report);
+    let body_language = read.language.clone();
+    doc.meta = merge(core, read.footer, read.language, given, report);
+    doc.meta.direction = given.direction.or(read.direction);
+    doc.meta.hyphenate = given.hyphenate || read.hyphenate;
+    // Paragraphs say their language relative to the body's; when the caller names another
+    // document language, they are said again relative to that one.
+    let now = doc.meta.lang_tag();
+    if body_language.is_some() && !same_tag(body_language.as_deref(), now.as_deref()) {
+        super::language::rebase(doc, body_language.as_deref(), now.as_deref());
+    }
     // Page headers and footers: the caller's, else the document's.
     if doc.meta.pages.is_empty() {
         doc.meta.pages = read.pages;
@@ -212,7 +254,7 @@ mod tests {
             ..Meta::default()
         };
         let mut report = Report::new();
-        let m = merge(core, Some("foot".into()), &given, &mut report);
+        let m = merge(core, Some("foot".into()), None, &given, &mut report);
         assert_eq!(m.title.as_deref(), Some("Mine"));
         assert_eq!(m.description.as_ref().map(|d| d.len()), Some(400));
         assert_eq!(m.footer.as_deref(), Some("foot"));

@@ -12,12 +12,14 @@
 //!   onto the pictures and tables they name.
 //! - [`media`]: media names; [`pictures`]: loaded pictures into the media store, and the
 //!   passes over picture blocks; [`references`]: bookmark ids and the cross-references to
-//!   them; [`meta`]: metadata under the caller's values.
+//!   them; [`meta`]: metadata under the caller's values; [`language`]: languages and
+//!   directions, settled over the whole body.
 
 pub mod captions;
 pub mod convert;
 pub mod fields;
 pub mod inlines;
+pub mod language;
 pub mod looks;
 pub mod mapping;
 pub mod media;

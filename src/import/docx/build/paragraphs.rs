@@ -105,6 +105,13 @@ pub(super) struct ParaInfo<'s> {
     pub(super) page_break_before: bool,
     /// `w:keepNext`, direct or from the style.
     pub(super) keep_next: bool,
+    /// The paragraph style's run properties whatever the style (languages and `w:rtl` are no
+    /// look of a heading: they apply to every paragraph).
+    pub(super) lang_rpr: Option<&'s RunProps>,
+    /// `w:bidi`, direct, from the style or the document defaults.
+    pub(super) bidi: bool,
+    /// The paragraph mark's language, for a paragraph without text.
+    pub(super) mark_lang: Option<String>,
 }
 
 impl<'a> Converter<'a> {
@@ -218,6 +225,13 @@ impl<'a> Converter<'a> {
                 .keep_next
                 .or_else(|| resolved.and_then(|r| r.ppr.keep_next))
                 .unwrap_or(false),
+            lang_rpr: resolved.map(|r| &r.rpr),
+            bidi: props
+                .bidi
+                .or_else(|| resolved.and_then(|r| r.ppr.bidi))
+                .or(styles.doc_ppr.bidi)
+                .unwrap_or(false),
+            mark_lang: props.mark_lang.any().map(str::to_string),
         }
     }
 
@@ -606,6 +620,9 @@ fn text_paragraph(
         style: d.style_name.clone(),
         id,
         content: from_runs(runs),
+        // Provisional until the whole body is known (`super::language::settle`).
+        dir: info.bidi.then_some(ast::Direction::Rtl),
+        lang: info.mark_lang.clone(),
         ..Paragraph::default()
     };
     if first {

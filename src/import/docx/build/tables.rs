@@ -97,7 +97,7 @@ impl Converter<'_> {
                 // A cell ends with a paragraph (ECMA-376 §17.4.66): the empty one after a
                 // nested table is that rule's, not the author's (writers add it, ours too).
                 if let [.., ast::Block::Table(_), ast::Block::Paragraph(last)] = blocks.as_slice() {
-                    if *last == ast::Paragraph::default() {
+                    if super::language::is_empty_default(last) {
                         blocks.pop();
                     }
                 }
@@ -225,6 +225,8 @@ impl Converter<'_> {
             id,
             width_percent,
             border_color,
+            // Provisional until the document's direction is known (`super::language`).
+            dir: t.bidi_visual.then_some(ast::Direction::Rtl),
             ..Table::default()
         };
         out.blocks.push(ast::Block::Table(table));

@@ -5,7 +5,7 @@
 //! - [`package`]: what the bytes are, `[Content_Types].xml`, `_rels/.rels`, the main part;
 //!   [`rels`]: any part's relationships; [`xmlutil`]: attribute and measurement helpers.
 //! - [`styles`], [`numbering`], [`props`] (the `w:rPr`/`w:pPr`/`w:sectPr` they share),
-//!   [`core_props`].
+//!   [`core_props`], [`settings`].
 //! - [`body`]: the streaming parser of every part holding paragraphs (main part, notes,
 //!   comments, headers, footers) into [`model`] values, with [`runs`], [`tables`],
 //!   [`drawing`], [`math`] and [`symbols`] for what runs and blocks hold; [`halves`] splits a
@@ -32,6 +32,7 @@ pub mod pictures;
 pub mod props;
 pub mod rels;
 pub mod runs;
+pub mod settings;
 pub mod smartart;
 pub mod styles;
 pub mod symbols;

@@ -154,6 +154,8 @@ pub struct Table {
     pub width: Option<(Option<String>, String)>,
     /// `w:tblBorders`: the sides as written.
     pub borders: Vec<BorderSide>,
+    /// `w:bidiVisual`: the first column on the right.
+    pub bidi_visual: bool,
     /// Rows.
     pub rows: Vec<Row>,
 }

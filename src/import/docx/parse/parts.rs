@@ -5,8 +5,6 @@
 
 use std::collections::{HashMap, HashSet};
 
-use quick_xml::events::Event;
-
 use super::body::{BodyParser, Facts};
 use super::charts;
 use super::comments::{self, RawComment};
@@ -112,6 +110,8 @@ pub struct PageParts {
     pub parts: HashMap<String, Vec<model::Block>>,
     /// `w:evenAndOddHeaders` in the settings part.
     pub even_and_odd: bool,
+    /// The settings part as a whole (hyphenation and theme languages matter beyond the pages).
+    pub settings: super::settings::Settings,
     /// The footers our writer took from its template: the service's one-line footer in the
     /// template's frame, not a footer of the document's own.
     pub template_footers: HashSet<String>,
@@ -131,8 +131,10 @@ pub fn read_page_parts(
     limits: &Limits,
     report: &mut Report,
 ) -> Result<PageParts> {
+    let settings = read_settings(pkg, main_rels, limits, report)?;
     let mut out = PageParts {
-        even_and_odd: read_even_and_odd(pkg, main_rels, limits, report)?,
+        even_and_odd: settings.even_and_odd,
+        settings,
         ..PageParts::default()
     };
     let sections = body
@@ -183,41 +185,27 @@ pub fn read_page_parts(
     Ok(out)
 }
 
-/// Whether the settings part switches even pages' headers and footers on.
-fn read_even_and_odd(
+/// The settings part ([`super::settings::Settings`]); the defaults when there is none.
+fn read_settings(
     pkg: &mut Package<'_>,
     main_rels: &Relationships,
     limits: &Limits,
     report: &mut Report,
-) -> Result<bool> {
+) -> Result<super::settings::Settings> {
     let Some(part) = main_rels
         .first_of_type("settings")
         .filter(|r| !r.external)
         .map(|r| r.target.clone())
     else {
-        return Ok(false);
+        return Ok(Default::default());
     };
     if !pkg.contains(&part) {
-        return Ok(false);
+        return Ok(Default::default());
     }
     let Some(text) = pkg.read_text(&part, report)? else {
-        return Ok(false);
+        return Ok(Default::default());
     };
-    let mut r = crate::xml::XmlReader::new(&text, &part, limits);
-    loop {
-        match r.next_event() {
-            Ok(Event::Start(e) | Event::Empty(e))
-                if e.local_name().as_ref() == "evenAndOddHeaders" =>
-            {
-                return Ok(super::xmlutil::on_off(&e));
-            }
-            Ok(Event::Eof) => return Ok(false),
-            Ok(_) => {}
-            Err(e @ crate::Error::TooLarge { .. }) => return Err(e),
-            // A broken settings part says nothing of headers (its other settings are not read).
-            Err(_) => return Ok(false),
-        }
-    }
+    super::settings::Settings::parse(&text, &part, limits)
 }
 
 /// The SmartArt data parts anchored anywhere in the body, read: part name → items in reading

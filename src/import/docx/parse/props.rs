@@ -20,6 +20,62 @@ pub enum VertAlign {
     Sub,
 }
 
+/// `w:lang`: the three languages of a run, one per script class (ECMA-376 §17.3.2.20); each
+/// attribute is inherited on its own.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LangSlots {
+    /// `w:val`: Latin and other simple scripts.
+    pub val: Option<String>,
+    /// `w:eastAsia`: Chinese, Japanese, Korean.
+    pub east_asia: Option<String>,
+    /// `w:bidi`: right-to-left and complex scripts.
+    pub bidi: Option<String>,
+}
+
+impl LangSlots {
+    /// Reads a `w:lang` (or `w:themeFontLang`) element's attributes; values that are no language
+    /// tag are left out.
+    pub fn from_element(e: &BytesStart<'_>) -> LangSlots {
+        let tag = |name| attr(e, name).and_then(|v| crate::lang_tag::normalize(&v));
+        LangSlots {
+            val: tag("val"),
+            east_asia: tag("eastAsia"),
+            bidi: tag("bidi"),
+        }
+    }
+
+    /// Lays `other` over `self`, attribute by attribute.
+    pub fn overlay(&mut self, other: &LangSlots) {
+        for (a, b) in [
+            (&mut self.val, &other.val),
+            (&mut self.east_asia, &other.east_asia),
+            (&mut self.bidi, &other.bidi),
+        ] {
+            if b.is_some() {
+                a.clone_from(b);
+            }
+        }
+    }
+
+    /// The language of a slot.
+    pub fn get(&self, slot: crate::lang_tag::Slot) -> Option<&str> {
+        use crate::lang_tag::Slot;
+        match slot {
+            Slot::Latin => self.val.as_deref(),
+            Slot::EastAsian => self.east_asia.as_deref(),
+            Slot::Complex => self.bidi.as_deref(),
+        }
+    }
+
+    /// The first language set, `w:val` first: what a paragraph mark says when it has no text.
+    pub fn any(&self) -> Option<&str> {
+        self.val
+            .as_deref()
+            .or(self.east_asia.as_deref())
+            .or(self.bidi.as_deref())
+    }
+}
+
 /// Character formatting. `None` = not said at this level.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RunProps {
@@ -46,6 +102,10 @@ pub struct RunProps {
     pub font: Option<String>,
     /// `w:sz` in half-points.
     pub size: Option<u32>,
+    /// `w:rtl`: right-to-left run (its complex-script properties and language apply).
+    pub rtl: Option<bool>,
+    /// `w:lang`.
+    pub lang: LangSlots,
 }
 
 impl RunProps {
@@ -66,6 +126,8 @@ impl RunProps {
         o(&mut self.vert_align, &other.vert_align);
         o(&mut self.font, &other.font);
         o(&mut self.size, &other.size);
+        o(&mut self.rtl, &other.rtl);
+        self.lang.overlay(&other.lang);
     }
 }
 
@@ -114,6 +176,10 @@ pub struct ParaProps {
     pub mark_change: Option<Change>,
     /// `w:keepNext`: kept on the page with the next paragraph (a caption above its table).
     pub keep_next: Option<bool>,
+    /// `w:bidi`: a right-to-left paragraph.
+    pub bidi: Option<bool>,
+    /// The paragraph mark's `w:lang` (`w:pPr/w:rPr`): the language of a paragraph without text.
+    pub mark_lang: LangSlots,
 }
 
 impl ParaProps {
@@ -136,6 +202,9 @@ impl ParaProps {
         }
         if other.keep_next.is_some() {
             self.keep_next = other.keep_next;
+        }
+        if other.bidi.is_some() {
+            self.bidi = other.bidi;
         }
     }
 }
@@ -194,6 +263,8 @@ fn apply_rpr_child(e: &BytesStart<'_>, p: &mut RunProps) {
             }
         }
         "sz" => p.size = attr(e, "val").and_then(|v| half_points(&v)),
+        "rtl" => p.rtl = Some(on_off(e)),
+        "lang" => p.lang = LangSlots::from_element(e),
         "rFonts" => {
             if let Some(f) = attr_string(e, "ascii").or_else(|| attr_string(e, "hAnsi")) {
                 p.font = Some(f);
@@ -227,6 +298,7 @@ pub fn parse_ppr(r: &mut XmlReader<'_>) -> Result<ParaProps> {
                     let mark = parse_rpr(r)?;
                     p.mark_size = mark.size;
                     p.mark_change = mark.change;
+                    p.mark_lang = mark.lang;
                 }
                 _ => {
                     apply_ppr_child(&e, &mut p);
@@ -263,6 +335,7 @@ fn apply_ppr_child(e: &BytesStart<'_>, p: &mut ParaProps) {
         }
         "pageBreakBefore" => p.page_break_before = Some(on_off(e)),
         "keepNext" => p.keep_next = Some(on_off(e)),
+        "bidi" => p.bidi = Some(on_off(e)),
         "ind" => {
             p.indent_left = attr(e, "left")
                 .or_else(|| attr(e, "start"))

@@ -76,6 +76,8 @@ pub struct Styles {
     pub default_paragraph: Option<String>,
     /// Document default run properties (`w:docDefaults/w:rPrDefault`).
     pub doc_rpr: RunProps,
+    /// Document default paragraph properties (`w:docDefaults/w:pPrDefault`): its `w:bidi`.
+    pub doc_ppr: ParaProps,
 }
 
 impl Styles {
@@ -86,8 +88,9 @@ impl Styles {
         loop {
             match r.next_event()? {
                 Event::Start(e) => match e.local_name().as_ref() {
-                    "rPrDefault" | "docDefaults" | "styles" => {}
+                    "rPrDefault" | "pPrDefault" | "docDefaults" | "styles" => {}
                     "rPr" => styles.doc_rpr = parse_rpr(&mut r)?,
+                    "pPr" => styles.doc_ppr = parse_ppr(&mut r)?,
                     "style" => {
                         let style = parse_style(&mut r, &e)?;
                         styles.add(style);

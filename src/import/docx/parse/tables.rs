@@ -108,6 +108,7 @@ impl BodyParser<'_, '_> {
                             t.width = attr_string(&e, "w").map(|w| (attr_string(&e, "type"), w))
                         }
                         "tblBorders" if !empty => t.borders = border_sides(&mut self.r)?,
+                        "bidiVisual" => t.bidi_visual = on_off(&e),
                         "jc" => {
                             t.align = match val(&e).as_deref() {
                                 Some("center") => Some(Align::Center),

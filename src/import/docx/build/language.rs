@@ -1,0 +1,414 @@
+//! Stage two: languages and directions.
+//!
+//! Word gives each run three languages (`w:lang`: `w:val`, `w:eastAsia`, `w:bidi`) and picks one
+//! by the script of each character, or the complex-script one for a right-to-left run
+//! (`w:rtl`); paragraphs have a direction (`w:bidi`), tables a column order (`w:bidiVisual`).
+//! The tree says a language once, where it changes: the document's, a paragraph's where it
+//! differs, a run's ([`ast::Inline::Lang`]) where it differs from its paragraph's.
+//!
+//! That needs the whole body first, so it runs in two steps:
+//! 1. while runs are converted, [`Converter::run_lang`] gives each text run a provisional
+//!    [`Mark::Lang`] holding its effective language (by the script of most of its characters;
+//!    for digits, spaces and punctuation only the language the run itself names) and its
+//!    `w:rtl` as read; a paragraph keeps
+//!    `Rtl` for `w:bidi` and its mark's language, a table `Rtl` for `w:bidiVisual`;
+//! 2. [`settle`] counts the characters of each language over the body text (notes and comments
+//!    left out) and the directions of its paragraphs, takes the most common as the document's,
+//!    and rewrites every paragraph, table and run relative to what it inherits.
+
+use std::collections::HashMap;
+
+use super::convert::Converter;
+use super::paragraphs::ParaInfo;
+use crate::ast::inline::{LangKey, Leaf, Mark, canonical_marks, from_runs, to_runs};
+use crate::ast::{self, Block, Direction, Document, Inline};
+use crate::import::docx::parse::model::RunItem;
+use crate::import::docx::parse::props::RunProps;
+use crate::lang_tag::{Slot, SlotCounts, slot_of_char};
+
+impl Converter<'_> {
+    /// The provisional language mark of a run (step 1 above); `None` when the run has neither
+    /// a language for its script nor a direction.
+    pub(super) fn run_lang(
+        &self,
+        info: &ParaInfo<'_>,
+        rp: &RunProps,
+        content: &[RunItem],
+    ) -> Option<Mark> {
+        let styles = self.src.styles;
+        let char_style = rp
+            .style
+            .as_deref()
+            .and_then(|s| styles.get(s))
+            .and_then(|s| styles.resolved(&s.id))
+            .map(|r| &r.rpr);
+        let levels = [Some(rp), char_style, info.lang_rpr, Some(&styles.doc_rpr)];
+        let rtl = levels.iter().flatten().find_map(|r| r.rtl);
+        // A right-to-left run is formatted with its complex-script properties whatever its
+        // characters (ECMA-376 §17.3.2.30); otherwise the script of most characters decides.
+        let slot = if rtl == Some(true) {
+            Some(Slot::Complex)
+        } else {
+            majority_slot(content)
+        };
+        let lang = match slot {
+            Some(slot) => levels
+                .iter()
+                .flatten()
+                .find_map(|r| r.lang.get(slot))
+                .or_else(|| self.theme_lang.get(slot))
+                .map(str::to_string),
+            // A run without letters (digits, a break) has the language it says itself, if any:
+            // no script picks one of the three.
+            None => rp.lang.any().map(str::to_string),
+        };
+        let dir = rtl.map(|r| if r { Direction::Rtl } else { Direction::Ltr });
+        (lang.is_some() || dir.is_some()).then_some(Mark::Lang(LangKey { lang, dir }))
+    }
+}
+
+/// The slot of most of a run's letters; `None` for a run without letters.
+fn majority_slot(content: &[RunItem]) -> Option<Slot> {
+    let mut counts = SlotCounts::default();
+    for item in content {
+        match item {
+            RunItem::Text(t) => counts.add(t),
+            RunItem::Ruby(base, _) => counts.add(base),
+            _ => {}
+        }
+    }
+    counts.majority()
+}
+
+/// What the document turned out to be.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Settled {
+    /// The most common language of the body text (BCP 47).
+    pub language: Option<String>,
+    /// The document's direction.
+    pub direction: Direction,
+}
+
+/// Step 2 (see the module header). `default_bidi` is the document defaults' `w:bidi`
+/// (`w:pPrDefault`): when said, it is the document's direction, else most paragraphs decide.
+/// `default_lang` (the defaults' `w:val`) is what paragraphs and runs are compared with when
+/// the body has no letters to count.
+pub fn settle(
+    doc: &mut Document,
+    default_bidi: Option<bool>,
+    default_lang: Option<&str>,
+) -> Settled {
+    let mut tally = Tally::default();
+    doc.walk_blocks(&mut |_, b| {
+        if let Block::Paragraph(p) = b {
+            tally.paragraph(p);
+        }
+    });
+    let language = tally.language();
+    let direction = match default_bidi {
+        Some(true) => Direction::Rtl,
+        Some(false) => Direction::Ltr,
+        None if tally.rtl > tally.ltr => Direction::Rtl,
+        None => Direction::Ltr,
+    };
+    let settled = Settled {
+        language,
+        direction,
+    };
+    // Without letters to count, runs and paragraphs are compared with the defaults' language
+    // (the document's is then the core properties' or the caller's: `super::meta`).
+    let doc_lang = settled.language.as_deref().or(default_lang);
+    doc.walk_blocks_mut(&mut |_, b| match b {
+        Block::Paragraph(p) => {
+            // A paragraph without letters or a language of its own is in the document's.
+            let lang = paragraph_lang(p).or(doc_lang).map(str::to_string);
+            let dir = if p.dir == Some(Direction::Rtl) {
+                Direction::Rtl
+            } else {
+                Direction::Ltr
+            };
+            p.content = relative(&p.content, lang.as_deref(), dir);
+            p.lang = lang.filter(|l| Some(l.as_str()) != doc_lang);
+            p.dir = (dir != direction).then_some(dir);
+        }
+        Block::Table(t) => {
+            let dir = if t.dir == Some(Direction::Rtl) {
+                Direction::Rtl
+            } else {
+                Direction::Ltr
+            };
+            t.dir = (dir != direction).then_some(dir);
+        }
+        _ => {}
+    });
+    for c in &mut doc.comments {
+        c.content = relative(&c.content, doc_lang, direction);
+    }
+    settled
+}
+
+/// Characters per language and paragraphs per direction over the body.
+#[derive(Default)]
+struct Tally {
+    /// Language → (characters, order of first appearance).
+    chars: HashMap<String, (usize, usize)>,
+    rtl: usize,
+    ltr: usize,
+}
+
+impl Tally {
+    fn paragraph(&mut self, p: &ast::Paragraph) {
+        if p.dir == Some(Direction::Rtl) {
+            self.rtl += 1;
+        } else {
+            self.ltr += 1;
+        }
+        let mut counts = Vec::new();
+        count_chars(&p.content, None, &mut counts);
+        if counts.is_empty() {
+            // A paragraph without text says its language in its mark, which counts once.
+            if let Some(l) = &p.lang {
+                counts.push((l.as_str(), 1));
+            }
+        }
+        for (lang, n) in counts {
+            let order = self.chars.len();
+            self.chars.entry(lang.to_string()).or_insert((0, order)).0 += n;
+        }
+    }
+
+    fn language(&self) -> Option<String> {
+        self.chars
+            .iter()
+            .max_by_key(|(_, (n, order))| (*n, std::cmp::Reverse(*order)))
+            .map(|(l, _)| l.clone())
+    }
+}
+
+/// Adds the characters of each language in `content` (notes left out) to `counts`.
+fn count_chars<'c>(
+    content: &'c [Inline],
+    lang: Option<&'c str>,
+    counts: &mut Vec<(&'c str, usize)>,
+) {
+    for inline in content {
+        match inline {
+            Inline::Text { text } => {
+                if let Some(l) = lang {
+                    let n = text.chars().filter(|c| slot_of_char(*c).is_some()).count();
+                    match counts.iter_mut().find(|(k, _)| *k == l) {
+                        Some((_, c)) => *c += n,
+                        None if n > 0 => counts.push((l, n)),
+                        None => {}
+                    }
+                }
+            }
+            Inline::Lang {
+                lang: inner,
+                children,
+                ..
+            } => count_chars(children, inner.as_deref().or(lang), counts),
+            Inline::Note { .. } => {}
+            other => {
+                if let Some(children) = other.children() {
+                    count_chars(children, lang, counts);
+                }
+            }
+        }
+    }
+}
+
+/// A paragraph's language: the most common among its text, else its mark's.
+fn paragraph_lang(p: &ast::Paragraph) -> Option<&str> {
+    let mut counts = Vec::new();
+    count_chars(&p.content, None, &mut counts);
+    counts
+        .iter()
+        .enumerate()
+        .max_by_key(|(i, (_, n))| (*n, std::cmp::Reverse(*i)))
+        .map(|(_, (l, _))| *l)
+        .or(p.lang.as_deref())
+}
+
+/// `content` with its provisional language marks made relative to a paragraph of `lang` and
+/// `dir`: a run's language only where it differs, its direction only where it differs (`w:rtl`
+/// in a left-to-right paragraph, `w:rtl w:val="0"` in a right-to-left one). A run without
+/// letters (digits, spaces, a line break) takes the language of the run before it when both
+/// have the same direction, else of the run after it, so one foreign phrase stays one span.
+/// Notes inside are made relative too.
+pub fn relative(content: &[Inline], lang: Option<&str>, dir: Direction) -> Vec<Inline> {
+    /// A text or break run's relative key, and whether it is a neutral run still looking for
+    /// its language.
+    struct Slot {
+        key: LangKey,
+        open: bool,
+    }
+    let mut runs = to_runs(content);
+    let mut keys: Vec<Option<Slot>> = Vec::with_capacity(runs.len());
+    for run in &mut runs {
+        let neutral = match &run.leaf {
+            Leaf::Text(t) => SlotCounts::of(t).is_none(),
+            Leaf::LineBreak => true,
+            Leaf::Atom(Inline::Note { kind, content }) => {
+                run.leaf = Leaf::Atom(Inline::Note {
+                    kind: *kind,
+                    content: relative(content, lang, dir),
+                });
+                keys.push(None);
+                continue;
+            }
+            Leaf::Atom(_) => {
+                keys.push(None);
+                continue;
+            }
+        };
+        let key = match run.marks.iter().position(|m| matches!(m, Mark::Lang(_))) {
+            Some(at) => match run.marks.remove(at) {
+                Mark::Lang(k) => k,
+                _ => LangKey::default(),
+            },
+            None => LangKey::default(),
+        };
+        let run_dir = match (dir, key.dir) {
+            (Direction::Ltr, Some(Direction::Rtl)) => Some(Direction::Rtl),
+            (Direction::Rtl, Some(Direction::Ltr)) => Some(Direction::Ltr),
+            _ => None,
+        };
+        keys.push(Some(Slot {
+            open: neutral && key.lang.is_none(),
+            key: LangKey {
+                lang: key.lang.filter(|l| Some(l.as_str()) != lang),
+                dir: run_dir,
+            },
+        }));
+    }
+    // Neutral runs: the language of the run before (same direction), else of the run after.
+    for forward in [true, false] {
+        let mut near: Option<LangKey> = None;
+        let order: Box<dyn Iterator<Item = &mut Option<Slot>>> = if forward {
+            Box::new(keys.iter_mut())
+        } else {
+            Box::new(keys.iter_mut().rev())
+        };
+        for slot in order.flatten() {
+            if !slot.open {
+                near = Some(slot.key.clone());
+            } else if let Some(n) = near.as_ref().filter(|n| n.dir == slot.key.dir) {
+                slot.key.lang.clone_from(&n.lang);
+                slot.open = false;
+            }
+        }
+    }
+    for (run, slot) in runs.iter_mut().zip(keys) {
+        if let Some(slot) = slot.filter(|s| !s.key.is_empty()) {
+            run.marks.push(Mark::Lang(slot.key));
+            canonical_marks(&mut run.marks);
+        }
+    }
+    from_runs(runs)
+}
+
+/// Says every paragraph's language again relative to a document language `to` instead of
+/// `from` (the caller named another one than the body's).
+pub fn rebase(doc: &mut Document, from: Option<&str>, to: Option<&str>) {
+    doc.walk_blocks_mut(&mut |_, b| {
+        if let Block::Paragraph(p) = b {
+            let own = p.lang.take().or_else(|| from.map(str::to_string));
+            p.lang = own.filter(|l| Some(l.as_str()) != to);
+        }
+    });
+}
+
+/// Whether a paragraph would be the default one but for provisional language fields (the
+/// empty paragraph Word puts after a nested table).
+pub fn is_empty_default(p: &ast::Paragraph) -> bool {
+    *p == ast::Paragraph {
+        lang: p.lang.clone(),
+        dir: p.dir,
+        ..ast::Paragraph::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lang(l: Option<&str>, dir: Option<Direction>, children: Vec<Inline>) -> Inline {
+        Inline::Lang {
+            lang: l.map(str::to_string),
+            dir,
+            children,
+        }
+    }
+
+    #[test]
+    fn runs_become_relative_to_their_paragraph() {
+        let rtl = Some(Direction::Rtl);
+        // An English paragraph with an Arabic phrase (rtl), a space between two of its words.
+        let content = vec![
+            lang(Some("en-US"), None, vec![Inline::text("Peace is ")]),
+            lang(Some("ar-SA"), rtl, vec![Inline::text("سلام")]),
+            lang(None, rtl, vec![Inline::text(" ")]),
+            lang(Some("ar-SA"), rtl, vec![Inline::text("عليكم")]),
+            lang(Some("en-US"), None, vec![Inline::text(" in 2019.")]),
+        ];
+        assert_eq!(
+            relative(&content, Some("en-US"), Direction::Ltr),
+            vec![
+                Inline::text("Peace is "),
+                lang(Some("ar-SA"), rtl, vec![Inline::text("سلام عليكم")]),
+                Inline::text(" in 2019."),
+            ]
+        );
+        // In an Arabic paragraph the rtl runs are plain, the English word keeps its language.
+        let content = vec![
+            lang(Some("ar-SA"), rtl, vec![Inline::text("لغة ")]),
+            lang(Some("en-US"), None, vec![Inline::text("Python")]),
+            lang(None, None, vec![Inline::text(" 3.12")]),
+        ];
+        assert_eq!(
+            relative(&content, Some("ar-SA"), Direction::Rtl),
+            vec![
+                Inline::text("لغة "),
+                lang(Some("en-US"), None, vec![Inline::text("Python 3.12")]),
+            ]
+        );
+    }
+
+    #[test]
+    fn the_most_common_language_and_direction_win() {
+        let rtl = Some(Direction::Rtl);
+        let para = |l: &str, dir, text: &str| {
+            Block::Paragraph(ast::Paragraph {
+                dir,
+                ..ast::Paragraph::new(
+                    ast::TextType::Paragraph,
+                    vec![lang(Some(l), dir, vec![Inline::text(text)])],
+                )
+            })
+        };
+        let mut doc = Document::new();
+        doc.blocks = vec![
+            para("ar-SA", rtl, "مرحبا بالعالم"),
+            para("ar-SA", rtl, "اللغة العربية"),
+            para("en-US", None, "Hello"),
+        ];
+        let settled = settle(&mut doc, None, None);
+        assert_eq!(settled.language.as_deref(), Some("ar-SA"));
+        assert_eq!(settled.direction, Direction::Rtl);
+        let Block::Paragraph(p) = &doc.blocks[0] else {
+            panic!()
+        };
+        assert_eq!((p.lang.as_deref(), p.dir), (None, None));
+        assert_eq!(p.content, vec![Inline::text("مرحبا بالعالم")]);
+        let Block::Paragraph(p) = &doc.blocks[2] else {
+            panic!()
+        };
+        assert_eq!(
+            (p.lang.as_deref(), p.dir),
+            (Some("en-US"), Some(Direction::Ltr))
+        );
+        assert_eq!(p.content, vec![Inline::text("Hello")]);
+        assert_eq!(doc.validate(), Ok(()));
+    }
+}
