@@ -149,22 +149,32 @@ impl<'a> Layout<'a> {
         align: Align,
         size: f32,
     ) -> Vec<Line> {
-        self.break_lines_in(tokens, width, align, Base::Auto, size)
+        self.break_lines_in(tokens, width, align, Base::Auto, None, size)
     }
 
-    /// [`Self::break_lines`] in a direction.
+    /// The base direction of a paragraph: its own, else the document's, else its text's.
+    pub(crate) fn base_of(&self, dir: Option<crate::ast::Direction>) -> Base {
+        match dir.or(self.doc.meta.direction) {
+            Some(crate::ast::Direction::Rtl) => Base::Rtl,
+            Some(crate::ast::Direction::Ltr) => Base::Ltr,
+            None => Base::Auto,
+        }
+    }
+
+    /// [`Self::break_lines`] in a direction and a language (the document's when `None`).
     fn break_lines_in(
         &self,
         tokens: &mut Vec<Token>,
         width: f32,
         align: Align,
         base: Base,
+        lang: Option<&str>,
         size: f32,
     ) -> Vec<Line> {
         let set = Setting {
             align,
             base,
-            lang: self.text_lang.as_deref(),
+            lang: lang.or(self.text_lang.as_deref()),
         };
         super::lines::break_lines(tokens, width, set, size, self.flow.keep_items)
     }
@@ -366,14 +376,22 @@ impl<'a> Layout<'a> {
             }
             _ => {}
         }
+        // The paragraph's language chooses Han glyph forms and goes to the shaper.
+        let doc_lang = self.inl.lang;
+        if let Some(l) = p.lang.as_deref() {
+            self.inl.lang = crate::fonts::book::Lang::of(Some(l));
+        }
         self.inl.tokens(&p.content, style, &mut tokens);
+        self.inl.lang = doc_lang;
         let width = (width - offset).max(size * 2.0);
         let align = if p.kind == TextType::Caption && p.align == Align::Left {
             Align::Center
         } else {
             p.align
         };
-        let mut lines = self.break_lines_in(&mut tokens, width, align, Base::Auto, size);
+        let base = self.base_of(p.dir);
+        let mut lines =
+            self.break_lines_in(&mut tokens, width, align, base, p.lang.as_deref(), size);
         let rtl = lines.first().is_some_and(|l| l.rtl);
         if let (Some((m, hang)), Some(first)) = (marker, lines.first_mut()) {
             let mut mt = Vec::new();

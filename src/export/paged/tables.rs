@@ -66,9 +66,17 @@ impl Layout<'_> {
             Some(p) if p.is_finite() && p > 0.0 => avail * p.min(100.0) / 100.0,
             _ => avail,
         };
+        // A right-to-left table (Word's `bidiVisual`) runs its columns from the right, its
+        // alignment and indent counted from its start, the right edge.
+        let rtl = t.dir.or(self.doc.meta.direction) == Some(crate::ast::Direction::Rtl);
+        let align = match (rtl, t.align) {
+            (true, Align::Left) => Align::Right,
+            (true, Align::Right) => Align::Left,
+            (_, a) => a,
+        };
         let left = geo.left
-            + indent
-            + match t.align {
+            + if rtl { 0.0 } else { indent }
+            + match align {
                 Align::Center => (avail - total) / 2.0,
                 Align::Right => avail - total,
                 _ => 0.0,
@@ -106,6 +114,11 @@ impl Layout<'_> {
                 let end = (col + span).min(grid);
                 let x = starts[col];
                 let w = (starts[end] - x).max(1.0);
+                let x = if rtl {
+                    starts[0] + starts[grid] - (x + w)
+                } else {
+                    x
+                };
                 let lines = self.cell_lines(cell, w, row.header, scale);
                 cells.push(CellBox {
                     x,

@@ -189,8 +189,15 @@ impl Inliner {
                 self.tokens(children, st, out);
                 self.in_link = was;
             }
-            Inline::Span { children, .. } | Inline::Lang { children, .. } => {
-                self.tokens(children, style, out)
+            Inline::Span { children, .. } => self.tokens(children, style, out),
+            // A run in another language: its Han characters take that language's forms.
+            Inline::Lang { lang, children, .. } => {
+                let outer = self.lang;
+                if let Some(l) = lang.as_deref() {
+                    self.lang = Lang::of(Some(l));
+                }
+                self.tokens(children, style, out);
+                self.lang = outer;
             }
             Inline::Tracked { change, children } => {
                 let mut st = style;
