@@ -208,7 +208,7 @@ pub fn headings() -> Document {
             Block::Paragraph(restarted),
             p(HeadingOl, 2, vec![t("Below the restart")]),
             p(HeadingOl, 0, vec![t("Second chapter")]),
-            p(Heading, 5, vec![t("Level five is h6")]),
+            p(Heading, 5, vec![t("Level five, ranked under the chapter")]),
             p(Paragraph, 0, vec![t("Plain text.")]),
         ],
     )
