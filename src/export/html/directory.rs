@@ -51,20 +51,20 @@ impl Writer<'_> {
         // A second list of the same kind shows the same title; its landmark is told apart by
         // its number ("Contents 2").
         let _ = if before == 0 {
-            write!(
+            writeln!(
                 out,
-                "<nav class=\"{class}\" aria-labelledby=\"sd-dir-{n}\">\n"
+                "<nav class=\"{class}\" aria-labelledby=\"sd-dir-{n}\">"
             )
         } else {
-            write!(
+            writeln!(
                 out,
-                "<nav class=\"{class}\" aria-label=\"{title} {}\">\n",
+                "<nav class=\"{class}\" aria-label=\"{title} {}\">",
                 before + 1
             )
         };
-        let _ = write!(
+        let _ = writeln!(
             out,
-            "<{tag} class=\"toc-title\" id=\"sd-dir-{n}\">{title}</{tag}>\n"
+            "<{tag} class=\"toc-title\" id=\"sd-dir-{n}\">{title}</{tag}>"
         );
         match kind {
             DirectoryKind::Content => nested_entries(&mut out, &self.toc),
