@@ -872,6 +872,14 @@ pub fn everything() -> Document {
         }],
         ..IndexNode::default()
     }];
+    // A code line wider than a phone's screen: the block scrolls, and a keyboard must reach it.
+    let mut code = para(
+        Paragraph,
+        0,
+        vec![t(&format!("let wide = \"{}\";", "x".repeat(160)))],
+    );
+    code.code = Some("rust".into());
+    d.blocks.push(Block::Paragraph(code));
     d
 }
 

@@ -131,13 +131,14 @@ impl<'a> Writer<'a> {
         };
         if let Some(language) = p.code.as_deref().filter(|_| !heading) {
             // A code block: `pre` keeps every space and line, `code` names the language the
-            // way highlighters read it (`language-rust`).
+            // way highlighters read it (`language-rust`). Long lines scroll, so a keyboard must
+            // reach the block (`tabindex`, WCAG 2.1.1).
             self.out.push_str("<pre");
             self.id_and_classes(
                 id.as_deref(),
                 &["code", align_class(p.align), indent_class(p.indent)],
             );
-            self.out.push_str("><code");
+            self.out.push_str(" tabindex=\"0\"><code");
             if !language.is_empty() && crate::ast::is_code_language(language) {
                 self.out.push_str(" class=\"language-");
                 self.attr(language);
