@@ -54,10 +54,10 @@ fn markdown_code_blocks_keep_language_and_whitespace() {
 fn html_writes_pre_code_with_the_language() {
     let doc = from_markdown();
     let html = String::from_utf8(export(&doc, Format::HtmlAllInOne)).unwrap();
-    let want = "<pre class=\"code\"><code class=\"language-rust\">fn main() {\n    let x = 1;\n\tprintln!(\"{x}  &lt;ok&gt;\");\n}</code></pre>";
+    let want = "<pre class=\"code\" tabindex=\"0\"><code class=\"language-rust\">fn main() {\n    let x = 1;\n\tprintln!(\"{x}  &lt;ok&gt;\");\n}</code></pre>";
     assert!(html.contains(want), "{html}");
     assert!(
-        html.contains("<pre class=\"code\"><code>indented  code</code></pre>"),
+        html.contains("<pre class=\"code\" tabindex=\"0\"><code>indented  code</code></pre>"),
         "{html}"
     );
 }
@@ -142,7 +142,7 @@ fn word_code_styles_are_code_blocks() {
     assert!(blocks.iter().all(|p| p.code.as_deref() == Some("")));
     let html = String::from_utf8(export(&c.value, Format::HtmlAllInOne)).unwrap();
     assert!(
-        html.contains("<pre class=\"code\"><code>  indented()</code></pre>"),
+        html.contains("<pre class=\"code\" tabindex=\"0\"><code>  indented()</code></pre>"),
         "{html}"
     );
 }

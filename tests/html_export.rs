@@ -345,7 +345,9 @@ fn numbered_headings_and_paragraphs_show_shared_numbers() {
         "<p class=\"numbered\"><span class=\"num\">1.1.2</span> Another one.</p>",
         "<h2 id=\"sd-h-5\"><span class=\"num\">1.5</span> Restarted at five</h2>",
         "<h3 id=\"sd-h-6\"><span class=\"num\">1.5.1</span> Below the restart</h3>",
-        "<h6 id=\"sd-h-8\">Level five is h6</h6>",
+        // An HTML heading's level is its rank in the outline: a Word level-five heading right
+        // under a chapter is its first subheading.
+        "<h2 id=\"sd-h-8\">Level five, ranked under the chapter</h2>",
     ] {
         assert!(html.contains(expected), "{expected}\n{html}");
     }
@@ -362,7 +364,8 @@ fn notes_link_both_ways_and_count_separately() {
         assert!(html.contains(&format!("href=\"#sd-en-{n}\" id=\"sd-enref-{n}\"")));
     }
     assert!(html.contains("role=\"doc-noteref\">ii</a>"));
-    assert!(html.contains("<aside class=\"sidenote\" id=\"sd-sn-1\">"));
+    // A note beside the text, not a complementary landmark inside `main`.
+    assert!(html.contains("<aside class=\"sidenote\" id=\"sd-sn-1\" role=\"note\">"));
     // The nested footnote is written inline and reported.
     assert!(html.contains("<em>style</em> (nested)"));
     assert!(

@@ -4,19 +4,17 @@
 // - every <img> is decoded (naturalWidth > 0) and is a data: URI — or, with --folder (the `html`
 //   form: index.html + style.css + images/), a file beside the page;
 // - the page loads nothing from elsewhere (a single file must be self-contained);
-// - content headings (h1-h6 other than generated list titles), tables and images match the counts
-//   given;
+// - content headings (h1-h6 other than the title, a hidden h1 and generated list titles), tables
+//   and images match the counts given;
 // - no script elements or on* attributes; the stylesheet applied; every internal link (#id) has a
 //   target; no script errors;
 // - with --drawn, every picture shows on screen: a screenshot of where it is laid out has at
 //   least 2 % of its pixels not white (a picture that decodes but draws nothing fails);
 // - with --header TEXT, the page header shows TEXT on screen, above the document's text.
 // One browser serves all pages; --screenshot captures the first page.
-import { chromium } from 'playwright-core';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { openBrowser } from './browser.mjs';
 
 const expected = {};
 const pages = [];
@@ -41,18 +39,12 @@ if (!pages.length) {
   process.exit(2);
 }
 
-const profile = mkdtempSync(join(tmpdir(), 'sdconv-chromium-'));
 let failures = 0;
+let browser;
 let context;
 try {
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync',
-    ],
-  });
+  browser = await openBrowser();
+  ({ context } = browser);
   for (const [n, file] of pages.entries()) {
     const problems = await checkPage(file, n === 0 ? screenshot : null);
     for (const p of problems) console.error(`FAIL ${file}: ${p}`);
@@ -62,8 +54,7 @@ try {
   console.error(`FAIL browser: ${e.message}`);
   failures += 1;
 } finally {
-  if (context) await context.close();
-  rmSync(profile, { recursive: true, force: true });
+  if (browser) await browser.close();
 }
 console.log(`browser check: ${pages.length - failures} passed, ${failures} failed`);
 process.exit(failures ? 1 : 0);
@@ -91,7 +82,7 @@ async function checkPage(file, shot) {
         width: i.naturalWidth,
         alt: i.alt,
       })),
-      headings: document.querySelectorAll(':is(h1,h2,h3,h4,h5,h6):not(.toc-title):not(.notes-title)').length,
+      headings: document.querySelectorAll(':is(h1,h2,h3,h4,h5,h6):not(.toc-title):not(.notes-title):not(.doc-title):not(.visually-hidden)').length,
       tables: document.querySelectorAll('table').length,
       brokenLinks: [...document.querySelectorAll('a[href^="#"]')]
         .map((a) => decodeURIComponent(a.getAttribute('href').slice(1)))

@@ -208,7 +208,7 @@ pub fn headings() -> Document {
             Block::Paragraph(restarted),
             p(HeadingOl, 2, vec![t("Below the restart")]),
             p(HeadingOl, 0, vec![t("Second chapter")]),
-            p(Heading, 5, vec![t("Level five is h6")]),
+            p(Heading, 5, vec![t("Level five, ranked under the chapter")]),
             p(Paragraph, 0, vec![t("Plain text.")]),
         ],
     )
@@ -872,6 +872,14 @@ pub fn everything() -> Document {
         }],
         ..IndexNode::default()
     }];
+    // A code line wider than a phone's screen: the block scrolls, and a keyboard must reach it.
+    let mut code = para(
+        Paragraph,
+        0,
+        vec![t(&format!("let wide = \"{}\";", "x".repeat(160)))],
+    );
+    code.code = Some("rust".into());
+    d.blocks.push(Block::Paragraph(code));
     d
 }
 

@@ -82,7 +82,7 @@ impl<'a> Writer<'a> {
                 Block::Image(img) => self.figure(block, img, number, top),
                 Block::Table(t) => self.table(block, t, number, top),
                 Block::PageBreak => self.out.push_str("<div class=\"page-break\"></div>\n"),
-                Block::Directory { kind } => self.placeholders.push((self.out.len(), *kind)),
+                Block::Directory { kind } => self.directory_placeholder(*kind),
             }
         }
         self.close_lists(&mut lists);
@@ -112,7 +112,7 @@ impl<'a> Writer<'a> {
         let numbered = matches!(p.kind, TextType::HeadingOl) && number.label.is_some();
         let heading = p.kind.is_heading() && (numbered || !is_blank(&p.content));
         let tag = if heading {
-            ["h1", "h2", "h3", "h4", "h5", "h6"][usize::from(p.level.min(5))]
+            self.landmarks.heading_tag(p.level)
         } else {
             "p"
         };
@@ -138,13 +138,14 @@ impl<'a> Writer<'a> {
         };
         if let Some(language) = p.code.as_deref().filter(|_| !heading) {
             // A code block: `pre` keeps every space and line, `code` names the language the
-            // way highlighters read it (`language-rust`).
+            // way highlighters read it (`language-rust`). Long lines scroll, so a keyboard must
+            // reach the block (`tabindex`, WCAG 2.1.1).
             self.out.push_str("<pre");
             self.id_and_classes(
                 id.as_deref(),
                 &["code", align_class(p.align), indent_class(p.indent)],
             );
-            self.out.push_str("><code");
+            self.out.push_str(" tabindex=\"0\"><code");
             if !language.is_empty() && crate::ast::is_code_language(language) {
                 self.out.push_str(" class=\"language-");
                 self.attr(language);
@@ -201,7 +202,7 @@ impl<'a> Writer<'a> {
             };
             let _ = write!(
                 self.out,
-                "<aside class=\"sidenote\" id=\"sd-sn-{n}\"><a class=\"backref\" href=\"#sd-snref-{n}\">{n}</a> "
+                "<aside class=\"sidenote\" id=\"sd-sn-{n}\" role=\"note\"><a class=\"backref\" href=\"#sd-snref-{n}\">{n}</a> "
             );
             let was = std::mem::replace(&mut self.in_note, true);
             self.inlines(content);
@@ -478,7 +479,8 @@ impl<'a> Writer<'a> {
                 &mut self.out,
             );
         }
-        self.out.push_str("<div class=\"table-wrap\">\n<table");
+        self.open_table_region(caption, table_number);
+        self.out.push_str("<table");
         self.id_and_classes(
             id.as_deref(),
             &[align_class(t.align), indent_class(t.indent)],
@@ -654,13 +656,20 @@ impl<'a> Writer<'a> {
     }
 
     fn cell(&mut self, cell: &'a Cell, header_row: bool, colspan: usize, rowspan: usize) {
-        let tag = if cell.header || header_row {
-            "th"
-        } else {
-            "td"
-        };
+        // A header cell with nothing in it (the corner of a grid) heads nothing: a `td`, since
+        // an empty `th` is announced as a header without a name.
+        let header = (cell.header || header_row) && !cell.blocks.iter().all(is_blank_block);
+        let tag = if header { "th" } else { "td" };
         self.out.push('<');
         self.out.push_str(tag);
+        if header {
+            // What the header cell heads: its column in a header row, else its row.
+            self.out.push_str(if header_row {
+                " scope=\"col\""
+            } else {
+                " scope=\"row\""
+            });
+        }
         // HTML caps colspan at 1000 and rowspan at 65534.
         if colspan > 1 {
             let _ = write!(self.out, " colspan=\"{}\"", colspan.min(1000));
@@ -771,6 +780,11 @@ fn is_blank(inlines: &[Inline]) -> bool {
         Inline::Image { .. } => false,
         other => other.children().is_none_or(is_blank),
     })
+}
+
+/// Whether a block shows nothing: a paragraph without text or image.
+fn is_blank_block(block: &Block) -> bool {
+    matches!(block, Block::Paragraph(p) if is_blank(&p.content))
 }
 
 /// How many leading rows go into `thead`: the leading header rows, unless a cell there spans into

@@ -77,13 +77,22 @@ pub fn write(t: &Table, kind: ChartKind, title: &str, out: &mut String) -> bool 
     if kind == ChartKind::Other || all.is_empty() || cats.is_empty() {
         return false;
     }
+    // Nothing to name the picture by: the table after it, its accessible form, is what a screen
+    // reader reads (an image without a name would be announced as nothing).
+    let named = !title.trim().is_empty();
+    let role = if named { " role=\"img\"" } else { "" };
     let _ = write!(
         out,
-        "<svg class=\"chart\" role=\"img\" viewBox=\"0 0 {W} {H}\" width=\"{W}\" height=\"{H}\" \
-         xmlns=\"http://www.w3.org/2000/svg\" aria-label=\""
+        "<svg class=\"chart\"{role} viewBox=\"0 0 {W} {H}\" width=\"{W}\" height=\"{H}\" \
+         xmlns=\"http://www.w3.org/2000/svg\""
     );
-    escape::attr(title, out);
-    out.push_str("\">");
+    if named {
+        out.push_str(" aria-label=\"");
+        escape::attr(title, out);
+        out.push_str("\">");
+    } else {
+        out.push_str(" aria-hidden=\"true\">");
+    }
     match kind {
         ChartKind::Pie => pie(&cats, &values[0], 0.0, out),
         ChartKind::Doughnut => pie(&cats, &values[0], DOUGHNUT_HOLE, out),

@@ -42,9 +42,29 @@ impl Writer<'_> {
                 return out;
             }
         };
-        let _ = write!(
+        let (tag, before) = self
+            .landmarks
+            .directories
+            .get(n - 1)
+            .copied()
+            .unwrap_or(("h2", 0));
+        // A second list of the same kind shows the same title; its landmark is told apart by
+        // its number ("Contents 2").
+        let _ = if before == 0 {
+            writeln!(
+                out,
+                "<nav class=\"{class}\" aria-labelledby=\"sd-dir-{n}\">"
+            )
+        } else {
+            writeln!(
+                out,
+                "<nav class=\"{class}\" aria-label=\"{title} {}\">",
+                before + 1
+            )
+        };
+        let _ = writeln!(
             out,
-            "<nav class=\"{class}\" aria-labelledby=\"sd-dir-{n}\">\n<h2 class=\"toc-title\" id=\"sd-dir-{n}\">{title}</h2>\n"
+            "<{tag} class=\"toc-title\" id=\"sd-dir-{n}\">{title}</{tag}>"
         );
         match kind {
             DirectoryKind::Content => nested_entries(&mut out, &self.toc),
@@ -147,8 +167,29 @@ fn entry_link(out: &mut String, e: &Entry, label_sep: &str) {
         out.push_str(label_sep);
         out.push_str("</span> ");
     }
-    out.push_str(&e.html);
+    if e.label.is_none() && shows_no_text(&e.html) {
+        // A link with nothing to read leads nowhere a reader can tell: the neutral mark.
+        out.push_str(crate::export::XREF_MARK);
+    } else {
+        out.push_str(&e.html);
+    }
     out.push_str("</a>");
+}
+
+/// Whether `html` (text and formatting tags, escaped) has no text outside its tags.
+fn shows_no_text(html: &str) -> bool {
+    let mut in_tag = false;
+    html.chars().all(|c| match c {
+        '<' => {
+            in_tag = true;
+            true
+        }
+        '>' => {
+            in_tag = false;
+            true
+        }
+        c => in_tag || c.is_whitespace(),
+    })
 }
 
 /// Figures or tables: one flat list.
@@ -227,5 +268,17 @@ fn sidenotes_title(lang: Language) -> &'static str {
         Language::En => "Sidenotes",
         Language::Ru => "Заметки на полях",
         Language::FrCa => "Notes en marge",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn text_is_found_outside_tags_only() {
+        use super::shows_no_text;
+        assert!(shows_no_text(""));
+        assert!(shows_no_text("<em> </em><sub>\n</sub>"));
+        assert!(!shows_no_text("<em>a</em>"));
+        assert!(!shows_no_text("&amp;"));
     }
 }

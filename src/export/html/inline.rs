@@ -4,6 +4,7 @@ use std::fmt::Write;
 
 use base64::Engine;
 
+use super::landmarks::{LinkShows, link_shows};
 use super::url::{self, Target};
 use super::{ImageMode, Writer, excerpt};
 use crate::ast::numbering::format_number;
@@ -80,6 +81,10 @@ impl<'a> Writer<'a> {
             } => {
                 if !self.plain {
                     self.inline_image(media, caption.as_deref(), alt.as_deref());
+                } else if let Some(alt) = alt.as_deref().filter(|a| !a.trim().is_empty()) {
+                    // A list entry reads the picture's text: a heading of pictures alone
+                    // still gives its entry a name.
+                    self.text(alt);
                 }
             }
             Inline::IndexMark { id } => {
@@ -198,6 +203,21 @@ impl<'a> Writer<'a> {
             }
             _ => None,
         };
+        let shows = link_shows(children);
+        if shows == LinkShows::Nothing {
+            // Only spaces or breaks: nothing to see or to read, so nothing to follow.
+            self.warn(
+                WarningKind::Lossy,
+                format!(
+                    "link to {:?} without text written as its content",
+                    excerpt(href)
+                ),
+                "a@href",
+            );
+            self.inlines(children);
+            return;
+        }
+        let at = self.out.len();
         self.out.push_str("<a href=\"");
         match (kind, fragment) {
             (Target::Fragment, Some(id)) => {
@@ -207,7 +227,15 @@ impl<'a> Writer<'a> {
             (Target::Fragment, None) => self.out.push('#'),
             (Target::External | Target::Relative, _) => self.attr(&clean),
         }
-        self.out.push_str("\">");
+        self.out.push('"');
+        if shows == LinkShows::Picture {
+            // A picture without alternative text: the link is named by where it goes (the
+            // `href` value just written, quotes included).
+            let target = self.out[at + "<a href=".len()..].to_owned();
+            self.out.push_str(" aria-label=");
+            self.out.push_str(&target);
+        }
+        self.out.push('>');
         if kind == Target::External && self.wants.weblinks && !self.weblinks_seen.contains(&clean) {
             self.weblinks_seen.insert(clean.clone());
             self.weblinks.push(clean);
@@ -344,7 +372,8 @@ impl<'a> Writer<'a> {
             self.out.push_str("\">");
         }
         let label = t.label.as_deref().filter(|l| !l.is_empty());
-        let body = Some(t.text.as_str()).filter(|s| !s.is_empty());
+        // Text of only spaces or breaks would make a link with nothing to read.
+        let body = Some(t.text.as_str()).filter(|s| !s.trim().is_empty());
         let (label, body) = match (number && label.is_some(), text && body.is_some()) {
             (false, false) => (label, if label.is_some() { None } else { body }),
             (n, b) => (label.filter(|_| n), body.filter(|_| b)),

@@ -12,7 +12,8 @@
 //!   document's language); inline images → `img.inline`. Done; EMF/WMF/TIFF are written but
 //!   browsers cannot show them (warned).
 //! - tables → `table` with `caption`, `colgroup` widths, `thead` for leading header rows,
-//!   `th`/`td` with spans, alignment, colours and borders, cell blocks. Done.
+//!   `th`/`td` with spans, alignment, colours and borders, cell blocks, inside a scrolling
+//!   `div.table-wrap` region a keyboard reaches, named by the caption. Done.
 //! - footnotes and endnotes → numbered references linking both ways to `section.footnotes` /
 //!   `section.endnotes` (footnotes at a `footnotes` directory when there is one); sidenotes →
 //!   `aside` after their block. Notes inside notes are written inline in brackets (warned).
@@ -30,6 +31,11 @@
 //!   navigation (contents, figures, tables, web links, index, sidenotes) with localised titles.
 //! - index marks → empty `span.index-mark` anchors, targets of the index directory.
 //!
+//! Accessibility (module `landmarks`; axe-core finds no WCAG 2.1 A/AA or best-practice
+//! violation, `tests/browser/axe.mjs`): the page header is the one banner; the title is the `h1`
+//! inside `main` (else a visually hidden one); heading levels are outline ranks without gaps;
+//! comments are a complementary landmark beside `main`; links are underlined.
+//!
 //! Safety: all text and attribute values are escaped, forbidden code points replaced; links keep
 //! only `http`, `https`, `mailto`, relative and `#` targets (module `url`), anything else is dropped
 //! with its text kept and a warning; CSS values from the tree (colours, lengths) are checked
@@ -45,6 +51,7 @@ mod directory;
 mod escape;
 mod ids;
 mod inline;
+mod landmarks;
 mod langdir;
 mod mathml;
 mod notes;
@@ -349,6 +356,8 @@ struct Writer<'a> {
     index_targets: HashMap<&'a str, u32>,
     /// Where directories go: byte offset in `out` and kind.
     placeholders: Vec<(usize, DirectoryKind)>,
+    /// Heading ranks, the page's `h1`, table regions.
+    landmarks: landmarks::Landmarks,
 }
 
 impl<'a> Writer<'a> {
@@ -405,6 +414,7 @@ impl<'a> Writer<'a> {
             index_marks: 0,
             index_targets: HashMap::new(),
             placeholders: Vec::new(),
+            landmarks: landmarks::Landmarks::default(),
         };
         w.prepare();
         w

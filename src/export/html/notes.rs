@@ -7,8 +7,9 @@ use crate::ast::Inline;
 use crate::lang::Language;
 
 impl<'a> Writer<'a> {
-    /// The footnote or endnote section as a string (empty when there are none).
-    pub(super) fn notes_section(&mut self, endnotes: bool) -> String {
+    /// The footnote or endnote section as a string (empty when there are none), its title a
+    /// `title_tag` heading.
+    pub(super) fn notes_section(&mut self, endnotes: bool, title_tag: &str) -> String {
         let notes: Vec<&'a [Inline]> = if endnotes {
             std::mem::take(&mut self.endnotes)
         } else {
@@ -25,7 +26,7 @@ impl<'a> Writer<'a> {
         let saved = std::mem::take(&mut self.out);
         let _ = write!(
             self.out,
-            "<section class=\"{class}\" aria-labelledby=\"sd-{class}-title\">\n<h2 class=\"notes-title\" id=\"sd-{class}-title\">{title}</h2>\n{list}"
+            "<section class=\"{class}\" aria-labelledby=\"sd-{class}-title\">\n<{title_tag} class=\"notes-title\" id=\"sd-{class}-title\">{title}</{title_tag}>\n{list}"
         );
         let back = back_label(self.lang);
         self.in_note = true;

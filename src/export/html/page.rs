@@ -3,7 +3,7 @@
 
 use super::{ImageMode, STYLESHEET, Writer};
 use crate::ast::inline::plain_text;
-use crate::ast::{Block, PageText, TextType};
+use crate::ast::{Block, DirectoryKind, PageText, TextType};
 use crate::report::{Location, WarningKind};
 
 impl Writer<'_> {
@@ -23,6 +23,8 @@ impl Writer<'_> {
             .unwrap_or_else(|| "Document".to_owned());
         self.text(&title);
         self.out.push_str("</title>\n");
+        // Named again by a visually hidden `h1` when the page would have none.
+        self.landmarks.page_title = title;
         let description =
             nonempty(meta.description.as_deref()).or(nonempty(meta.subtitle.as_deref()));
         for (name, value) in [
@@ -81,19 +83,26 @@ impl Writer<'_> {
                 Location::default().element("header"),
             );
         }
+        // The page header is the page's one banner landmark.
         if let Some(header) = shown.header {
             self.out.push_str("<header class=\"page-header\">\n");
             self.page_text(header);
             self.out.push_str("</header>\n");
         }
+        self.out.push_str("<main>\n");
+        self.landmarks.main_at = self.out.len();
+        // The title block opens `main`: a `header` inside `main` is no second banner, and the
+        // title is the page's level-one heading (the document's headings keep their own ranks,
+        // as pandoc writes them: several `h1` are valid HTML and a reader's outline).
         let title = nonempty(meta.title.as_deref());
         let subtitle = nonempty(meta.subtitle.as_deref());
         if title.is_some() || subtitle.is_some() {
             self.out.push_str("<header class=\"doc-header\">\n");
             if let Some(t) = title {
-                self.out.push_str("<p class=\"doc-title\">");
+                self.out.push_str("<h1 class=\"doc-title\">");
                 self.text(t);
-                self.out.push_str("</p>\n");
+                self.out.push_str("</h1>\n");
+                self.landmarks.has_h1 = true;
             }
             if let Some(s) = subtitle {
                 self.out.push_str("<p class=\"doc-subtitle\">");
@@ -102,19 +111,30 @@ impl Writer<'_> {
             }
             self.out.push_str("</header>\n");
         }
-        self.out.push_str("<main>\n");
     }
 
     /// Writes the lists and the footer, splices in the directories, and returns the page.
     pub(super) fn finish_page(&mut self) -> String {
         // A range left open at the end of the body does not reach into the notes.
         self.comments.active.clear();
-        let footnotes = self.notes_section(false);
-        let endnotes = self.notes_section(true);
+        // Footnotes go to the first footnotes list when there is one, their title at its rank.
+        let footnotes_tag = self
+            .placeholders
+            .iter()
+            .zip(&self.landmarks.directories)
+            .find(|((_, kind), _)| *kind == DirectoryKind::Footnotes)
+            .map_or("h2", |(_, &(tag, _))| tag);
+        let footnotes = self.notes_section(false, footnotes_tag);
+        let endnotes = self.notes_section(true, "h2");
         let comments = self.comments_section();
 
         let mut footnotes = (!footnotes.is_empty()).then_some(footnotes);
-        let placeholders = std::mem::take(&mut self.placeholders);
+        // Directories go after the hidden `h1` (if any), at offsets it moved.
+        let moved = self.hidden_h1();
+        let mut placeholders = std::mem::take(&mut self.placeholders);
+        for (at, _) in &mut placeholders {
+            *at += moved;
+        }
         let directories: Vec<String> = placeholders
             .iter()
             .enumerate()
@@ -126,8 +146,10 @@ impl Writer<'_> {
             tail.push_str(&f);
         }
         tail.push_str(&endnotes);
-        tail.push_str(&comments);
         tail.push_str("</main>\n");
+        // Comments are remarks beside the text, not part of it: a complementary landmark of
+        // their own, which must not sit inside `main` (axe `landmark-complementary-is-top-level`).
+        tail.push_str(&comments);
         let doc = self.doc;
         // The Word footer with its paragraphs, else the service's one-line footer.
         if let Some(footer) = doc.meta.pages.one_page().footer {
