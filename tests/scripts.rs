@@ -258,6 +258,8 @@ fn word_trip_keeps_mixed_languages_and_directions() {
     assert_eq!(back.meta.direction, doc.meta.direction);
     assert_eq!(lang_dir_text(&back), lang_dir_text(&doc));
     assert_eq!(lang_runs(&back), lang_runs(&doc));
+    // LibreOffice's settings say w:autoHyphenation; ours say it back.
+    assert!(doc.meta.hyphenate && back.meta.hyphenate);
 }
 
 #[test]
