@@ -258,4 +258,97 @@ fn word_trip_keeps_mixed_languages_and_directions() {
     assert_eq!(back.meta.direction, doc.meta.direction);
     assert_eq!(lang_dir_text(&back), lang_dir_text(&doc));
     assert_eq!(lang_runs(&back), lang_runs(&doc));
+    // LibreOffice's settings say w:autoHyphenation; ours say it back.
+    assert!(doc.meta.hyphenate && back.meta.hyphenate);
+}
+
+#[test]
+fn sdxml_keeps_languages_and_directions_in_its_pis() {
+    for name in ["arabic", "mixed"] {
+        let doc = read(&fixture(name));
+        let bytes = sdconv::export(&doc, Format::Sdxml, &ExportOptions::default())
+            .unwrap()
+            .value;
+        let back = sdconv::import(Format::Sdxml, &bytes, &ImportOptions::default())
+            .unwrap()
+            .value;
+        assert_eq!(back.meta.language, doc.meta.language, "{name}");
+        assert_eq!(back.meta.direction, doc.meta.direction, "{name}");
+        assert_eq!(lang_dir_text(&back), lang_dir_text(&doc), "{name}");
+        assert_eq!(lang_runs(&back), lang_runs(&doc), "{name}");
+        let tables = |d: &Document| -> Vec<Option<Direction>> {
+            d.blocks
+                .iter()
+                .filter_map(|b| match b {
+                    Block::Table(t) => Some(t.dir),
+                    _ => None,
+                })
+                .collect()
+        };
+        assert_eq!(tables(&back), tables(&doc), "{name}");
+    }
+    // The strict DTD form drops them, and says so in its two aggregated warnings: the fields
+    // (paragraph lang and dir, the document's language) and the run marks.
+    let mut options = ExportOptions::default();
+    options.sdxml = sdconv::export::sdxml::SdxmlExportOptions::strict();
+    let out = sdconv::export(&read(&fixture("mixed")), Format::Sdxml, &options).unwrap();
+    let messages: Vec<&str> = out.warnings.iter().map(|w| w.message.as_str()).collect();
+    assert_eq!(messages.len(), 2, "{messages:?}");
+    assert!(
+        messages[0].contains("dir ×2") && messages[0].contains("lang ×2"),
+        "{messages:?}"
+    );
+    assert!(messages[1].contains("(language ×5)"), "{messages:?}");
+}
+
+#[test]
+fn html_lists_tables_and_cells_say_a_direction_only_where_it_changes() {
+    use sdconv::ast::{Cell, Row, Table, TextType};
+    let rtl = Some(Direction::Rtl);
+    let item = |text: &str| {
+        Block::Paragraph(Paragraph {
+            dir: rtl,
+            lang: Some("ar-SA".into()),
+            ..Paragraph::new(TextType::ListOl, vec![Inline::text(text)])
+        })
+    };
+    let cell = |text: &str, dir| Cell {
+        blocks: vec![Block::Paragraph(Paragraph {
+            dir,
+            ..Paragraph::new(TextType::Paragraph, vec![Inline::text(text)])
+        })],
+        ..Cell::default()
+    };
+    let mut doc = Document::new();
+    doc.meta.language = Some("en-US".into());
+    doc.blocks = vec![
+        Block::Paragraph(Paragraph::new(
+            TextType::Paragraph,
+            vec![Inline::text("Intro")],
+        )),
+        item("واحد"),
+        item("اثنان"),
+        Block::Table(Table {
+            dir: rtl,
+            columns: vec![50.0, 50.0],
+            rows: vec![Row {
+                cells: vec![cell("عربي", rtl), cell("English", None)],
+                ..Row::default()
+            }],
+            ..Table::default()
+        }),
+    ];
+    assert_eq!(doc.validate(), Ok(()));
+    let html = html(&doc);
+    assert!(html.contains("<p>Intro</p>"), "{html}");
+    // The list carries the direction its items share; the items only their language.
+    assert!(html.contains("<ol dir=\"rtl\">"), "{html}");
+    assert!(html.contains("<li lang=\"ar-SA\">واحد"), "{html}");
+    // The table is right to left, its first cell inherits that, the second is left to right.
+    assert!(html.contains("dir=\"rtl\">\n"), "{html}");
+    assert!(html.contains("<td><p>عربي</p></td>"), "{html}");
+    assert!(
+        html.contains("<td dir=\"ltr\"><p>English</p></td>"),
+        "{html}"
+    );
 }

@@ -32,9 +32,9 @@ use sdconv::Document;
 use sdconv::ast::inline::normalize;
 use sdconv::ast::pages::{PagePiece, PageSection, PageText, Pages, Slots};
 use sdconv::ast::{
-    Align, Block, Borders, Cell, Change, ChangeKind, Comment, Direction, DirectoryKind, Extent, Image,
-    IndexNode, Inline, Meta, NoteKind, NumberFormat, Paragraph, Row, Table, TextStyle, TextType,
-    VAlign, WordExportPresets,
+    Align, Block, Borders, Cell, Change, ChangeKind, Comment, Direction, DirectoryKind, Extent,
+    Image, IndexNode, Inline, Meta, NoteKind, NumberFormat, Paragraph, Row, Table, TextStyle,
+    TextType, VAlign, WordExportPresets,
 };
 
 /// Blocks, cells and inline nodes one tree may hold in all.
@@ -269,8 +269,10 @@ impl Gen<'_> {
 
     /// A language tag of one of several scripts (issue 31).
     fn lang_tag(&mut self) -> Result<String> {
-        self.pick(&["ar-SA", "he-IL", "en-US", "de-DE", "ja-JP", "zh-CN", "hi-IN"])
-            .map(str::to_string)
+        self.pick(&[
+            "ar-SA", "he-IL", "en-US", "de-DE", "ja-JP", "zh-CN", "hi-IN",
+        ])
+        .map(str::to_string)
     }
 
     fn direction(&mut self) -> Result<Direction> {

@@ -30,6 +30,10 @@
 //! - page breaks → `div.page-break` (`break-after: page` when printed); directories → generated
 //!   navigation (contents, figures, tables, web links, index, sidenotes) with localised titles.
 //! - index marks → empty `span.index-mark` anchors, targets of the index directory.
+//! - languages and directions → `<html lang dir>` (the options' language, else the document's
+//!   tag; `dir="rtl"` for a right-to-left document), `lang`/`dir` on paragraphs, headings, list
+//!   items, lists whose items share a direction, tables and cells where they differ from what
+//!   they inherit, `span[lang][dir]` for a run in another language (module `langdir`). Done.
 //!
 //! Accessibility (module `landmarks`; axe-core finds no WCAG 2.1 A/AA or best-practice
 //! violation, `tests/browser/axe.mjs`): the page header is the one banner; the title is the `h1`

@@ -235,7 +235,7 @@ fn doc_text_slots(doc: &Document) -> Vec<Slot> {
     let doc_rtl = doc_dir(doc) == Direction::Rtl;
     // Text the writer makes paragraphs of without runs of its own: the title and subtitle,
     // captions, and the directories' titles (in the settings' language, Latin or Cyrillic).
-    let mut plain = |text: &str, slots: &mut Vec<Slot>| {
+    let plain = |text: &str, slots: &mut Vec<Slot>| {
         if let Some(slot) = SlotCounts::of(text).filter(|s| !slots.contains(s)) {
             slots.push(slot);
         }

@@ -45,6 +45,12 @@
 //! | the empty paragraph ending a cell after a nested table (ECMA-376 §17.4.66) | nothing |
 //! | `w:tcBorders` sides, `nil` for none | cell `borders` |
 //! | `w:shd@w:fill` | cell `background` |
+//! | `w:lang` in `w:docDefaults` (the slot of the language's script, and of its text's), `dc:language` | `meta.language` (the most common language of the body text) |
+//! | `w:pPrDefault/w:bidi`; `w:bidi` on right-to-left paragraphs (`w:val="0"` on left-to-right ones in a right-to-left document) | `meta.direction`; paragraph `dir` where it differs |
+//! | `w:lang` on a paragraph's runs and mark | paragraph `lang` where it differs from the document's |
+//! | `w:rtl` (on runs of right-to-left letters in right-to-left paragraphs), `w:lang` on runs | `Inline::Lang` where a run differs from its paragraph (`langdir`) |
+//! | `w:bidiVisual` | table `dir` |
+//! | `w:autoHyphenation` in the settings | `meta.hyphenate` |
 //!
 //! Lengths come back rounded to Word's units (twips, half-points); `th` cells outside header
 //! rows have no Word form (Word marks header rows only), nor does a cell alignment that none of

@@ -4,14 +4,15 @@
 //! 1. **Parts → plain structs** (`parse/`), one module per part: `package` (content types,
 //!    package relationships, main part), `rels`, `styles`, `numbering`, `body` (with `runs`,
 //!    `tables`, `drawing` and `math`) for the main part (`halves` splits a large one between two
-//!    parsers), `notes`, `comments`, `core_props`, `charts`, `smartart`; `pictures` reads the
-//!    picture parts on a second thread meanwhile. The main part is streamed, never loaded as a
-//!    DOM.
+//!    parsers), `notes`, `comments`, `core_props`, `settings`, `charts`, `smartart`;
+//!    `pictures` reads the picture parts on a second thread meanwhile. The main part is
+//!    streamed, never loaded as a DOM.
 //! 2. **Structs → tree** (`build/`): `convert`, `paragraphs`, `inlines` and `fields`
 //!    (paragraphs, runs, fields, notes, comments, images), [`mapping`] (the text type of each
 //!    paragraph: the API's `styleMapping`, built-in styles, outline levels, numbering),
 //!    `numbering` (Word's list counters), `tables`, `captions`, `references`, `pictures`,
-//!    `meta`, and [`looks`] (how Word draws each list level).
+//!    `meta`, `language` (languages and directions, settled over the whole body), and [`looks`]
+//!    (how Word draws each list level).
 //!
 //! This module holds the options and the entry points and calls the stages in order. The reader
 //! calls nothing above it: a magic import takes the tree and the looks [`read_with_looks`] hands

@@ -20,7 +20,8 @@ use crate::report::WarningKind;
 
 pub(super) enum Segment {
     Inline(Vec<IRun>),
-    Block(ast::Block),
+    /// Boxed: a block is ten times a run list's size, and most segments are runs.
+    Block(Box<ast::Block>),
 }
 
 pub(super) struct SeqMark {
@@ -46,7 +47,7 @@ impl ParaState {
     pub(super) fn split(&mut self, block: ast::Block) {
         let runs = std::mem::take(&mut self.runs);
         self.segments.push(Segment::Inline(runs));
-        self.segments.push(Segment::Block(block));
+        self.segments.push(Segment::Block(Box::new(block)));
     }
 
     pub(super) fn finish(&mut self) {
@@ -448,12 +449,14 @@ impl<'a> Converter<'a> {
         let mut extents = st.extents.clone().into_iter();
         for seg in std::mem::take(&mut st.segments) {
             match seg {
-                Segment::Block(ast::Block::Table(mut t)) if only_block && t.id.is_none() => {
-                    t.id = self.assign_id(&mut bookmarks);
-                    first = false;
-                    out.push(ast::Block::Table(t));
-                }
-                Segment::Block(b) => out.push(b),
+                Segment::Block(b) => match *b {
+                    ast::Block::Table(mut t) if only_block && t.id.is_none() => {
+                        t.id = self.assign_id(&mut bookmarks);
+                        first = false;
+                        out.push(ast::Block::Table(t));
+                    }
+                    b => out.push(b),
+                },
                 Segment::Inline(runs) => {
                     if runs.is_empty() && several {
                         continue;
