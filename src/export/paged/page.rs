@@ -379,6 +379,13 @@ impl Flow {
                     if let (Some(label), true) = (self.tags.label, px < 0.0) {
                         // The marker hangs left of the text: the list entry's label.
                         self.tags.current = label;
+                    } else if inline
+                        && matches!(self.tags.kind(outer), Some(Kind::TocItem))
+                        && text.len() > 1
+                        && text.bytes().all(|b| b == b'.' || b == b' ')
+                    {
+                        // A directory entry's dot leader is decoration, not text to read.
+                        self.tags.current = ARTIFACT;
                     } else if inline && style.link.is_some() {
                         self.tags.open(Kind::Link);
                     } else if inline && style.face == crate::fonts::metrics::Face::Mono {

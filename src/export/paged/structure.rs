@@ -185,6 +185,11 @@ impl Structure {
         }
     }
 
+    /// What node `id` is.
+    pub(crate) fn kind(&self, id: u32) -> Option<&Kind> {
+        self.nodes.get(id as usize).map(|n| &n.kind)
+    }
+
     /// Sets the box of the figure `node` to the first picture placed in it.
     pub(crate) fn place_figure(&mut self, node: u32, page: usize, rect: [f32; 4]) {
         if let Some(Node {
