@@ -225,6 +225,14 @@ mod tests {
         }
         assert_eq!(normalize(&"a".repeat(100)), None);
         assert!(is_normalized("he-IL") && !is_normalized("he_IL"));
+        let meta = |l: &str| crate::ast::Meta {
+            language: Some(l.to_string()),
+            ..Default::default()
+        };
+        assert_eq!(meta("de_DE").lang_tag().as_deref(), Some("de-DE"));
+        assert_eq!(meta("ar-SA").lang_tag().as_deref(), Some("ar-SA"));
+        assert_eq!(meta("en_EN").lang_tag().as_deref(), Some("en"));
+        assert_eq!(meta("not a tag").lang_tag(), None);
     }
 
     #[test]

@@ -102,10 +102,20 @@ pub(super) fn meta_out(m: &Meta) -> MetaOut<'_> {
         });
     MetaOut {
         root,
+        // A tag of one of the DTD's languages (`en-US`, as the Word reader gives) as its code,
+        // so the service knows it; the exact tag travels in the meta PI.
         language: m
             .language
             .as_deref()
-            .filter(|l| META_LANGUAGES.contains(l))
+            .and_then(|l| {
+                if META_LANGUAGES.contains(&l) {
+                    Some(l)
+                } else {
+                    crate::lang::Language::parse(l)
+                        .map(crate::lang::Language::code)
+                        .filter(|c| META_LANGUAGES.contains(c))
+                }
+            })
             .map(Cow::Borrowed),
         title: text(&m.title),
         filename: non_empty(&m.filename),

@@ -13,7 +13,7 @@
 //! | tree | sd.xml |
 //! |---|---|
 //! | `Meta.id`, `.generator` | `smashdoc@id`, `smashdoc@version` |
-//! | `Meta.language` | `meta/language@value` when `de_DE`/`en_EN`/`ru_RU`, else the meta `fields` PI |
+//! | `Meta.language` | `meta/language@value` when `de_DE`/`en_EN`/`ru_RU` or a tag of one of them (`en-US` as `en_EN`, the tag itself in the PI), else the meta `fields` PI |
 //! | `Meta.title` … `.creator` | `meta/title`, `filename`, `subtitle`, `description`, `footer`, `creator` (empty element = `None`) |
 //! | `Meta.tags`, `.grid` | `meta/tags/tag`, `meta/grid/item` (empty strings only in the PI) |
 //! | `Meta.word_export_presets` | `word-export-presets` when its language is `de_DE`/`en_EN`/`en_US`, else the PI |
