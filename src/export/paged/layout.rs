@@ -462,6 +462,10 @@ impl<'a> Layout<'a> {
         }
         let x = self.geo().left + offset;
         self.open_paragraph_node(p);
+        if p.lang.is_some() {
+            let current = self.flow.tags.current;
+            self.flow.tags.set_lang(current, p.lang.clone());
+        }
         self.flow.paragraph(lines, x);
         self.flow.tags.label = None;
         self.flow.tags.current = ROOT;

@@ -389,14 +389,15 @@ impl Breaker<'_> {
             _ => 0.0,
         };
         let (mut asc, mut desc) = (self.min_size * 0.95, self.min_size * (LEADING - 0.95));
-        // A piece followed by a space on this line ends in a space character: the text layer
-        // then says where words end (poppler guesses wrong where the direction changes, and
-        // tagged PDF wants real spaces), drawn with no advance so nothing moves.
+        // A piece followed by a space ends in a space character, and so does the last of a
+        // line broken at a space: the text layer then says where words end (poppler guesses
+        // wrong where the direction changes, and a tagged PDF's text joins its lines without
+        // them), drawn with no advance so nothing moves.
         let spaced: Vec<bool> = self
             .cur
             .windows(2)
             .map(|w| w[1].glues > w[0].glues)
-            .chain(std::iter::once(false))
+            .chain(std::iter::once(soft && self.pending > 0.0))
             .collect();
         for (p, spaced) in self.cur.drain(..).zip(spaced) {
             let dx = shift + extra * p.glues as f32;

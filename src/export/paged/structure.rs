@@ -85,6 +85,8 @@ pub(crate) struct Node {
     pub kind: Kind,
     pub parent: u32,
     pub children: Vec<Child>,
+    /// The node's language (BCP 47) where it differs from the document's.
+    pub lang: Option<String>,
 }
 
 /// A run of a page's items that belongs to one node: items from `start` to the next mark's
@@ -119,6 +121,7 @@ impl Default for Structure {
                 kind: Kind::Document,
                 parent: ROOT,
                 children: Vec::new(),
+                lang: None,
             }],
             current: ROOT,
             label: None,
@@ -144,6 +147,7 @@ impl Structure {
         let id = self.nodes.len() as u32;
         self.nodes.push(Node {
             kind,
+            lang: None,
             parent,
             children: Vec::new(),
         });
@@ -156,6 +160,15 @@ impl Structure {
         let id = self.add(self.current, kind);
         self.current = id;
         id
+    }
+
+    /// Sets the language of node `id` (a paragraph in another language than the document).
+    pub(crate) fn set_lang(&mut self, id: u32, lang: Option<String>) {
+        if let Some(node) = self.nodes.get_mut(id as usize)
+            && id != ROOT
+        {
+            node.lang = lang;
+        }
     }
 
     /// Makes the parent of `id` current again (the root for the root or an artifact).

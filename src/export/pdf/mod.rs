@@ -75,7 +75,6 @@ use crate::ast::{Block, Document, MediaKind};
 use crate::error::{Error, Result};
 use crate::export::metafiles::{self, Shown};
 use crate::export::paged::WordSettings;
-use crate::lang::Language;
 use crate::limits::Limits;
 use crate::report::{Converted, Location, Warning, WarningKind};
 
@@ -238,13 +237,12 @@ pub fn write_with_info(doc: &Document, options: &PdfOptions) -> Result<Converted
         });
     }
     let page_count = pages.len();
+    // The document's own language (any BCP 47 tag: `ar-SA`, `ja-JP`), else the settings'.
     let lang_tag = doc
         .meta
-        .language
-        .as_deref()
-        .and_then(Language::parse)
-        .unwrap_or(lang)
-        .bcp47();
+        .lang_tag()
+        .unwrap_or_else(|| lang.bcp47().to_string());
+    let lang_tag = lang_tag.as_str();
     pdf.set_tag_tree(tags::tree(&structure, &mut ids, lang_tag, page_count));
     pdf.set_outline(build_outline(&outline, page_count));
     pdf.set_metadata(metadata(doc, title, lang_tag, standard));

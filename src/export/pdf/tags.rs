@@ -69,7 +69,11 @@ fn children(cx: &Cx<'_>, list: &[Child], ids: &mut MarkIds) -> Vec<Node> {
         match *child {
             Child::Node(n) => {
                 if let Some(node) = cx.s.nodes.get(n as usize) {
-                    let mut group = TagGroup::new(kind(cx, n, &node.kind));
+                    let mut tag = kind(cx, n, &node.kind);
+                    if node.lang.is_some() {
+                        tag = tag.with_lang(node.lang.clone());
+                    }
+                    let mut group = TagGroup::new(tag);
                     group.children = children(cx, &node.children, ids);
                     out.push(Node::Group(group));
                 }
