@@ -198,6 +198,36 @@ fn annotation(
     ))
 }
 
+/// Whether the text item `k` ends a word: the next text on the page starts on another line or
+/// after a gap. A space drawn after it then separates the words in the text layer without
+/// moving anything (the next text is placed on its own).
+fn ends_word(items: &[Item], k: usize) -> bool {
+    let Some(Item::Text {
+        x,
+        y,
+        text,
+        face,
+        size,
+        ..
+    }) = items.get(k)
+    else {
+        return false;
+    };
+    if text.ends_with(' ') {
+        return false;
+    }
+    let next = items[k + 1..].iter().find_map(|i| match i {
+        Item::Text { x, y, .. } => Some((*x, *y)),
+        _ => None,
+    });
+    match next {
+        None => false,
+        Some((nx, ny)) => {
+            (ny - y).abs() > size * 0.6 || nx - (x + fonts::width(*face, *size, text)) > size * 0.1
+        }
+    }
+}
+
 /// The marked-content section open on the surface.
 #[derive(Clone, Copy, PartialEq)]
 enum Section {
@@ -336,6 +366,15 @@ impl Drawer<'_, '_, '_, '_> {
                     color,
                 } => {
                     self.enter(page, mark_of, k, true, true);
+                    // The layout leaves the space between words as a gap; the text layer (what
+                    // a screen reader reads from the tags) needs the space itself.
+                    let owned;
+                    let text = if ends_word(&page.items, k) {
+                        owned = format!("{text} ");
+                        owned.as_str()
+                    } else {
+                        text.as_str()
+                    };
                     self.text(*x, *y, text, *face, *size, *color);
                 }
                 Item::PageNumber { x, y, size, anchor } => {
