@@ -91,6 +91,7 @@ pub(crate) fn break_lines(
         None
     };
     let mut b = Breaker {
+        forced: false,
         fixed: starts.is_some(),
         rtl,
         lang: set.lang,
@@ -115,6 +116,9 @@ pub(crate) fn break_lines(
                 i += 1;
             }
             Token::Break => {
+                // The line's last word ends in a space too: a forced break is no word break
+                // to a text extractor.
+                b.forced = true;
                 b.finish(false);
                 i += 1;
             }
@@ -209,6 +213,8 @@ struct Pending {
 }
 
 struct Breaker<'a> {
+    /// The line being finished ends at a forced break.
+    forced: bool,
     /// The lines' starts were chosen by total fit: words never break a line themselves, and
     /// a line may be set tighter than its natural spacing.
     fixed: bool,
@@ -390,15 +396,16 @@ impl Breaker<'_> {
         };
         let (mut asc, mut desc) = (self.min_size * 0.95, self.min_size * (LEADING - 0.95));
         // A piece followed by a space ends in a space character, and so does the last of a
-        // line broken at a space: the text layer then says where words end (poppler guesses
+        // line broken at a space or by a forced break: the text layer then says where words end (poppler guesses
         // wrong where the direction changes, and a tagged PDF's text joins its lines without
         // them), drawn with no advance so nothing moves.
         let spaced: Vec<bool> = self
             .cur
             .windows(2)
             .map(|w| w[1].glues > w[0].glues)
-            .chain(std::iter::once(soft && self.pending > 0.0))
+            .chain(std::iter::once((soft && self.pending > 0.0) || self.forced))
             .collect();
+        self.forced = false;
         for (p, spaced) in self.cur.drain(..).zip(spaced) {
             let dx = shift + extra * p.glues as f32;
             let mut piece = p.piece;

@@ -1,7 +1,9 @@
 //! Pictures as krilla images: JPEG bytes passed through (krilla writes them as `DCTDecode`
-//! unchanged), every other picture the `image` crate reads decoded here to RGB over white
-//! (transparent parts on white paper, as before: no soft masks, so nothing PDF/A-1 or a printer
-//! would object to) and handed to krilla as raw pixels, which it deflates on its worker threads.
+//! unchanged), every other picture the `image` crate reads decoded here to grey or RGB
+//! (transparent parts over white paper, as before: no soft masks, so nothing PDF/A-1 or a
+//! printer would object to) and handed to krilla as raw pixels, which it deflates on its worker
+//! threads. (printpdf let PNG data pass through with predictors; krilla has no way to take
+//! encoded pixels, so PNGs now cost a decode and a deflate: the writer's main cost.)
 //! Decoding here rather than in krilla keeps a broken picture an error string the writer turns
 //! into a warning and a placeholder box; krilla would only find it when the document is
 //! finished, failing the whole file. Pictures past the pixel limit are not decoded; very large
@@ -64,46 +66,67 @@ pub(crate) fn image(item: &MediaItem, max_pixels: u64) -> Result<Image, String> 
     if w == 0 || h == 0 {
         return Err("it has no pixels".into());
     }
-    let rgba = img.into_rgba8();
-    let mut rgb = Vec::with_capacity(w as usize * h as usize * 3);
-    for p in rgba.pixels() {
-        let [r, g, b, a] = p.0;
-        // Transparent parts over white paper.
-        let a = u16::from(a);
-        for c in [r, g, b] {
-            rgb.push(((u16::from(c) * a + 255 * (255 - a)) / 255) as u8);
+    // Grey stays grey (a third of the data to deflate); opaque colour is taken as it is; only
+    // pictures with transparency are composed over white paper.
+    let (data, space) = match img.color() {
+        image::ColorType::L8 | image::ColorType::L16 => {
+            (img.into_luma8().into_raw(), ImageColorspace::Luma)
         }
-    }
+        image::ColorType::Rgb8 | image::ColorType::Rgb16 | image::ColorType::Rgb32F => {
+            (img.into_rgb8().into_raw(), ImageColorspace::Rgb)
+        }
+        _ => (over_white(&img.into_rgba8()), ImageColorspace::Rgb),
+    };
     Image::from_custom(
         Pixels {
-            rgb: Arc::new(rgb),
+            data: Arc::new(data),
             w,
             h,
+            space,
+            // The picture's name and size identify it in its document (krilla hashes an image
+            // to find it drawn again; hashing megabytes of pixels was a twentieth of the time).
+            id: (item.name.clone(), bytes.len()),
         },
         false,
     )
 }
 
-/// Decoded 8-bit RGB pixels, shared (krilla clones its images freely).
+/// RGBA pixels as RGB over white paper.
+fn over_white(rgba: &image::RgbaImage) -> Vec<u8> {
+    let mut rgb = Vec::with_capacity(rgba.len() / 4 * 3);
+    for p in rgba.pixels() {
+        let [r, g, b, a] = p.0;
+        let a = u16::from(a);
+        for c in [r, g, b] {
+            rgb.push(((u16::from(c) * a + 255 * (255 - a)) / 255) as u8);
+        }
+    }
+    rgb
+}
+
+/// Decoded 8-bit pixels, shared (krilla clones its images freely).
 #[derive(Clone)]
 struct Pixels {
-    rgb: Arc<Vec<u8>>,
+    data: Arc<Vec<u8>>,
     w: u32,
     h: u32,
+    space: ImageColorspace,
+    /// Media name and encoded size.
+    id: (String, usize),
 }
 
 impl Hash for Pixels {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        // krilla hashes an image once, to find the same picture drawn again.
+        self.id.hash(state);
         self.w.hash(state);
         self.h.hash(state);
-        self.rgb.hash(state);
+        self.space.hash(state);
     }
 }
 
 impl CustomImage for Pixels {
     fn color_channel(&self) -> &[u8] {
-        &self.rgb
+        &self.data
     }
 
     fn alpha_channel(&self) -> Option<&[u8]> {
@@ -123,7 +146,7 @@ impl CustomImage for Pixels {
     }
 
     fn color_space(&self) -> ImageColorspace {
-        ImageColorspace::Rgb
+        self.space
     }
 }
 
