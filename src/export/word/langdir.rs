@@ -6,7 +6,8 @@
 //! A language goes in the `w:lang` attribute Word will read it from for the run's text
 //! ([`crate::lang_tag::Slot`]): the complex-script one for a right-to-left run, else the one of
 //! the script of most of its letters, else the language's own. Our reader picks the same way,
-//! so what is written comes back.
+//! so what is written comes back. A run with letters says its language wherever the styles'
+//! default for that slot is another one: the document's language is not in every slot.
 
 use std::fmt::Write;
 
