@@ -216,7 +216,7 @@ pub(crate) fn write_package<S: std::io::Write + std::io::Seek>(
         Compression::Deflate,
     )?;
 
-    let mut styles = super::langdir::doc_defaults(&tpl.styles, doc);
+    let mut styles = std::mem::take(&mut w.styles);
     if !w.extra_char_styles.is_empty() {
         let mut extra = String::new();
         for (id, name) in &w.extra_char_styles {

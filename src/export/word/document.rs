@@ -239,6 +239,13 @@ pub(crate) struct Writer<'a> {
     pub(crate) doc_lang: Option<String>,
     /// Some paragraph is in another language than the document's.
     pub(crate) paragraph_langs: bool,
+    /// The styles part with the document's language and direction in its defaults
+    /// (`super::langdir::doc_defaults`).
+    pub(crate) styles: String,
+    /// What a run without a language of its own is read in, per slot (indexed by
+    /// [`crate::lang_tag::Slot`]): the styles' defaults, else the settings' theme language for
+    /// `w:val` (the only one `w:themeFontLang` says). Runs say their language against these.
+    pub(crate) default_langs: [Option<String>; 3],
     /// Page of each top-level block in the PDF writer's layout, for the TOC entries' `PAGEREF`
     /// results (empty without the `pdf` feature or when no list is written).
     pub pages: Vec<Option<u32>>,
@@ -261,6 +268,9 @@ impl<'a> Writer<'a> {
             }
         });
         let outline_shift = outline_shift.unwrap_or(0);
+        let styles = super::langdir::doc_defaults(&tpl.styles, doc);
+        let mut default_langs = super::langdir::default_langs(&styles);
+        default_langs[0].get_or_insert_with(|| settings.language.bcp47().to_string());
         let comment_ids: HashMap<String, u32> = doc
             .comments
             .iter()
@@ -306,6 +316,8 @@ impl<'a> Writer<'a> {
             lang_context: super::langdir::LangContext::default(),
             doc_lang: super::langdir::doc_lang(&tpl.styles, doc),
             paragraph_langs: doc.has_paragraph_lang(),
+            styles,
+            default_langs,
         }
     }
 

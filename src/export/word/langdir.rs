@@ -6,13 +6,16 @@
 //! A language goes in the `w:lang` attribute Word will read it from for the run's text
 //! ([`crate::lang_tag::Slot`]): the complex-script one for a right-to-left run, else the one of
 //! the script of most of its letters, else the language's own. Our reader picks the same way,
-//! so what is written comes back.
+//! so what is written comes back. A run with letters says its language wherever the styles'
+//! default for that slot is another one: the document's language is not in every slot.
 
 use std::fmt::Write;
 
-use crate::ast::inline::{Mark, plain_text};
+use crate::ast::inline::Mark;
 use crate::ast::{Direction, Document, Inline, Paragraph, Table};
-use crate::lang_tag::{Slot, SlotCounts, is_rtl_char, same_language, slot_of_language};
+use crate::lang_tag::{
+    Slot, SlotCounts, is_rtl_char, normalize, same_language, slot_of_char, slot_of_language,
+};
 
 use super::document::Writer;
 
@@ -34,6 +37,18 @@ fn has_lang_runs(content: &[Inline]) -> bool {
         Inline::Lang { lang: Some(_), .. } => true,
         Inline::Note { content, .. } => has_lang_runs(content),
         other => other.children().is_some_and(has_lang_runs),
+    })
+}
+
+/// Whether `content` has letters the reader counts for a paragraph's language (its
+/// `count_chars`): those of text, not of notes, ruby or formulas. A paragraph without such
+/// letters is counted by its mark's language instead, so the mark must say it even when the
+/// paragraph shows letters of those other kinds.
+fn has_counted_letters(content: &[Inline]) -> bool {
+    content.iter().any(|i| match i {
+        Inline::Text { text } => text.chars().any(|c| slot_of_char(c).is_some()),
+        Inline::Note { .. } => false,
+        other => other.children().is_some_and(has_counted_letters),
     })
 }
 
@@ -80,7 +95,7 @@ impl Writer<'_> {
     pub(crate) fn paragraph_mark_lang(&self, p: &Paragraph) -> Option<String> {
         let lang = match p.lang.as_deref() {
             Some(l) => l,
-            None if self.paragraph_langs && SlotCounts::of(&plain_text(&p.content)).is_none() => {
+            None if self.paragraph_langs && !has_counted_letters(&p.content) => {
                 self.doc_lang.as_deref()?
             }
             None => return None,
@@ -129,6 +144,21 @@ impl Writer<'_> {
         }
         let letters = SlotCounts::of(text);
         let lang = key.and_then(|k| k.lang.as_deref()).or(ctx.lang.as_deref());
+        // A run with letters is read in the slot of its direction or script, where it inherits
+        // the styles' default for that slot: its language is said wherever that default is not
+        // it. The document's language is not in every slot (a right-to-left run in it is read
+        // in the complex-script slot, the template's Arabic unless `doc_defaults` put it
+        // there), so comparing with the document's language alone would lose such runs.
+        let read_in = if rtl { Some(Slot::Complex) } else { letters };
+        if let Some(slot) = read_in {
+            let Some(lang) = lang.or(self.doc_lang.as_deref()) else {
+                return;
+            };
+            if self.default_langs[slot as usize].as_deref() != Some(lang) {
+                let _ = write!(rpr, r#"<w:lang {}="{lang}"/>"#, slot.attribute());
+            }
+            return;
+        }
         let lang = match lang {
             Some(l) if self.doc_lang.as_deref() != Some(l) => l,
             // In the document's language: said only by a run without letters among runs of
@@ -138,13 +168,32 @@ impl Writer<'_> {
                 _ => return,
             },
         };
+        // Without letters the reader takes whichever language the run names (`w:val` first),
+        // so the language's own slot serves.
         let slot = if rtl {
             Slot::Complex
         } else {
-            letters.unwrap_or_else(|| slot_of_language(lang))
+            slot_of_language(lang)
         };
         let _ = write!(rpr, r#"<w:lang {}="{lang}"/>"#, slot.attribute());
     }
+}
+
+/// The language each slot of `w:rPrDefault`'s `w:lang` in `styles` names, indexed by [`Slot`],
+/// normalized as the reader normalizes it.
+pub(crate) fn default_langs(styles: &str) -> [Option<String>; 3] {
+    let element = section(styles, "<w:rPrDefault>", "</w:rPrDefault>").and_then(|r| {
+        let defaults = &styles[r];
+        let element = &defaults[defaults.find("<w:lang ")?..];
+        Some(&element[..element.find("/>")?])
+    });
+    let get = |slot: Slot| {
+        let element = element?;
+        let needle = format!("{}=\"", slot.attribute());
+        let value = &element[element.find(&needle)? + needle.len()..];
+        normalize(&value[..value.find('"')?])
+    };
+    [get(Slot::Latin), get(Slot::EastAsian), get(Slot::Complex)]
 }
 
 /// The styles part with the document's language and direction in its `w:docDefaults`: the
@@ -186,15 +235,8 @@ pub(crate) fn doc_defaults(styles: &str, doc: &Document) -> String {
 /// alike.
 pub(crate) fn doc_lang(styles: &str, doc: &Document) -> Option<String> {
     let lang = doc.meta.lang_tag()?;
-    let attribute = slot_of_language(&lang).attribute();
-    let template = section(styles, "<w:rPrDefault>", "</w:rPrDefault>").and_then(|r| {
-        let defaults = &styles[r];
-        let element = &defaults[defaults.find("<w:lang ")?..];
-        let element = &element[..element.find("/>")?];
-        let needle = format!("{attribute}=\"");
-        let value = &element[element.find(&needle)? + needle.len()..];
-        Some(value[..value.find('"')?].to_string())
-    });
+    let mut template = default_langs(styles);
+    let template = template[slot_of_language(&lang) as usize].take();
     Some(template.filter(|t| same_language(t, &lang)).unwrap_or(lang))
 }
 

@@ -304,6 +304,7 @@ fn text_side(
         diagrams: &diagrams,
         charts: &charts,
         chunks: &chunks,
+        core_language: core.language.as_deref(),
     };
     let mut built = build::convert::build(src, body, comments, page, report);
     // The chunks' pictures, beside the document's own (named apart).

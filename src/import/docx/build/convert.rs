@@ -67,11 +67,8 @@ pub fn build(
     // Languages and directions once the whole body is known; the caller's metadata and the
     // core properties are weighed against them later (`super::meta::settle`).
     let styles = conv.src.styles;
-    let settled = super::language::settle(
-        &mut doc,
-        styles.doc_ppr.bidi,
-        styles.doc_rpr.lang.val.as_deref(),
-    );
+    let fallback = super::language::fallback_lang(&styles.doc_rpr.lang, conv.src.core_language);
+    let settled = super::language::settle(&mut doc, styles.doc_ppr.bidi, fallback.as_deref());
     doc.meta.language = settled.language;
     doc.meta.direction = (settled.direction == ast::Direction::Rtl).then_some(settled.direction);
     doc.meta.hyphenate = settings.auto_hyphenation;
@@ -111,6 +108,9 @@ pub struct Sources<'a> {
     >,
     /// Chart parts' data tables, by part name.
     pub charts: &'a HashMap<String, ast::Table>,
+    /// The core properties' `dc:language`: the document's language when the body has no
+    /// letters to count (`super::language::fallback_lang`).
+    pub core_language: Option<&'a str>,
     /// Embedded chunks read, by part name.
     pub chunks: &'a HashMap<String, crate::import::docx::chunks::ChunkBlocks>,
 }

@@ -23,8 +23,8 @@ use super::paragraphs::ParaInfo;
 use crate::ast::inline::{LangKey, Leaf, Mark, canonical_marks, from_runs, to_runs};
 use crate::ast::{self, Block, Direction, Document, Inline};
 use crate::import::docx::parse::model::RunItem;
-use crate::import::docx::parse::props::RunProps;
-use crate::lang_tag::{Slot, SlotCounts, slot_of_char};
+use crate::import::docx::parse::props::{LangSlots, RunProps};
+use crate::lang_tag::{Slot, SlotCounts, normalize, same_language, slot_of_char, slot_of_language};
 
 impl Converter<'_> {
     /// The provisional language mark of a run (step 1 above); `None` when the run has neither
@@ -89,10 +89,30 @@ pub struct Settled {
     pub direction: Direction,
 }
 
+/// What paragraphs and runs are compared with when the body has no letters to count: the
+/// core properties' language (`dc:language`), which is then the tree's (`super::meta::merge`),
+/// spelled as the document defaults spell it in its slot when they name the same language
+/// (`en-US` for `en`: what the runs in it are read as); without one, the defaults' `w:val`.
+///
+/// Comparing with the defaults' `w:val` alone said the text relative to another language than
+/// the tree's own where the document's is not in `w:val` (Japanese in `w:eastAsia`): written
+/// again relative to the tree's language, it read back different.
+pub fn fallback_lang(defaults: &LangSlots, core: Option<&str>) -> Option<String> {
+    match core.and_then(normalize) {
+        Some(tag) => {
+            let spelled = defaults
+                .get(slot_of_language(&tag))
+                .filter(|d| same_language(d, &tag));
+            Some(spelled.map_or(tag.clone(), str::to_string))
+        }
+        None => defaults.val.clone(),
+    }
+}
+
 /// Step 2 (see the module header). `default_bidi` is the document defaults' `w:bidi`
 /// (`w:pPrDefault`): when said, it is the document's direction, else most paragraphs decide.
-/// `default_lang` (the defaults' `w:val`) is what paragraphs and runs are compared with when
-/// the body has no letters to count.
+/// `default_lang` ([`fallback_lang`]) is what paragraphs and runs are compared with when the
+/// body has no letters to count.
 pub fn settle(
     doc: &mut Document,
     default_bidi: Option<bool>,
@@ -373,6 +393,31 @@ mod tests {
                 lang(Some("en-US"), None, vec![Inline::text("Python 3.12")]),
             ]
         );
+    }
+
+    #[test]
+    fn without_letters_the_core_language_is_the_documents() {
+        let defaults = LangSlots {
+            val: Some("en-US".to_string()),
+            east_asia: Some("en-US".to_string()),
+            bidi: Some("ar-SA".to_string()),
+        };
+        // In the defaults' spelling where they name it in its slot, else as a tag.
+        assert_eq!(
+            fallback_lang(&defaults, Some("en")).as_deref(),
+            Some("en-US")
+        );
+        assert_eq!(
+            fallback_lang(&defaults, Some("ja_JP")).as_deref(),
+            Some("ja-JP")
+        );
+        assert_eq!(
+            fallback_lang(&defaults, Some("ar")).as_deref(),
+            Some("ar-SA")
+        );
+        for none in [None, Some("not a tag")] {
+            assert_eq!(fallback_lang(&defaults, none).as_deref(), Some("en-US"));
+        }
     }
 
     #[test]
