@@ -812,3 +812,30 @@ fn links_are_written_through_and_long_names_work() {
     assert!(std::fs::read(dir.path().join(&long)).unwrap() == piped.stdout);
     assert_eq!(names_in(&dir.path().join("new")).len(), 1);
 }
+
+#[test]
+fn pdf_standard_is_asked_with_a_flag() {
+    let (dir, _) = with_json();
+    let out = sdconv(
+        &[
+            "convert",
+            "doc.json",
+            "-o",
+            "out.pdf",
+            "--pdf-standard",
+            "a2b+ua1",
+        ],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let pdf = std::fs::read(dir.path().join("out.pdf")).unwrap();
+    let text = String::from_utf8_lossy(&pdf);
+    // The XMP metadata (uncompressed) names both standards.
+    assert!(text.contains("pdfuaid:part") && text.contains("pdfaid:part"));
+    let out = sdconv(
+        &["convert", "doc.json", "-o", "x.pdf", "--pdf-standard", "a4"],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("a2b+ua1"), "{}", stderr(&out));
+}

@@ -13,13 +13,13 @@
 //! It is used without `simple-text`: text arrives as glyph ids we place ourselves
 //! ([`glyphs`], the seam for shaping), so no second shaper is built in.
 //!
-//! Measured (2-core machine shared with three other builds, load 4–5, both release binaries
-//! run alternately): `sdconv convert ../shared/bench/large.docx -o out.pdf` (434 pages) takes
-//! 1.7–2.0 s wall, 1.05 s user CPU, 211–215 MiB peak tagged through krilla, against 1.05 s,
-//! 0.57 s and 214 MiB untagged through printpdf. Most of the difference is the pictures:
-//! printpdf passed PNG data through with its predictors, krilla takes only decoded pixels and
-//! deflates them again (a third of the time is deflate); the structure tree itself costs
-//! little. PDF/UA-1 and PDF/A-2b output of `medium.docx` passes the independent validator
+//! Measured (2-core machine shared with three other builds, load about 4, both release
+//! binaries run alternately): `sdconv convert ../shared/bench/large.docx -o out.pdf` (434 pages)
+//! takes 0.70–0.99 s wall, 1.0 s user CPU, 212–221 MiB peak tagged through krilla, against
+//! 0.55–0.66 s, 0.52 s and 214 MiB untagged through printpdf. Most of the difference is the
+//! pictures: printpdf passed PNG data through with its predictors, krilla takes only decoded
+//! pixels and deflates them again (a third of the time is deflate); the structure tree itself
+//! costs little. PDF/UA-1 and PDF/A-2b output of `medium.docx` passes the independent validator
 //! `page` (PyPI `page-validation`) with 0 failed rules (tests/pdf_export.rs).
 //!
 //! Modules: [`glyphs`] (text → glyphs and fonts), `images` (pictures), `draw` (the pages, every
