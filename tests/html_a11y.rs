@@ -66,6 +66,17 @@ fn a_page_without_title_or_heading_is_named_by_a_hidden_h1() {
         "{html}"
     );
     assert!(!html.contains("visually-hidden\">"), "{html}");
+
+    // In a language whose tag is longer than the generated words' (`en-US` after `en`), the
+    // `<html lang>` rewrite moves `main`, and the hidden heading with it.
+    doc.blocks.remove(0);
+    doc.meta.language = Some("en-US".into());
+    let html = page(&doc);
+    assert!(html.contains("<html lang=\"en-US\""), "{html}");
+    at(
+        &html,
+        "<main>\n<h1 class=\"visually-hidden\">letter.docx</h1>\n",
+    );
 }
 
 #[test]

@@ -78,7 +78,13 @@ impl<'a> Writer<'a> {
         let attrs = self.html_attrs();
         // ` lang="…"` spans from the space before `lang` to the closing quote.
         let from = start + "<html".len();
-        self.out.replace_range(from..value + len + 1, &attrs);
+        let to = value + len + 1;
+        self.out.replace_range(from..to, &attrs);
+        // `head` has already marked where `main` begins (the hidden `h1` goes there): it moved
+        // with the attributes' new length.
+        if self.landmarks.main_at >= to {
+            self.landmarks.main_at = self.landmarks.main_at - (to - from) + attrs.len();
+        }
     }
 
     /// Writes ` lang="…"`/` dir="…"` for an element whose own values are `lang`/`dir`, where they
