@@ -52,8 +52,16 @@ pub fn normalize(code: &str) -> Option<String> {
     for (n, sub) in code.split(['-', '_']).enumerate() {
         let ok =
             !sub.is_empty() && sub.len() <= 8 && sub.bytes().all(|b| b.is_ascii_alphanumeric());
-        // The primary language subtag is letters only (2-3 usually, up to 8 registered).
-        if !ok || (n == 0 && !sub.bytes().all(|b| b.is_ascii_alphabetic())) {
+        // The primary language subtag is an ISO 639 code, two or three letters. BCP 47 keeps
+        // four to eight letters for languages it may register one day, but none is, and a
+        // browser or screen reader takes such a tag for no language (a Word file's
+        // `dc:language` may say `language`).
+        if !ok
+            || (n == 0
+                && !(sub.len() <= 3
+                    && sub.len() >= 2
+                    && sub.bytes().all(|b| b.is_ascii_alphabetic())))
+        {
             return None;
         }
         if n > 0 {
@@ -224,6 +232,8 @@ mod tests {
             assert_eq!(normalize(bad), None, "{bad:?}");
         }
         assert_eq!(normalize(&"a".repeat(100)), None);
+        // A word where a language should be (a Word file's `dc:language`): no primary tag.
+        assert_eq!(normalize("language"), None);
         assert!(is_normalized("he-IL") && !is_normalized("he_IL"));
         let meta = |l: &str| crate::ast::Meta {
             language: Some(l.to_string()),
