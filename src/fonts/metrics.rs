@@ -134,6 +134,9 @@ pub(crate) struct Metrics {
     cmap: BTreeMap<u32, u16>,
     /// The advance of `.notdef`, the box drawn for a character no font has.
     notdef: f32,
+    /// Each glyph's advance in em, unrounded, as the PDF draws it (the dense tables round to
+    /// 1/1000 em; drawing with those would add a position adjustment to nearly every glyph).
+    exact: Vec<f32>,
 }
 
 impl Metrics {
@@ -142,11 +145,13 @@ impl Metrics {
         let mut sparse = BTreeMap::new();
         let mut cmap = BTreeMap::new();
         let mut notdef = 500.0;
+        let mut exact = Vec::new();
         // The bundled files are known-good; a parse failure would leave the face empty (every
         // character then counts as missing), never a panic.
         if let Some(font) = read_font(face.bytes()) {
             let upm = f32::from(font.units_per_em.max(1));
             notdef = f32::from(font.advances.first().copied().unwrap_or(500)) * 1000.0 / upm;
+            exact = font.advances.iter().map(|&a| f32::from(a) / upm).collect();
             for (&cp, &gid) in &font.glyphs {
                 let adv = font.advances.get(usize::from(gid)).copied().unwrap_or(0);
                 let w = (f32::from(adv) * 1000.0 / upm).round().min(65000.0) as u16;
@@ -163,7 +168,13 @@ impl Metrics {
             sparse,
             cmap,
             notdef,
+            exact,
         }
+    }
+
+    /// The advance of glyph `gid` in em, unrounded (0 for a glyph the face does not have).
+    pub(crate) fn glyph_advance(&self, gid: u16) -> f32 {
+        self.exact.get(usize::from(gid)).copied().unwrap_or(0.0)
     }
 
     /// The glyph id of code point `cp`, when the face has one.

@@ -16,13 +16,13 @@
 //! such characters before it asks for one ([`super::standard`]).
 
 use std::collections::HashMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use krilla::Data;
 use krilla::text::{Font, GlyphId, KrillaGlyph};
 
 use crate::fonts::book::{self, FontData, FontId};
-use crate::fonts::metrics::{Face, metrics};
+use crate::fonts::metrics::metrics;
 use crate::fonts::shape::Glyph;
 
 /// What identifies a font to draw with: a bundled face or a font of the process's font book.
@@ -107,10 +107,9 @@ pub(crate) fn run(
             .map(|(i, c)| {
                 let (gid, advance) = match font.face() {
                     Some(face) => {
-                        let gid = metrics(face).glyph(c as u32).unwrap_or(0);
-                        let adv = advances(face);
-                        let units = adv.advances.get(usize::from(gid)).copied().unwrap_or(0);
-                        (gid, f32::from(units) / f32::from(adv.units_per_em.max(1)))
+                        let m = metrics(face);
+                        let gid = m.glyph(c as u32).unwrap_or(0);
+                        (gid, m.glyph_advance(gid))
                     }
                     None => {
                         let gid = book::glyph(font, c).unwrap_or(0);
@@ -136,58 +135,10 @@ pub(crate) fn run(
     })
 }
 
-/// A face's advance widths in font units, exactly as its `hmtx` table holds them.
-struct Advances {
-    units_per_em: u16,
-    advances: Vec<u16>,
-}
-
-fn advances(face: Face) -> &'static Advances {
-    static ALL: OnceLock<Vec<Advances>> = OnceLock::new();
-    let all = ALL.get_or_init(|| Face::ALL.iter().map(|f| read_advances(f.bytes())).collect());
-    &all[face.index()]
-}
-
-/// Reads `head`, `maxp`, `hhea` and `hmtx`; a face that cannot be read has no advances (its
-/// glyphs then sit on top of each other, never a panic; the bundled faces are known-good).
-fn read_advances(bytes: &[u8]) -> Advances {
-    use allsorts::binary::read::ReadScope;
-    use allsorts::font_data::FontData;
-    use allsorts::tables::{FontTableProvider, HeadTable, HheaTable, HmtxTable, MaxpTable};
-    use allsorts::tag;
-
-    let read = || -> Option<Advances> {
-        let font_file = ReadScope::new(bytes).read::<FontData<'_>>().ok()?;
-        let provider = font_file.table_provider(0).ok()?;
-        let head = provider.read_table_data(tag::HEAD).ok()?;
-        let head = ReadScope::new(&head).read::<HeadTable>().ok()?;
-        let maxp = provider.read_table_data(tag::MAXP).ok()?;
-        let maxp = ReadScope::new(&maxp).read::<MaxpTable>().ok()?;
-        let hhea = provider.read_table_data(tag::HHEA).ok()?;
-        let hhea = ReadScope::new(&hhea).read::<HheaTable>().ok()?;
-        let hmtx = provider.read_table_data(tag::HMTX).ok()?;
-        let hmtx = ReadScope::new(&hmtx)
-            .read_dep::<HmtxTable<'_>>((
-                usize::from(maxp.num_glyphs),
-                usize::from(hhea.num_h_metrics),
-            ))
-            .ok()?;
-        Some(Advances {
-            units_per_em: head.units_per_em,
-            advances: (0..maxp.num_glyphs)
-                .map(|g| hmtx.horizontal_advance(g).unwrap_or(0))
-                .collect(),
-        })
-    };
-    read().unwrap_or(Advances {
-        units_per_em: 1000,
-        advances: Vec::new(),
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fonts::metrics::Face;
 
     #[test]
     fn each_character_is_one_glyph_covering_its_bytes() {
@@ -207,6 +158,7 @@ mod tests {
 #[cfg(test)]
 mod shaped_tests {
     use super::*;
+    use crate::fonts::metrics::Face;
 
     #[test]
     fn shaped_glyphs_keep_their_ranges_and_offsets() {
