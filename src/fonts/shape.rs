@@ -38,12 +38,25 @@ pub(crate) fn width(glyphs: &[Glyph]) -> f32 {
 /// Entries the cache holds before it starts over.
 const CACHE_ENTRIES: usize = 1 << 16;
 
-type Key = (FontId, bool, Box<str>);
+/// Results by font, direction and language (a hash of its tag), then by text (looked up by
+/// `&str`: no allocation on a hit).
+type Results = HashMap<(FontId, bool, u64), HashMap<Box<str>, Glyphs>>;
+
+/// FNV-1a of the language tag: part of the cache key, as a font's forms may differ by language.
+fn lang_key(lang: Option<&str>) -> u64 {
+    lang.map_or(0, |l| {
+        l.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        })
+    })
+}
 
 struct Shaper {
     /// harfrust's per-font tables, built once per font.
     data: HashMap<FontId, Arc<harfrust::ShaperData>>,
-    results: HashMap<Key, Glyphs>,
+    results: Results,
+    /// Entries in `results`.
+    entries: usize,
 }
 
 fn shaper() -> &'static Mutex<Shaper> {
@@ -52,6 +65,7 @@ fn shaper() -> &'static Mutex<Shaper> {
         Mutex::new(Shaper {
             data: HashMap::new(),
             results: HashMap::new(),
+            entries: 0,
         })
     })
 }
@@ -59,26 +73,23 @@ fn shaper() -> &'static Mutex<Shaper> {
 /// Shapes `text` in font `font`, right to left when `rtl`; `lang` (BCP 47) picks language
 /// forms where the font has them. `None` when the font cannot be read.
 pub(crate) fn shape(font: FontId, text: &str, rtl: bool, lang: Option<&str>) -> Option<Glyphs> {
-    let key: Key = (font, rtl, text.into());
-    let data = {
-        let mut s = shaper().lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(hit) = s.results.get(&key) {
-            return Some(hit.clone());
-        }
-        match s.data.get(&font) {
-            Some(d) => d.clone(),
-            None => {
-                let (bytes, index) = book::data(font)?;
-                let f = harfrust::FontRef::from_index(bytes.bytes(), index).ok()?;
-                let d = Arc::new(harfrust::ShaperData::new(&f));
-                s.data.insert(font, d.clone());
-                d
-            }
-        }
-    };
-    // Shaped outside the lock: the font's bytes are shared, the tables are the cache's.
     let (bytes, index) = book::data(font)?;
     let f = harfrust::FontRef::from_index(bytes.bytes(), index).ok()?;
+    let data = {
+        let mut s = shaper().lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(hit) = s
+            .results
+            .get(&(font, rtl, lang_key(lang)))
+            .and_then(|m| m.get(text))
+        {
+            return Some(hit.clone());
+        }
+        s.data
+            .entry(font)
+            .or_insert_with(|| Arc::new(harfrust::ShaperData::new(&f)))
+            .clone()
+    };
+    // Shaped outside the lock: the font's bytes are shared, the tables are the cache's.
     let upem = skrifa::raw::TableProvider::head(&f)
         .map(|h| f32::from(h.units_per_em()))
         .unwrap_or(1000.0)
@@ -127,10 +138,15 @@ pub(crate) fn shape(font: FontId, text: &str, rtl: bool, lang: Option<&str>) -> 
         .collect();
     let glyphs = refine_clusters(font, text, rtl, glyphs);
     let mut s = shaper().lock().unwrap_or_else(|e| e.into_inner());
-    if s.results.len() >= CACHE_ENTRIES {
+    if s.entries >= CACHE_ENTRIES {
         s.results.clear();
+        s.entries = 0;
     }
-    s.results.insert(key, glyphs.clone());
+    s.entries += 1;
+    s.results
+        .entry((font, rtl, lang_key(lang)))
+        .or_default()
+        .insert(text.into(), glyphs.clone());
     Some(glyphs)
 }
 
