@@ -990,3 +990,44 @@ fn the_benchmark_document_meets_pdf_ua_1_and_pdf_a_2b_for_an_independent_validat
         }
     }
 }
+
+#[test]
+fn hyphenated_justified_text_keeps_every_word_for_a_text_extractor() {
+    // A narrow page's worth of long words, justified, in a document that asks for automatic
+    // hyphenation as Word's `w:autoHyphenation` does.
+    let prose = "Hyphenation considerably improves the appearance of justified paragraphs, \
+        particularly where extraordinarily long administrative and organisational vocabulary \
+        would otherwise leave conspicuous gaps between the remaining words of a line. ";
+    let mut para = fx::para(TextType::Paragraph, 0, vec![fx::t(&prose.repeat(12))]);
+    para.align = sdconv::ast::Align::Justify;
+    let mut doc = fx::doc("Hyphenation", vec![Block::Paragraph(para)]);
+    doc.meta.language = Some("en-US".into());
+    let count_hyphens = |doc: &Document| {
+        let (bytes, _) = pdf(doc, WordSettings::default());
+        let s = save(&bytes);
+        let layout = text_of(&s, None);
+        // The hyphen drawn at a break is U+00AD in the text layer: it says the word goes on.
+        let hyphens = layout
+            .lines()
+            .filter(|l| l.trim_end().ends_with('\u{AD}'))
+            .count();
+        let plain = tool("pdftotext", &[p(&s), "-"]);
+        let plain = String::from_utf8_lossy(&plain.stdout).replace("\u{AD}\n", "");
+        (hyphens, plain)
+    };
+    let (none, _) = count_hyphens(&doc);
+    assert_eq!(none, 0, "no hyphens unless the document or the caller asks");
+    doc.meta.hyphenate = true;
+    let (hyphens, plain) = count_hyphens(&doc);
+    assert!(hyphens >= 5, "only {hyphens} lines end in a hyphen");
+    let mut got = BTreeSet::new();
+    words(&plain, &mut got);
+    let want = tree_words(&doc, false);
+    let lost: Vec<&String> = want.difference(&got).collect();
+    assert!(lost.is_empty(), "words lost to hyphenation: {lost:?}");
+    // The caller can ask too, for a document that does not.
+    doc.meta.hyphenate = false;
+    let out = write(&doc, &PdfOptions::default().with_hyphenation(true)).expect("PDF export");
+    let s = save(&out.value);
+    assert!(text_of(&s, None).contains('\u{AD}'));
+}

@@ -60,6 +60,10 @@ pub struct WordArgs {
     /// is an error naming why. Without it the PDF is tagged PDF 1.7.
     #[arg(long, value_name = "STANDARD", value_parser = parse_pdf_standard)]
     pub pdf_standard: Option<sdconv::export::pdf::PdfStandard>,
+    /// PDF output: hyphenate words with their language's patterns even when the document
+    /// does not ask for it (Word's automatic hyphenation turns it on by itself).
+    #[arg(long)]
+    pub hyphenate: bool,
 }
 
 /// `--pdf-standard`'s value.
@@ -233,6 +237,8 @@ pub struct Options {
     letter: bool,
     /// `--pdf-standard`.
     pdf_standard: sdconv::export::pdf::PdfStandard,
+    /// `--hyphenate`.
+    hyphenate: bool,
     /// `--track-changes`.
     track_changes: sdconv::TrackChanges,
     /// The Markdown writer's options (`--tables`, `--comments`, …); its language is `language`.
@@ -262,6 +268,7 @@ impl Options {
             language: args.language,
             letter: args.word.letter,
             pdf_standard: args.word.pdf_standard.unwrap_or_default(),
+            hyphenate: args.word.hyphenate,
             track_changes: args.export.track_changes,
             markdown: markdown_options(args.export, args.language)?,
         })
@@ -540,7 +547,8 @@ fn export(
                 } else {
                     sdconv::export::pdf::Paper::A4
                 })
-                .with_standard(options.pdf_standard);
+                .with_standard(options.pdf_standard)
+                .with_hyphenation(options.hyphenate);
             opts.word = options.word.clone();
             opts.markdown = options.markdown.clone();
             match output {
