@@ -862,7 +862,8 @@ fn emphasis_inside_code_is_written_around_the_code_span() {
             vec![Inline::styled(TextStyle::Bold, vec![t("(")])],
         )],
         vec![
-            t("x"),
+            // A space before the code: code inside a word is written as text.
+            t("x "),
             Inline::styled(
                 TextStyle::Code,
                 vec![
@@ -958,4 +959,57 @@ fn language_and_direction_round_trip_through_the_front_matter() {
             para(TextType::Paragraph, vec![t("Hallo")]),
         ]
     );
+}
+
+#[test]
+fn a_monospace_font_inside_a_word_is_not_a_code_span() {
+    let code = |s: &str| Inline::Styled {
+        style: TextStyle::Code,
+        children: vec![t(s)],
+    };
+    let mut doc = Document::new();
+    doc.blocks = vec![para(
+        TextType::Paragraph,
+        vec![
+            t("Thes"),
+            code("e"),
+            t(" words call "),
+            code("run()"),
+            t(" and "),
+            code("x"),
+            t("86 runs."),
+        ],
+    )];
+    let out = export(&doc);
+    // The word stays whole; real code between spaces is still a code span.
+    assert!(
+        out.value
+            .text
+            .contains("These words call `run()` and x86 runs."),
+        "{}",
+        out.value.text
+    );
+    let w = warning_text(&out.warnings);
+    assert!(w.contains("monospace font inside a word"), "{w}");
+    assert_eq!(w.matches("monospace").count(), 1, "{w}");
+}
+
+#[test]
+fn a_heading_with_no_text_is_not_written() {
+    let mut doc = Document::new();
+    let mut empty = Paragraph::new(TextType::Heading, vec![t("")]);
+    empty.level = 1;
+    doc.blocks = vec![
+        Block::Paragraph(empty.clone()),
+        para(TextType::Paragraph, vec![t("Text.")]),
+        Block::Paragraph(Paragraph {
+            content: vec![Inline::LineBreak],
+            ..empty
+        }),
+    ];
+    let out = export(&doc);
+    assert!(!out.value.text.contains('#'), "{}", out.value.text);
+    assert!(out.value.text.contains("Text."));
+    let w = warning_text(&out.warnings);
+    assert_eq!(w.matches("heading with no text").count(), 1, "{w}");
 }

@@ -119,6 +119,18 @@ impl Reader<'_, '_, '_> {
                 para.buf.runs.pop();
             }
         }
+        // A heading with no text (`#` alone) holds nothing to keep: no empty heading in the
+        // tree, as the writer writes none.
+        if para.kind.is_heading()
+            && para.list.is_none()
+            && para.buf.runs.iter().all(|r| match &r.leaf {
+                Leaf::Text(t) => t.trim().is_empty(),
+                Leaf::LineBreak => true,
+                Leaf::Atom(_) => false,
+            })
+        {
+            return;
+        }
         let only_image = para.list.is_none()
             && para.kind == TextType::Paragraph
             && para.verbatim == Verbatim::No
