@@ -236,7 +236,7 @@ impl Writer<'_> {
                 };
                 self.paragraph_lines(p, &prefix)
             }
-            Block::Image(img) => self.image_lines(img),
+            Block::Image(img) => self.image_lines(img, n),
             Block::Table(t) => self.table_lines(t, n),
             // The marker the options ask for (a chunk boundary), else a thematic break.
             Block::PageBreak => match self.opts.page_breaks.as_deref() {
