@@ -17,29 +17,15 @@ use std::time::Duration;
 use quick_xml::Reader;
 use quick_xml::events::Event;
 use sdconv::ast::{Block, ChangeKind, Document, Inline};
+mod common;
+
+use common::docx_files;
 use sdconv::import::docx::{DocxImportOptions, read};
 use sdconv::{Converted, WarningKind};
 
 fn corpus_dir() -> Option<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/docx");
     dir.is_dir().then_some(dir)
-}
-
-fn docx_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).unwrap() {
-            let p = entry.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|e| e == "docx") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 fn words(text: &str, out: &mut BTreeSet<String>) {

@@ -4,26 +4,13 @@
 //! `../shared` is absent.
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
+
+use common::docx_files;
 
 use sdconv::{ExportOptions, Format, ImportOptions};
-
-fn docx_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).expect("corpus folder") {
-            let p = entry.expect("corpus entry").path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|e| e == "docx") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 /// Words, lower-cased (text split at every character that is not a letter or digit).
 fn words(text: &str) -> BTreeSet<String> {

@@ -191,3 +191,21 @@ pub fn soffice_to_pdf(out_dir: &Path, profile: &Path, inputs: &[&Path]) -> Outpu
     );
     out
 }
+
+/// Every `.docx` under `dir` (the corpus's folders by source), sorted.
+pub fn docx_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).expect("corpus folder") {
+            let p = entry.expect("corpus entry").path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|e| e == "docx") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
