@@ -44,6 +44,7 @@ mod ooxml;
 mod report;
 mod sample;
 mod sdxml_ext;
+mod sniff;
 mod xml;
 
 #[doc(hidden)]
@@ -55,6 +56,7 @@ pub use error::{Error, ErrorKind, Result};
 pub use format::Format;
 pub use limits::Limits;
 pub use report::{Converted, Location, Report, Warning, WarningKind};
+pub use sniff::Undetected;
 
 /// Options for [`import()`], shared by every reader.
 #[derive(Debug, Clone, Default)]

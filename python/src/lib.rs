@@ -74,7 +74,7 @@ enum Failure {
     /// The input file could not be read.
     Read(PathBuf, std::io::Error),
     /// The input's format cannot be told from its name or bytes.
-    Undetected,
+    Undetected(sdconv::Undetected),
     /// A format the engine knows but cannot read or write.
     Direction(Format, &'static str),
 }
@@ -104,9 +104,9 @@ impl From<Failure> for PyErr {
                 ),
                 _ => pyo3::exceptions::PyOSError::new_err(format!("{}: {e}", path.display())),
             },
-            Failure::Undetected => InvalidInput::new_err(
-                "cannot tell the input's format from its name or content; pass from_=",
-            ),
+            Failure::Undetected(why) => InvalidInput::new_err(format!(
+                "cannot tell the input's format from its name or content ({why}); pass from_="
+            )),
             Failure::Direction(format, direction) => {
                 UnsupportedFormat::new_err(format!("sdconv cannot {direction} {format}"))
             }
@@ -142,41 +142,21 @@ impl Source {
     }
 }
 
-/// The input format: the caller's, else the file name's, else what the bytes look like.
+/// The input format: the caller's, else the engine's [`Format::detect`] from the file name and
+/// the bytes (the rule the command line and the other bindings share).
 fn input_format(
     from: Option<Format>,
     path: Option<&Path>,
     bytes: &[u8],
 ) -> Result<Format, Failure> {
-    let format = match from.or_else(|| path.and_then(Format::from_path)) {
+    let format = match from {
         Some(format) => format,
-        None => sniff(bytes).ok_or(Failure::Undetected)?,
+        None => Format::detect(bytes, path).map_err(Failure::Undetected)?,
     };
     if !format.can_read() {
         return Err(Failure::Direction(format, "read"));
     }
     Ok(format)
-}
-
-/// The format of unnamed bytes. A zip is the service's sd.xml zip when it names an `sd.xml`
-/// entry, else taken for Word (whose reader then says precisely what is wrong); JSON is the
-/// tree's dump; other UTF-8 text is Markdown.
-fn sniff(bytes: &[u8]) -> Option<Format> {
-    if bytes.starts_with(b"PK") {
-        // Entry names are stored uncompressed in the local headers and the central directory.
-        let names_sd_xml = bytes.windows(6).any(|w| w == b"sd.xml");
-        let names_word = bytes.windows(17).any(|w| w == b"word/document.xml");
-        return Some(if names_sd_xml && !names_word {
-            Format::Sdxml
-        } else {
-            Format::Word
-        });
-    }
-    let text = std::str::from_utf8(bytes).ok()?;
-    if text.trim_start().starts_with('{') && text.contains("\"format_version\"") {
-        return Some(Format::Json);
-    }
-    Some(Format::Markdown)
 }
 
 /// Reads a document (the work of [`read`] and the first half of [`convert`]).
