@@ -185,29 +185,23 @@ fn is_text(format: Format) -> bool {
     )
 }
 
-/// Writes `doc` as `spec` asks. Tracked changes and comments are settled on the tree here (as
-/// [`sdconv::export`] does inside) because the Markdown and HTML writers are called directly to
-/// get their pictures as files.
+/// Writes `doc` as `spec` asks. The tree is prepared by the engine ([`ExportOptions::prepare`]:
+/// tracked changes, comments, pictures left out) because the Markdown and HTML writers are
+/// called directly to get their pictures as files; the other formats go through
+/// [`sdconv::export`] with the options that write the prepared tree as it is.
+///
+/// [`ExportOptions::prepare`]: sdconv::ExportOptions::prepare
 fn export(doc: &Document, spec: &ExportSpec) -> Result<Output, Failure> {
     let to = spec.to;
     if !to.can_write() {
         return Err(Failure::Direction(to, "write"));
     }
-    let mut prepared = std::borrow::Cow::Borrowed(doc);
-    if spec.track_changes != sdconv::TrackChanges::All {
-        sdconv::ast::changes::resolve_changes(prepared.to_mut(), spec.track_changes);
-    }
-    if !spec.comments {
-        sdconv::ast::changes::drop_comments(prepared.to_mut());
-    }
-    if spec.images == ImageMode::Omit {
-        images::remove_images(prepared.to_mut());
-    }
+    let (prepared, options) = spec.export.prepare(doc);
     let doc = &*prepared;
     let title = doc.meta.title.clone();
     let (main, files, warnings) = match to {
         Format::Markdown => {
-            let out = markdown::write(doc, &spec.export.markdown);
+            let out = markdown::write(doc, &options.markdown);
             let markdown::MarkdownOutput { mut text, files } = out.value;
             let files = if spec.images == ImageMode::Inline {
                 text = images::inline_markdown_images(&text, &files, doc);
@@ -218,11 +212,11 @@ fn export(doc: &Document, spec: &ExportSpec) -> Result<Output, Failure> {
             (text.into_bytes(), files, out.warnings)
         }
         Format::Html if spec.images == ImageMode::Inline => {
-            let out = html::write_all_in_one(doc, &spec.export.html);
+            let out = html::write_all_in_one(doc, &options.html);
             (out.value.into_bytes(), Vec::new(), out.warnings)
         }
         Format::Html => {
-            let out = html::write_files(doc, &spec.export.html);
+            let out = html::write_files(doc, &options.html);
             let mut files = out.value.into_iter();
             // The page comes first (`index.html`); the stylesheet and pictures follow it.
             let main = files
@@ -232,11 +226,7 @@ fn export(doc: &Document, spec: &ExportSpec) -> Result<Output, Failure> {
             (main, files.collect(), out.warnings)
         }
         _ => {
-            // Settled on the tree above already.
-            let mut opts = spec.export.clone();
-            opts.track_changes = sdconv::TrackChanges::All;
-            opts.comments = true;
-            let out = sdconv::export(doc, to, &opts)?;
+            let out = sdconv::export(doc, to, &options)?;
             (out.value, Vec::new(), out.warnings)
         }
     };
