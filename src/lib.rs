@@ -95,6 +95,9 @@ pub struct ExportOptions {
     pub word: export::word::WordOptions,
     /// Options of the Markdown writer (tables, comments, page furniture, page-break marker).
     pub markdown: export::markdown::MarkdownOptions,
+    /// Options of the parsX writer: the language of `xml:lang` and of the figure and table
+    /// words in cross-reference texts (the document's own when not set).
+    pub parsx: export::parsx::ParsxOptions,
     /// Options of the PDF writer (the Word settings apply to it too).
     #[cfg(feature = "pdf")]
     pub pdf: export::pdf::PdfOptions,
@@ -110,6 +113,7 @@ impl Default for ExportOptions {
             html: Default::default(),
             word: Default::default(),
             markdown: Default::default(),
+            parsx: Default::default(),
             #[cfg(feature = "pdf")]
             pdf: Default::default(),
         }
@@ -348,7 +352,7 @@ pub fn export(
         Format::HtmlAllInOne => {
             Ok(export::html::write_all_in_one(doc, &options.html).map(String::into_bytes))
         }
-        Format::Parsx => export::parsx::write(doc, &export::parsx::ParsxOptions::default()),
+        Format::Parsx => export::parsx::write(doc, &options.parsx),
         // Only the text: image files need a caller that can write next to it.
         Format::Markdown => {
             Ok(export::markdown::write(doc, &options.markdown).map(|o| o.text.into_bytes()))
@@ -376,9 +380,7 @@ pub fn export_to<W: std::io::Write + std::io::Seek>(
     match format {
         Format::Sdxml => export::sdxml::write_to(doc, &options.sdxml, sink),
         Format::Html => export::html::write_zip_to(doc, &options.html, sink),
-        Format::Parsx => {
-            export::parsx::write_to(doc, &export::parsx::ParsxOptions::default(), sink)
-        }
+        Format::Parsx => export::parsx::write_to(doc, &options.parsx, sink),
         Format::Word => export::word::write_to(doc, &options.word, sink),
         _ => {
             // The tree is prepared already: the plain options write it as it is.

@@ -167,6 +167,7 @@ impl ExportSpec {
         export.word.settings = word_settings;
         export.pdf = PdfOptions::new(word_settings).with_paper(paper);
         export.html.language = language;
+        export.parsx.language = language;
         let tables = Tables::parse(tables)
             .ok_or_else(|| invalid("tables", format!("{tables:?}; expected auto, html or gfm")))?;
         let mut markdown = MarkdownOptions::default()

@@ -252,6 +252,7 @@ impl Options {
         let mut export = ExportOptions::default();
         export.track_changes = args.export.track_changes;
         export.html.language = args.language;
+        export.parsx.language = args.language;
         // The PDF writer takes the Word settings as they are.
         export.pdf = pdf::PdfOptions::new(word.settings)
             .with_paper(if args.word.letter {
