@@ -8,6 +8,8 @@
 //! out: field codes, the cached results of `TOC`, `SEQ`, `REF`, `PAGEREF` and `NOTEREF` fields
 //! (REF only when its bookmark exists), and a caption's label before its `SEQ` field.
 
+mod common;
+
 use std::collections::{BTreeSet, HashSet};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -17,9 +19,6 @@ use std::time::Duration;
 use quick_xml::Reader;
 use quick_xml::events::Event;
 use sdconv::ast::{Block, ChangeKind, Document, Inline};
-mod common;
-
-use common::docx_files;
 use sdconv::import::docx::{DocxImportOptions, read};
 use sdconv::{Converted, WarningKind};
 
@@ -317,7 +316,7 @@ fn corpus_imports_validate_and_keep_every_word() {
         eprintln!("skipped: ../shared/corpus/docx is absent");
         return;
     };
-    let files = docx_files(&dir);
+    let files = common::files_with(&dir, "docx");
     assert!(files.len() >= 100, "only {} corpus files", files.len());
     let mut failures = Vec::new();
     let (mut blocks, mut words_checked, mut warnings, mut linked) = (0, 0, 0, 0);

@@ -8,8 +8,6 @@ mod common;
 
 use std::path::Path;
 
-use common::docx_files;
-
 use sdconv::{ExportOptions, Format, ImportOptions};
 
 /// Words, lower-cased (text split at every character that is not a letter or digit).
@@ -90,7 +88,7 @@ fn markdown_keeps_every_word_the_html_shows() {
         eprintln!("skipped: {} is absent", dir.display());
         return;
     }
-    let files = docx_files(&dir);
+    let files = common::files_with(&dir, "docx");
     assert!(files.len() >= 100, "{} corpus files", files.len());
     let mut short = Vec::new();
     for path in &files {
