@@ -180,6 +180,48 @@ pub struct Meta {
     /// sd.xml `spellcheck-lang`, as written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spellcheck_lang: Option<String>,
+    /// Word's own names for things, kept only when the Word reader is asked to
+    /// ([`crate::import::docx::DocxImportOptions::word_refs`]): what a mammoth style map
+    /// matches paragraphs and runs by, and the ids mammoth's note links carry.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub word: Option<WordRefs>,
+}
+
+/// Word's style ids and names, and its note ids, as a Word file has them. With them kept, every
+/// paragraph's [`Paragraph::style`] holds its Word style's name and every run in a character
+/// style is an [`Inline::Span`] of that style's name, so the ids can be looked up here.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct WordRefs {
+    /// The paragraph and character styles of `styles.xml`, ordered by id.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub styles: Vec<WordStyle>,
+    /// The `w:id` of each footnote and endnote reference of the body, in reading order (the
+    /// notes of the tree in the same order).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub note_ids: Vec<String>,
+}
+
+impl WordRefs {
+    /// The id of the paragraph (`character == false`) or character style named `name`
+    /// (Word's names are unique per kind); `None` for a name `styles.xml` does not define.
+    pub fn style_id(&self, name: &str, character: bool) -> Option<&str> {
+        self.styles
+            .iter()
+            .find(|s| s.character == character && s.name == name)
+            .map(|s| s.id.as_str())
+    }
+}
+
+/// One Word style: `w:style@w:styleId` and `w:name` (the id when it has none).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct WordStyle {
+    /// A character style (`w:type="character"`); else a paragraph style.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub character: bool,
+    /// `w:styleId`.
+    pub id: String,
+    /// `w:name`.
+    pub name: String,
 }
 
 impl Meta {

@@ -75,6 +75,12 @@ pub fn build(
     // The service's one-line footer: the first section's default footer, as text.
     doc.meta.footer = super::pages::footer_line(&pages).or(template_footer);
     doc.meta.pages = pages;
+    if conv.src.word_refs {
+        doc.meta.word = Some(ast::WordRefs {
+            styles: styles.word_styles(),
+            note_ids: std::mem::take(&mut conv.note_ids),
+        });
+    }
     if !conv.alias.is_empty() {
         references::rewrite_targets(&mut doc, &conv.alias);
     }
@@ -93,6 +99,8 @@ pub struct Sources<'a> {
     pub styles: &'a Styles,
     pub numbering: &'a Numbering,
     pub mapping: &'a StyleMapping,
+    /// Read as mammoth does ([`crate::import::docx::DocxImportOptions::word_refs`]).
+    pub word_refs: bool,
     pub footnotes: &'a NoteMap,
     pub endnotes: &'a NoteMap,
     pub comment_ids: &'a HashSet<String>,
@@ -172,6 +180,8 @@ pub struct Converter<'a> {
     pub(super) fields: FieldState,
     pub text_width: u64,
     pub(super) note_depth: u32,
+    /// Word ids of the body's note references so far (kept with `word_refs` only).
+    pub(super) note_ids: Vec<String>,
     pub(super) footer_mode: bool,
     pub(super) block_no: usize,
     /// (index of the next top-level block, its properties) of each section ended so far.
@@ -200,6 +210,7 @@ impl<'a> Converter<'a> {
             fields: FieldState::default(),
             text_width: DEFAULT_TEXT_WIDTH,
             note_depth: 0,
+            note_ids: Vec::new(),
             footer_mode: false,
             block_no: 0,
             section_ends: Vec::new(),

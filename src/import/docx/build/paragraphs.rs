@@ -368,10 +368,13 @@ impl<'a> Converter<'a> {
                 code_language.or_else(|| styled.then(String::new))
             })
             .flatten();
+        // Read as mammoth reads, every paragraph keeps its style: a style map matches it.
+        let keep_style =
+            self.src.word_refs || (!mapping::style_is_implied(&facts, &mapped) && code.is_none());
         let style_name = info
             .explicit
             .as_deref()
-            .filter(|_| !mapping::style_is_implied(&facts, &mapped) && code.is_none())
+            .filter(|_| keep_style)
             .map(|id| self.src.styles.name_of(id).to_string());
         Decided {
             kind,
