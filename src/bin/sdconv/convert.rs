@@ -100,6 +100,36 @@ pub struct ExportArgs {
     /// text into chunks (default: a thematic break, `---`).
     #[arg(long, value_name = "LINE")]
     pub page_breaks: Option<String>,
+    /// HTML output: `page` (a whole page and its stylesheet), `mammoth` (the clean fragment
+    /// mammoth writes, Word styles matched by --style-map; --headers-footers adds the page
+    /// header and footer) or `mammoth-text` (mammoth's extractRawText: each paragraph's text
+    /// and a blank line).
+    #[arg(long, value_name = "FLAVOR", value_enum, default_value = "page")]
+    pub html_flavor: HtmlFlavor,
+    /// HTML output in the mammoth flavor: a file of mammoth style map rules
+    /// (`p[style-name='Warning'] => div.warning > p:fresh`), tried before mammoth's defaults.
+    #[arg(long, value_name = "FILE")]
+    pub style_map: Option<PathBuf>,
+    /// HTML output in the mammoth flavor: leave out mammoth's default style map.
+    #[arg(long)]
+    pub no_default_style_map: bool,
+    /// HTML output in the mammoth flavor: keep empty paragraphs as `<p></p>`.
+    #[arg(long)]
+    pub keep_empty_paragraphs: bool,
+    /// HTML output in the mammoth flavor: put PREFIX before every id written.
+    #[arg(long, value_name = "PREFIX")]
+    pub id_prefix: Option<String>,
+}
+
+/// What `--html-flavor` chooses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum HtmlFlavor {
+    /// A whole page with its stylesheet.
+    Page,
+    /// mammoth's clean fragment.
+    Mammoth,
+    /// mammoth's raw text.
+    MammothText,
 }
 
 fn parse_tables(kind: &str) -> Result<markdown::Tables, String> {
@@ -237,6 +267,8 @@ pub struct Options {
     track_changes: sdconv::TrackChanges,
     /// The Markdown writer's options (`--tables`, `--comments`, …); its language is `language`.
     markdown: markdown::MarkdownOptions,
+    /// HTML in the mammoth flavor (`--html-flavor mammoth` or `mammoth-text`).
+    mammoth: Option<html::mammoth::MammothOptions>,
 }
 
 impl Options {
@@ -256,7 +288,13 @@ impl Options {
         for dir in &args.word.font_dir {
             register_fonts(dir)?;
         }
+        let mammoth = mammoth_options(args.export)?;
+        if mammoth.is_some() {
+            // mammoth's style map matches Word's own style names and ids.
+            import.docx = import.docx.clone().with_word_refs(true);
+        }
         Ok(Options {
+            mammoth,
             import,
             word: word_options(args.word, args.language)?,
             language: args.language,
@@ -305,6 +343,28 @@ fn register_fonts(dir: &Path) -> Result<(), Failure> {
         sdconv::fonts::register(bytes).map_err(|e| fail(e.to_string()))?;
     }
     Ok(())
+}
+
+/// The mammoth flavor's options from the command line; `None` for the page flavor.
+fn mammoth_options(args: &ExportArgs) -> Result<Option<html::mammoth::MammothOptions>, Failure> {
+    if args.html_flavor == HtmlFlavor::Page {
+        return Ok(None);
+    }
+    let mut opts = html::mammoth::MammothOptions::default()
+        .with_default_style_map(!args.no_default_style_map)
+        .with_ignore_empty_paragraphs(!args.keep_empty_paragraphs)
+        .with_headers_footers(args.headers_footers)
+        .with_raw_text(args.html_flavor == HtmlFlavor::MammothText);
+    if let Some(prefix) = &args.id_prefix {
+        opts = opts.with_id_prefix(prefix.clone());
+    }
+    if let Some(path) = &args.style_map {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            Failure::convert(path.display().to_string(), format!("cannot read: {e}"))
+        })?;
+        opts = opts.with_style_map(&text);
+    }
+    Ok(Some(opts))
 }
 
 /// The Markdown writer's options from the command line.
@@ -495,6 +555,11 @@ fn export(
 ) -> sdconv::Result<sdconv::Converted<Files>> {
     let language = options.language;
     let is_zip = output.is_none_or(|p| has_extension(p, "zip"));
+    if let (Some(m), Format::Html | Format::HtmlAllInOne) = (&options.mammoth, to) {
+        // One file either way: the fragment holds its pictures.
+        let out = html::mammoth::write(doc, m);
+        return Ok(out.map(|text| vec![(String::new(), Content::Bytes(text.into_bytes().into()))]));
+    }
     match to {
         Format::Html if !is_zip => {
             let mut opts = html::HtmlOptions::default();
