@@ -238,3 +238,56 @@ fn excerpt(a: &str, b: &str) -> String {
     let start = a[..at].char_indices().rev().nth(40).map_or(0, |(i, _)| i);
     a[start..].chars().take(160).collect()
 }
+
+/// The command line: `--html-flavor mammoth` with a style map file and `mammoth-text` give
+/// mammoth's bytes on standard output; a bad line is one warning on stderr.
+#[test]
+fn command_line_flavors() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let map = dir.path().join("map.txt");
+    let case = cases()
+        .into_iter()
+        .find(|c| c["name"] == "styles-mapped")
+        .expect("case");
+    let text = case["options"]["styleMap"].as_str().expect("a string map");
+    std::fs::write(&map, text).expect("map");
+    let input = std::fs::canonicalize(Path::new(FIXTURES).join("styles.docx")).expect("input");
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_sdconv"))
+            .arg("convert")
+            .arg(&input)
+            .args(args)
+            .output()
+            .expect("runs")
+    };
+    let out = run(&[
+        "--to",
+        "html_all_in_one",
+        "--html-flavor",
+        "mammoth",
+        "--style-map",
+        map.to_str().expect("utf-8 path"),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        golden("styles-mapped", "html")
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        stderr
+            .matches("Did not understand this style mapping")
+            .count(),
+        1,
+        "{stderr}"
+    );
+    let out = run(&["--to", "html_all_in_one", "--html-flavor", "mammoth-text"]);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        golden("styles", "txt")
+    );
+}
