@@ -59,8 +59,10 @@ pub struct DocxImportOptions {
     /// every paragraph keeps its Word style's name (also when its text type already says
     /// what the style means), every run in a character style is a span of that style, a run's
     /// formatting is only its own (bold from a style stays the style's, as in mammoth), notes
-    /// keep the space after their number, and `meta.word` holds the styles' ids and the notes'
-    /// Word ids. Off by default.
+    /// keep the space after their number, captions stay paragraphs (not parts of their
+    /// picture or table), a leading Title stays text, unmapped styles are not warned (the
+    /// style map warns), and `meta.word` holds the styles' ids and the notes' Word ids. Off by
+    /// default.
     pub word_refs: bool,
     /// How deep in embedded Word chunks (`w:altChunk`) this reading is: 0 for the document.
     pub(crate) chunk_depth: u8,

@@ -501,10 +501,15 @@ impl<'a> Converter<'a> {
                     let para = text_paragraph(info, indent_left, d, runs, id, first);
                     first = false;
                     match &d.caption {
-                        Some(c) => out.push_caption(ast::Block::Paragraph(para), c.clone()),
-                        None => out.push(ast::Block::Paragraph(para)),
+                        // Read as mammoth reads, a caption is the paragraph it is, typed
+                        // number and all, not part of its picture or table.
+                        Some(c) if !self.src.word_refs => {
+                            out.push_caption(ast::Block::Paragraph(para), c.clone())
+                        }
+                        _ => out.push(ast::Block::Paragraph(para)),
                     }
-                    if d.unmapped {
+                    // Read as mammoth reads, its style map decides and warns, not ours.
+                    if d.unmapped && !self.src.word_refs {
                         self.warn_unmapped(info);
                     }
                 }
