@@ -199,6 +199,10 @@ pub struct WordRefs {
     /// notes of the tree in the same order).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub note_ids: Vec<String>,
+    /// Bookmarks that stand between two paragraphs rather than inside one (pandoc writes them
+    /// so); the tree gives them to the next block as its id.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub outside_bookmarks: Vec<String>,
 }
 
 impl WordRefs {

@@ -32,7 +32,7 @@
 mod nodes;
 pub mod style_map;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use base64::Engine;
 
@@ -196,6 +196,8 @@ fn raw_blocks(blocks: &[Block], out: &mut String) {
                     }
                 }
             }
+            // The paragraph a generated list stood in is an empty one beside it (read with
+            // `word_refs`); its entries, which mammoth shows, are not in the tree.
             Block::PageBreak | Block::Directory { .. } => {}
         }
     }
@@ -229,6 +231,8 @@ struct Conv<'a> {
     targets: HashMap<String, String>,
     /// Word style (character style?, name) → id, from `meta.word`.
     style_ids: HashMap<(bool, &'a str), &'a str>,
+    /// Bookmarks Word had between paragraphs, from `meta.word`.
+    outside: HashSet<&'a str>,
     /// Warnings, each once, in order.
     warnings: Vec<String>,
 }
@@ -252,10 +256,18 @@ impl<'a> Conv<'a> {
                 .entry((s.character, s.name.as_str()))
                 .or_insert(s.id.as_str());
         }
+        let outside = doc
+            .meta
+            .word
+            .iter()
+            .flat_map(|w| &w.outside_bookmarks)
+            .map(String::as_str)
+            .collect();
         Conv {
             doc,
             opts,
             style_ids,
+            outside,
             map,
             notes: Vec::new(),
             next_word_note: 0,
@@ -396,15 +408,24 @@ impl<'a> Conv<'a> {
         if !self.opts.ignore_empty_paragraphs {
             content.push(Node::ForceWrite);
         }
+        let mut before = Vec::new();
         if let Some(bookmark) = p.id.as_deref() {
-            content.push(Node::fresh(
+            let anchor = Node::fresh(
                 "a",
                 vec![("id".into(), self.id(bookmark))],
                 vec![Node::ForceWrite],
-            ));
+            );
+            // A bookmark Word had between paragraphs stands before this one, as in mammoth.
+            let outside = self.outside.contains(bookmark);
+            if outside {
+                before.push(anchor)
+            } else {
+                content.push(anchor)
+            }
         }
         content.extend(self.inlines(&p.content));
-        nodes::wrap(&path, content)
+        before.extend(nodes::wrap(&path, content));
+        before
     }
 
     fn inlines(&mut self, inlines: &[Inline]) -> Vec<Node> {

@@ -79,6 +79,7 @@ pub fn build(
         doc.meta.word = Some(ast::WordRefs {
             styles: styles.word_styles(),
             note_ids: std::mem::take(&mut conv.note_ids),
+            outside_bookmarks: std::mem::take(&mut conv.outside_bookmarks),
         });
     }
     if !conv.alias.is_empty() {
@@ -182,6 +183,8 @@ pub struct Converter<'a> {
     pub(super) note_depth: u32,
     /// Word ids of the body's note references so far (kept with `word_refs` only).
     pub(super) note_ids: Vec<String>,
+    /// Bookmarks that stand between paragraphs, not in one (kept with `word_refs` only).
+    pub(super) outside_bookmarks: Vec<String>,
     pub(super) footer_mode: bool,
     pub(super) block_no: usize,
     /// (index of the next top-level block, its properties) of each section ended so far.
@@ -211,6 +214,7 @@ impl<'a> Converter<'a> {
             text_width: DEFAULT_TEXT_WIDTH,
             note_depth: 0,
             note_ids: Vec::new(),
+            outside_bookmarks: Vec::new(),
             footer_mode: false,
             block_no: 0,
             section_ends: Vec::new(),
@@ -321,13 +325,23 @@ impl<'a> Converter<'a> {
                 }
                 model::Block::Para(p) => {
                     let items = std::mem::take(&mut pending);
+                    if self.src.word_refs {
+                        // mammoth writes a bookmark between paragraphs before the paragraph.
+                        for item in &items {
+                            if let Item::Bookmark(name) = item {
+                                self.outside_bookmarks.push(name.clone());
+                            }
+                        }
+                    }
                     // A section ends with this paragraph: the next block starts the next one.
                     let section = widths.and(p.props.section.clone());
                     let before = out.blocks.len();
                     self.paragraph(p, items, &mut out);
                     if let Some(section) = section {
-                        // A paragraph holding nothing but the section break is the break.
-                        if out.blocks.len() == before + 1
+                        // A paragraph holding nothing but the section break is the break
+                        // (read as mammoth reads, it stays: its raw text counts it).
+                        if !self.src.word_refs
+                            && out.blocks.len() == before + 1
                             && matches!(out.blocks.last(), Some(ast::Block::Paragraph(q))
                                 if q.content.is_empty() && q.id.is_none())
                         {

@@ -449,6 +449,8 @@ impl<'a> Converter<'a> {
             .count()
             == 1;
         let mut first = true;
+        // Whether a paragraph or picture came of it (else only breaks and directories).
+        let mut text = false;
         let mut extents = st.extents.clone().into_iter();
         for seg in std::mem::take(&mut st.segments) {
             match seg {
@@ -464,6 +466,7 @@ impl<'a> Converter<'a> {
                     if runs.is_empty() && several {
                         continue;
                     }
+                    text = true;
                     // A numbered paragraph holding a picture keeps its number: it stays
                     // a paragraph with the picture inline.
                     let numbered = d.kind.is_list()
@@ -514,6 +517,18 @@ impl<'a> Converter<'a> {
                     }
                 }
             }
+        }
+        if self.src.word_refs && !text {
+            // Read as mammoth reads, a paragraph holding only a page break is still a
+            // paragraph (an empty one): its raw text counts it.
+            out.push(ast::Block::Paragraph(text_paragraph(
+                info,
+                indent_left,
+                d,
+                Vec::new(),
+                None,
+                false,
+            )));
         }
         if !bookmarks.is_empty() {
             // Nothing took an id here (only a directory): the next block gets them.
