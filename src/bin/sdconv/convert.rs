@@ -93,7 +93,8 @@ pub struct ExportArgs {
     /// always keep them).
     #[arg(long)]
     pub comments: bool,
-    /// Markdown output: write the page header before the text and the footer after it.
+    /// Markdown output and the mammoth HTML flavor: write the page header before the text and
+    /// the footer after it.
     #[arg(long)]
     pub headers_footers: bool,
     /// Markdown output: the line written for a page break, e.g. `<!-- pagebreak -->` to cut the
