@@ -206,22 +206,37 @@ pub struct WordRefs {
 }
 
 impl WordRefs {
-    /// The id of the paragraph (`character == false`) or character style named `name`
-    /// (Word's names are unique per kind); `None` for a name `styles.xml` does not define.
-    pub fn style_id(&self, name: &str, character: bool) -> Option<&str> {
+    /// The id of the style of `kind` named `name` (Word's names are unique per kind); `None`
+    /// for a name `styles.xml` does not define.
+    pub fn style_id(&self, name: &str, kind: WordStyleKind) -> Option<&str> {
         self.styles
             .iter()
-            .find(|s| s.character == character && s.name == name)
+            .find(|s| s.kind == kind && s.name == name)
             .map(|s| s.id.as_str())
     }
+}
+
+/// Which kind of Word style (`w:style@w:type`).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum WordStyleKind {
+    /// A paragraph style.
+    #[default]
+    Paragraph,
+    /// A character (run) style.
+    Character,
+    /// A table style.
+    Table,
 }
 
 /// One Word style: `w:style@w:styleId` and `w:name` (the id when it has none).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct WordStyle {
-    /// A character style (`w:type="character"`); else a paragraph style.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub character: bool,
+    /// Paragraph, character or table style.
+    #[serde(default)]
+    pub kind: WordStyleKind,
     /// `w:styleId`.
     pub id: String,
     /// `w:name`.

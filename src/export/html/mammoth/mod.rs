@@ -37,7 +37,9 @@ use std::collections::{HashMap, HashSet};
 use base64::Engine;
 
 use crate::ast::inline::{Leaf, Run, to_runs};
-use crate::ast::{Block, Document, Inline, Mark, NoteKind, Paragraph, Table, TextStyle, TextType};
+use crate::ast::{
+    Block, Document, Inline, Mark, NoteKind, Paragraph, Table, TextStyle, TextType, WordStyleKind,
+};
 use crate::export::metafiles::{self, Shown};
 use crate::report::{Converted, Location, Report, WarningKind};
 use nodes::Node;
@@ -229,8 +231,8 @@ struct Conv<'a> {
     counted: HashMap<&'static str, usize>,
     /// Block ids → their text, what a cross-reference shows.
     targets: HashMap<String, String>,
-    /// Word style (character style?, name) → id, from `meta.word`.
-    style_ids: HashMap<(bool, &'a str), &'a str>,
+    /// Word style (kind, name) → id, from `meta.word`.
+    style_ids: HashMap<(WordStyleKind, &'a str), &'a str>,
     /// Bookmarks Word had between paragraphs, from `meta.word`.
     outside: HashSet<&'a str>,
     /// Warnings, each once, in order.
@@ -253,7 +255,7 @@ impl<'a> Conv<'a> {
         for s in doc.meta.word.iter().flat_map(|w| &w.styles) {
             // The first of a name wins, as `WordRefs::style_id` finds it.
             style_ids
-                .entry((s.character, s.name.as_str()))
+                .entry((s.kind, s.name.as_str()))
                 .or_insert(s.id.as_str());
         }
         let outside = doc
@@ -285,14 +287,11 @@ impl<'a> Conv<'a> {
 
     /// The Word id of the style named `name`; the name itself for a style `styles.xml` does
     /// not define (or a tree without Word's styles).
-    fn style_id<'n>(&self, name: &'n str, character: bool) -> &'n str
+    fn style_id<'n>(&self, name: &'n str, kind: WordStyleKind) -> &'n str
     where
         'a: 'n,
     {
-        self.style_ids
-            .get(&(character, name))
-            .copied()
-            .unwrap_or(name)
+        self.style_ids.get(&(kind, name)).copied().unwrap_or(name)
     }
 
     fn id(&self, suffix: &str) -> String {
@@ -370,7 +369,7 @@ impl<'a> Conv<'a> {
             name = Some(format!("Heading {}", p.level + 1));
         }
         let id = match (&name, word) {
-            (Some(n), Some(_)) => Some(self.style_id(n, false).to_string()),
+            (Some(n), Some(_)) => Some(self.style_id(n, WordStyleKind::Paragraph).to_string()),
             (Some(n), None) => Some(n.replace(' ', "")),
             _ => None,
         };
@@ -486,7 +485,7 @@ impl<'a> Conv<'a> {
         }
         for m in marks {
             if let Mark::Span(name) = m {
-                let id = self.style_id(name, true).to_string();
+                let id = self.style_id(name, WordStyleKind::Character).to_string();
                 let found = self
                     .map
                     .find(|x| match x {
@@ -651,12 +650,12 @@ impl<'a> Conv<'a> {
     }
 
     fn table(&mut self, t: &'a Table) -> Vec<Node> {
+        let name = t.style.as_deref();
+        let id = name.map(|n| self.style_id(n, WordStyleKind::Table));
         let path = self
             .map
             .find(|m| match m {
-                Matcher::Table(e) => {
-                    element_matches(e, t.style.as_deref(), t.style.as_deref(), None)
-                }
+                Matcher::Table(e) => element_matches(e, name, id, None),
                 _ => false,
             })
             .cloned()
