@@ -7,12 +7,12 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use sdconv::export::pdf::{PdfOptions, write_with_info};
-use sdconv::export::word::WordSettings;
+use sdconv::export::word::PagedSettings;
 use sdconv::lang::Language;
 
 fn options() -> PdfOptions {
     PdfOptions::new(
-        WordSettings::new(Language::En)
+        PagedSettings::new(Language::En)
             .with_image_caption(true)
             .with_table_caption(true)
             .with_text_toc(true)

@@ -10,7 +10,7 @@ use sdconv::Document;
 use sdconv::ast::{
     Block, Cell, Image, Inline, NoteKind, Paragraph, Row, Table, TextStyle, TextType,
 };
-use sdconv::export::word::{self, WordOptions, WordSettings};
+use sdconv::export::word::{self, PagedSettings, WordOptions};
 use sdconv::lang::Language;
 
 /// A deterministic pseudo-random sequence (no extra dependency).
@@ -156,7 +156,7 @@ fn large_tree() -> Document {
 fn settings(compressed: bool) -> WordOptions {
     WordOptions::new(
         "report",
-        WordSettings::new(Language::De)
+        PagedSettings::new(Language::De)
             .with_image_caption(true)
             .with_table_caption(true)
             .with_text_toc(true)

@@ -9,7 +9,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use sdconv::export::word::{WordOptions, WordSettings};
+use sdconv::export::word::{PagedSettings, WordOptions};
 use sdconv::lang::Language;
 use sdconv::{ExportOptions, Format};
 
@@ -18,7 +18,7 @@ pub fn docx_options() -> ExportOptions {
     let mut options = ExportOptions::default();
     options.word = WordOptions::new(
         "report",
-        WordSettings::new(Language::En)
+        PagedSettings::new(Language::En)
             .with_image_caption(true)
             .with_table_caption(true)
             .with_text_toc(true),

@@ -12,13 +12,13 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use sdconv::export::word::{WordOptions, WordSettings};
+use sdconv::export::word::{PagedSettings, WordOptions};
 use sdconv::lang::Language;
 use sdconv::{Converted, ExportOptions, Format, ImportOptions};
 
 /// Word/PDF settings with every caption and directory on.
-fn all_settings() -> WordSettings {
-    WordSettings::new(Language::En)
+fn all_settings() -> PagedSettings {
+    PagedSettings::new(Language::En)
         .with_image_caption(true)
         .with_table_caption(true)
         .with_text_toc(true)

@@ -15,13 +15,13 @@ use common::all_on;
 use html_fixtures as fx;
 use sdconv::ast::{Block, Cell, Image, Inline, MediaItem, NoteKind, Row, Table, TextType};
 use sdconv::export::pdf::{Paper, PdfOptions, write, write_with_info};
-use sdconv::export::word::WordSettings;
+use sdconv::export::word::PagedSettings;
 use sdconv::lang::Language;
 use sdconv::{Document, Format, ImportOptions, Warning};
 
 // ---- helpers ----------------------------------------------------------------------------
 
-fn pdf(doc: &Document, settings: WordSettings) -> (Vec<u8>, Vec<Warning>) {
+fn pdf(doc: &Document, settings: PagedSettings) -> (Vec<u8>, Vec<Warning>) {
     let out = write(doc, &PdfOptions::new(settings)).expect("PDF export");
     (out.value, out.warnings)
 }
@@ -338,7 +338,7 @@ fn long_doc(language: &str) -> Document {
 #[test]
 fn contents_page_numbers_are_the_pages_of_the_headings() {
     let doc = long_doc("en_EN");
-    let (out, _) = pdf(&doc, WordSettings::new(Language::En));
+    let (out, _) = pdf(&doc, PagedSettings::new(Language::En));
     let s = check("long", &doc, &out, true);
     assert!(page_count(&s) >= 4, "the test needs several pages");
     let contents = text_of(&s, Some((1, 1)));
@@ -391,7 +391,7 @@ fn footnotes_sit_at_the_foot_of_the_citing_page_and_endnotes_at_the_end() {
         blocks.push(fx::p(TextType::Paragraph, 0, content));
     }
     let doc = fx::doc("Notes", blocks);
-    let (out, _) = pdf(&doc, WordSettings::default());
+    let (out, _) = pdf(&doc, PagedSettings::default());
     let s = check("notes", &doc, &out, true);
     let n = page_count(&s);
     assert!(n >= 3);
@@ -485,7 +485,7 @@ fn german_and_russian_documents_have_every_glyph_and_localised_captions() {
 fn a_character_no_font_has_is_one_warning_naming_it() {
     // Private-use characters: no font is looked up for them, so none has them on any machine.
     let doc = fx::doc("x", vec![fx::text("a \u{E123} b \u{E123} \u{10FFFD}")]);
-    let (_, warnings) = pdf(&doc, WordSettings::default());
+    let (_, warnings) = pdf(&doc, PagedSettings::default());
     let w: Vec<&Warning> = warnings
         .iter()
         .filter(|w| w.message.contains("no available font"))
@@ -503,7 +503,7 @@ fn output_is_deterministic_and_letter_is_an_option() {
     assert!(a == b, "two runs differ");
     let letter = write(
         &doc,
-        &PdfOptions::new(WordSettings::default()).with_paper(Paper::Letter),
+        &PdfOptions::new(PagedSettings::default()).with_paper(Paper::Letter),
     )
     .unwrap()
     .value;
@@ -522,7 +522,7 @@ fn output_is_deterministic_and_letter_is_an_option() {
 #[test]
 fn forbidden_settings_fail_like_the_word_export() {
     let doc = fx::doc("x", vec![fx::text("y")]);
-    let bad = WordSettings::default().with_image_toc(true);
+    let bad = PagedSettings::default().with_image_toc(true);
     assert!(write(&doc, &PdfOptions::new(bad)).is_err());
 }
 
@@ -597,7 +597,7 @@ fn hostile_trees_render_without_panic() {
 // ---- page numbers for the Word export ---------------------------------------------------
 
 /// The cached result of each `PAGEREF` field in the Word export of `doc`, in order.
-fn word_pagerefs(doc: &Document, settings: WordSettings) -> Vec<usize> {
+fn word_pagerefs(doc: &Document, settings: PagedSettings) -> Vec<usize> {
     use sdconv::export::word::{WordOptions, write as write_word};
     let docx = write_word(doc, &WordOptions::new("report", settings))
         .unwrap()
@@ -626,7 +626,7 @@ fn word_pagerefs(doc: &Document, settings: WordSettings) -> Vec<usize> {
 #[test]
 fn word_toc_page_numbers_are_the_pdf_layout_pages() {
     let doc = long_doc("en_EN");
-    let settings = WordSettings::new(Language::En);
+    let settings = PagedSettings::new(Language::En);
     let word_pages = word_pagerefs(&doc, settings);
     assert_eq!(word_pages.len(), 12);
     // The same numbers the PDF's own contents page prints.
@@ -662,7 +662,7 @@ fn word_toc_page_numbers_of_a_long_document_laid_out_alongside() {
     }
     assert!(blocks.len() > 600);
     let doc = fx::doc("Many blocks", blocks);
-    let settings = WordSettings::new(Language::En);
+    let settings = PagedSettings::new(Language::En);
     let word_pages = word_pagerefs(&doc, settings);
     // The pages the PDF draws each heading on (its contents lines carry dot leaders).
     let (out, _) = pdf(&doc, settings);
@@ -724,8 +724,8 @@ fn compressed_images_shrink_a_big_picture_shown_small() {
         width_percent: Some(20.0),
         ..fx::image("big.png", None)
     }));
-    let plain = pdf(&doc, WordSettings::default()).0;
-    let small = pdf(&doc, WordSettings::default().with_compressed_images(true)).0;
+    let plain = pdf(&doc, PagedSettings::default()).0;
+    let small = pdf(&doc, PagedSettings::default().with_compressed_images(true)).0;
     assert!(
         small.len() * 3 < plain.len(),
         "{} vs {} bytes",
@@ -806,7 +806,7 @@ fn struct_tags(s: &Saved) -> Vec<String> {
 #[test]
 fn the_tag_tree_holds_the_structure_in_reading_order() {
     let doc = structured();
-    let settings = WordSettings::new(Language::En)
+    let settings = PagedSettings::new(Language::En)
         .with_text_toc(true)
         .with_image_caption(true);
     let (out, _) = pdf(&doc, settings);
@@ -868,7 +868,7 @@ fn standards_are_met_or_refused_naming_every_reason() {
     for standard in PdfStandard::ALL {
         let out = write(
             &doc,
-            &PdfOptions::new(WordSettings::default()).with_standard(standard),
+            &PdfOptions::new(PagedSettings::default()).with_standard(standard),
         )
         .unwrap_or_else(|e| panic!("{standard}: {e}"));
         let s = save(&out.value);
@@ -888,7 +888,7 @@ fn standards_are_met_or_refused_naming_every_reason() {
     bare.blocks.push(fx::text("a \u{10FFFD} b"));
     let err = write(
         &bare,
-        &PdfOptions::new(WordSettings::default()).with_standard(PdfStandard::A2bUa1),
+        &PdfOptions::new(PagedSettings::default()).with_standard(PdfStandard::A2bUa1),
     )
     .expect_err("cannot conform");
     let message = err.to_string();
@@ -901,7 +901,7 @@ fn standards_are_met_or_refused_naming_every_reason() {
         "{message}"
     );
     // Without a standard the same tree is written (the problems are warnings).
-    assert!(write(&bare, &PdfOptions::new(WordSettings::default())).is_ok());
+    assert!(write(&bare, &PdfOptions::new(PagedSettings::default())).is_ok());
 }
 
 /// The independent validator (`page`, PyPI `page-validation`): its Python, from
@@ -974,7 +974,7 @@ fn the_benchmark_document_meets_pdf_ua_1_and_pdf_a_2b_for_an_independent_validat
     ] {
         let out = write(
             &doc,
-            &PdfOptions::new(WordSettings::default()).with_standard(standard),
+            &PdfOptions::new(PagedSettings::default()).with_standard(standard),
         )
         .unwrap_or_else(|e| panic!("{standard}: {e}"));
         let s = save(&out.value);
@@ -1060,7 +1060,7 @@ fn every_script_fixture_and_the_tree_with_everything_meet_pdf_a_2b_and_ua_1() {
     for (name, doc) in &docs {
         let out = write(
             doc,
-            &PdfOptions::new(WordSettings::default()).with_standard(PdfStandard::A2bUa1),
+            &PdfOptions::new(PagedSettings::default()).with_standard(PdfStandard::A2bUa1),
         )
         .unwrap_or_else(|e| panic!("{name}: {e}"));
         let s = save(&out.value);
@@ -1090,7 +1090,7 @@ fn hyphenated_justified_text_keeps_every_word_for_a_text_extractor() {
     let mut doc = fx::doc("Hyphenation", vec![Block::Paragraph(para)]);
     doc.meta.language = Some("en-US".into());
     let count_hyphens = |doc: &Document| {
-        let (bytes, _) = pdf(doc, WordSettings::default());
+        let (bytes, _) = pdf(doc, PagedSettings::default());
         let s = save(&bytes);
         let layout = text_of(&s, None);
         // The hyphen drawn at a break is U+00AD in the text layer: it says the word goes on.

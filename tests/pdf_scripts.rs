@@ -14,7 +14,7 @@ use std::process::Command;
 
 use sdconv::ast::{Block, Inline};
 use sdconv::export::pdf::{PdfOptions, write};
-use sdconv::export::word::WordSettings;
+use sdconv::export::word::PagedSettings;
 use sdconv::{Document, Format, ImportOptions};
 
 fn fixtures() -> PathBuf {
@@ -167,7 +167,7 @@ struct Written {
 
 fn write_pdf(name: &str) -> (Document, Written, Vec<sdconv::Warning>) {
     let doc = read(name);
-    let out = write(&doc, &PdfOptions::new(WordSettings::default())).expect("PDF export");
+    let out = write(&doc, &PdfOptions::new(PagedSettings::default())).expect("PDF export");
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join(format!("{name}.pdf"));
     std::fs::write(&path, &out.value).expect("write");

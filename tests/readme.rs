@@ -104,7 +104,7 @@ fn the_bundled_docx_is_what_the_generator_writes() {
     let mut options = ExportOptions::default();
     options.word = sdconv::export::word::WordOptions::new(
         "report",
-        sdconv::export::word::WordSettings::new(sdconv::lang::Language::En)
+        sdconv::export::word::PagedSettings::new(sdconv::lang::Language::En)
             .with_image_caption(true)
             .with_table_caption(true)
             .with_text_toc(true),

@@ -14,7 +14,7 @@ use sdconv::ast::{
     NoteKind, Paragraph, Row, Table, TextStyle, TextType,
 };
 use sdconv::export::word::{
-    self, ImageStats, WordOptions, WordSettings, WordTemplates, sdox_catalog_json, sdox_sample,
+    self, ImageStats, PagedSettings, WordOptions, WordTemplates, sdox_catalog_json, sdox_sample,
 };
 use sdconv::internal::archive::ZipReader;
 use sdconv::lang::Language;
@@ -269,7 +269,7 @@ fn fixture() -> Document {
 fn export(
     doc: &Document,
     template: &str,
-    settings: WordSettings,
+    settings: PagedSettings,
 ) -> (Vec<u8>, Vec<sdconv::Warning>, ImageStats) {
     let out = word::write_with_stats(doc, &WordOptions::new(template, settings)).unwrap();
     (out.value.bytes, out.warnings, out.value.stats)
@@ -521,9 +521,9 @@ fn output_is_deterministic() {
 #[test]
 fn every_setting_has_its_effect() {
     let doc = fixture();
-    let doc_xml = |s: WordSettings| part(&export(&doc, "report", s).0, "word/document.xml");
-    let none = doc_xml(WordSettings::new(Language::En));
-    let (_, warnings, _) = export(&doc, "report", WordSettings::new(Language::En));
+    let doc_xml = |s: PagedSettings| part(&export(&doc, "report", s).0, "word/document.xml");
+    let none = doc_xml(PagedSettings::new(Language::En));
+    let (_, warnings, _) = export(&doc, "report", PagedSettings::new(Language::En));
     let says = |m: &str| warnings.iter().any(|w| w.message == m);
     assert!(
         says("2 image caption(s) not written (imageCaption is off)"),
@@ -537,23 +537,23 @@ fn every_setting_has_its_effect() {
     // The directory block in the tree still makes its TOC; textToc adds none on top.
     assert_eq!(none.matches(" TOC \\o").count(), 1);
     assert_eq!(
-        doc_xml(WordSettings::new(Language::En).with_text_toc(true))
+        doc_xml(PagedSettings::new(Language::En).with_text_toc(true))
             .matches(" TOC \\o")
             .count(),
         1
     );
-    let img = doc_xml(WordSettings::new(Language::En).with_image_caption(true));
+    let img = doc_xml(PagedSettings::new(Language::En).with_image_caption(true));
     assert!(img.contains(" SEQ Figure ") && !img.contains(" SEQ Table "));
-    let tab = doc_xml(WordSettings::new(Language::En).with_table_caption(true));
+    let tab = doc_xml(PagedSettings::new(Language::En).with_table_caption(true));
     assert!(tab.contains(" SEQ Table ") && !tab.contains(" SEQ Figure "));
     let itoc = doc_xml(
-        WordSettings::new(Language::En)
+        PagedSettings::new(Language::En)
             .with_image_caption(true)
             .with_image_toc(true),
     );
     assert!(itoc.contains(r#"TOC \h \z \c "Figure""#) && itoc.contains("List of Figures"));
     let ttoc = doc_xml(
-        WordSettings::new(Language::FrCa)
+        PagedSettings::new(Language::FrCa)
             .with_table_caption(true)
             .with_table_toc(true),
     );
@@ -564,7 +564,7 @@ fn every_setting_has_its_effect() {
         (Language::Ru, "Рисунок"),
         (Language::FrCa, "Figure"),
     ] {
-        let x = doc_xml(WordSettings::new(lang).with_image_caption(true));
+        let x = doc_xml(PagedSettings::new(lang).with_image_caption(true));
         assert!(x.contains(&format!(" SEQ {label} \\* ARABIC ")), "{lang}");
         assert!(
             x.contains(&format!("{label} </w:t>")),
@@ -572,11 +572,11 @@ fn every_setting_has_its_effect() {
         );
     }
     // compressedImages: smaller images, stats say so.
-    let (plain, _, s0) = export(&doc, "report", WordSettings::new(Language::En));
+    let (plain, _, s0) = export(&doc, "report", PagedSettings::new(Language::En));
     let (small, _, s1) = export(
         &doc,
         "report",
-        WordSettings::new(Language::En).with_compressed_images(true),
+        PagedSettings::new(Language::En).with_compressed_images(true),
     );
     assert_eq!(s0.saved(), 0);
     assert!(s1.saved() > 0 && s1.recompressed >= 1, "{s1:?}");
@@ -590,16 +590,16 @@ fn bad_settings_and_templates_are_412() {
         r#"{"tableToc":true}"#,
         r#"{"language":"es_ES"}"#,
     ] {
-        let err = WordSettings::from_json(json).unwrap_err();
+        let err = PagedSettings::from_json(json).unwrap_err();
         assert_eq!(err.kind(), sdconv::ErrorKind::Parameter, "{json}");
         assert!(matches!(err, Error::Parameter { .. }));
     }
-    let bad = WordSettings::new(Language::En).with_image_toc(true);
+    let bad = PagedSettings::new(Language::En).with_image_toc(true);
     let err = word::write(&fixture(), &WordOptions::new("report", bad)).unwrap_err();
     assert!(err.to_string().contains("imageToc"), "{err}");
     let err = word::write(
         &fixture(),
-        &WordOptions::new("letterhead", WordSettings::default()),
+        &WordOptions::new("letterhead", PagedSettings::default()),
     )
     .unwrap_err();
     assert_eq!(err.kind(), sdconv::ErrorKind::Parameter);
@@ -660,7 +660,7 @@ fn custom_template_directory_loads() {
     assert_eq!(set.load_dir(dir.path()).unwrap(), ["memo"]);
     assert!(set.catalog_json().contains(r#""id":"memo""#));
     let options =
-        WordOptions::new("memo", WordSettings::default()).with_templates(std::sync::Arc::new(set));
+        WordOptions::new("memo", PagedSettings::default()).with_templates(std::sync::Arc::new(set));
     let out = word::write(&fixture(), &options).unwrap().value;
     // No header in this template: no header part.
     let z = ZipReader::new(&out, &Limits::default()).unwrap();
@@ -670,7 +670,7 @@ fn custom_template_directory_loads() {
 #[test]
 fn huge_images_are_kept_with_a_warning() {
     let doc = fixture();
-    let settings = WordSettings::new(Language::En).with_compressed_images(true);
+    let settings = PagedSettings::new(Language::En).with_compressed_images(true);
     let mut limits = Limits::default();
     limits.max_image_pixels = 1000;
     let out = word::write_with_stats(
@@ -849,7 +849,7 @@ fn odd_input_is_reported_not_dropped() {
             kind: DirectoryKind::Weblinks,
         },
     ];
-    let out = word::write(&doc, &WordOptions::new("report", WordSettings::default())).unwrap();
+    let out = word::write(&doc, &WordOptions::new("report", PagedSettings::default())).unwrap();
     let messages: Vec<&str> = out.warnings.iter().map(|w| w.message.as_str()).collect();
     for want in [
         "longer than Word's 40-character",
@@ -1013,7 +1013,7 @@ fn random_packages() -> Vec<Vec<u8>> {
         let settings = if round % 3 == 0 {
             all_on(lang).with_compressed_images(true)
         } else {
-            WordSettings::new(lang)
+            PagedSettings::new(lang)
         };
         let template = if round % 2 == 0 { "report" } else { "contract" };
         out.push(
@@ -1127,7 +1127,7 @@ fn nested_header_with_note() -> Document {
 #[test]
 fn nested_header_rows_are_marked_without_tbl_header_and_read_back() {
     let doc = nested_header_with_note();
-    let (docx, _, _) = export(&doc, "report", WordSettings::new(Language::En));
+    let (docx, _, _) = export(&doc, "report", PagedSettings::new(Language::En));
     let xml = part(&docx, "word/document.xml");
     // The outer table repeats its header; the nested one carries the flag as cnfStyle only.
     assert_eq!(xml.matches("<w:tblHeader/>").count(), 1, "{xml}");

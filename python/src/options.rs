@@ -5,7 +5,7 @@
 use pyo3::prelude::*;
 use sdconv::export::markdown::{MarkdownOptions, Tables};
 use sdconv::export::pdf::{Paper, PdfOptions};
-use sdconv::export::word::{WordSettings, WordTemplates};
+use sdconv::export::word::{PagedSettings, WordTemplates};
 use sdconv::import::docx::StyleMapping;
 use sdconv::lang::Language;
 use sdconv::{ExportOptions, Format, ImportOptions, TrackChanges};
@@ -145,14 +145,14 @@ impl ExportSpec {
         };
         let word_settings = match settings {
             Some(json) => {
-                let mut s = WordSettings::from_json(json).map_err(Failure::Engine)?;
+                let mut s = PagedSettings::from_json(json).map_err(Failure::Engine)?;
                 if let Some(language) = language {
                     s.language = language;
                 }
                 s
             }
             // As the CLI without settings: the document keeps its captions.
-            None => WordSettings::new(language.unwrap_or_default())
+            None => PagedSettings::new(language.unwrap_or_default())
                 .with_image_caption(true)
                 .with_table_caption(true),
         };

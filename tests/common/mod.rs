@@ -8,7 +8,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use sdconv::export::word::WordSettings;
+use sdconv::export::word::PagedSettings;
 use sdconv::internal::archive::{Compression, ZipWriter};
 use sdconv::internal::sdxml_ext::{Ext, TARGET};
 use sdconv::lang::Language;
@@ -95,8 +95,8 @@ pub fn real_sdxml_samples() -> Option<[(&'static str, Vec<u8>); 3]> {
 }
 
 /// Word/PDF settings in `language` with both captions and all three directories on.
-pub fn all_on(language: Language) -> WordSettings {
-    WordSettings::new(language)
+pub fn all_on(language: Language) -> PagedSettings {
+    PagedSettings::new(language)
         .with_image_caption(true)
         .with_table_caption(true)
         .with_text_toc(true)

@@ -6,7 +6,7 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use sdconv::export::html::HtmlOptions;
 use sdconv::export::pdf::{Paper, PdfOptions};
-use sdconv::export::word::{WordOptions, WordSettings};
+use sdconv::export::word::{PagedSettings, WordOptions};
 use sdconv::lang::Language;
 use sdconv::{ExportOptions, Format};
 use serde_json::json;
@@ -66,14 +66,14 @@ fn language(user: &User) -> Language {
 }
 
 /// The Word export's `settings` object, its `language` defaulting to the user's.
-fn settings(mut value: serde_json::Value, user: &User) -> ApiResult<WordSettings> {
+fn settings(mut value: serde_json::Value, user: &User) -> ApiResult<PagedSettings> {
     let Some(object) = value.as_object_mut() else {
         return Err(ApiError::precondition("settings", "must be an object"));
     };
     object
         .entry("language")
         .or_insert_with(|| json!(language(user).code()));
-    WordSettings::from_json(&value.to_string()).map_err(|e| ApiError::engine("settings", &e))
+    PagedSettings::from_json(&value.to_string()).map_err(|e| ApiError::engine("settings", &e))
 }
 
 async fn convert(

@@ -509,18 +509,18 @@ fn word_options(
     args: &WordArgs,
     language: Option<Language>,
 ) -> Result<sdconv::export::word::WordOptions, Failure> {
-    use sdconv::export::word::{WordOptions, WordSettings, WordTemplates};
+    use sdconv::export::word::{PagedSettings, WordOptions, WordTemplates};
     let mut settings = match &args.settings {
         Some(path) => {
             let name = path.display().to_string();
             let json = std::fs::read_to_string(path)
                 .map_err(|e| Failure::convert(&name, format!("cannot read: {e}")))?;
-            WordSettings::from_json(&json).map_err(|e| Failure::convert(&name, e))?
+            PagedSettings::from_json(&json).map_err(|e| Failure::convert(&name, e))?
         }
-        None if !args.any_setting() => WordSettings::new(language.unwrap_or_default())
+        None if !args.any_setting() => PagedSettings::new(language.unwrap_or_default())
             .with_image_caption(true)
             .with_table_caption(true),
-        None => WordSettings::new(language.unwrap_or_default()),
+        None => PagedSettings::new(language.unwrap_or_default()),
     };
     if let (Some(language), Some(_)) = (language, &args.settings) {
         settings.language = language;

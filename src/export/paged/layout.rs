@@ -2,7 +2,7 @@
 //! markers, captions), pictures kept with their captions, page breaks, directories, then the
 //! endnotes and the comments. Tables are in [`super::tables`].
 
-use super::WordSettings;
+use super::PagedSettings;
 use super::bidi::Base;
 use super::lines::{Line, Piece, Setting};
 use super::page::{Flow, Geometry, Item, OutlineEntry};
@@ -35,7 +35,7 @@ pub(crate) struct DirEntry {
 /// The layout of one document.
 pub(crate) struct Layout<'a> {
     pub doc: &'a Document,
-    pub settings: WordSettings,
+    pub settings: PagedSettings,
     pub lang: Language,
     /// The document's language as a BCP 47 tag, for the shaper and the choice of Han glyphs.
     pub text_lang: Option<String>,
@@ -56,7 +56,7 @@ pub(crate) struct Layout<'a> {
 }
 
 impl<'a> Layout<'a> {
-    pub(crate) fn new(doc: &'a Document, settings: WordSettings, geo: Geometry) -> Layout<'a> {
+    pub(crate) fn new(doc: &'a Document, settings: PagedSettings, geo: Geometry) -> Layout<'a> {
         let lang = doc
             .meta
             .language

@@ -27,7 +27,7 @@ pub(crate) mod tables;
 pub(crate) mod text;
 
 pub use page::Paper;
-pub use settings::WordSettings;
+pub use settings::PagedSettings;
 
 use crate::ast::{Block, DirectoryKind, Document};
 
@@ -42,7 +42,7 @@ pub fn warm_up() {
 
 /// The directories the settings ask for that no directory block of the tree places: they go on
 /// top of the body, in this order (contents, figures, tables).
-pub(crate) fn directories_on_top(doc: &Document, settings: &WordSettings) -> Vec<DirectoryKind> {
+pub(crate) fn directories_on_top(doc: &Document, settings: &PagedSettings) -> Vec<DirectoryKind> {
     let placed = |kind: DirectoryKind| {
         doc.blocks
             .iter()
@@ -76,7 +76,7 @@ pub(crate) fn hidden_caption_messages((images, tables): (usize, usize)) -> Vec<S
 /// mark (page breaks), when a list with page numbers will be written (the settings ask for one
 /// or the tree places one); empty otherwise. The Word writer fills its TOC page numbers from it,
 /// so every reader shows numbers at once (Word still updates them on open).
-pub(crate) fn listed_block_pages(doc: &Document, settings: &WordSettings) -> Vec<Option<u32>> {
+pub(crate) fn listed_block_pages(doc: &Document, settings: &PagedSettings) -> Vec<Option<u32>> {
     let listed = settings.text_toc
         || settings.image_toc
         || settings.table_toc
@@ -99,7 +99,7 @@ pub(crate) fn listed_block_pages(doc: &Document, settings: &WordSettings) -> Vec
 /// that leave no mark (page breaks).
 pub(crate) fn block_pages(
     doc: &Document,
-    settings: WordSettings,
+    settings: PagedSettings,
     paper: Paper,
 ) -> Vec<Option<u32>> {
     // Only the anchors are wanted: the pages need not keep their drawing.
@@ -117,7 +117,7 @@ pub(crate) fn block_pages(
 /// drawn on them or not (`keep_items`): both give the same.
 fn anchors_of(
     doc: &Document,
-    settings: WordSettings,
+    settings: PagedSettings,
     paper: Paper,
     keep_items: bool,
 ) -> (usize, page::Anchors) {
@@ -169,14 +169,14 @@ mod tests {
     fn measuring_alone_places_everything_as_drawing_does() {
         // The lists of contents, figures and tables on, as when the Word writer asks for page
         // numbers; the generated document adds pictures, lists and tables with spans.
-        let lists = WordSettings::default()
+        let lists = PagedSettings::default()
             .with_image_caption(true)
             .with_table_caption(true)
             .with_text_toc(true)
             .with_image_toc(true)
             .with_table_toc(true);
         for (doc, settings) in [
-            (long_document(), WordSettings::default()),
+            (long_document(), PagedSettings::default()),
             (long_document(), lists),
             (crate::sample::large_document(400, 12, 8, 7), lists),
         ] {

@@ -9,13 +9,14 @@ use crate::ast::WordExportPresets;
 use crate::error::{Error, Result};
 use crate::lang::Language;
 
-/// Word export settings, exactly the API's fields.
+/// The settings the paged writers (Word and PDF) share: the API's Word export settings, exactly
+/// its fields (language, captions, directories, compressed pictures).
 ///
 /// Rules (spec, "Exports"): `imageToc` only with `imageCaption`, `tableToc` only with
 /// `tableCaption`; `language` is one of `de_DE`, `en_EN`, `ru_RU`, `fr_CA`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
-pub struct WordSettings {
+pub struct PagedSettings {
     /// Caption and directory language (`language`).
     pub language: Language,
     /// Write image captions (`imageCaption`).
@@ -52,12 +53,12 @@ struct Wire {
     compressed_images: bool,
 }
 
-impl WordSettings {
+impl PagedSettings {
     /// Settings with everything off, in `language`.
     pub fn new(language: Language) -> Self {
-        WordSettings {
+        PagedSettings {
             language,
-            ..WordSettings::default()
+            ..PagedSettings::default()
         }
     }
 
@@ -101,7 +102,7 @@ impl WordSettings {
     /// Missing booleans are `false`; a missing language is `en_EN`. Errors are
     /// [`Error::Parameter`] (HTTP 412) naming the field: malformed JSON, a wrong type, an unknown
     /// field, an unknown language or a combination the spec forbids.
-    pub fn from_json(json: &str) -> Result<WordSettings> {
+    pub fn from_json(json: &str) -> Result<PagedSettings> {
         let wire: Wire =
             serde_json::from_str(json).map_err(|e| Error::parameter("settings", e.to_string()))?;
         let language = match wire.language.as_deref() {
@@ -113,7 +114,7 @@ impl WordSettings {
                 )
             })?,
         };
-        let settings = WordSettings {
+        let settings = PagedSettings {
             language,
             image_caption: wire.image_caption,
             table_caption: wire.table_caption,
@@ -129,14 +130,14 @@ impl WordSettings {
     /// The settings a document stores with itself (sd.xml `word-export-presets`), as
     /// `(template id, settings)`. The presets' language may be any code [`Language::parse`]
     /// knows (sd.xml allows `en_US`); `compressedImages` is not part of the presets and is off.
-    pub fn from_presets(presets: &WordExportPresets) -> Result<(String, WordSettings)> {
+    pub fn from_presets(presets: &WordExportPresets) -> Result<(String, PagedSettings)> {
         let language = Language::parse(&presets.language).ok_or_else(|| {
             Error::parameter(
                 "word-export-presets@language",
                 format!("unknown language {:?}", presets.language),
             )
         })?;
-        let settings = WordSettings {
+        let settings = PagedSettings {
             language,
             image_caption: presets.caption_image,
             table_caption: presets.caption_table,
@@ -166,7 +167,7 @@ impl WordSettings {
         Ok(())
     }
 
-    /// The API's JSON form (camelCase), the inverse of [`WordSettings::from_json`].
+    /// The API's JSON form (camelCase), the inverse of [`PagedSettings::from_json`].
     pub fn to_json(&self) -> String {
         serde_json::json!({
             "language": self.language.code(),
@@ -187,7 +188,7 @@ mod tests {
 
     #[test]
     fn parses_every_field() {
-        let s = WordSettings::from_json(
+        let s = PagedSettings::from_json(
             r#"{"language":"ru_RU","imageCaption":true,"tableCaption":true,"textToc":true,
                 "imageToc":true,"tableToc":true,"compressedImages":true}"#,
         )
@@ -195,7 +196,7 @@ mod tests {
         assert_eq!(s.language, Language::Ru);
         assert!(s.image_caption && s.table_caption && s.text_toc);
         assert!(s.image_toc && s.table_toc && s.compressed_images);
-        assert_eq!(WordSettings::from_json(&s.to_json()).unwrap(), s);
+        assert_eq!(PagedSettings::from_json(&s.to_json()).unwrap(), s);
     }
 
     #[test]
@@ -208,7 +209,7 @@ mod tests {
             toc_table: true,
             ..WordExportPresets::default()
         };
-        let (id, s) = WordSettings::from_presets(&presets).unwrap();
+        let (id, s) = PagedSettings::from_presets(&presets).unwrap();
         assert_eq!(id, "contract");
         assert_eq!(s.language, Language::En);
         assert!(s.text_toc && s.table_toc && !s.image_caption);
@@ -217,15 +218,15 @@ mod tests {
             ..presets
         };
         assert_eq!(
-            WordSettings::from_presets(&bad).unwrap_err().kind(),
+            PagedSettings::from_presets(&bad).unwrap_err().kind(),
             crate::error::ErrorKind::Parameter
         );
     }
 
     #[test]
     fn defaults_and_errors() {
-        let s = WordSettings::from_json("{}").unwrap();
-        assert_eq!(s, WordSettings::default());
+        let s = PagedSettings::from_json("{}").unwrap();
+        assert_eq!(s, PagedSettings::default());
         for (json, name) in [
             (r#"{"imageToc":true}"#, "settings.imageToc"),
             (
@@ -236,14 +237,14 @@ mod tests {
             (r#"{"imageCation":true}"#, "settings"),
             (r#"{"textToc":"yes"}"#, "settings"),
         ] {
-            let err = WordSettings::from_json(json).unwrap_err();
+            let err = PagedSettings::from_json(json).unwrap_err();
             assert_eq!(err.kind(), crate::error::ErrorKind::Parameter, "{json}");
             match err {
                 Error::Parameter { name: n, .. } => assert_eq!(n, name, "{json}"),
                 other => panic!("{other}"),
             }
         }
-        let err = WordSettings::from_json(r#"{"imageCation":true}"#).unwrap_err();
+        let err = PagedSettings::from_json(r#"{"imageCation":true}"#).unwrap_err();
         assert!(err.to_string().contains("imageCation"), "{err}");
     }
 }

@@ -86,7 +86,7 @@ use crate::export::paged::{layout, page};
 use crate::ast::{Block, Document, MediaKind};
 use crate::error::{Error, Result};
 use crate::export::metafiles::{self, Shown};
-use crate::export::paged::WordSettings;
+pub use crate::export::paged::PagedSettings;
 use crate::limits::Limits;
 use crate::report::{Converted, Location, Warning, WarningKind};
 
@@ -94,8 +94,8 @@ use crate::report::{Converted, Location, Warning, WarningKind};
 #[derive(Debug, Clone, Default)]
 #[non_exhaustive]
 pub struct PdfOptions {
-    /// The Word export's settings (language, captions, directories); they mean the same here.
-    pub settings: WordSettings,
+    /// The settings Word and PDF output share (language, captions, directories).
+    pub settings: PagedSettings,
     /// Paper size.
     pub paper: Paper,
     /// Limits (`max_image_pixels`: larger pictures are not decoded).
@@ -109,7 +109,7 @@ pub struct PdfOptions {
 
 impl PdfOptions {
     /// Options with `settings`, A4.
-    pub fn new(settings: WordSettings) -> Self {
+    pub fn new(settings: PagedSettings) -> Self {
         PdfOptions {
             settings,
             ..PdfOptions::default()

@@ -14,7 +14,7 @@ use crate::xml::{escape_attr, escape_text};
 use super::document::{Part, Rel, Writer};
 use super::runs::word_date;
 use super::template::WordTemplate;
-use super::{ImageStats, WordSettings};
+use super::{ImageStats, PagedSettings};
 use crate::export::paged::pictures::compress_all;
 
 use crate::ooxml::{R, W, XML_DECL};
@@ -29,7 +29,7 @@ const PARALLEL_LAYOUT_BLOCKS: usize = 500;
 pub(crate) fn write_package<S: std::io::Write + std::io::Seek>(
     doc: &Document,
     tpl: &WordTemplate,
-    settings: &WordSettings,
+    settings: &PagedSettings,
     limits: &Limits,
     open: impl FnOnce(usize) -> ZipWriter<S>,
 ) -> Result<Converted<(S, ImageStats)>> {
@@ -476,7 +476,7 @@ fn content_types(
 }
 
 /// settings.xml, children in CT_Settings order (ECMA-376 17.15.1.78).
-fn settings_xml(settings: &WordSettings, toc: bool, footnotes: bool, endnotes: bool) -> String {
+fn settings_xml(settings: &PagedSettings, toc: bool, footnotes: bool, endnotes: bool) -> String {
     let mut x = String::from(XML_DECL);
     let _ = write!(
         x,
@@ -504,7 +504,7 @@ fn settings_xml(settings: &WordSettings, toc: bool, footnotes: bool, endnotes: b
 
 /// docProps/core.xml: title, subtitle (as subject), description, creator, tags, language. No dates:
 /// the same document gives the same bytes.
-fn core_xml(doc: &Document, settings: &WordSettings) -> String {
+fn core_xml(doc: &Document, settings: &PagedSettings) -> String {
     let m = &doc.meta;
     let mut x = String::from(XML_DECL);
     x.push_str(r#"<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dcterms="http://purl.org/dc/terms/" xmlns:dcmitype="http://purl.org/dc/dcmitype/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">"#);

@@ -23,7 +23,7 @@ use crate::ast::{Align, Block, DirectoryKind, Document, Image, Paragraph, TextTy
 use crate::report::{Location, Report, WarningKind};
 use crate::xml::{escape_attr, escape_text};
 
-use super::WordSettings;
+use super::PagedSettings;
 use super::images::{display_size, word_can_show};
 use super::numbering::{Numbering, Scope};
 use super::template::WordTemplate;
@@ -187,7 +187,7 @@ impl CellFormat {
 pub(crate) struct Writer<'a> {
     pub doc: &'a Document,
     pub tpl: &'a WordTemplate,
-    pub settings: &'a WordSettings,
+    pub settings: &'a PagedSettings,
     pub report: Report,
     pub numbering: Numbering<'a>,
     /// Next id for bookmarks and revisions (comments take 0..n first).
@@ -255,7 +255,7 @@ pub(crate) struct Writer<'a> {
 }
 
 impl<'a> Writer<'a> {
-    pub fn new(doc: &'a Document, tpl: &'a WordTemplate, settings: &'a WordSettings) -> Self {
+    pub fn new(doc: &'a Document, tpl: &'a WordTemplate, settings: &'a PagedSettings) -> Self {
         // One numbering definition serves the body and every cell, so the shallowest outline
         // level anywhere: a cell's shallower item would otherwise show no number at all.
         let mut outline_shift: Option<usize> = None;

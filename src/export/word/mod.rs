@@ -1,7 +1,7 @@
 //! Word (.docx) writer.
 //!
 //! A template ([`WordTemplates`]) supplies styles, the numbering look, page setup, header and
-//! footer; the API's settings ([`WordSettings`]) choose caption language, captions, tables of
+//! footer; the API's settings ([`PagedSettings`]) choose caption language, captions, tables of
 //! contents and image compression. The body is written in the template's styles (`Heading 1`-`6`,
 //! `List Paragraph`, `Caption`, `Normal`, the table style) so a reader maps it straight back.
 //!
@@ -76,7 +76,7 @@ mod toc;
 
 use std::sync::Arc;
 
-pub use crate::export::paged::WordSettings;
+pub use crate::export::paged::PagedSettings;
 pub use crate::export::paged::pictures::ImageStats;
 pub use sdox::{SdoxTemplate, sdox_catalog_json, sdox_sample, sdox_templates};
 pub use template::{TemplateFiles, WordTemplate, WordTemplates};
@@ -97,7 +97,7 @@ pub struct WordOptions {
     /// Template id (`templateId`).
     pub template_id: String,
     /// The API's settings.
-    pub settings: WordSettings,
+    pub settings: PagedSettings,
     /// Templates to choose from; `None` = [`WordTemplates::builtin`].
     pub templates: Option<Arc<WordTemplates>>,
     /// Limits (only `max_image_pixels` matters here: larger images are not decoded).
@@ -108,7 +108,7 @@ impl Default for WordOptions {
     fn default() -> Self {
         WordOptions {
             template_id: DEFAULT_TEMPLATE.to_string(),
-            settings: WordSettings::default(),
+            settings: PagedSettings::default(),
             templates: None,
             limits: Limits::default(),
         }
@@ -117,7 +117,7 @@ impl Default for WordOptions {
 
 impl WordOptions {
     /// Options for template `template_id` with `settings`.
-    pub fn new(template_id: impl Into<String>, settings: WordSettings) -> Self {
+    pub fn new(template_id: impl Into<String>, settings: PagedSettings) -> Self {
         WordOptions {
             template_id: template_id.into(),
             settings,
