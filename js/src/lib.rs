@@ -39,6 +39,11 @@ impl From<Failure> for JsValue {
     }
 }
 
+/// `value`, or `null` for `None` (wasm-bindgen would give `undefined`).
+fn or_null<T: Into<JsValue>>(value: Option<T>) -> JsValue {
+    value.map_or(JsValue::NULL, Into::into)
+}
+
 /// A warning as `{ kind, message, location: { part, element, block } }`.
 fn warning_value(w: &Warning) -> JsValue {
     // The kind's snake_case name, as the JSON warnings of the CLI and the server spell it.
@@ -47,9 +52,13 @@ fn warning_value(w: &Warning) -> JsValue {
         .and_then(|v| v.as_str().map(str::to_owned))
         .unwrap_or_else(|| format!("{:?}", w.kind));
     let location = Object::new();
-    set(&location, "part", w.location.part.clone());
-    set(&location, "element", w.location.element.clone());
-    set(&location, "block", w.location.block.map(|b| b as f64));
+    set(&location, "part", or_null(w.location.part.clone()));
+    set(&location, "element", or_null(w.location.element.clone()));
+    set(
+        &location,
+        "block",
+        or_null(w.location.block.map(|b| b as f64)),
+    );
     let object = Object::new();
     set(&object, "kind", kind);
     set(&object, "message", w.message.as_str());
@@ -83,7 +92,7 @@ fn output_value(out: Output) -> JsValue {
     set(&object, "files", files);
     let warnings: Array = out.warnings.iter().map(warning_value).collect();
     set(&object, "warnings", warnings);
-    set(&object, "title", out.title);
+    set(&object, "title", or_null(out.title));
     object.into()
 }
 

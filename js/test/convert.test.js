@@ -164,7 +164,8 @@ test('options: language, captions, track changes, Markdown options', async () =>
 test('options: style mapping, magic, routines', async () => {
   const lead = docx(body(`<w:p><w:pPr><w:pStyle w:val="Lead"/></w:pPr><w:r><w:t>Big   words</w:t></w:r></w:p>`));
   const mapped = await convert(lead, 'markdown', { styleMapping: { Lead: { textType: 'heading', level: 1 } } });
-  assert.match(mapped.text, /^# Big/m);
+  assert.match(mapped.text, /^#+ Big/m);
+  assert.doesNotMatch((await convert(lead, 'markdown')).text, /^#/m);
   await assert.rejects(convert(lead, 'markdown', { styleMapping: { Lead: { textType: 'nonsense' } } }), { kind: 'invalid_option' });
   const cleaned = await convert(lead, 'markdown', { routines: ['collapse-whitespace'] });
   assert.match(cleaned.text, /Big words/);

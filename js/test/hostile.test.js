@@ -98,13 +98,6 @@ test('a call that traps the instance rejects, and the next call works', async ()
   assert.equal((await convert(readFileSync(sample), 'markdown')).text, before.text);
 });
 
-test('fonts registered before a trap are registered again after it', async () => {
-  // Not a font: refused, and not kept for later instances.
-  await assert.rejects(sdconv.registerFont(new Uint8Array([1, 2, 3])), { kind: 'invalid_input' });
-  await assert.rejects(sdconv._crashForTests(), { kind: 'internal_error' });
-  await stillWorks();
-});
-
 test('zip entries with unsafe names: a typed error or a result', async () => {
   const evil = zip([
     ['[Content_Types].xml', '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>', true],
