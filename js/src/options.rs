@@ -90,6 +90,23 @@ fn invalid(name: &str, message: impl std::fmt::Display) -> Failure {
     Failure::Option(format!("invalid {name}: {message}"))
 }
 
+/// The value of a named choice (`images`, `trackChanges`, …): `default` when unset, else what
+/// `parse` makes of it, else an error listing the `expected` values.
+fn choice<T>(
+    value: Option<&str>,
+    name: &str,
+    parse: impl Fn(&str) -> Option<T>,
+    default: T,
+    expected: &str,
+) -> Result<T, Failure> {
+    match value {
+        None => Ok(default),
+        Some(text) => {
+            parse(text).ok_or_else(|| invalid(name, format!("{text:?}; expected {expected}")))
+        }
+    }
+}
+
 /// A format by name or alias (`docx`, `md`).
 pub fn format(name: &str) -> Result<Format, Failure> {
     Format::parse(name).ok_or_else(|| {
@@ -144,51 +161,38 @@ impl RawOptions {
     /// are shown, as the command line does; `comments` unset keeps them, except in Markdown.
     pub fn export_spec(&self, to: &str) -> Result<ExportSpec, Failure> {
         let to = format(to)?;
-        let images = match self.images.as_deref() {
-            None => ImageMode::Files,
-            Some(mode) => ImageMode::parse(mode).ok_or_else(|| {
-                invalid(
-                    "images",
-                    format!("{mode:?}; expected files, inline, omit or a function"),
-                )
-            })?,
-        };
-        let language = self
-            .language
-            .as_deref()
-            .map(|code| {
-                Language::parse(code).ok_or_else(|| {
-                    invalid(
-                        "language",
-                        format!("{code:?}; expected de_DE, en_EN, ru_RU or fr_CA"),
-                    )
-                })
-            })
-            .transpose()?;
-        let track_changes = match self.track_changes.as_deref() {
-            None => TrackChanges::All,
-            Some(mode) => TrackChanges::parse(mode).ok_or_else(|| {
-                invalid(
-                    "trackChanges",
-                    format!("{mode:?}; expected all, accept or reject"),
-                )
-            })?,
-        };
-        let paper = match self
-            .paper
-            .as_deref()
-            .map(str::to_ascii_lowercase)
-            .as_deref()
-        {
-            None | Some("a4") => Paper::A4,
-            Some("letter") => Paper::Letter,
-            Some(other) => {
-                return Err(invalid(
-                    "paper",
-                    format!("{other:?}; expected a4 or letter"),
-                ));
-            }
-        };
+        let images = choice(
+            self.images.as_deref(),
+            "images",
+            ImageMode::parse,
+            ImageMode::Files,
+            "files, inline, omit or a function",
+        )?;
+        let language = choice(
+            self.language.as_deref(),
+            "language",
+            |code| Language::parse(code).map(Some),
+            None,
+            "de_DE, en_EN, ru_RU or fr_CA",
+        )?;
+        let track_changes = choice(
+            self.track_changes.as_deref(),
+            "trackChanges",
+            TrackChanges::parse,
+            TrackChanges::All,
+            "all, accept or reject",
+        )?;
+        let paper = choice(
+            self.paper.as_deref(),
+            "paper",
+            |p| match p.to_ascii_lowercase().as_str() {
+                "a4" => Some(Paper::A4),
+                "letter" => Some(Paper::Letter),
+                _ => None,
+            },
+            Paper::A4,
+            "a4 or letter",
+        )?;
         if self.settings.is_some() && self.word_settings.is_some() {
             return Err(Failure::Option(
                 "pass settings or wordSettings, not both".to_string(),
@@ -216,12 +220,13 @@ impl RawOptions {
         export.word.settings = word_settings;
         export.pdf = PdfOptions::new(word_settings).with_paper(paper);
         export.html.language = language;
-        let tables = match self.tables.as_deref() {
-            None => Tables::default(),
-            Some(kind) => Tables::parse(kind).ok_or_else(|| {
-                invalid("tables", format!("{kind:?}; expected auto, html or gfm"))
-            })?,
-        };
+        let tables = choice(
+            self.tables.as_deref(),
+            "tables",
+            Tables::parse,
+            Tables::default(),
+            "auto, html or gfm",
+        )?;
         let mut markdown = MarkdownOptions::default()
             .with_tables(tables)
             .with_comments(self.comments.unwrap_or(false))
