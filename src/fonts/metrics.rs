@@ -48,13 +48,11 @@ impl Face {
     /// The font file.
     pub(crate) fn bytes(self) -> &'static [u8] {
         match self {
-            Face::Regular => include_bytes!("../../templates/pdf/fonts/DejaVuSerif.ttf"),
-            Face::Bold => include_bytes!("../../templates/pdf/fonts/DejaVuSerif-Bold.ttf"),
-            Face::Italic => include_bytes!("../../templates/pdf/fonts/DejaVuSerif-Italic.ttf"),
-            Face::BoldItalic => {
-                include_bytes!("../../templates/pdf/fonts/DejaVuSerif-BoldItalic.ttf")
-            }
-            Face::Mono => include_bytes!("../../templates/pdf/fonts/DejaVuSansMono.ttf"),
+            Face::Regular => SERIF,
+            Face::Bold => SERIF_BOLD,
+            Face::Italic => SERIF_ITALIC,
+            Face::BoldItalic => SERIF_BOLD_ITALIC,
+            Face::Mono => SANS_MONO,
         }
     }
 
@@ -69,6 +67,16 @@ impl Face {
         }
     }
 }
+
+// The bundled font files, as statics: a static is one allocation in one codegen unit, where
+// `include_bytes!` written inside `Face::bytes` was copied into every unit that inlined it (the
+// WebAssembly package, js/, held the 1.8 MB three times).
+static SERIF: &[u8] = include_bytes!("../../templates/pdf/fonts/DejaVuSerif.ttf");
+static SERIF_BOLD: &[u8] = include_bytes!("../../templates/pdf/fonts/DejaVuSerif-Bold.ttf");
+static SERIF_ITALIC: &[u8] = include_bytes!("../../templates/pdf/fonts/DejaVuSerif-Italic.ttf");
+static SERIF_BOLD_ITALIC: &[u8] =
+    include_bytes!("../../templates/pdf/fonts/DejaVuSerif-BoldItalic.ttf");
+static SANS_MONO: &[u8] = include_bytes!("../../templates/pdf/fonts/DejaVuSansMono.ttf");
 
 /// Code points below this are looked up in a dense table (Latin, Greek, Cyrillic, punctuation,
 /// arrows, box drawing: everything the corpus uses), the rest in the font's map.
