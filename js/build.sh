@@ -71,6 +71,7 @@ say "wasm-bindgen"
 rm -rf "$js/wasm"
 "$bindgen" --target web --experimental-reset-state-function --out-dir "$js/wasm" --out-name sdconv --no-typescript \
     "$target_dir/wasm32-unknown-unknown/release/sdconv_wasm.wasm"
+node "$js/glue-reset.mjs" "$js/wasm/sdconv.js"
 
 say "wasm-opt"
 # The features rustc 1.96 enables for wasm32 by default (bulk memory, sign extension, …).

@@ -69,16 +69,17 @@ export function createApi(platform) {
 
   /**
    * An instance of the compiled module. The glue holds one at a time: the first comes from its
-   * async init (browsers refuse large synchronous instantiations on the main thread), later
-   * ones, after a trap, from its reset function (wasm-bindgen's
-   * --experimental-reset-state-function), which clears the glue's tables too.
+   * init, later ones, after a trap, from its reset function (wasm-bindgen's
+   * --experimental-reset-state-function, made async by glue-reset.mjs), which clears the glue's
+   * tables too. Both asynchronous: Chromium refuses a synchronous instantiation of a module
+   * this large on a page's main thread.
    */
   async function instantiate() {
     if (!instantiated) {
       await glue.default({ module_or_path: compiled });
       instantiated = true;
     } else {
-      glue.__wbg_reset_state();
+      await glue.__wbg_reset_state_async();
     }
     engine = glue;
     engine.setPanicHandler((message) => {

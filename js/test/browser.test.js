@@ -16,6 +16,10 @@ const skip = !existsSync(chromium) && `no Chromium at ${chromium} (set SDCONV_CH
 const PAGE = `<!doctype html><meta charset="utf-8"><title>sdconv</title>
 <input type="file" id="file">
 <div id="out"></div>
+<script>
+addEventListener('error', (e) => { document.title = 'error: ' + e.message; });
+addEventListener('unhandledrejection', (e) => { document.title = 'error: ' + e.reason; });
+</script>
 <script type="module">
 import { convert, _crashForTests } from '/pkg/index.js';
 const bytes = await (await fetch('/sample.docx')).blob();
@@ -70,8 +74,10 @@ test('Chromium converts a .docx with the package and shows it', { skip, timeout:
     const page = await browser.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(e));
+    page.on('console', (m) => console.log(`page: ${m.text()}`));
     await page.goto(`http://127.0.0.1:${server.address().port}/`);
-    await page.waitForFunction(() => document.title.startsWith('done'), null, { timeout: 90_000 });
+    await page.waitForFunction(() => /^(done|error)/.test(document.title), null, { timeout: 90_000 });
+    assert.match(await page.title(), /^done/);
     assert.deepEqual(errors, []);
     // What the page shows is what the same conversion gives in Node.
     const expected = await convert(sample, 'html', { images: 'inline' });
