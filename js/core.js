@@ -49,21 +49,23 @@ export function createApi(platform) {
   /** The last panic message the engine reported before trapping. */
   let panicMessage = null;
 
+  /** Compiles a fetched `.wasm`, while it downloads where the server says `application/wasm`. */
+  async function compileResponse(response) {
+    if (!response.ok) {
+      throw new SdconvError('conversion_failed', `cannot load ${response.url}: ${response.status}`);
+    }
+    const wasmType = response.headers.get('content-type')?.startsWith('application/wasm');
+    if (wasmType && typeof WebAssembly.compileStreaming === 'function') {
+      return WebAssembly.compileStreaming(response);
+    }
+    return WebAssembly.compile(await response.arrayBuffer());
+  }
+
   async function compile(source) {
     if (source instanceof WebAssembly.Module) return source;
-    if (typeof Response !== 'undefined' && source instanceof Response) {
-      return WebAssembly.compile(await source.arrayBuffer());
-    }
-    if (source instanceof URL || typeof source === 'string') {
-      const response = await fetch(source);
-      if (!response.ok) {
-        throw new SdconvError('conversion_failed', `cannot load ${source}: ${response.status}`);
-      }
-      return WebAssembly.compile(await response.arrayBuffer());
-    }
-    if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
-      return WebAssembly.compile(source);
-    }
+    if (typeof Response !== 'undefined' && source instanceof Response) return compileResponse(source);
+    if (source instanceof URL || typeof source === 'string') return compileResponse(await fetch(source));
+    if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return WebAssembly.compile(source);
     throw new TypeError('init() takes a WebAssembly.Module, the .wasm bytes, a Response or a URL');
   }
 
