@@ -46,6 +46,9 @@ export function createApi(platform) {
   let instantiated = false;
   /** Fonts registered by the caller: given again to an instance made after a trap. */
   const fonts = [];
+  /** The bundled fonts file once loaded (on the first export that needs it), and from where. */
+  let fontBundle = null;
+  let fontSource = null;
   /** The last panic message the engine reported before trapping. */
   let panicMessage = null;
 
@@ -87,15 +90,41 @@ export function createApi(platform) {
     engine.setPanicHandler((message) => {
       panicMessage = message;
     });
+    if (fontBundle) engine.provideFonts(fontBundle);
     for (const font of fonts) engine.registerFont(font);
+  }
+
+  /** Bytes from what `init` or the platform gives: bytes, a Response or a URL. */
+  async function bytesOf(source) {
+    if (source instanceof ArrayBuffer) return new Uint8Array(source);
+    if (ArrayBuffer.isView(source)) return new Uint8Array(source.buffer, source.byteOffset, source.byteLength);
+    const response = typeof Response !== 'undefined' && source instanceof Response ? source : await fetch(source);
+    if (!response.ok) {
+      throw new SdconvError('conversion_failed', `cannot load ${response.url}: ${response.status}`);
+    }
+    return new Uint8Array(await response.arrayBuffer());
+  }
+
+  /**
+   * The bundled fonts (wasm/sdconv_fonts.bin) are a file of their own, loaded on the first
+   * export that needs them (Word, PDF, sd.xml, parsX): a page that only makes HTML never
+   * downloads them.
+   */
+  async function ensureFonts(to) {
+    if (!engine.fontsNeeded(to)) return;
+    fontBundle ??= await bytesOf(fontSource ?? (await platform.fonts()));
+    await ready();
+    call((e) => e.provideFonts(fontBundle));
   }
 
   /**
    * Loads the engine. Optional: `convert` calls it with the platform's default. Pass a compiled
-   * `WebAssembly.Module` (workers, edge runtimes), the `.wasm` bytes, a `Response` or a URL.
-   * Once loaded, later calls change nothing.
+   * `WebAssembly.Module` (workers, edge runtimes), the `.wasm` bytes, a `Response` or a URL;
+   * `options.fonts` says where the fonts file comes from in the same ways (default: beside the
+   * module). Once loaded, later calls change nothing.
    */
-  async function init(moduleOrBytes) {
+  async function init(moduleOrBytes, options = {}) {
+    if (options.fonts !== undefined) fontSource ??= options.fonts;
     await ready(moduleOrBytes);
   }
 
@@ -179,6 +208,7 @@ export function createApi(platform) {
     const json = JSON.stringify({ ...rest, images: callback ? 'files' : images });
     const { bytes, name, readImage } = await inputBytes(input, options);
     await ready();
+    await ensureFonts(to);
     const raw = call((e) => e.convert(bytes, name, to, json, readImage));
     const result = {
       format: raw.format,

@@ -167,10 +167,18 @@ export function convert(input: Input, to?: Format, options?: Options): Promise<R
 /**
  * Loads the engine; optional, `convert` loads it on first use (Node: from disk; browsers:
  * fetched beside the module). Pass a compiled `WebAssembly.Module` (workers, edge runtimes),
- * the `.wasm` bytes, a `Response` or a URL to load it from elsewhere.
+ * the `.wasm` bytes, a `Response` or a URL to load it from elsewhere; a worker without
+ * `fetch` of its own files passes the fonts file too.
  */
 export function init(
   moduleOrBytes?: WebAssembly.Module | BufferSource | Response | URL | string,
+  options?: {
+    /**
+     * Where the bundled fonts come from (`wasm/sdconv_fonts.bin`), loaded on the first Word,
+     * PDF, sd.xml or parsX export: its bytes, a `Response` or a URL. Default: beside the module.
+     */
+    fonts?: BufferSource | Response | URL | string;
+  },
 ): Promise<void>;
 
 /** The formats sdconv knows and which directions it converts. */

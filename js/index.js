@@ -5,6 +5,7 @@ import { createApi } from './core.js';
 
 const api = createApi({
   source: async () => new URL('./wasm/sdconv_bg.wasm', import.meta.url),
+  fonts: async () => new URL('./wasm/sdconv_fonts.bin', import.meta.url),
 });
 
 export const { init, convert, formats, registerFont, SdconvError, _crashForTests } = api;

@@ -26,6 +26,7 @@ function imageReader(path) {
 
 const api = createApi({
   source: () => readFile(new URL('./wasm/sdconv_bg.wasm', import.meta.url)),
+  fonts: () => readFile(new URL('./wasm/sdconv_fonts.bin', import.meta.url)),
   load: async (path) => ({
     bytes: new Uint8Array(await readFile(path)),
     name: basename(path),

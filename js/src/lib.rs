@@ -6,6 +6,7 @@
 //! JavaScript side turns into `SdconvError`s.
 
 pub mod convert;
+pub mod fonts;
 pub mod images;
 pub mod options;
 
@@ -196,6 +197,26 @@ pub fn set_panic_handler(handler: js_sys::Function) {
 #[wasm_bindgen(js_name = __panicForTests)]
 pub fn panic_for_tests() {
     panic!("a panic asked for by a test");
+}
+
+/// Whether converting to `to` needs the bundled fonts first ([`provide_fonts`]): the Word, PDF,
+/// sd.xml and parsX writers measure or draw text with them, and they are not built in.
+#[wasm_bindgen(js_name = fontsNeeded)]
+pub fn fonts_needed(to: &str) -> bool {
+    options::format(to).is_ok_and(fonts::needed_for)
+}
+
+/// Gives the engine its bundled fonts from `wasm/sdconv_fonts.bin`, for the life of this
+/// instance. A native build has them built in, and takes nothing.
+#[wasm_bindgen(js_name = provideFonts)]
+pub fn provide_fonts(bundle: Vec<u8>) -> Result<(), JsValue> {
+    let files =
+        fonts::unpack(&bundle).map_err(|e| error_value("conversion_failed", &e.to_string()))?;
+    #[cfg(target_arch = "wasm32")]
+    sdconv::fonts::provide_bundled_fonts(files);
+    #[cfg(not(target_arch = "wasm32"))]
+    drop(files);
+    Ok(())
 }
 
 /// The engine's version.
