@@ -54,14 +54,23 @@ impl Failure {
 pub struct Output {
     /// The output format.
     pub format: Format,
-    /// The main file: the text of a text format, the bytes of the others.
-    pub main: Vec<u8>,
+    /// The main file.
+    pub main: Main,
     /// Files beside the main one (`style.css`, `images/…`), by relative name.
     pub files: Vec<(String, Bytes)>,
     /// The reader's warnings, then the writer's.
     pub warnings: Vec<Warning>,
     /// The document's title, if it has one.
     pub title: Option<String>,
+}
+
+/// The main file of an output.
+#[derive(Debug)]
+pub enum Main {
+    /// The text of a text format (HTML, Markdown, JSON), as the writer made it.
+    Text(String),
+    /// The bytes of the others.
+    Data(Vec<u8>),
 }
 
 /// Whether the format's main file is text.
@@ -80,7 +89,7 @@ pub fn is_text(format: Format) -> bool {
 fn sniff(bytes: &[u8]) -> Option<Format> {
     if bytes.starts_with(b"PK") {
         // Entry names are stored uncompressed in the local headers and the central directory.
-        let has = |name: &[u8]| bytes.windows(name.len()).any(|w| w == name);
+        let has = |name: &[u8]| memchr::memmem::find(bytes, name).is_some();
         let sd_xml = has(b"sd.xml") && !has(b"word/document.xml");
         return Some(if sd_xml { Format::Sdxml } else { Format::Word });
     }
@@ -152,21 +161,21 @@ pub fn export(doc: &Document, spec: &ExportSpec) -> Result<Output, Failure> {
             } else {
                 files
             };
-            (text.into_bytes(), files, out.warnings)
+            (Main::Text(text), files, out.warnings)
         }
         Format::Html if spec.images == ImageMode::Inline => {
             let out = html::write_all_in_one(doc, &spec.export.html);
-            (out.value.into_bytes(), Vec::new(), out.warnings)
+            (Main::Text(out.value), Vec::new(), out.warnings)
         }
         Format::Html => {
             let out = html::write_files(doc, &spec.export.html);
             let mut files = out.value.into_iter();
             // The page comes first (`index.html`); the stylesheet and pictures follow it.
-            let main = files
+            let page = files
                 .next()
-                .map(|(_, page)| page.to_vec())
+                .map(|(_, page)| String::from_utf8_lossy(&page).into_owned())
                 .unwrap_or_default();
-            (main, files.collect(), out.warnings)
+            (Main::Text(page), files.collect(), out.warnings)
         }
         _ => {
             // Settled on the tree above already.
@@ -174,7 +183,13 @@ pub fn export(doc: &Document, spec: &ExportSpec) -> Result<Output, Failure> {
             opts.track_changes = sdconv::TrackChanges::All;
             opts.comments = true;
             let out = sdconv::export(doc, to, &opts)?;
-            (out.value, Vec::new(), out.warnings)
+            // JSON and the single-file page are text; every other writer here makes bytes.
+            let main = if is_text(to) {
+                Main::Text(String::from_utf8_lossy(&out.value).into_owned())
+            } else {
+                Main::Data(out.value)
+            };
+            (main, Vec::new(), out.warnings)
         }
     };
     Ok(Output {
@@ -221,11 +236,13 @@ mod tests {
     #[test]
     fn markdown_to_html_and_back() {
         let out = run(b"# Title\n\nSome *text*.\n", None, "html", "").unwrap();
-        let page = String::from_utf8(out.main).unwrap();
+        let Main::Text(page) = out.main else {
+            panic!("HTML is text")
+        };
         assert!(page.contains("<em>text</em>"), "{page}");
         assert_eq!(out.files[0].0, "style.css");
         let out = run(page.as_bytes(), Some("a.md"), "json", "").unwrap();
-        assert!(out.main.starts_with(b"{"));
+        assert!(matches!(out.main, Main::Text(json) if json.starts_with('{')));
     }
 
     #[test]

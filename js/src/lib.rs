@@ -17,7 +17,7 @@ use js_sys::{Array, Object, Reflect, Uint8Array};
 use sdconv::{Format, Warning};
 use wasm_bindgen::prelude::*;
 
-use crate::convert::{Failure, Output};
+use crate::convert::{Failure, Main, Output};
 use crate::options::RawOptions;
 
 /// Sets `key` on `object`. Setting a plain data property on a fresh object cannot fail, so the
@@ -71,11 +71,9 @@ fn warning_value(w: &Warning) -> JsValue {
 fn output_value(out: Output) -> JsValue {
     let object = Object::new();
     set(&object, "format", out.format.name());
-    if convert::is_text(out.format) {
-        // The writers produce UTF-8; a lossy decode would only ever replace nothing.
-        set(&object, "text", String::from_utf8_lossy(&out.main).as_ref());
-    } else {
-        set(&object, "data", Uint8Array::from(out.main.as_slice()));
+    match &out.main {
+        Main::Text(text) => set(&object, "text", text.as_str()),
+        Main::Data(data) => set(&object, "data", Uint8Array::from(data.as_slice())),
     }
     let files = Array::new();
     for (name, bytes) in &out.files {

@@ -50,24 +50,24 @@ export function zip(entries) {
     const stored = deflate ? zlib.deflateRawSync(data) : data;
     const nameBytes = Buffer.from(name);
     const crc = crc32(data);
+    // The local header and the central directory entry share a run of fields (version needed,
+    // flags, method, time, date, CRC, sizes, name length), at offset 4 and 6.
+    const shared = (buffer, at) => {
+      buffer.writeUInt16LE(20, at);
+      buffer.writeUInt16LE(deflate ? 8 : 0, at + 4);
+      buffer.writeUInt32LE(crc, at + 10);
+      buffer.writeUInt32LE(stored.length, at + 14);
+      buffer.writeUInt32LE(data.length, at + 18);
+      buffer.writeUInt16LE(nameBytes.length, at + 22);
+    };
     const header = Buffer.alloc(30);
     header.writeUInt32LE(0x04034b50, 0);
-    header.writeUInt16LE(20, 4);
-    header.writeUInt16LE(deflate ? 8 : 0, 8);
-    header.writeUInt32LE(crc, 14);
-    header.writeUInt32LE(stored.length, 18);
-    header.writeUInt32LE(data.length, 22);
-    header.writeUInt16LE(nameBytes.length, 26);
+    shared(header, 4);
     locals.push(header, nameBytes, stored);
     const entry = Buffer.alloc(46);
     entry.writeUInt32LE(0x02014b50, 0);
     entry.writeUInt16LE(20, 4);
-    entry.writeUInt16LE(20, 6);
-    entry.writeUInt16LE(deflate ? 8 : 0, 10);
-    entry.writeUInt32LE(crc, 16);
-    entry.writeUInt32LE(stored.length, 20);
-    entry.writeUInt32LE(data.length, 24);
-    entry.writeUInt16LE(nameBytes.length, 28);
+    shared(entry, 6);
     entry.writeUInt32LE(offset, 42);
     central.push(entry, nameBytes);
     offset += 30 + nameBytes.length + stored.length;
