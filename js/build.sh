@@ -11,7 +11,7 @@
 # binaryen (js/package-lock.json).
 #
 # Environment: SDCONV_JS_TOOLS (where wasm-bindgen-cli is installed; default
-# ~/.cache/sdconv-js-tools), CARGO_TARGET_DIR for the wasm build (default js/target).
+# ~/.cache/sdconv-js-tools), SDCONV_JS_TARGET_DIR for the wasm build (default js/target).
 set -euo pipefail
 js="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$js")"
@@ -58,7 +58,7 @@ if ! [ -x "$bindgen" ] || [ "$("$bindgen" --version)" != "wasm-bindgen $bindgen_
 fi
 
 # --- the engine for wasm32 ------------------------------------------------------------------
-target_dir="${CARGO_TARGET_DIR:-$js/target}"
+target_dir="${SDCONV_JS_TARGET_DIR:-$js/target}"
 say "cargo build (wasm32-unknown-unknown, release)"
 # Built for size: the .wasm has a budget of 3 MB gzipped (js/test/size.test.js). Fat LTO in one
 # codegen unit with opt-level s takes about a sixth off the code and lets LLVM drop what no
