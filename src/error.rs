@@ -22,6 +22,11 @@ pub enum Error {
         /// What the bytes look like instead.
         found: String,
     },
+    /// The input's format cannot be told from its name or content ([`Format::detect`]).
+    ///
+    /// [`Format::detect`]: crate::Format::detect
+    #[error("cannot tell the input's format: {0}")]
+    Undetected(#[from] crate::sniff::Undetected),
     /// A part the format requires is absent.
     #[error("{part} is missing from the archive")]
     MissingPart {
@@ -118,6 +123,7 @@ impl Error {
             Error::Parameter { .. } => ErrorKind::Parameter,
             Error::NotZip(_)
             | Error::WrongFormat { .. }
+            | Error::Undetected(_)
             | Error::MissingPart { .. }
             | Error::UnsafeName { .. }
             | Error::Xml { .. }

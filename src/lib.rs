@@ -44,6 +44,7 @@ mod ooxml;
 mod report;
 mod sample;
 mod sdxml_ext;
+mod sniff;
 mod xml;
 
 #[doc(hidden)]
@@ -55,6 +56,7 @@ pub use error::{Error, ErrorKind, Result};
 pub use format::Format;
 pub use limits::Limits;
 pub use report::{Converted, Location, Report, Warning, WarningKind};
+pub use sniff::Undetected;
 
 /// Options for [`import()`], shared by every reader.
 #[derive(Debug, Clone, Default)]
@@ -81,6 +83,10 @@ pub struct ExportOptions {
     pub track_changes: TrackChanges,
     /// Whether comments (and the marks of their ranges) are written; `true` by default.
     pub comments: bool,
+    /// Whether pictures are written; `true` by default. `false` takes every picture out of the
+    /// tree before any writer sees it (image blocks, in table cells too, and pictures in text,
+    /// notes and comments), in every format: text for a search index or a language model.
+    pub images: bool,
     /// Options of the sd.xml writer.
     pub sdxml: export::sdxml::SdxmlExportOptions,
     /// Options of the `html` and `html_all_in_one` writers.
@@ -89,6 +95,9 @@ pub struct ExportOptions {
     pub word: export::word::WordOptions,
     /// Options of the Markdown writer (tables, comments, page furniture, page-break marker).
     pub markdown: export::markdown::MarkdownOptions,
+    /// Options of the parsX writer: the language of `xml:lang` and of the figure and table
+    /// words in cross-reference texts (the document's own when not set).
+    pub parsx: export::parsx::ParsxOptions,
     /// Options of the PDF writer (the Word settings apply to it too).
     #[cfg(feature = "pdf")]
     pub pdf: export::pdf::PdfOptions,
@@ -99,10 +108,12 @@ impl Default for ExportOptions {
         ExportOptions {
             track_changes: TrackChanges::All,
             comments: true,
+            images: true,
             sdxml: Default::default(),
             html: Default::default(),
             word: Default::default(),
             markdown: Default::default(),
+            parsx: Default::default(),
             #[cfg(feature = "pdf")]
             pdf: Default::default(),
         }
@@ -110,18 +121,75 @@ impl Default for ExportOptions {
 }
 
 impl ExportOptions {
-    /// The tree the writers see: `doc` itself, or a copy with the tracked changes accepted or
-    /// rejected and the comments left out, as these options ask.
+    /// The tree as these options show it, and the options that write that tree as it is.
+    ///
+    /// [`export()`] does this itself; a caller that hands a tree to a writer directly (the
+    /// Markdown and HTML writers, for their pictures as separate files; a page rendered for a
+    /// browser) calls it to show the document exactly as [`export()`] would. The tree is `doc`
+    /// itself when these options change nothing, else a copy with the tracked changes accepted
+    /// or rejected ([`ExportOptions::track_changes`]), then the comments
+    /// ([`ExportOptions::comments`]) and the pictures ([`ExportOptions::images`]) left out. The
+    /// options returned are these with `track_changes` [`TrackChanges::All`], `comments` and
+    /// `images` `true` (every writer's own options kept): passed to [`export()`] with the
+    /// prepared tree they write it unchanged, so no step is done twice.
+    ///
+    /// ```
+    /// use sdconv::{ExportOptions, Format, TrackChanges};
+    ///
+    /// let json = br#"{"format_version":1,"meta":{},"blocks":[]}"#;
+    /// let doc = sdconv::import(Format::Json, json, &Default::default())?.value;
+    /// let mut options = ExportOptions::default();
+    /// options.track_changes = TrackChanges::Accept;
+    /// options.images = false;
+    /// let (tree, plain) = options.prepare(&doc);
+    /// let page = sdconv::export::html::write_all_in_one(&tree, &plain.html);
+    /// assert_eq!(plain.track_changes, TrackChanges::All);
+    /// # let _ = page;
+    /// # Ok::<(), sdconv::Error>(())
+    /// ```
+    pub fn prepare<'d>(
+        &self,
+        doc: &'d Document,
+    ) -> (std::borrow::Cow<'d, Document>, ExportOptions) {
+        (self.prepared(doc), self.settled())
+    }
+
+    /// [`ExportOptions::prepare`] for a tree the caller owns and no longer needs as it was:
+    /// settled in place, without the copy.
+    pub fn prepare_owned(&self, mut doc: Document) -> (Document, ExportOptions) {
+        self.settle(&mut doc);
+        (doc, self.settled())
+    }
+
+    /// The tree the writers see ([`ExportOptions::prepare`]'s first half).
     fn prepared<'d>(&self, doc: &'d Document) -> std::borrow::Cow<'d, Document> {
-        if self.track_changes == TrackChanges::All && self.comments {
+        if self.track_changes == TrackChanges::All && self.comments && self.images {
             return std::borrow::Cow::Borrowed(doc);
         }
         let mut doc = doc.clone();
-        ast::changes::resolve_changes(&mut doc, self.track_changes);
-        if !self.comments {
-            ast::changes::drop_comments(&mut doc);
-        }
+        self.settle(&mut doc);
         std::borrow::Cow::Owned(doc)
+    }
+
+    /// Applies these options' tracked changes, comments and pictures to `doc`.
+    fn settle(&self, doc: &mut Document) {
+        ast::changes::resolve_changes(doc, self.track_changes);
+        if !self.comments {
+            ast::changes::drop_comments(doc);
+        }
+        if !self.images {
+            doc.remove_images(|_| true);
+        }
+    }
+
+    /// These options for a tree they were applied to already: the writers' own options kept.
+    fn settled(&self) -> ExportOptions {
+        ExportOptions {
+            track_changes: TrackChanges::All,
+            comments: true,
+            images: true,
+            ..self.clone()
+        }
     }
 }
 
@@ -284,7 +352,7 @@ pub fn export(
         Format::HtmlAllInOne => {
             Ok(export::html::write_all_in_one(doc, &options.html).map(String::into_bytes))
         }
-        Format::Parsx => export::parsx::write(doc, &export::parsx::ParsxOptions::default()),
+        Format::Parsx => export::parsx::write(doc, &options.parsx),
         // Only the text: image files need a caller that can write next to it.
         Format::Markdown => {
             Ok(export::markdown::write(doc, &options.markdown).map(|o| o.text.into_bytes()))
@@ -307,22 +375,15 @@ pub fn export_to<W: std::io::Write + std::io::Seek>(
     options: &ExportOptions,
     mut sink: W,
 ) -> Result<Converted<W>> {
-    let prepared = options.prepared(doc);
+    let (prepared, plain) = options.prepare(doc);
     let doc = &*prepared;
     match format {
         Format::Sdxml => export::sdxml::write_to(doc, &options.sdxml, sink),
         Format::Html => export::html::write_zip_to(doc, &options.html, sink),
-        Format::Parsx => {
-            export::parsx::write_to(doc, &export::parsx::ParsxOptions::default(), sink)
-        }
+        Format::Parsx => export::parsx::write_to(doc, &options.parsx, sink),
         Format::Word => export::word::write_to(doc, &options.word, sink),
         _ => {
             // The tree is prepared already: the plain options write it as it is.
-            let plain = ExportOptions {
-                track_changes: TrackChanges::All,
-                comments: true,
-                ..options.clone()
-            };
             let out = export(doc, format, &plain)?;
             sink.write_all(&out.value).map_err(|e| Error::Write {
                 format: "file",

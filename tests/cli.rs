@@ -764,6 +764,38 @@ fn a_one_file_output_replaces_the_old_one_only_on_success() {
     assert_eq!(names_in(&dir.path().join("new")), ["out.parsx.zip"]);
 }
 
+/// `--language` reaches the parsX writer (its `xml:lang` and cross-reference words) through
+/// the engine's `ExportOptions`, as it reaches the HTML, Markdown, Word and PDF writers.
+#[test]
+fn language_reaches_the_parsx_writer() {
+    let (dir, _) = with_json();
+    let parsx_xml = |args: &[&str]| {
+        let out = sdconv(args, dir.path());
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let mut zip =
+            sdconv::internal::archive::ZipReader::new(&out.stdout, &Default::default()).unwrap();
+        String::from_utf8(zip.read("parsx.xml").unwrap()).unwrap()
+    };
+    let german = parsx_xml(&[
+        "convert",
+        "doc.json",
+        "--to",
+        "parsx",
+        "--language",
+        "de_DE",
+    ]);
+    assert!(german.contains("xml:lang=\"de"), "{german}");
+    let russian = parsx_xml(&[
+        "convert",
+        "doc.json",
+        "--to",
+        "parsx",
+        "--language",
+        "ru_RU",
+    ]);
+    assert!(russian.contains("xml:lang=\"ru"), "{russian}");
+}
+
 /// Outputs that are not plain files of their own are written through, as before the staged
 /// writing: a symbolic link keeps pointing at the file it names, which gets the output; a file
 /// with a second hard link keeps it. A target name as long as the file system allows works

@@ -8,6 +8,8 @@
 //! out: field codes, the cached results of `TOC`, `SEQ`, `REF`, `PAGEREF` and `NOTEREF` fields
 //! (REF only when its bookmark exists), and a caption's label before its `SEQ` field.
 
+mod common;
+
 use std::collections::{BTreeSet, HashSet};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -23,23 +25,6 @@ use sdconv::{Converted, WarningKind};
 fn corpus_dir() -> Option<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/docx");
     dir.is_dir().then_some(dir)
-}
-
-fn docx_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).unwrap() {
-            let p = entry.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|e| e == "docx") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 fn words(text: &str, out: &mut BTreeSet<String>) {
@@ -331,7 +316,7 @@ fn corpus_imports_validate_and_keep_every_word() {
         eprintln!("skipped: ../shared/corpus/docx is absent");
         return;
     };
-    let files = docx_files(&dir);
+    let files = common::files_with(&dir, "docx");
     assert!(files.len() >= 100, "only {} corpus files", files.len());
     let mut failures = Vec::new();
     let (mut blocks, mut words_checked, mut warnings, mut linked) = (0, 0, 0, 0);

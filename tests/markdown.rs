@@ -537,13 +537,22 @@ fn images_are_returned_as_files_and_missing_ones_warn() {
                     caption: None,
                     alt: None,
                 },
+                t(" "),
+                // An inline picture's caption is its title, escaped.
+                Inline::Image {
+                    media: "a b.png".into(),
+                    caption: Some("Say \"hi\"".into()),
+                    alt: None,
+                },
             ],
         ),
     ];
     let out = export(&doc);
+    // A picture's caption is visible text under it, as the HTML shows it.
     assert_eq!(
         out.value.text,
-        "![A \\[x\\]](images/a_b.png \"Say \\\"hi\\\"\")\n\nin ![](images/gone.png)\n"
+        "![A \\[x\\]](images/a_b.png)\n*Figure 1: Say \"hi\"*\n\n\
+         in ![](images/gone.png) ![](images/a_b.png \"Say \\\"hi\\\"\")\n"
     );
     assert_eq!(out.value.files.len(), 1);
     assert_eq!(out.value.files[0].0, "images/a_b.png");
@@ -862,7 +871,8 @@ fn emphasis_inside_code_is_written_around_the_code_span() {
             vec![Inline::styled(TextStyle::Bold, vec![t("(")])],
         )],
         vec![
-            t("x"),
+            // A space before the code: code inside a word is written as text.
+            t("x "),
             Inline::styled(
                 TextStyle::Code,
                 vec![
@@ -956,6 +966,122 @@ fn language_and_direction_round_trip_through_the_front_matter() {
         vec![
             para(TextType::Paragraph, vec![t("مرحبا بالعالم")]),
             para(TextType::Paragraph, vec![t("Hallo")]),
+        ]
+    );
+}
+
+#[test]
+fn a_monospace_font_inside_a_word_is_not_a_code_span() {
+    let code = |s: &str| Inline::Styled {
+        style: TextStyle::Code,
+        children: vec![t(s)],
+    };
+    let mut doc = Document::new();
+    doc.blocks = vec![para(
+        TextType::Paragraph,
+        vec![
+            t("Thes"),
+            code("e"),
+            t(" words call "),
+            code("run()"),
+            t(" and "),
+            code("x"),
+            t("86 runs."),
+        ],
+    )];
+    let out = export(&doc);
+    // The word stays whole; real code between spaces is still a code span.
+    assert!(
+        out.value
+            .text
+            .contains("These words call `run()` and x86 runs."),
+        "{}",
+        out.value.text
+    );
+    let w = warning_text(&out.warnings);
+    assert!(w.contains("monospace font inside a word"), "{w}");
+    assert_eq!(w.matches("monospace").count(), 1, "{w}");
+}
+
+#[test]
+fn a_heading_with_no_text_is_not_written() {
+    let mut doc = Document::new();
+    let mut empty = Paragraph::new(TextType::Heading, vec![t("")]);
+    empty.level = 1;
+    doc.blocks = vec![
+        Block::Paragraph(empty.clone()),
+        para(TextType::Paragraph, vec![t("Text.")]),
+        Block::Paragraph(Paragraph {
+            content: vec![Inline::LineBreak],
+            ..empty
+        }),
+    ];
+    let out = export(&doc);
+    assert!(!out.value.text.contains('#'), "{}", out.value.text);
+    assert!(out.value.text.contains("Text."));
+    let w = warning_text(&out.warnings);
+    assert_eq!(w.matches("heading with no text").count(), 1, "{w}");
+}
+
+#[test]
+fn captions_are_visible_text_with_their_labels_and_read_back() {
+    let mut doc = Document::new();
+    doc.media.add("cat.png", PNG.to_vec());
+    let cell = |s: &str| Cell {
+        blocks: vec![para(TextType::Paragraph, vec![t(s)])],
+        ..Cell::default()
+    };
+    doc.blocks = vec![
+        Block::Image(Image {
+            media: "cat.png".into(),
+            alt: Some("A cat".into()),
+            caption: Some("The cat".into()),
+            numbered: true,
+            ..Image::default()
+        }),
+        Block::Image(Image {
+            media: "cat.png".into(),
+            caption: Some("Unnumbered".into()),
+            numbered: false,
+            ..Image::default()
+        }),
+        // A caption that is only its typed label: "Table 1" and no words.
+        Block::Table(Table {
+            columns: vec![50.0, 50.0],
+            rows: vec![Row {
+                cells: vec![cell("a"), cell("b")],
+                ..Row::default()
+            }],
+            caption: Some(String::new()),
+            numbered: true,
+            ..Table::default()
+        }),
+    ];
+    let out = export(&doc);
+    let text = &out.value.text;
+    // Visible lines, not a title attribute.
+    assert!(
+        text.contains("](images/cat.png)\n*Figure 1: The cat*\n"),
+        "{text}"
+    );
+    assert!(text.contains("](images/cat.png)\n*Unnumbered*\n"), "{text}");
+    assert!(text.lines().any(|l| l == "Table 1"), "{text}");
+    assert!(!text.contains("\"The cat\""), "{text}");
+    // Read back: the pictures with their captions, numbered as they were.
+    let back = reimport(&out.value).value;
+    let images: Vec<(&Option<String>, bool)> = back
+        .blocks
+        .iter()
+        .filter_map(|b| match b {
+            Block::Image(i) => Some((&i.caption, i.numbered)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        images,
+        vec![
+            (&Some("The cat".to_string()), true),
+            (&Some("Unnumbered".to_string()), false)
         ]
     );
 }

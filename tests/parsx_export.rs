@@ -670,6 +670,29 @@ fn zip_is_deterministic_and_the_facade_writes_it() {
     assert_eq!(r.read("images/cat.png").unwrap(), PNG);
 }
 
+/// The parsX options are a field of `ExportOptions`: a caller that only has `export` (a
+/// binding) sets the language there, and `export_to` takes the same.
+#[test]
+fn export_options_carry_the_parsx_options() {
+    let d = doc(vec![p(TextType::Paragraph, 0, vec![t("Text")])]);
+    let german = ParsxOptions::default().with_language(Language::De);
+    let direct = write(&d, &german).unwrap().value;
+    let mut options = sdconv::ExportOptions::default();
+    options.parsx = german;
+    let via_export = sdconv::export(&d, Format::Parsx, &options).unwrap().value;
+    assert_eq!(via_export, direct);
+    let streamed = sdconv::export_to(&d, Format::Parsx, &options, std::io::Cursor::new(vec![]))
+        .unwrap()
+        .value
+        .into_inner();
+    assert_eq!(streamed, direct);
+    let xml = ZipReader::new(&via_export, &Limits::default())
+        .unwrap()
+        .read("parsx.xml")
+        .unwrap();
+    assert!(String::from_utf8(xml).unwrap().contains("xml:lang=\"de"));
+}
+
 #[test]
 fn unsafe_media_names_are_renamed_inside_images() {
     let mut d = Document::new();

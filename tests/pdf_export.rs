@@ -990,3 +990,131 @@ fn the_benchmark_document_meets_pdf_ua_1_and_pdf_a_2b_for_an_independent_validat
         }
     }
 }
+
+/// `page` reads the widths of a CID-keyed CFF font (Noto CJK's) wrongly where the font has
+/// several font dictionaries, and reports a glyph whose program and /W agree as 0 wide in its
+/// program. Such reports are dropped from `failures` only when fontTools, reading every glyph's
+/// charstring width through the font's own FDSelect (`tests/pdf_support/cff_widths.py`), finds
+/// no glyph of any such font whose widths differ.
+fn cross_check_cff_widths(python: &str, name: &str, s: &Saved, failures: &mut Vec<String>) {
+    let is_cff_width = |f: &String| f.contains("GLYPH-WIDTH") && f.contains("CIDFontType0C");
+    if !failures.iter().any(is_cff_width) {
+        return;
+    }
+    let qdf = s.path.with_extension("qdf.pdf");
+    let q = tool(
+        "qpdf",
+        &[
+            "--qdf",
+            "--object-streams=disable",
+            p(s),
+            qdf.to_str().expect("utf-8 temp path"),
+        ],
+    );
+    assert!(q.status.success(), "{name}: qpdf --qdf failed");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/pdf_support/cff_widths.py");
+    let out = tool(
+        python,
+        &[
+            script.to_str().expect("utf-8 path"),
+            qdf.to_str().expect("utf-8 temp path"),
+        ],
+    );
+    let report =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "{name}: the CFF fonts' widths differ from /W (fontTools):\n{report}"
+    );
+    eprintln!("{name}: page's CFF width report contradicted by fontTools: {report}");
+    failures.retain(|f| !is_cff_width(f));
+}
+
+#[test]
+fn every_script_fixture_and_the_tree_with_everything_meet_pdf_a_2b_and_ua_1() {
+    use sdconv::export::pdf::PdfStandard;
+    let Some(python) = page_validator() else {
+        eprintln!("skipped: page-validation is not installed (pip install page-validation)");
+        return;
+    };
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/scripts");
+    let mut docs: Vec<(String, Document)> = std::fs::read_dir(&dir)
+        .expect("script fixtures")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "docx"))
+        .map(|p| {
+            let bytes = std::fs::read(&p).expect("fixture");
+            let doc = sdconv::import(Format::Word, &bytes, &ImportOptions::default())
+                .expect("fixture reads")
+                .value;
+            (p.display().to_string(), doc)
+        })
+        .collect();
+    assert!(docs.len() >= 8, "{} script fixtures", docs.len());
+    // The tree with every kind of block, hyphenated (soft hyphens in the text layer).
+    let mut everything = fx::everything();
+    everything.meta.language = Some("en-US".into());
+    everything.meta.hyphenate = true;
+    docs.push(("the tree with everything".into(), everything));
+    for (name, doc) in &docs {
+        let out = write(
+            doc,
+            &PdfOptions::new(WordSettings::default()).with_standard(PdfStandard::A2bUa1),
+        )
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let s = save(&out.value);
+        qpdf_clean(name, &s);
+        for profile in ["ua1", "2b"] {
+            let mut failures = validate(&python, &s, profile);
+            cross_check_cff_widths(&python, name, &s, &mut failures);
+            assert!(
+                failures.is_empty(),
+                "{name} checked as {profile}: {} failure(s):\n{}",
+                failures.len(),
+                failures.join("\n")
+            );
+        }
+    }
+}
+
+#[test]
+fn hyphenated_justified_text_keeps_every_word_for_a_text_extractor() {
+    // A narrow page's worth of long words, justified, in a document that asks for automatic
+    // hyphenation as Word's `w:autoHyphenation` does.
+    let prose = "Hyphenation considerably improves the appearance of justified paragraphs, \
+        particularly where extraordinarily long administrative and organisational vocabulary \
+        would otherwise leave conspicuous gaps between the remaining words of a line. ";
+    let mut para = fx::para(TextType::Paragraph, 0, vec![fx::t(&prose.repeat(12))]);
+    para.align = sdconv::ast::Align::Justify;
+    let mut doc = fx::doc("Hyphenation", vec![Block::Paragraph(para)]);
+    doc.meta.language = Some("en-US".into());
+    let count_hyphens = |doc: &Document| {
+        let (bytes, _) = pdf(doc, WordSettings::default());
+        let s = save(&bytes);
+        let layout = text_of(&s, None);
+        // The hyphen drawn at a break is U+00AD in the text layer: it says the word goes on.
+        let hyphens = layout
+            .lines()
+            .filter(|l| l.trim_end().ends_with('\u{AD}'))
+            .count();
+        let plain = tool("pdftotext", &[p(&s), "-"]);
+        let plain = String::from_utf8_lossy(&plain.stdout).replace("\u{AD}\n", "");
+        (hyphens, plain)
+    };
+    let (none, _) = count_hyphens(&doc);
+    assert_eq!(none, 0, "no hyphens unless the document or the caller asks");
+    doc.meta.hyphenate = true;
+    let (hyphens, plain) = count_hyphens(&doc);
+    assert!(hyphens >= 5, "only {hyphens} lines end in a hyphen");
+    let mut got = BTreeSet::new();
+    words(&plain, &mut got);
+    let want = tree_words(&doc, false);
+    let lost: Vec<&String> = want.difference(&got).collect();
+    assert!(lost.is_empty(), "words lost to hyphenation: {lost:?}");
+    // The caller can ask too, for a document that does not.
+    doc.meta.hyphenate = false;
+    let out = write(&doc, &PdfOptions::default().with_hyphenation(true)).expect("PDF export");
+    let s = save(&out.value);
+    assert!(text_of(&s, None).contains('\u{AD}'));
+}

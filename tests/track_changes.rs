@@ -298,3 +298,73 @@ proptest::proptest! {
         }
     }
 }
+
+/// A document with everything the options settle: tracked changes, a comment, pictures (as
+/// blocks, in table cells and in text, as the sample generator spreads them).
+fn full_doc() -> Document {
+    let mut full = sdconv::internal::sample::large_document(8, 1, 3, 5);
+    let changes = doc();
+    full.blocks.extend(changes.blocks);
+    full.comments.extend(changes.comments);
+    full
+}
+
+fn picture_count(doc: &Document) -> usize {
+    let mut count = 0;
+    doc.walk_blocks(&mut |_, block| count += usize::from(matches!(block, Block::Image(_))));
+    doc.walk_inlines(&mut |inline| count += usize::from(matches!(inline, Inline::Image { .. })));
+    count
+}
+
+/// `ExportOptions::prepare`, which the bindings call before handing a tree to a writer
+/// themselves: its tree written with its options is what `export` writes from the original,
+/// in every format; `prepare_owned` gives the same tree; nothing is copied when nothing changes.
+#[test]
+fn prepare_gives_the_tree_and_the_options_export_writes_with() {
+    let full = full_doc();
+    assert!(picture_count(&full) > 0);
+    let (same, _) = ExportOptions::default().prepare(&full);
+    assert!(matches!(same, std::borrow::Cow::Borrowed(_)));
+    for (mode, comments, images) in [
+        (TrackChanges::Accept, false, false),
+        (TrackChanges::Reject, true, true),
+        (TrackChanges::All, true, false),
+    ] {
+        let mut opts = options(mode, comments);
+        opts.images = images;
+        let (tree, plain) = opts.prepare(&full);
+        assert_eq!(plain.track_changes, TrackChanges::All);
+        assert!(plain.comments && plain.images);
+        assert_eq!(picture_count(&tree) > 0, images, "{mode:?}");
+        assert_eq!(tree.comments.is_empty(), !comments, "{mode:?}");
+        assert!(opts.prepare_owned(full.clone()).0 == *tree, "{mode:?}");
+        for format in writable() {
+            let expected = sdconv::export(&full, format, &opts).unwrap().value;
+            let got = sdconv::export(&tree, format, &plain).unwrap().value;
+            assert!(got == expected, "{format} {mode:?} images={images}");
+        }
+    }
+}
+
+/// `ExportOptions::images` false leaves every picture out of every format, as Python's and
+/// JavaScript's `images: omit` asks.
+#[test]
+fn images_false_writes_no_picture() {
+    let mut opts = ExportOptions::default();
+    opts.images = false;
+    let full = full_doc();
+    let markdown = sdconv::export(&full, Format::Markdown, &opts)
+        .unwrap()
+        .value;
+    let markdown = String::from_utf8(markdown).unwrap();
+    assert!(!markdown.contains("images/"), "{markdown}");
+    let html = sdconv::export(&full, Format::HtmlAllInOne, &opts)
+        .unwrap()
+        .value;
+    assert!(!String::from_utf8(html).unwrap().contains("<img"));
+    let word = sdconv::export(&full, Format::Word, &opts).unwrap().value;
+    let zip = sdconv::internal::archive::ZipReader::new(&word, &Default::default()).unwrap();
+    assert!(!zip.names().iter().any(|n| n.starts_with("word/media/")));
+    // The words stay.
+    assert!(markdown.contains("Kept words"));
+}

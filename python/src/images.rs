@@ -32,11 +32,6 @@ impl ImageMode {
     }
 }
 
-/// Takes every picture out of the tree: image blocks (in table cells too) and images in text.
-pub fn remove_images(doc: &mut Document) {
-    doc.remove_images(|_| true);
-}
-
 /// The Markdown text with each `](images/<name>` the writer produced pointing at a `data:` URI
 /// of the file instead. The writer names picture files with letters, digits, `.`, `-` and `_`
 /// only, so the destination is written as it is and ends at the first other character.

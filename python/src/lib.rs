@@ -74,7 +74,7 @@ enum Failure {
     /// The input file could not be read.
     Read(PathBuf, std::io::Error),
     /// The input's format cannot be told from its name or bytes.
-    Undetected,
+    Undetected(sdconv::Undetected),
     /// A format the engine knows but cannot read or write.
     Direction(Format, &'static str),
 }
@@ -104,9 +104,9 @@ impl From<Failure> for PyErr {
                 ),
                 _ => pyo3::exceptions::PyOSError::new_err(format!("{}: {e}", path.display())),
             },
-            Failure::Undetected => InvalidInput::new_err(
-                "cannot tell the input's format from its name or content; pass from_=",
-            ),
+            Failure::Undetected(why) => InvalidInput::new_err(format!(
+                "cannot tell the input's format from its name or content ({why}); pass from_="
+            )),
             Failure::Direction(format, direction) => {
                 UnsupportedFormat::new_err(format!("sdconv cannot {direction} {format}"))
             }
@@ -142,41 +142,21 @@ impl Source {
     }
 }
 
-/// The input format: the caller's, else the file name's, else what the bytes look like.
+/// The input format: the caller's, else the engine's [`Format::detect`] from the file name and
+/// the bytes (the rule the command line and the other bindings share).
 fn input_format(
     from: Option<Format>,
     path: Option<&Path>,
     bytes: &[u8],
 ) -> Result<Format, Failure> {
-    let format = match from.or_else(|| path.and_then(Format::from_path)) {
+    let format = match from {
         Some(format) => format,
-        None => sniff(bytes).ok_or(Failure::Undetected)?,
+        None => Format::detect(bytes, path).map_err(Failure::Undetected)?,
     };
     if !format.can_read() {
         return Err(Failure::Direction(format, "read"));
     }
     Ok(format)
-}
-
-/// The format of unnamed bytes. A zip is the service's sd.xml zip when it names an `sd.xml`
-/// entry, else taken for Word (whose reader then says precisely what is wrong); JSON is the
-/// tree's dump; other UTF-8 text is Markdown.
-fn sniff(bytes: &[u8]) -> Option<Format> {
-    if bytes.starts_with(b"PK") {
-        // Entry names are stored uncompressed in the local headers and the central directory.
-        let names_sd_xml = bytes.windows(6).any(|w| w == b"sd.xml");
-        let names_word = bytes.windows(17).any(|w| w == b"word/document.xml");
-        return Some(if names_sd_xml && !names_word {
-            Format::Sdxml
-        } else {
-            Format::Word
-        });
-    }
-    let text = std::str::from_utf8(bytes).ok()?;
-    if text.trim_start().starts_with('{') && text.contains("\"format_version\"") {
-        return Some(Format::Json);
-    }
-    Some(Format::Markdown)
 }
 
 /// Reads a document (the work of [`read`] and the first half of [`convert`]).
@@ -205,29 +185,23 @@ fn is_text(format: Format) -> bool {
     )
 }
 
-/// Writes `doc` as `spec` asks. Tracked changes and comments are settled on the tree here (as
-/// [`sdconv::export`] does inside) because the Markdown and HTML writers are called directly to
-/// get their pictures as files.
+/// Writes `doc` as `spec` asks. The tree is prepared by the engine ([`ExportOptions::prepare`]:
+/// tracked changes, comments, pictures left out) because the Markdown and HTML writers are
+/// called directly to get their pictures as files; the other formats go through
+/// [`sdconv::export`] with the options that write the prepared tree as it is.
+///
+/// [`ExportOptions::prepare`]: sdconv::ExportOptions::prepare
 fn export(doc: &Document, spec: &ExportSpec) -> Result<Output, Failure> {
     let to = spec.to;
     if !to.can_write() {
         return Err(Failure::Direction(to, "write"));
     }
-    let mut prepared = std::borrow::Cow::Borrowed(doc);
-    if spec.track_changes != sdconv::TrackChanges::All {
-        sdconv::ast::changes::resolve_changes(prepared.to_mut(), spec.track_changes);
-    }
-    if !spec.comments {
-        sdconv::ast::changes::drop_comments(prepared.to_mut());
-    }
-    if spec.images == ImageMode::Omit {
-        images::remove_images(prepared.to_mut());
-    }
+    let (prepared, options) = spec.export.prepare(doc);
     let doc = &*prepared;
     let title = doc.meta.title.clone();
     let (main, files, warnings) = match to {
         Format::Markdown => {
-            let out = markdown::write(doc, &spec.export.markdown);
+            let out = markdown::write(doc, &options.markdown);
             let markdown::MarkdownOutput { mut text, files } = out.value;
             let files = if spec.images == ImageMode::Inline {
                 text = images::inline_markdown_images(&text, &files, doc);
@@ -238,11 +212,11 @@ fn export(doc: &Document, spec: &ExportSpec) -> Result<Output, Failure> {
             (text.into_bytes(), files, out.warnings)
         }
         Format::Html if spec.images == ImageMode::Inline => {
-            let out = html::write_all_in_one(doc, &spec.export.html);
+            let out = html::write_all_in_one(doc, &options.html);
             (out.value.into_bytes(), Vec::new(), out.warnings)
         }
         Format::Html => {
-            let out = html::write_files(doc, &spec.export.html);
+            let out = html::write_files(doc, &options.html);
             let mut files = out.value.into_iter();
             // The page comes first (`index.html`); the stylesheet and pictures follow it.
             let main = files
@@ -252,11 +226,7 @@ fn export(doc: &Document, spec: &ExportSpec) -> Result<Output, Failure> {
             (main, files.collect(), out.warnings)
         }
         _ => {
-            // Settled on the tree above already.
-            let mut opts = spec.export.clone();
-            opts.track_changes = sdconv::TrackChanges::All;
-            opts.comments = true;
-            let out = sdconv::export(doc, to, &opts)?;
+            let out = sdconv::export(doc, to, &options)?;
             (out.value, Vec::new(), out.warnings)
         }
     };

@@ -81,11 +81,8 @@ pub struct ExportSpec {
     pub images: ImageMode,
     /// The language of generated words (captions, directory titles).
     pub language: Option<Language>,
-    /// Tracked changes marked, accepted or rejected.
-    pub track_changes: TrackChanges,
-    /// Whether comments are kept (in Markdown: written as footnotes).
-    pub comments: bool,
-    /// The engine's options (Word, PDF, HTML).
+    /// The engine's options: tracked changes, comments and pictures kept or not, and every
+    /// writer's own (Word, PDF, HTML, Markdown, parsX).
     pub export: ExportOptions,
 }
 
@@ -170,6 +167,7 @@ impl ExportSpec {
         export.word.settings = word_settings;
         export.pdf = PdfOptions::new(word_settings).with_paper(paper);
         export.html.language = language;
+        export.parsx.language = language;
         let tables = Tables::parse(tables)
             .ok_or_else(|| invalid("tables", format!("{tables:?}; expected auto, html or gfm")))?;
         let mut markdown = MarkdownOptions::default()
@@ -185,15 +183,13 @@ impl ExportSpec {
             markdown = markdown.with_page_breaks(line);
         }
         export.markdown = markdown;
-        let comments = comments.unwrap_or(true);
         export.track_changes = track_changes;
-        export.comments = comments;
+        export.comments = comments.unwrap_or(true);
+        export.images = images != ImageMode::Omit;
         Ok(ExportSpec {
             to,
             images,
             language,
-            track_changes,
-            comments,
             export,
         })
     }

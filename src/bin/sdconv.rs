@@ -85,8 +85,8 @@ enum Command {
         /// Word import: the API's styleMapping JSON object (Word style name -> {textType, level}).
         #[arg(long, value_name = "FILE")]
         style_mapping: Option<PathBuf>,
-        /// Language of generated words (captions, directory titles): de_DE, en_EN, ru_RU or
-        /// fr_CA (default: the document's language).
+        /// Language of generated words (captions, directory titles; parsX: also its xml:lang):
+        /// de_DE, en_EN, ru_RU or fr_CA (default: the document's language).
         #[arg(long, value_name = "LANG", value_parser = parse_language)]
         language: Option<sdconv::lang::Language>,
         /// Word import: magic style set key(s), pipe-combinable (`contract_1-1-1|numbered-headers`);

@@ -34,6 +34,24 @@ pub fn shared_dir() -> Option<PathBuf> {
     }
 }
 
+/// Every file below `dir` (sub-folders too) whose extension is `ext` (any case), sorted.
+pub fn files_with(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let p = entry.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|e| e.eq_ignore_ascii_case(ext)) {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
 /// An unpacked sd.xml export (`dir/sd.xml` and `dir/images/*`) as the zip the service writes:
 /// `sd.xml` deflated, then the images stored, in name order.
 pub fn zip_folder(dir: &Path) -> Vec<u8> {

@@ -14,7 +14,7 @@ use serde_json::json;
 use crate::api::pages;
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
-use crate::payload::{ExportUser, HtmlExport, HtmlPlan, JsonBody, PdfExport, WordExport};
+use crate::payload::{ExportUser, HtmlExport, JsonBody, PdfExport, WordExport};
 use crate::service;
 use crate::state::AppState;
 use crate::store::{DocumentRow, User};
@@ -138,19 +138,24 @@ pub async fn html(
     let plan = body.plan()?;
     let (row, user) = exporter(&state, &caller, &id, &body.user_id).await?;
     let lang = language(&user);
-    let mut tree = service::load_tree(&state, &row, Some(&user.language)).await?;
+    let tree = service::load_tree(&state, &row, Some(&user.language)).await?;
+    // Tracked changes accepted or marked, comments kept or left out, as the plan says.
+    let mut options = ExportOptions::default();
+    options.track_changes = plan.track_changes;
+    options.comments = plan.comments;
+    options.html = HtmlOptions::default().with_language(lang);
     if !plan.download {
-        tree = state.convert(move || prepared(tree, &plan)).await?;
+        // The page is rendered from the tree itself: prepared by the engine as export does.
+        let tree = state.convert(move || options.prepare_owned(tree).0).await?;
         let url = pages::render(&state, &row.id, tree, lang, plan.all_in_one).await?;
         return Ok(Json(json!({"url": url})).into_response());
     }
-    let html = HtmlOptions::default().with_language(lang);
     let bytes = if plan.all_in_one {
         // The download is always a zip "with an html page": here the one self-contained file.
         let out = state
             .convert(move || {
-                let tree = prepared(tree, &plan);
-                sdconv::export::html::write_all_in_one_zip(&tree, &html)
+                let (tree, options) = options.prepare_owned(tree);
+                sdconv::export::html::write_all_in_one_zip(&tree, &options.html)
             })
             .await?
             .map_err(|e| ApiError::engine("export", &e))?;
@@ -159,23 +164,9 @@ pub async fn html(
         }
         out.value
     } else {
-        let mut options = ExportOptions::default();
-        options.track_changes = plan.track_changes;
-        options.comments = plan.comments;
-        options.html = html;
         convert(&state, tree, Format::Html, options).await?
     };
     Ok(file(ZIP, format!("{}.html.zip", row.id), bytes))
-}
-
-/// The tree as `plan` shows it: tracked changes accepted or marked, comments kept or left out
-/// (what [`ExportOptions`] does for [`sdconv::export`], for the writers called directly).
-fn prepared(mut tree: sdconv::Document, plan: &HtmlPlan) -> sdconv::Document {
-    sdconv::ast::changes::resolve_changes(&mut tree, plan.track_changes);
-    if !plan.comments {
-        sdconv::ast::changes::drop_comments(&mut tree);
-    }
-    tree
 }
 
 /// POST /partner/documents/{id}/export/word: `settings.language` defaults to the user's.

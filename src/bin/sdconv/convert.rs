@@ -8,7 +8,7 @@
 use std::io::Write;
 use std::path::{Component, Path, PathBuf};
 
-use sdconv::export::{html, markdown};
+use sdconv::export::{html, markdown, pdf};
 use sdconv::import::docx::StyleMapping;
 use sdconv::lang::Language;
 use sdconv::{Document, ExportOptions, Format, ImportOptions, Warning};
@@ -60,6 +60,10 @@ pub struct WordArgs {
     /// is an error naming why. Without it the PDF is tagged PDF 1.7.
     #[arg(long, value_name = "STANDARD", value_parser = parse_pdf_standard)]
     pub pdf_standard: Option<sdconv::export::pdf::PdfStandard>,
+    /// PDF output: hyphenate words with their language's patterns even when the document
+    /// does not ask for it (Word's automatic hyphenation turns it on by itself).
+    #[arg(long)]
+    pub hyphenate: bool,
 }
 
 /// `--pdf-standard`'s value.
@@ -227,16 +231,8 @@ pub struct OptionArgs<'a> {
 /// used for any number of documents, from any number of threads.
 pub struct Options {
     import: ImportOptions,
-    word: sdconv::export::word::WordOptions,
-    language: Option<Language>,
-    /// PDF output on US Letter paper.
-    letter: bool,
-    /// `--pdf-standard`.
-    pdf_standard: sdconv::export::pdf::PdfStandard,
-    /// `--track-changes`.
-    track_changes: sdconv::TrackChanges,
-    /// The Markdown writer's options (`--tables`, `--comments`, …); its language is `language`.
-    markdown: markdown::MarkdownOptions,
+    /// Every writer's options and `--track-changes`, as the engine takes them.
+    export: ExportOptions,
 }
 
 impl Options {
@@ -256,15 +252,23 @@ impl Options {
         for dir in &args.word.font_dir {
             register_fonts(dir)?;
         }
-        Ok(Options {
-            import,
-            word: word_options(args.word, args.language)?,
-            language: args.language,
-            letter: args.word.letter,
-            pdf_standard: args.word.pdf_standard.unwrap_or_default(),
-            track_changes: args.export.track_changes,
-            markdown: markdown_options(args.export, args.language)?,
-        })
+        let word = word_options(args.word, args.language)?;
+        let mut export = ExportOptions::default();
+        export.track_changes = args.export.track_changes;
+        export.html.language = args.language;
+        export.parsx.language = args.language;
+        // The PDF writer takes the Word settings as they are.
+        export.pdf = pdf::PdfOptions::new(word.settings)
+            .with_paper(if args.word.letter {
+                pdf::Paper::Letter
+            } else {
+                pdf::Paper::A4
+            })
+            .with_standard(args.word.pdf_standard.unwrap_or_default())
+            .with_hyphenation(args.word.hyphenate);
+        export.word = word;
+        export.markdown = markdown_options(args.export, args.language)?;
+        Ok(Options { import, export })
     }
 }
 
@@ -372,11 +376,11 @@ pub fn convert(
     })
     .map_err(|e| Failure::convert(&input.name, e))?;
     let mut warnings = imported.warnings;
-    let mut doc = imported.value;
-    // Applied to the tree, so the folder outputs written below without `sdconv::export` agree.
-    sdconv::ast::changes::resolve_changes(&mut doc, options.track_changes);
+    // Prepared by the engine as `sdconv::export` does, so the folder outputs written below
+    // without it agree; the options returned write the prepared tree as it is.
+    let (doc, export_options) = options.export.prepare_owned(imported.value);
 
-    let exported = export(&doc, to, output, direct, options);
+    let exported = export(&doc, to, output, direct, &export_options);
     // Freeing a large tree is tens of thousands of small frees (8 ms for a 564-page document):
     // done on the pool while the caller writes the files.
     rayon::spawn(move || drop(doc));
@@ -491,15 +495,12 @@ fn export(
     to: Format,
     output: Option<&Path>,
     direct: bool,
-    options: &Options,
+    opts: &ExportOptions,
 ) -> sdconv::Result<sdconv::Converted<Files>> {
-    let language = options.language;
     let is_zip = output.is_none_or(|p| has_extension(p, "zip"));
     match to {
         Format::Html if !is_zip => {
-            let mut opts = html::HtmlOptions::default();
-            opts.language = language;
-            Ok(html::write_parts(doc, &opts).map(|parts| {
+            Ok(html::write_parts(doc, &opts.html).map(|parts| {
                 // The page takes the output's own name; the rest goes beside it.
                 let mut files = vec![
                     (String::new(), Content::Bytes(parts.html.into())),
@@ -520,7 +521,7 @@ fn export(
         Format::Markdown if output.is_some() => {
             // As the HTML folder: pictures written straight from the tree (or moved into
             // place, inflated ahead), in parallel.
-            Ok(markdown::write_parts(doc, &options.markdown).map(|out| {
+            Ok(markdown::write_parts(doc, &opts.markdown).map(|out| {
                 let mut files = vec![(String::new(), Content::Bytes(out.text.into()))];
                 files.extend(
                     out.images
@@ -530,30 +531,15 @@ fn export(
                 files
             }))
         }
-        _ => {
-            let mut opts = ExportOptions::default();
-            opts.html.language = language;
-            // The PDF writer takes the Word settings as they are.
-            opts.pdf = sdconv::export::pdf::PdfOptions::new(options.word.settings)
-                .with_paper(if options.letter {
-                    sdconv::export::pdf::Paper::Letter
-                } else {
-                    sdconv::export::pdf::Paper::A4
-                })
-                .with_standard(options.pdf_standard);
-            opts.word = options.word.clone();
-            opts.markdown = options.markdown.clone();
-            match output {
-                Some(path) if direct || crate::staged::can_stage(path) => {
-                    Staged::write(path, direct, |sink| sdconv::export_to(doc, to, &opts, sink))
-                        .map(|out| out.map(|staged| vec![(String::new(), Content::Staged(staged))]))
-                }
-                // Standard output, or a target written through (a device, a pipe, a link).
-                _ => sdconv::export(doc, to, &opts).map(|out| {
-                    out.map(|bytes| vec![(String::new(), Content::Bytes(bytes.into()))])
-                }),
+        _ => match output {
+            Some(path) if direct || crate::staged::can_stage(path) => {
+                Staged::write(path, direct, |sink| sdconv::export_to(doc, to, opts, sink))
+                    .map(|out| out.map(|staged| vec![(String::new(), Content::Staged(staged))]))
             }
-        }
+            // Standard output, or a target written through (a device, a pipe, a link).
+            _ => sdconv::export(doc, to, opts)
+                .map(|out| out.map(|bytes| vec![(String::new(), Content::Bytes(bytes.into()))])),
+        },
     }
 }
 

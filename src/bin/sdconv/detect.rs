@@ -3,8 +3,7 @@
 use std::io::Read;
 use std::path::Path;
 
-use sdconv::internal::archive::{ZipReader, looks_like_zip};
-use sdconv::{Format, Limits};
+use sdconv::{Format, Undetected};
 
 use crate::Failure;
 
@@ -119,52 +118,26 @@ pub fn map_input(path: &Path) -> Result<Input, Failure> {
     read_input(path)
 }
 
-/// The input format: `--from`, else the extension, else the content (a zip holding `sd.xml` is
-/// sd.xml, one holding `[Content_Types].xml` is Word; text starting with `{` is the JSON dump).
+/// The input format: `--from`, else the engine's [`Format::detect`] from the file name (not for
+/// standard input) and the bytes. A zip that is broken or holds no format sdconv reads is the
+/// input's failure; bytes of no format at all are a usage error, answered with `--from`.
 pub fn input_format(input: &Input, from: Option<Format>, path: &Path) -> Result<Format, Failure> {
     if let Some(format) = from {
         return Ok(format);
     }
-    if !input.is_stdin {
-        if let Some(format) = Format::from_path(path) {
-            return Ok(format);
-        }
-    }
-    let bytes = &input.bytes;
-    if looks_like_zip(bytes) {
-        // The import will enforce the caller's limits again; sniffing only lists the names.
-        let zip = ZipReader::new(bytes, &Limits::default())
-            .map_err(|e| Failure::convert(&input.name, e))?;
-        if zip.contains("sd.xml") {
-            return Ok(Format::Sdxml);
-        }
-        if zip.contains("[Content_Types].xml") {
-            return Ok(Format::Word);
-        }
-        return Err(Failure::convert(
+    let name = (!input.is_stdin).then_some(path);
+    match Format::detect(&input.bytes, name) {
+        Ok(format) => Ok(format),
+        Err(e @ Undetected::ForeignZip(_)) => Err(Failure::convert(
             &input.name,
-            "cannot tell the format: the zip holds neither sd.xml nor [Content_Types].xml \
-             (name it with --from)",
-        ));
+            format!("cannot tell the format: {e} (name it with --from)"),
+        )),
+        Err(e @ Undetected::BrokenZip(_)) => Err(Failure::convert(&input.name, e)),
+        Err(e) => Err(Failure::Usage(format!(
+            "cannot tell the format of {} ({e}); give it with --from",
+            input.name
+        ))),
     }
-    let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
-    if first == Some(&b'{') {
-        return Ok(Format::Json);
-    }
-    if path
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("zip"))
-    {
-        // The name promises a zip and the bytes are not one: that is a broken input.
-        return Err(Failure::convert(
-            &input.name,
-            sdconv::Error::NotZip("the file does not start with a zip header".into()),
-        ));
-    }
-    Err(Failure::Usage(format!(
-        "cannot tell the format of {}; give it with --from",
-        input.name
-    )))
 }
 
 /// The output format: `--to`, else `OUTPUT`'s extension. A bare `.zip` says nothing (sd.xml,
@@ -250,16 +223,33 @@ mod tests {
     fn undecidable_inputs_say_what_to_do() {
         assert!(matches!(
             detect(zip("other.txt"), "a.zip"),
-            Err(Failure::Convert { message, .. }) if message.contains("--from")
+            Err(Failure::Convert { message, .. })
+                if message.contains("neither sd.xml") && message.contains("--from")
         ));
         assert!(matches!(
             detect(b"not a zip".to_vec(), "a.zip"),
             Err(Failure::Convert { message, .. }) if message.starts_with("not a valid zip")
         ));
         assert!(matches!(
-            detect(b"# Title".to_vec(), "-"),
+            detect(vec![0, 159, 146, 150], "-"),
             Err(Failure::Usage(message)) if message.contains("--from")
         ));
+        assert!(matches!(
+            detect(b"%PDF-1.7".to_vec(), "-"),
+            Err(Failure::Usage(message)) if message.contains("a PDF")
+        ));
+    }
+
+    #[test]
+    fn unnamed_text_is_markdown_as_in_every_binding() {
+        assert_eq!(
+            detect(b"# Title".to_vec(), "-").ok(),
+            Some(Format::Markdown)
+        );
+        assert_eq!(
+            detect(b"Plain notes.".to_vec(), "notes.txt").ok(),
+            Some(Format::Markdown)
+        );
     }
 
     #[test]

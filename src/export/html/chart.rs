@@ -172,6 +172,17 @@ fn stack(stacking: Stacking, values: &[Vec<Option<f64>>]) -> Ranges {
         .collect()
 }
 
+/// An axis end as a label: computed (sums of stacked values, scaled percentages, the bubble
+/// chart's headroom), so it carries the arithmetic's float noise, which `General`'s 15
+/// digits still show (`0.700000000000001`); 10 significant digits drop it and keep every
+/// value a chart's data can show.
+fn axis_end(x: f64) -> f64 {
+    if x == 0.0 || !x.is_finite() {
+        return x;
+    }
+    format!("{x:.9e}").parse().unwrap_or(x)
+}
+
 fn pie(cats: &[String], values: &[Option<f64>], hole: f64, out: &mut String) {
     let total: f64 = values.iter().flatten().filter(|v| **v > 0.0).sum();
     if total <= 0.0 {
@@ -350,7 +361,7 @@ fn axes(
     );
     for (k, val) in [lo, hi].iter().enumerate() {
         // In the values' own format (`0%`, `#,##0`), as the chart showed its axis.
-        let text = number_format::format(*val, code);
+        let text = number_format::format(axis_end(*val), code);
         if horizontal {
             label(
                 out,
@@ -519,6 +530,25 @@ mod tests {
                 [num("x"), num("y"), num("width"), num("height")]
             })
             .collect()
+    }
+
+    #[test]
+    fn axis_ends_lose_the_float_noise_of_their_arithmetic() {
+        // What a sum or a scaling leaves; General's 15 digits would show it.
+        let noisy = 0.7000000000000006;
+        assert_eq!(number_format::format(noisy, "General"), "0.700000000000001");
+        assert_eq!(number_format::format(axis_end(noisy), "General"), "0.7");
+        assert_eq!(axis_end(123456.789), 123456.789);
+        assert_eq!(axis_end(-2.5e-7), -2.5e-7);
+        assert_eq!(axis_end(0.0), 0.0);
+        // A stacked chart's top is such a sum, labelled without noise.
+        let t = table(&[
+            &["", "a", "b", "c"],
+            &["x", "0.1", "0.2", "0.4000000000000006"],
+        ]);
+        let mut svg = String::new();
+        assert!(write(&t, ChartKind::StackedColumn, "C", &mut svg));
+        assert!(!svg.contains("00000"), "{svg}");
     }
 
     #[test]

@@ -236,7 +236,7 @@ impl Writer<'_> {
                 };
                 self.paragraph_lines(p, &prefix)
             }
-            Block::Image(img) => self.image_lines(img),
+            Block::Image(img) => self.image_lines(img, n),
             Block::Table(t) => self.table_lines(t, n),
             // The marker the options ask for (a chunk boundary), else a thematic break.
             Block::PageBreak => match self.opts.page_breaks.as_deref() {
@@ -273,18 +273,27 @@ impl Writer<'_> {
             // Only setext headings can hold a hard break.
             let mut lines = self.inline_lines(&content, Ctx::Para);
             if lines.iter().all(String::is_empty) {
-                lines = vec!["#".repeat(level)];
-                return lines;
+                return self.empty_heading();
             }
             lines.push((if level == 1 { "===" } else { "---" }).to_string());
             return lines;
         }
         let text = self.inline_lines(&content, Ctx::Heading).join(" ");
         if text.is_empty() {
-            vec!["#".repeat(level)]
-        } else {
-            vec![format!("{} {text}", "#".repeat(level))]
+            return self.empty_heading();
         }
+        vec![format!("{} {text}", "#".repeat(level))]
+    }
+
+    /// A heading with no text is not written (a bare `##` reads as noise to every reader of
+    /// the text, and outlines skip it); one warning says so.
+    fn empty_heading(&mut self) -> Vec<String> {
+        self.warn_once(
+            "empty-heading",
+            WarningKind::Dropped,
+            "a heading with no text is not written",
+        );
+        Vec::new()
     }
 
     /// Whether `content`, written as a paragraph, holds a line break: not one at its end, nor

@@ -16,14 +16,8 @@ const MAX_NESTING: usize = 16;
 impl Writer<'_> {
     /// The table as lines of HTML; the caption (with its number) as the `<caption>`.
     pub(super) fn html_table_lines(&mut self, t: &Table, n: &BlockNumber) -> Vec<String> {
-        let caption = t
-            .caption
-            .as_deref()
-            .filter(|c| !c.is_empty())
-            .map(|c| match n.caption {
-                Some(num) => format!("{} {num}: {c}", self.lang.table()),
-                None => c.to_string(),
-            });
+        let caption =
+            super::images::caption_text(self.lang.table(), t.caption.as_deref(), n.caption);
         let mut out = String::new();
         self.html_table(&mut out, t, caption.as_deref(), 0);
         out.lines()

@@ -1,15 +1,19 @@
-//! Images: `![alt](images/name "caption")`, and the files they refer to, named uniquely.
+//! Images: `![alt](images/name)` with the caption on the line under it as the HTML shows it
+//! (`*Figure 3: caption*`, one paragraph with the image, which the reader takes back as the
+//! caption), an inline image's caption as its title; and the files they refer to, named
+//! uniquely.
 
 use std::collections::HashSet;
 
 use super::links::destination;
 use super::render::Render;
 use super::{Ctx, Writer};
+use crate::ast::numbering::BlockNumber;
 use crate::ast::{Align, Image};
 use crate::report::WarningKind;
 
 impl Writer<'_> {
-    pub(super) fn image_lines(&mut self, img: &Image) -> Vec<String> {
+    pub(super) fn image_lines(&mut self, img: &Image, n: &BlockNumber) -> Vec<String> {
         if img.width_percent.is_some() || img.extent.is_some() || img.align != Align::Left {
             self.warn_once(
                 "image-size",
@@ -18,13 +22,18 @@ impl Writer<'_> {
             );
         }
         let mut r = Render::new(Ctx::Para);
-        self.image(
-            &mut r,
-            &img.media,
-            img.alt.as_deref(),
-            img.caption.as_deref(),
-        );
-        vec![r.finish()]
+        self.image(&mut r, &img.media, img.alt.as_deref(), None);
+        let mut lines = vec![r.finish()];
+        let figure = self.lang.figure();
+        if let Some(caption) = caption_text(figure, img.caption.as_deref(), n.caption) {
+            // Emphasis cannot start or end at white space; the caption's edges are not text.
+            let mut r = Render::new(Ctx::Para);
+            r.raw("*");
+            r.text(caption.trim());
+            r.raw("*");
+            lines.push(r.finish());
+        }
+        lines
     }
 
     pub(super) fn image(
@@ -82,6 +91,23 @@ impl Writer<'_> {
         }
         self.image_names.insert(media.to_string(), name.clone());
         format!("images/{name}")
+    }
+}
+
+/// A caption as the HTML shows it: `Figure 3: text`, `Figure 3` for a numbered caption with
+/// no text, the text alone when unnumbered; `None` when there is nothing to show. `word` is
+/// the localised `Figure` or `Table`.
+pub(super) fn caption_text(
+    word: &str,
+    caption: Option<&str>,
+    number: Option<u32>,
+) -> Option<String> {
+    let caption = caption?;
+    match number {
+        Some(n) if caption.trim().is_empty() => Some(format!("{word} {n}")),
+        Some(n) => Some(format!("{word} {n}: {caption}")),
+        None if caption.trim().is_empty() => None,
+        None => Some(caption.to_string()),
     }
 }
 

@@ -25,8 +25,23 @@ impl Writer<'_> {
     }
 
     fn inlines(&mut self, r: &mut Render, content: &[Inline]) {
-        for inline in content {
-            self.inline(r, inline);
+        for (i, inline) in content.iter().enumerate() {
+            match inline {
+                Inline::Styled {
+                    style: TextStyle::Code,
+                    children,
+                } if inside_word(r, children, content.get(i + 1)) => {
+                    // A monospace font on part of a word (`Thes` + `e`) is a font change, not
+                    // code: a code span there would split the word for every reader.
+                    self.warn_once(
+                        "code-in-word",
+                        WarningKind::Lossy,
+                        "a monospace font inside a word is written as plain text",
+                    );
+                    self.inlines(r, children);
+                }
+                _ => self.inline(r, inline),
+            }
         }
     }
 
@@ -152,6 +167,17 @@ impl Writer<'_> {
             }
         }
     }
+}
+
+/// Whether code `children` about to be written continue a word written before them or run
+/// into the word of `next`: a letter or digit on both sides of a boundary.
+fn inside_word(r: &Render, children: &[Inline], next: Option<&Inline>) -> bool {
+    let text = plain_text(children);
+    let word = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
+    let before = r.buf.chars().next_back();
+    let after = next.map(|n| plain_text(std::slice::from_ref(n)));
+    (word(before) && word(text.chars().next()))
+        || (word(text.chars().next_back()) && word(after.as_deref().and_then(|a| a.chars().next())))
 }
 
 /// The delimiter of an emphasis style: `**` bold, `*` italic, `~~` strike-through.

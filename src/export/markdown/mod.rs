@@ -13,8 +13,10 @@
 //!   line is left out (a parser drops it) and moved out of emphasis; where emphasis rules would
 //!   not see a delimiter (`a**.b**`), the neighbouring letter is written as a character reference.
 //! - Formulas → TeX: `$…$` inline, `$$…$$` display.
-//! - Links `[text](dest)`, autolinks `<https://…>` when the text is the address; images
-//!   `![alt](images/name "caption")` with the bytes returned in [`MarkdownOutput::files`]
+//! - Links `[text](dest)`, autolinks `<https://…>` when the text is the address; pictures
+//!   `![alt](images/name)` with their caption as visible text on the next line, as the HTML
+//!   shows it (`*Figure 3: text*`, which the reader takes back as the caption; an inline
+//!   picture's caption is its title), the bytes returned in [`MarkdownOutput::files`]
 //!   (or, from [`write_parts`], the pictures as the tree holds them); Windows metafiles are
 //!   drawn as SVG files.
 //! - Lists with their nesting and start numbers (markers `-`/`1.`; a new list right after
@@ -25,7 +27,8 @@
 //!   → block quotes (`> ` per indent step); other indentation is not written (warned once).
 //! - A paragraph made only of code text with line breaks → a fenced code block.
 //! - Tables per [`Tables`]: GFM pipe tables for plain grids (first row the header, column
-//!   alignment from the cells, the caption as a paragraph after, warned); tables with merged
+//!   alignment from the cells, the caption with its label as a paragraph after, warned; a
+//!   caption that is only its label, `Table 2`, too); tables with merged
 //!   cells, nested tables or cells holding several blocks, lists or pictures → an HTML `<table>`
 //!   with `colspan`/`rowspan` and the caption as `<caption>`.
 //! - Footnotes (and endnotes/sidenotes, warned) → `[^n]` with definitions at the end; a note's

@@ -3,6 +3,7 @@
 //! hold go to [`super::html_table`] unless the options ask for pipe tables.
 
 use super::html_table::needs_html;
+use super::images::caption_text;
 use super::{Ctx, Tables, Writer};
 use crate::ast::numbering::BlockNumber;
 use crate::ast::{Align, Block, Inline, Table, grid_positions};
@@ -94,16 +95,12 @@ impl Writer<'_> {
         if aligns.contains(&Some(Align::Justify)) {
             self.warn_once("align", WarningKind::Lossy, "text alignment is not written");
         }
-        if let Some(caption) = t.caption.as_deref().filter(|c| !c.is_empty()) {
+        if let Some(text) = caption_text(self.lang.table(), t.caption.as_deref(), n.caption) {
             self.warn_once(
                 "table-caption",
                 WarningKind::Lossy,
                 "table captions are written as a paragraph after the table",
             );
-            let text = match n.caption {
-                Some(num) => format!("{} {num}: {caption}", self.lang.table()),
-                None => caption.to_string(),
-            };
             lines.push(String::new());
             lines.extend(self.inline_lines(&[Inline::text(text)], Ctx::Para));
         }

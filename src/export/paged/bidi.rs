@@ -83,7 +83,7 @@ fn levels(tokens: &mut Vec<Token>, base: Base) -> bool {
             Token::Text { text, .. } => s.push_str(text),
             Token::Space { .. } | Token::Break => s.push(' '),
             Token::Image { .. } => s.push('\u{FFFC}'),
-            Token::Kern(_) | Token::NoteRef(_) => {}
+            Token::Kern(_) | Token::NoteRef(_) | Token::Hyphen { .. } => {}
         }
     }
     let level = match base {

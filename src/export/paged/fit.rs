@@ -8,7 +8,8 @@
 //! whose last line is set ragged. For each possible break the cheapest way to reach it is
 //! kept (dynamic programming over active breaks); a line whose words cannot be shrunk to the
 //! width is never chosen, so no line runs past the margin. The work per word is bounded by
-//! the number of words that fit on a line.
+//! the number of words that fit on a line. A hyphenated word comes as its parts, the break
+//! between them a penalised one that adds the hyphen to its line.
 
 /// A word as the breaker sees it.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -19,12 +20,20 @@ pub(crate) struct Word {
     pub glue: f32,
     /// A forced break comes before this word.
     pub forced: bool,
+    /// This is the second part of a hyphenated word: a line ending before it ends in a
+    /// hyphen this wide ([`super::hyphen`]).
+    pub hyphen: Option<f32>,
 }
 
 /// Badness of a line that cannot stretch or shrink to fit but is allowed (TeX's `inf_bad`).
 const AWFUL: f64 = 10_000.0;
 /// Demerits added per line, so that fewer lines are preferred when spacing is equal.
 const LINE_PENALTY: f64 = 10.0;
+/// The penalty of a line ending in a hyphen (TeX's `\hyphenpenalty`): a word is split only
+/// where that spaces the paragraph clearly better.
+const HYPHEN_PENALTY: f64 = 50.0;
+/// Demerits for two hyphenated lines in a row (TeX's `\doublehyphendemerits`).
+const DOUBLE_HYPHEN: f64 = 3000.0;
 
 /// For each word, whether a line starts at it (the first word of every segment does), or
 /// `None` when some word is wider than the line (the caller then cuts it greedily).
@@ -39,7 +48,7 @@ pub(crate) fn breaks(words: &[Word], width: f32) -> Option<Vec<bool>> {
         let end = (seg + 1..words.len())
             .find(|&i| words[i].forced)
             .unwrap_or(words.len());
-        for i in segment(&words[seg..end], width) {
+        for i in segment(&words[seg..end], width)? {
             starts[seg + i] = true;
         }
         seg = end;
@@ -47,11 +56,12 @@ pub(crate) fn breaks(words: &[Word], width: f32) -> Option<Vec<bool>> {
     Some(starts)
 }
 
-/// The line starts (indices into `words`) of one segment that ends in a ragged last line.
-fn segment(words: &[Word], width: f64) -> Vec<usize> {
+/// The line starts (indices into `words`) of one segment that ends in a ragged last line;
+/// `None` when no way fits (a part of a word that fits alone but not with its hyphen).
+fn segment(words: &[Word], width: f64) -> Option<Vec<usize>> {
     let n = words.len();
     if n == 0 {
-        return Vec::new();
+        return Some(Vec::new());
     }
     // best[j]: least demerits of breaking before word j (j = n: the end), and where the line
     // ending there starts.
@@ -78,9 +88,17 @@ fn segment(words: &[Word], width: f64) -> Vec<usize> {
                 break;
             }
             let last = j == n;
+            // Ending before the second part of a word: the line ends in a hyphen.
+            let hyphen = if last { None } else { words[j].hyphen };
+            let natural = natural + hyphen.map_or(0.0, f64::from);
+            if natural - shrink > width + 1e-3 {
+                continue;
+            }
             let badness = if last && natural <= width {
                 0.0
             } else if natural <= width {
+                // Not capped where the line can stretch: of two very loose lines the looser
+                // must cost more, or a narrow column gets gaps wider than a word.
                 if stretch > 0.0 {
                     100.0 * ((width - natural) / stretch).powi(3)
                 } else if width - natural < 1e-3 {
@@ -88,17 +106,25 @@ fn segment(words: &[Word], width: f64) -> Vec<usize> {
                 } else {
                     AWFUL
                 }
-                .min(AWFUL)
             } else if shrink > 0.0 {
                 100.0 * ((natural - width) / shrink).powi(3)
             } else {
                 AWFUL
             };
-            let demerits = best[i].0 + (LINE_PENALTY + badness).powi(2);
+            let mut demerits = best[i].0 + (LINE_PENALTY + badness).powi(2);
+            if hyphen.is_some() {
+                demerits += HYPHEN_PENALTY.powi(2);
+                if i > 0 && words[i].hyphen.is_some() {
+                    demerits += DOUBLE_HYPHEN;
+                }
+            }
             if demerits < best[j].0 {
                 best[j] = (demerits, i);
             }
         }
+    }
+    if !best[n].0.is_finite() {
+        return None;
     }
     let mut starts = Vec::new();
     let mut j = n;
@@ -108,7 +134,7 @@ fn segment(words: &[Word], width: f64) -> Vec<usize> {
         j = i;
     }
     starts.reverse();
-    starts
+    Some(starts)
 }
 
 #[cfg(test)]
@@ -123,6 +149,7 @@ mod tests {
                 width: w,
                 glue: if i == 0 { 0.0 } else { 4.0 },
                 forced: false,
+                hyphen: None,
             })
             .collect()
     }

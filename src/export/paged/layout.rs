@@ -39,6 +39,9 @@ pub(crate) struct Layout<'a> {
     pub lang: Language,
     /// The document's language as a BCP 47 tag, for the shaper and the choice of Han glyphs.
     pub text_lang: Option<String>,
+    /// Words are hyphenated with their language's patterns: the document asks for it
+    /// (`w:autoHyphenation`), or the caller does.
+    pub hyphenate: bool,
     pub flow: Flow,
     pub inl: Inliner,
     pub warnings: Vec<Warning>,
@@ -80,6 +83,7 @@ impl<'a> Layout<'a> {
             settings,
             lang,
             text_lang,
+            hyphenate: doc.meta.hyphenate,
             flow: Flow::new(geo),
             inl,
             warnings: Vec::new(),
@@ -175,6 +179,7 @@ impl<'a> Layout<'a> {
             align,
             base,
             lang: lang.or(self.text_lang.as_deref()),
+            hyphenate: self.hyphenate,
         };
         super::lines::break_lines(tokens, width, set, size, self.flow.keep_items)
     }

@@ -6,12 +6,13 @@
 //! line is put in visual order ([`super::bidi::reorder`]); a right-to-left paragraph's start
 //! is its right edge, so `Align::Left` (Word's "start" there) sets it flush right.
 //!
-//! Greedy rather than Knuth–Plass: on the benchmark document it is linear and its lines differ
-//! from an optimum fit only in the spacing of a few justified lines, and no hyphenation (which
-//! would split words for `pdftotext` and cost recall).
+//! Justified paragraphs are broken by total fit ([`fit`]), the rest greedily. Where words
+//! may be hyphenated ([`hyphen`]) they come as their parts with hyphen points between, and a
+//! line broken at one ends in a hyphen.
 
 use super::bidi::{self, Base};
 use super::fit;
+use super::hyphen;
 use super::text::{Style, Token, token_width};
 use crate::ast::Align;
 use crate::fonts::book::FontId;
@@ -60,8 +61,10 @@ pub(crate) struct Setting<'a> {
     pub align: Align,
     /// The paragraph's direction.
     pub base: Base,
-    /// Its language (BCP 47), for the shaper.
+    /// Its language (BCP 47), for the shaper and the hyphenation patterns.
     pub lang: Option<&'a str>,
+    /// Words may break at the points the language's patterns find ([`hyphen`]).
+    pub hyphenate: bool,
 }
 
 /// Breaks `tokens` into lines `width` points wide. `min_size` is the font size that sets the
@@ -76,6 +79,11 @@ pub(crate) fn break_lines(
     merge: bool,
 ) -> Vec<Line> {
     let width = width.max(1.0);
+    if set.hyphenate
+        && let Some(lang) = hyphen::language(set.lang)
+    {
+        hyphen::insert(tokens, lang);
+    }
     let rtl = bidi::prepare(tokens, set.base, set.lang);
     // In a right-to-left paragraph Word's left and right are its start and end.
     let align = match (rtl, set.align) {
@@ -100,6 +108,7 @@ pub(crate) fn break_lines(
         cur: Vec::new(),
         cur_w: 0.0,
         pending: 0.0,
+        hyphen: None,
         notes: Vec::new(),
         width,
         align,
@@ -119,19 +128,31 @@ pub(crate) fn break_lines(
                 // The line's last word ends in a space too: a forced break is no word break
                 // to a text extractor.
                 b.forced = true;
+                b.hyphen = None;
                 b.finish(false);
                 i += 1;
             }
+            Token::Hyphen { width: w } => {
+                // Only between two parts of a word on the line.
+                b.hyphen = (!b.cur.is_empty() && b.pending == 0.0).then_some(*w);
+                i += 1;
+            }
             _ => {
-                // A word: everything up to the next space or break.
+                // A word, or the part of one up to a hyphen point: everything up to the next
+                // space, break or hyphen point.
                 let start = i;
-                while i < tokens.len() && !matches!(tokens[i], Token::Space { .. } | Token::Break) {
+                while i < tokens.len() && !ends_word(&tokens[i]) {
                     i += 1;
                 }
+                // The hyphen drawn if the line breaks after this part.
+                let after = match tokens.get(i) {
+                    Some(Token::Hyphen { width }) => *width,
+                    _ => 0.0,
+                };
                 if starts.as_ref().and_then(|s| s.get(word)) == Some(&true) && !b.cur.is_empty() {
-                    b.finish(true);
+                    b.break_before();
                 }
-                b.word(&mut tokens[start..i]);
+                b.word(&mut tokens[start..i], after);
                 word += 1;
             }
         }
@@ -172,25 +193,35 @@ pub(crate) fn plain_line(
     (pieces, width)
 }
 
-/// The words of `tokens` as the total-fit breaker sees them (the same division into words as
-/// [`break_lines`] makes).
+/// Whether `t` ends a word (or the part of one before a hyphen point) for the breakers.
+fn ends_word(t: &Token) -> bool {
+    matches!(t, Token::Space { .. } | Token::Break | Token::Hyphen { .. })
+}
+
+/// The words of `tokens` as the total-fit breaker sees them (the same division into words
+/// and parts of words as [`break_lines`] makes).
 fn words(tokens: &[Token]) -> Vec<fit::Word> {
     let mut out = Vec::new();
-    let (mut glue, mut forced) = (0.0, false);
+    let (mut glue, mut forced, mut hyphen) = (0.0, false, None);
     let mut i = 0;
     while i < tokens.len() {
         match &tokens[i] {
             Token::Space { width } => {
                 glue += width;
+                hyphen = None;
                 i += 1;
             }
             Token::Break => {
-                (glue, forced) = (0.0, true);
+                (glue, forced, hyphen) = (0.0, true, None);
+                i += 1;
+            }
+            Token::Hyphen { width } => {
+                hyphen = (!out.is_empty() && glue == 0.0 && !forced).then_some(*width);
                 i += 1;
             }
             _ => {
                 let mut width = 0.0;
-                while i < tokens.len() && !matches!(tokens[i], Token::Space { .. } | Token::Break) {
+                while i < tokens.len() && !ends_word(&tokens[i]) {
                     width += token_width(&tokens[i]);
                     i += 1;
                 }
@@ -198,8 +229,9 @@ fn words(tokens: &[Token]) -> Vec<fit::Word> {
                     width,
                     glue: if out.is_empty() && !forced { 0.0 } else { glue },
                     forced,
+                    hyphen,
                 });
-                (glue, forced) = (0.0, false);
+                (glue, forced, hyphen) = (0.0, false, None);
             }
         }
     }
@@ -227,6 +259,9 @@ struct Breaker<'a> {
     cur: Vec<Pending>,
     cur_w: f32,
     pending: f32,
+    /// The next part of a word follows a hyphen point this wide (where the line may break
+    /// with a hyphen).
+    hyphen: Option<f32>,
     notes: Vec<usize>,
     width: f32,
     align: Align,
@@ -234,11 +269,46 @@ struct Breaker<'a> {
 }
 
 impl Breaker<'_> {
-    fn word(&mut self, word: &mut [Token]) {
-        let w: f32 = word.iter().map(token_width).sum();
-        if !self.fixed && !self.cur.is_empty() && self.cur_w + self.pending + w > self.width {
-            self.finish(true);
+    /// Ends the line before the next word or part of one: with a hyphen when it is the
+    /// second part of a word.
+    fn break_before(&mut self) {
+        if let Some(w) = self.hyphen.take() {
+            self.hyphenate(w);
         }
+        self.finish(true);
+    }
+
+    /// Draws a hyphen `width` wide at the end of the current line, in its last text's style.
+    fn hyphenate(&mut self, width: f32) {
+        let last = self.cur.iter().rev().find_map(|p| match &p.piece {
+            Piece::Text { style, font, .. } => Some((*style, *font, p.glues)),
+            Piece::Image { .. } => None,
+        });
+        if let Some((style, font, glues)) = last {
+            self.cur.push(Pending {
+                piece: Piece::Text {
+                    x: self.cur_w,
+                    text: "\u{AD}".to_string(),
+                    style,
+                    width,
+                    font,
+                    glyphs: Some(std::sync::Arc::from([hyphen::hyphen_glyph(font)])),
+                },
+                glues,
+            });
+            self.cur_w += width;
+        }
+    }
+
+    /// Puts a word (or the part of one up to a hyphen point) on the line, after breaking the
+    /// line when it does not fit there with the hyphen that may follow it (`after` wide).
+    fn word(&mut self, word: &mut [Token], after: f32) {
+        let w: f32 = word.iter().map(token_width).sum();
+        if !self.fixed && !self.cur.is_empty() && self.cur_w + self.pending + w + after > self.width
+        {
+            self.break_before();
+        }
+        self.hyphen = None;
         if self.cur.is_empty() && w > self.width {
             self.long_word(word);
             return;
@@ -271,6 +341,32 @@ impl Breaker<'_> {
                 font,
                 glyphs,
             } => {
+                // The parts of a hyphenated word that stay on one line are drawn as one
+                // piece again.
+                if self.merge
+                    && glyphs.is_none()
+                    && let Some(Pending {
+                        piece:
+                            Piece::Text {
+                                x: px,
+                                text: pt,
+                                style: ps,
+                                width: pw,
+                                font: pf,
+                                glyphs: None,
+                            },
+                        glues: pg,
+                    }) = self.cur.last_mut()
+                    && *pg == glues
+                    && *ps == *style
+                    && *pf == *font
+                    && (*px + *pw - x).abs() < 0.01
+                {
+                    pt.push_str(text);
+                    *pw += *width;
+                    self.cur_w += *width;
+                    return;
+                }
                 self.cur.push(Pending {
                     piece: Piece::Text {
                         x,
@@ -307,7 +403,7 @@ impl Breaker<'_> {
             }
             Token::NoteRef(n) => self.notes.push(*n),
             Token::Kern(w) => self.cur_w += *w,
-            Token::Space { .. } | Token::Break => {}
+            Token::Space { .. } | Token::Break | Token::Hyphen { .. } => {}
         }
     }
 
@@ -604,5 +700,129 @@ mod tests {
             })
             .sum();
         assert_eq!(n, 500);
+    }
+
+    /// The words of `lines`, a hyphenated word joined again (its hyphen is U+00AD), and
+    /// how many lines end in a hyphen.
+    fn words_and_hyphens(lines: &[Line]) -> (Vec<String>, usize) {
+        let mut text = String::new();
+        let mut hyphens = 0;
+        for l in lines {
+            let mut ends_hyphen = false;
+            for p in &l.pieces {
+                if let Piece::Text { text: t, .. } = p {
+                    ends_hyphen = t == "\u{AD}";
+                    if !ends_hyphen {
+                        text.push_str(t);
+                    }
+                }
+            }
+            if ends_hyphen {
+                hyphens += 1;
+            } else {
+                text.push(' ');
+            }
+        }
+        (
+            text.split_whitespace().map(str::to_string).collect(),
+            hyphens,
+        )
+    }
+
+    const PROSE: &str = "Hyphenation considerably improves the appearance of justified \
+        paragraphs, particularly in narrow columns where extraordinarily long words would \
+        otherwise leave conspicuous gaps between the remaining words of a line.";
+
+    #[test]
+    fn hyphenated_justified_lines_fit_and_keep_every_word() {
+        let hyphenated = Setting {
+            align: Align::Justify,
+            lang: Some("en-US"),
+            hyphenate: true,
+            ..Setting::default()
+        };
+        let lines = break_lines(&mut tokens(PROSE), 120.0, hyphenated, 10.0, true);
+        let (words, hyphens) = words_and_hyphens(&lines);
+        assert_eq!(words, PROSE.split_whitespace().collect::<Vec<_>>());
+        assert!(hyphens > 0, "no word was split in a 120 pt column");
+        for l in &lines {
+            // Total fit may shrink spaces, but never past the margin by more than rounding.
+            assert!(l.used_width() <= 120.5, "{}", l.used_width());
+        }
+        // Without hyphenation the same column is spaced worse: its widest gap is wider.
+        let plain = Setting {
+            hyphenate: false,
+            ..hyphenated
+        };
+        let loose = break_lines(&mut tokens(PROSE), 120.0, plain, 10.0, true);
+        assert_eq!(words_and_hyphens(&loose).1, 0);
+        let gap = |lines: &[Line]| -> f32 {
+            let mut worst = 0.0f32;
+            for l in &lines[..lines.len() - 1] {
+                for w in l.pieces.windows(2) {
+                    if let (Piece::Text { x: a, width, .. }, Piece::Text { x: b, .. }) =
+                        (&w[0], &w[1])
+                    {
+                        worst = worst.max(b - (a + width));
+                    }
+                }
+            }
+            worst
+        };
+        let dump = |lines: &[Line]| {
+            lines
+                .iter()
+                .map(|l| {
+                    l.pieces
+                        .iter()
+                        .map(|p| match p {
+                            Piece::Text { x, text, .. } => format!("{x:.0}:{text}"),
+                            _ => String::new(),
+                        })
+                        .collect::<Vec<_>>()
+                        .join("|")
+                })
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        assert!(
+            gap(&lines) < gap(&loose),
+            "{} vs {}\n{}\n---\n{}",
+            gap(&lines),
+            gap(&loose),
+            dump(&lines),
+            dump(&loose)
+        );
+    }
+
+    #[test]
+    fn ragged_lines_hyphenate_greedily_and_soft_hyphens_always_break() {
+        let left = Setting {
+            align: Align::Left,
+            lang: Some("en"),
+            hyphenate: true,
+            ..Setting::default()
+        };
+        let lines = break_lines(&mut tokens(PROSE), 90.0, left, 10.0, true);
+        let (words, hyphens) = words_and_hyphens(&lines);
+        assert_eq!(words, PROSE.split_whitespace().collect::<Vec<_>>());
+        assert!(hyphens > 0);
+        assert!(lines.iter().all(|l| l.used_width() <= 90.01));
+        // A language without patterns: no automatic split, but a soft hyphen still breaks.
+        let arabic = Setting {
+            lang: Some("ar"),
+            ..left
+        };
+        let soft = "aaaaaaaaaa\u{AD}bbbbbbbbbb";
+        let lines = break_lines(&mut tokens(soft), 70.0, arabic, 10.0, true);
+        let (words, hyphens) = words_and_hyphens(&lines);
+        assert_eq!(words, vec!["aaaaaaaaaabbbbbbbbbb"]);
+        assert_eq!((lines.len(), hyphens), (2, 1));
+        // Where the word fits, its soft hyphen draws nothing.
+        let lines = break_lines(&mut tokens(soft), 500.0, arabic, 10.0, true);
+        assert_eq!(
+            words_and_hyphens(&lines),
+            (vec![soft.replace('\u{AD}', "")], 0)
+        );
     }
 }

@@ -16,6 +16,7 @@
 
 pub(crate) mod bidi;
 pub(crate) mod fit;
+pub(crate) mod hyphen;
 pub(crate) mod layout;
 pub(crate) mod lines;
 pub(crate) mod page;

@@ -95,6 +95,9 @@ pub(crate) enum Token {
     Kern(f32),
     /// A forced line break.
     Break,
+    /// A point inside a word where a line may break with a hyphen `width` wide drawn at its
+    /// end ([`super::hyphen`]); nothing where the line does not break.
+    Hyphen { width: f32 },
     /// A picture inside the text.
     Image {
         media: String,
@@ -394,9 +397,16 @@ impl Inliner {
                     out.push(Token::Break);
                     prev = None;
                 }
-                // Invisible: soft hyphen, zero-width space, other controls. The joiners and
-                // direction marks stay for the shaper and the bidi algorithm.
-                '\u{00AD}' | '\u{200B}' | '\u{FEFF}' => {}
+                // A soft hyphen (Word's optional hyphen) is where the word may break.
+                '\u{00AD}' => {
+                    flush(&mut cur, &mut cur_advance, cur_font, out);
+                    out.push(Token::Hyphen {
+                        width: super::hyphen::hyphen_width(cur_font, style.size),
+                    });
+                }
+                // Invisible: zero-width space, other controls. The joiners and direction
+                // marks stay for the shaper and the bidi algorithm.
+                '\u{200B}' | '\u{FEFF}' => {}
                 c if c.is_control() => {}
                 c => {
                     if let Some(p) = prev

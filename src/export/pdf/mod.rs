@@ -46,10 +46,13 @@
 //! - widows and orphans: at least two lines of a paragraph at the foot and head of a page;
 //!   headings are kept with the next three lines.
 //! - partly: a table inside a cell is drawn as its cells' content one after another (warning);
-//!   sidenotes become footnotes (warning); no hyphenation (greedy line breaking).
+//!   sidenotes become footnotes (warning).
+//! - justified paragraphs broken by total fit; words hyphenated with their language's
+//!   patterns when the document (`w:autoHyphenation`) or [`PdfOptions::hyphenate`] asks, and
+//!   at soft hyphens always; the hyphen drawn carries U+00AD in the text layer.
 //! - not drawn (warning): directories of footnotes, web links, index, sidenotes.
-//! - a character none of the bundled fonts has is named in one warning (the text layer draws
-//!   it as `?` today; [`glyphs`] draws a glyph the font lacks as `.notdef`).
+//! - a character no font has is drawn as its font's box, with the character kept in the text
+//!   layer, and named in one warning.
 //!
 //! ## Tagged, and conformance on request
 //! Every PDF is tagged: Document; H1–H6; P; L / LI / Lbl / LBody; Table / THead / TBody / TR /
@@ -99,6 +102,9 @@ pub struct PdfOptions {
     pub limits: Limits,
     /// The standard the PDF must meet; [`PdfStandard::None`] (tagged PDF 1.7) by default.
     pub standard: PdfStandard,
+    /// Hyphenate words with their language's patterns even when the document does not ask
+    /// for it (`w:autoHyphenation` turns it on by itself).
+    pub hyphenate: bool,
 }
 
 impl PdfOptions {
@@ -113,6 +119,12 @@ impl PdfOptions {
     /// Sets the paper size.
     pub fn with_paper(mut self, paper: Paper) -> Self {
         self.paper = paper;
+        self
+    }
+
+    /// Hyphenates words even when the document does not ask for it.
+    pub fn with_hyphenation(mut self, on: bool) -> Self {
+        self.hyphenate = on;
         self
     }
 
@@ -149,6 +161,7 @@ pub fn write_with_info(doc: &Document, options: &PdfOptions) -> Result<Converted
     let doc = &*doc;
     let geo = page::Geometry::new(options.paper);
     let mut lay = layout::Layout::new(doc, options.settings, geo);
+    lay.hyphenate |= options.hyphenate;
     lay.run();
     let lang = lay.lang;
     warnings.append(&mut lay.warnings);

@@ -6,6 +6,7 @@ use crate::ast::inline::{Leaf, Run, from_runs};
 use crate::ast::{
     Block, Image, Inline, MAX_INDENT, MAX_LEVEL, Mark, Paragraph, TextStyle, TextType,
 };
+use crate::lang::Language;
 use crate::report::WarningKind;
 
 impl Reader<'_, '_, '_> {
@@ -119,6 +120,29 @@ impl Reader<'_, '_, '_> {
                 para.buf.runs.pop();
             }
         }
+        // A heading with no text (`#` alone) holds nothing to keep: no empty heading in the
+        // tree, as the writer writes none.
+        if para.kind.is_heading()
+            && para.list.is_none()
+            && para.buf.runs.iter().all(|r| match &r.leaf {
+                Leaf::Text(t) => t.trim().is_empty(),
+                Leaf::LineBreak => true,
+                Leaf::Atom(_) => false,
+            })
+        {
+            return;
+        }
+        if para.list.is_none()
+            && para.kind == TextType::Paragraph
+            && para.verbatim == Verbatim::No
+            && let Some(image) = captioned_image(&para.buf.runs)
+        {
+            st.blocks.push(Block::Image(Image {
+                indent: para.indent,
+                ..image
+            }));
+            return;
+        }
         let only_image = para.list.is_none()
             && para.kind == TextType::Paragraph
             && para.verbatim == Verbatim::No
@@ -143,7 +167,9 @@ impl Reader<'_, '_, '_> {
             {
                 st.blocks.push(Block::Image(Image {
                     media,
-                    caption,
+                    // A title as a caption: its edges are not text (the writer writes the
+                    // caption as emphasis, which cannot hold them).
+                    caption: caption.map(|c| c.trim().to_string()),
                     alt,
                     indent: para.indent,
                     ..Image::default()
@@ -214,4 +240,66 @@ pub(super) fn push_verbatim(buf: &mut InlineBuf, text: &str, code: bool) {
             });
         }
     }
+}
+
+/// A picture with its caption on the line under it, all in emphasis (`![a](p)` then
+/// `*Figure 3: text*` in one paragraph), as the Markdown writer writes a captioned picture:
+/// the image block, its caption numbered when it starts with a figure label in one of the
+/// caption languages (`Figure 3`, `Abbildung 3`, …; the number itself is counted again).
+fn captioned_image(runs: &[Run]) -> Option<Image> {
+    let [first, gap, rest @ ..] = runs else {
+        return None;
+    };
+    let Leaf::Atom(Inline::Image {
+        media,
+        caption: None,
+        alt,
+    }) = &first.leaf
+    else {
+        return None;
+    };
+    let italic = [Mark::Style(TextStyle::Italic)];
+    if !first.marks.is_empty()
+        || !matches!(&gap.leaf, Leaf::Text(t) if t == " ")
+        || !gap.marks.is_empty()
+        || rest.is_empty()
+    {
+        return None;
+    }
+    let mut text = String::new();
+    for r in rest {
+        match &r.leaf {
+            Leaf::Text(t) if r.marks == italic => text.push_str(t),
+            _ => return None,
+        }
+    }
+    let (caption, numbered) = match figure_label(&text) {
+        Some(after) => (after.to_string(), true),
+        None => (text, false),
+    };
+    Some(Image {
+        media: media.clone(),
+        caption: Some(caption),
+        alt: alt.clone(),
+        numbered,
+        ..Image::default()
+    })
+}
+
+/// The caption text after a figure label (`Figure 3: ` or a whole `Figure 3`), if `text`
+/// starts with one.
+fn figure_label(text: &str) -> Option<&str> {
+    Language::ALL.into_iter().find_map(|lang| {
+        let rest = text.strip_prefix(lang.figure())?.strip_prefix(' ')?;
+        let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        if digits == 0 {
+            return None;
+        }
+        let after = &rest[digits..];
+        if after.is_empty() {
+            Some(after)
+        } else {
+            after.strip_prefix(": ")
+        }
+    })
 }

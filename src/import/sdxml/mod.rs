@@ -141,7 +141,7 @@ fn read_part(
 
 /// The stored name of `sd.xml` and the folder prefix it sits in (`""` or `"name/"`): at the root,
 /// or else one folder down (the first such entry, macOS resource forks skipped).
-fn find_part(names: &[String]) -> Option<(String, String)> {
+pub(crate) fn find_part(names: &[String]) -> Option<(String, String)> {
     if let Some(n) = names.iter().find(|n| n.eq_ignore_ascii_case(PART)) {
         return Some((n.clone(), String::new()));
     }

@@ -203,8 +203,8 @@ impl<'a> Package<'a> {
 
     /// What a zip without a Word document is.
     fn describe_foreign_zip(&self) -> String {
-        if self.zip.contains("mimetype") || self.zip.contains("META-INF/manifest.xml") {
-            return "an OpenDocument or EPUB file (a zip with a `mimetype` entry)".into();
+        if let Some(kind) = crate::sniff::foreign_zip(&self.zip) {
+            return kind.into();
         }
         if let Some(main) = self
             .content_types
@@ -213,12 +213,6 @@ impl<'a> Package<'a> {
             .find_map(|t| foreign_main_type(t))
         {
             return main;
-        }
-        if self.zip.contains("xl/workbook.xml") {
-            return "an Excel workbook (.xlsx)".into();
-        }
-        if self.zip.contains("ppt/presentation.xml") {
-            return "a PowerPoint presentation (.pptx)".into();
         }
         "a zip archive that holds no Word document".into()
     }
@@ -326,24 +320,8 @@ fn foreign_main_type(ty: &str) -> Option<String> {
 
 /// Names what non-zip bytes are; `None` lets the zip reader try (a zip may carry a prefix).
 fn not_a_zip(bytes: &[u8]) -> Option<String> {
-    const OLE: [u8; 8] = [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1];
-    if bytes.is_empty() {
-        return Some("an empty file".into());
-    }
-    if bytes.starts_with(&OLE) {
-        return Some("an OLE compound file (.doc or encrypted .docx)".into());
-    }
-    if bytes.starts_with(b"%PDF") {
-        return Some("a PDF".into());
-    }
-    if bytes.starts_with(b"{\\rtf") {
-        return Some("an RTF document".into());
-    }
-    if bytes.starts_with(b"\x89PNG")
-        || bytes.starts_with(&[0xFF, 0xD8, 0xFF])
-        || bytes.starts_with(b"GIF8")
-    {
-        return Some("an image".into());
+    if let Some(kind) = crate::sniff::binary_kind(bytes) {
+        return Some(kind.into());
     }
     let head = &bytes[..bytes.len().min(1024)];
     let text = String::from_utf8_lossy(head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head));
@@ -353,7 +331,7 @@ fn not_a_zip(bytes: &[u8]) -> Option<String> {
             || text.contains("wordDocument")
             || text.contains("pkg:package")
         {
-            return Some("a Word XML document (flat XML, not a .docx zip)".into());
+            return Some(crate::sniff::FLAT_WORD.into());
         }
         return Some("an XML or HTML file".into());
     }
