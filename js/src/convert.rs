@@ -24,8 +24,8 @@ pub enum Failure {
     #[error("{0}")]
     UnknownFormat(String),
     /// The input's format cannot be told from its name or bytes.
-    #[error("cannot tell the input's format from its name or content; pass options.from")]
-    Undetected,
+    #[error("cannot tell the input's format from its name or content ({0}); pass options.from")]
+    Undetected(sdconv::Undetected),
     /// A format the engine knows but cannot read or write.
     #[error("sdconv cannot {1} {0}")]
     Direction(Format, &'static str),
@@ -44,7 +44,7 @@ impl Failure {
             },
             Failure::Option(_) => "invalid_option",
             Failure::UnknownFormat(_) | Failure::Direction(..) => "unsupported_format",
-            Failure::Undetected => "invalid_input",
+            Failure::Undetected(_) => "invalid_input",
         }
     }
 }
@@ -81,32 +81,16 @@ pub fn is_text(format: Format) -> bool {
     )
 }
 
-/// The format of unnamed bytes. A zip is the service's sd.xml zip when it names an `sd.xml`
-/// entry, else taken for Word (whose reader then says precisely what is wrong); JSON is the
-/// tree's dump; other UTF-8 text is Markdown.
-// The Python binding's rules (python/src/lib.rs), to be replaced by the engine's public
-// sniffing once it has one (issue 32, item 5).
-fn sniff(bytes: &[u8]) -> Option<Format> {
-    if bytes.starts_with(b"PK") {
-        // Entry names are stored uncompressed in the local headers and the central directory.
-        let has = |name: &[u8]| memchr::memmem::find(bytes, name).is_some();
-        let sd_xml = has(b"sd.xml") && !has(b"word/document.xml");
-        return Some(if sd_xml { Format::Sdxml } else { Format::Word });
-    }
-    let text = std::str::from_utf8(bytes).ok()?;
-    let json = text.trim_start().starts_with('{') && text.contains("\"format_version\"");
-    Some(if json { Format::Json } else { Format::Markdown })
-}
-
-/// The input format: the caller's, else the file name's, else what the bytes look like.
+/// The input format: the caller's, else the engine's [`Format::detect`] from the file name and
+/// the bytes (the rule the command line and the other bindings share).
 pub fn input_format(
     from: Option<Format>,
     name: Option<&str>,
     bytes: &[u8],
 ) -> Result<Format, Failure> {
-    let format = match from.or_else(|| name.and_then(|n| Format::from_path(Path::new(n)))) {
+    let format = match from {
         Some(format) => format,
-        None => sniff(bytes).ok_or(Failure::Undetected)?,
+        None => Format::detect(bytes, name.map(Path::new)).map_err(Failure::Undetected)?,
     };
     if !format.can_read() {
         return Err(Failure::Direction(format, "read"));
@@ -131,29 +115,24 @@ pub fn import(
     )?)
 }
 
-/// Writes `doc` as `spec` asks. Tracked changes and comments are settled on the tree here (as
-/// [`sdconv::export`] does inside) because the Markdown and HTML writers are called directly,
-/// to get their pictures as files; the bytes are the command line's for the same options.
+/// Writes `doc` as `spec` asks. The tree is prepared by the engine ([`ExportOptions::prepare`]:
+/// tracked changes, comments, pictures left out) because the Markdown and HTML writers are
+/// called directly, to get their pictures as files; the other formats go through
+/// [`sdconv::export`] with the options that write the prepared tree as it is. The bytes are the
+/// command line's for the same options.
+///
+/// [`ExportOptions::prepare`]: sdconv::ExportOptions::prepare
 pub fn export(doc: &Document, spec: &ExportSpec) -> Result<Output, Failure> {
     let to = spec.to;
     if !to.can_write() {
         return Err(Failure::Direction(to, "write"));
     }
-    let mut prepared = std::borrow::Cow::Borrowed(doc);
-    if spec.track_changes != sdconv::TrackChanges::All {
-        sdconv::ast::changes::resolve_changes(prepared.to_mut(), spec.track_changes);
-    }
-    if !spec.comments {
-        sdconv::ast::changes::drop_comments(prepared.to_mut());
-    }
-    if spec.images == ImageMode::Omit {
-        prepared.to_mut().remove_images(|_| true);
-    }
+    let (prepared, options) = spec.export.prepare(doc);
     let doc = &*prepared;
     let title = doc.meta.title.clone();
     let (main, files, warnings) = match to {
         Format::Markdown => {
-            let out = markdown::write(doc, &spec.export.markdown);
+            let out = markdown::write(doc, &options.markdown);
             let markdown::MarkdownOutput { mut text, files } = out.value;
             let files = if spec.images == ImageMode::Inline {
                 text = images::inline(&text, Format::Markdown, &files);
@@ -164,11 +143,11 @@ pub fn export(doc: &Document, spec: &ExportSpec) -> Result<Output, Failure> {
             (Main::Text(text), files, out.warnings)
         }
         Format::Html if spec.images == ImageMode::Inline => {
-            let out = html::write_all_in_one(doc, &spec.export.html);
+            let out = html::write_all_in_one(doc, &options.html);
             (Main::Text(out.value), Vec::new(), out.warnings)
         }
         Format::Html => {
-            let out = html::write_files(doc, &spec.export.html);
+            let out = html::write_files(doc, &options.html);
             let mut files = out.value.into_iter();
             // The page comes first (`index.html`); the stylesheet and pictures follow it.
             let page = files
@@ -178,11 +157,7 @@ pub fn export(doc: &Document, spec: &ExportSpec) -> Result<Output, Failure> {
             (Main::Text(page), files.collect(), out.warnings)
         }
         _ => {
-            // Settled on the tree above already.
-            let mut opts = spec.export.clone();
-            opts.track_changes = sdconv::TrackChanges::All;
-            opts.comments = true;
-            let out = sdconv::export(doc, to, &opts)?;
+            let out = sdconv::export(doc, to, &options)?;
             // JSON and the single-file page are text; every other writer here makes bytes.
             let main = if is_text(to) {
                 Main::Text(String::from_utf8_lossy(&out.value).into_owned())
@@ -267,11 +242,20 @@ mod tests {
     }
 
     #[test]
-    fn sniffing() {
-        assert_eq!(sniff(b"{\"format_version\":1}"), Some(Format::Json));
-        assert_eq!(sniff(b"# hi"), Some(Format::Markdown));
-        assert_eq!(sniff(b"PK\x03\x04sd.xml"), Some(Format::Sdxml));
-        assert_eq!(sniff(b"PK\x03\x04word/document.xml"), Some(Format::Word));
-        assert_eq!(sniff(b"\xff\xfe"), None);
+    fn the_format_from_the_name_else_the_bytes() {
+        let json = br#"{"format_version":1,"blocks":[]}"#;
+        assert_eq!(input_format(None, None, json).unwrap(), Format::Json);
+        assert_eq!(
+            input_format(None, Some("a.md"), json).unwrap(),
+            Format::Markdown
+        );
+        assert_eq!(
+            input_format(Some(Format::Json), Some("a.md"), json).unwrap(),
+            Format::Json
+        );
+        assert!(matches!(
+            input_format(None, None, b"%PDF-1.7"),
+            Err(Failure::Undetected(_))
+        ));
     }
 }

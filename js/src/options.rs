@@ -78,11 +78,8 @@ pub struct ExportSpec {
     pub to: Format,
     /// What becomes of pictures in Markdown and HTML.
     pub images: ImageMode,
-    /// Tracked changes marked, accepted or rejected.
-    pub track_changes: TrackChanges,
-    /// Whether comments are kept.
-    pub comments: bool,
-    /// The engine's options (Word, PDF, HTML, Markdown).
+    /// The engine's options (Word, PDF, HTML, Markdown; tracked changes, comments, pictures
+    /// left out).
     pub export: ExportOptions,
 }
 
@@ -240,16 +237,10 @@ impl RawOptions {
             markdown = markdown.with_page_breaks(line.clone());
         }
         export.markdown = markdown;
-        let comments = self.comments.unwrap_or(true);
         export.track_changes = track_changes;
-        export.comments = comments;
-        Ok(ExportSpec {
-            to,
-            images,
-            track_changes,
-            comments,
-            export,
-        })
+        export.comments = self.comments.unwrap_or(true);
+        export.images = images != ImageMode::Omit;
+        Ok(ExportSpec { to, images, export })
     }
 }
 
@@ -281,7 +272,7 @@ mod tests {
     fn markdown_leaves_comments_out_unless_asked() {
         let spec = RawOptions::default().export_spec("md").unwrap();
         assert!(!spec.export.markdown.comments);
-        assert!(spec.comments);
+        assert!(spec.export.comments);
         let spec = RawOptions::parse(r#"{"comments":true,"pageBreaks":"<!-- pb -->"}"#)
             .unwrap()
             .export_spec("markdown")
