@@ -285,3 +285,15 @@ fn equations_are_formulas_and_unknown_elements_keep_text_with_a_warning() {
     let kinds: Vec<WarningKind> = c.warnings.iter().map(|w| w.kind).collect();
     assert_eq!(kinds, [WarningKind::UnknownElement]);
 }
+
+/// Word writes an emoji as `mc:AlternateContent` whose Choice is `w16se:symEx` (the code point)
+/// and whose Fallback is the text: the character is kept either way (it was lost).
+#[test]
+fn emoji_as_sym_ex_is_kept() {
+    let body = r#"<w:p><w:r><w:t xml:space="preserve">Hello </w:t></w:r><w:r><mc:AlternateContent><mc:Choice Requires="w16se"><w16se:symEx xmlns:w16se="http://schemas.microsoft.com/office/word/2015/wordml/symex" w16se:font="Apple Color Emoji" w16se:char="1F431"/></mc:Choice><mc:Fallback><w:t>🐱</w:t></mc:Fallback></mc:AlternateContent></w:r></w:p>"#;
+    let c = docx(body).read();
+    assert_eq!(
+        sdconv::ast::inline::plain_text(&paras(&c)[0].content),
+        "Hello 🐱"
+    );
+}

@@ -179,7 +179,10 @@ fn one_page_holds_svg_data_uris() {
 fn markdown_refers_to_svg_files() {
     let out = markdown::write(&document(), &MarkdownOptions::default());
     let text = &out.value.text;
-    assert!(text.contains("](images/chart.svg \"Sales\")"), "{text}");
+    assert!(
+        text.contains("](images/chart.svg)\n*Figure 1: Sales*"),
+        "{text}"
+    );
     assert!(text.contains("![equation](images/equation.svg)"), "{text}");
     let svg = out
         .value

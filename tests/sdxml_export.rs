@@ -128,6 +128,7 @@ fn meta_is_written_in_dtd_order() {
         grid: vec!["10%".into(), "90%".into()],
         grid_indentation_enabled: Some("true".into()),
         spellcheck_lang: Some("en".into()),
+        word: None,
     };
     let (n, s) = both(&doc);
     let expected = "<smashdoc version=\"2.6.1.1\" id=\"doc-1\"><meta>\

@@ -180,6 +180,67 @@ pub struct Meta {
     /// sd.xml `spellcheck-lang`, as written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spellcheck_lang: Option<String>,
+    /// Word's own names for things, kept only when the Word reader is asked to
+    /// ([`crate::import::docx::DocxImportOptions::word_refs`]): what a mammoth style map
+    /// matches paragraphs and runs by, and the ids mammoth's note links carry.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub word: Option<WordRefs>,
+}
+
+/// Word's style ids and names, and its note ids, as a Word file has them. With them kept, every
+/// paragraph's [`Paragraph::style`] holds its Word style's name and every run in a character
+/// style is an [`Inline::Span`] of that style's name, so the ids can be looked up here.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct WordRefs {
+    /// The paragraph and character styles of `styles.xml`, ordered by id.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub styles: Vec<WordStyle>,
+    /// The `w:id` of each footnote and endnote reference of the body, in reading order (the
+    /// notes of the tree in the same order).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub note_ids: Vec<String>,
+    /// Bookmarks that stand between two paragraphs rather than inside one (pandoc writes them
+    /// so); the tree gives them to the next block as its id.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub outside_bookmarks: Vec<String>,
+}
+
+impl WordRefs {
+    /// The id of the style of `kind` named `name` (Word's names are unique per kind); `None`
+    /// for a name `styles.xml` does not define.
+    pub fn style_id(&self, name: &str, kind: WordStyleKind) -> Option<&str> {
+        self.styles
+            .iter()
+            .find(|s| s.kind == kind && s.name == name)
+            .map(|s| s.id.as_str())
+    }
+}
+
+/// Which kind of Word style (`w:style@w:type`).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum WordStyleKind {
+    /// A paragraph style.
+    #[default]
+    Paragraph,
+    /// A character (run) style.
+    Character,
+    /// A table style.
+    Table,
+}
+
+/// One Word style: `w:style@w:styleId` and `w:name` (the id when it has none).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct WordStyle {
+    /// Paragraph, character or table style.
+    #[serde(default)]
+    pub kind: WordStyleKind,
+    /// `w:styleId`.
+    pub id: String,
+    /// `w:name`.
+    pub name: String,
 }
 
 impl Meta {

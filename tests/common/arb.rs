@@ -683,6 +683,7 @@ pub fn meta() -> BoxedStrategy<Meta> {
                 grid,
                 grid_indentation_enabled: gie.map(str::to_string),
                 spellcheck_lang: spell.map(str::to_string),
+                word: None,
             },
         )
         .boxed()

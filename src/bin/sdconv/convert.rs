@@ -97,13 +97,44 @@ pub struct ExportArgs {
     /// always keep them).
     #[arg(long)]
     pub comments: bool,
-    /// Markdown output: write the page header before the text and the footer after it.
+    /// Markdown output and the mammoth HTML flavor: write the page header before the text and
+    /// the footer after it.
     #[arg(long)]
     pub headers_footers: bool,
     /// Markdown output: the line written for a page break, e.g. `<!-- pagebreak -->` to cut the
     /// text into chunks (default: a thematic break, `---`).
     #[arg(long, value_name = "LINE")]
     pub page_breaks: Option<String>,
+    /// HTML output: `page` (a whole page and its stylesheet), `mammoth` (the clean fragment
+    /// mammoth writes, Word styles matched by --style-map; --headers-footers adds the page
+    /// header and footer) or `mammoth-text` (mammoth's extractRawText: each paragraph's text
+    /// and a blank line).
+    #[arg(long, value_name = "FLAVOR", value_enum, default_value = "page")]
+    pub html_flavor: HtmlFlavor,
+    /// HTML output in the mammoth flavor: a file of mammoth style map rules
+    /// (`p[style-name='Warning'] => div.warning > p:fresh`), tried before mammoth's defaults.
+    #[arg(long, value_name = "FILE")]
+    pub style_map: Option<PathBuf>,
+    /// HTML output in the mammoth flavor: leave out mammoth's default style map.
+    #[arg(long)]
+    pub no_default_style_map: bool,
+    /// HTML output in the mammoth flavor: keep empty paragraphs as `<p></p>`.
+    #[arg(long)]
+    pub keep_empty_paragraphs: bool,
+    /// HTML output in the mammoth flavor: put PREFIX before every id written.
+    #[arg(long, value_name = "PREFIX")]
+    pub id_prefix: Option<String>,
+}
+
+/// What `--html-flavor` chooses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum HtmlFlavor {
+    /// A whole page with its stylesheet.
+    Page,
+    /// mammoth's clean fragment.
+    Mammoth,
+    /// mammoth's raw text.
+    MammothText,
 }
 
 fn parse_tables(kind: &str) -> Result<markdown::Tables, String> {
@@ -231,7 +262,8 @@ pub struct OptionArgs<'a> {
 /// used for any number of documents, from any number of threads.
 pub struct Options {
     import: ImportOptions,
-    /// Every writer's options and `--track-changes`, as the engine takes them.
+    /// Every writer's options and `--track-changes`, as the engine takes them (the mammoth
+    /// flavor of `--html-flavor` in `export.html.mammoth`).
     export: ExportOptions,
 }
 
@@ -252,10 +284,16 @@ impl Options {
         for dir in &args.word.font_dir {
             register_fonts(dir)?;
         }
+        let mammoth = mammoth_options(args.export)?;
+        if mammoth.is_some() {
+            // mammoth's style map matches Word's own style names and ids.
+            import.docx = import.docx.clone().with_word_refs(true);
+        }
         let word = word_options(args.word, args.language)?;
         let mut export = ExportOptions::default();
         export.track_changes = args.export.track_changes;
         export.html.language = args.language;
+        export.html.mammoth = mammoth;
         export.parsx.language = args.language;
         // The PDF writer takes the Word settings as they are.
         export.pdf = pdf::PdfOptions::new(word.settings)
@@ -309,6 +347,28 @@ fn register_fonts(dir: &Path) -> Result<(), Failure> {
         sdconv::fonts::register(bytes).map_err(|e| fail(e.to_string()))?;
     }
     Ok(())
+}
+
+/// The mammoth flavor's options from the command line; `None` for the page flavor.
+fn mammoth_options(args: &ExportArgs) -> Result<Option<html::mammoth::MammothOptions>, Failure> {
+    if args.html_flavor == HtmlFlavor::Page {
+        return Ok(None);
+    }
+    let mut opts = html::mammoth::MammothOptions::default()
+        .with_default_style_map(!args.no_default_style_map)
+        .with_ignore_empty_paragraphs(!args.keep_empty_paragraphs)
+        .with_headers_footers(args.headers_footers)
+        .with_raw_text(args.html_flavor == HtmlFlavor::MammothText);
+    if let Some(prefix) = &args.id_prefix {
+        opts = opts.with_id_prefix(prefix.clone());
+    }
+    if let Some(path) = &args.style_map {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            Failure::convert(path.display().to_string(), format!("cannot read: {e}"))
+        })?;
+        opts = opts.with_style_map(&text);
+    }
+    Ok(Some(opts))
 }
 
 /// The Markdown writer's options from the command line.
@@ -498,6 +558,11 @@ fn export(
     opts: &ExportOptions,
 ) -> sdconv::Result<sdconv::Converted<Files>> {
     let is_zip = output.is_none_or(|p| has_extension(p, "zip"));
+    if let (Some(m), Format::Html | Format::HtmlAllInOne) = (&opts.html.mammoth, to) {
+        // One file either way: the fragment holds its pictures.
+        let out = html::mammoth::write(doc, m);
+        return Ok(out.map(|text| vec![(String::new(), Content::Bytes(text.into_bytes().into()))]));
+    }
     match to {
         Format::Html if !is_zip => {
             Ok(html::write_parts(doc, &opts.html).map(|parts| {

@@ -57,6 +57,7 @@ mod ids;
 mod inline;
 mod landmarks;
 mod langdir;
+pub mod mammoth;
 mod mathml;
 mod notes;
 mod page;
@@ -84,9 +85,18 @@ pub struct HtmlOptions {
     /// Default: the document's own language for `lang` (any BCP 47 tag), and for the words
     /// `doc.meta.language` when it names one of the four, else English.
     pub language: Option<Language>,
+    /// Write the clean fragment mammoth writes instead of a page ([`mammoth`]): both forms
+    /// then hold only that fragment, images inline, no stylesheet.
+    pub mammoth: Option<mammoth::MammothOptions>,
 }
 
 impl HtmlOptions {
+    /// Options that write mammoth's fragment.
+    pub fn with_mammoth(mut self, options: mammoth::MammothOptions) -> Self {
+        self.mammoth = Some(options);
+        self
+    }
+
     /// Options with the page language set.
     pub fn with_language(mut self, language: Language) -> Self {
         self.language = Some(language);
@@ -114,10 +124,12 @@ pub fn write_files(doc: &Document, opts: &HtmlOptions) -> Converted<Vec<(String,
     } = crate::ast::media::read_files(images);
     let mut files = Vec::with_capacity(2 + pictures.len());
     files.push(("index.html".to_string(), Bytes::from(html)));
-    files.push((
-        "style.css".to_string(),
-        Bytes::from_static(STYLESHEET.as_bytes()),
-    ));
+    if opts.mammoth.is_none() {
+        files.push((
+            "style.css".to_string(),
+            Bytes::from_static(STYLESHEET.as_bytes()),
+        ));
+    }
     files.extend(pictures);
     for (name, e) in broken {
         report.warn(
@@ -138,7 +150,8 @@ pub fn write_zip(doc: &Document, opts: &HtmlOptions) -> crate::Result<Converted<
         parts.value.images.iter().map(|(_, i)| i),
         parts.value.html.len(),
     );
-    Ok(finish_converted(fill_zip(parts, zip)?)?.map(std::io::Cursor::into_inner))
+    let css = opts.mammoth.is_none();
+    Ok(finish_converted(fill_zip(parts, zip, css)?)?.map(std::io::Cursor::into_inner))
 }
 
 /// [`write_zip`] straight into `sink` (the output file): the same bytes, never held in memory.
@@ -147,19 +160,23 @@ pub fn write_zip_to<S: std::io::Write + std::io::Seek>(
     opts: &HtmlOptions,
     sink: S,
 ) -> crate::Result<Converted<S>> {
-    finish_converted(fill_zip(write_parts(doc, opts), ZipWriter::on(sink))?)
+    let css = opts.mammoth.is_none();
+    finish_converted(fill_zip(write_parts(doc, opts), ZipWriter::on(sink), css)?)
 }
 
 fn fill_zip<S: std::io::Write + std::io::Seek>(
     parts: Converted<HtmlParts>,
     mut zip: ZipWriter<S>,
+    css: bool,
 ) -> crate::Result<Converted<ZipWriter<S>>> {
     let Converted {
         value: HtmlParts { html, images },
         warnings,
     } = parts;
     zip.add("index.html", html.as_bytes(), Compression::Deflate)?;
-    zip.add("style.css", STYLESHEET.as_bytes(), Compression::Deflate)?;
+    if css {
+        zip.add("style.css", STYLESHEET.as_bytes(), Compression::Deflate)?;
+    }
     for (name, item) in &images {
         zip.add_media(name, item)?;
     }
@@ -183,6 +200,12 @@ pub struct HtmlParts {
 /// the CLI streams pictures still deflated straight into their files
 /// ([`MediaItem::write_to`]), in parallel. [`write_files`] and [`write_zip`] are built on it.
 pub fn write_parts(doc: &Document, opts: &HtmlOptions) -> Converted<HtmlParts> {
+    if let Some(m) = &opts.mammoth {
+        return mammoth::write(doc, m).map(|html| HtmlParts {
+            html,
+            images: Vec::new(),
+        });
+    }
     let (doc, drawn) = metafiles::drawn(doc, Shown::Svg, METAFILE_LOST);
     let doc = &*doc;
     let mut w = Writer::new(doc, opts, ImageMode::Files);
@@ -211,6 +234,9 @@ pub fn write_parts(doc: &Document, opts: &HtmlOptions) -> Converted<HtmlParts> {
 
 /// One self-contained page: the stylesheet inline, images as `data:` URIs (base64).
 pub fn write_all_in_one(doc: &Document, opts: &HtmlOptions) -> Converted<String> {
+    if let Some(m) = &opts.mammoth {
+        return mammoth::write(doc, m);
+    }
     let (doc, drawn) = metafiles::drawn(doc, Shown::Svg, METAFILE_LOST);
     let doc = &*doc;
     let mut w = Writer::new(doc, opts, ImageMode::Inline);

@@ -270,5 +270,7 @@ pub(super) fn meta(m: &MetaOut<'_>) -> Meta {
         grid: list(&m.grid),
         grid_indentation_enabled: m.grid_indentation_enabled.as_ref().and_then(text),
         spellcheck_lang: m.spellcheck_lang.as_ref().and_then(text),
+        // Word's style and note names are the Word reader's, for one conversion.
+        word: None,
     }
 }

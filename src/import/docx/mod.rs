@@ -55,6 +55,15 @@ pub struct DocxImportOptions {
     /// rayon pool (`parse/halves.rs`): for a caller that keeps the other cores busy itself
     /// (the CLI inflating a Word file's pictures while it reads). Off by default.
     pub parse_on_one_core: bool,
+    /// Read as mammoth reads Word, for its drop-in HTML ([`crate::export::html::mammoth`]):
+    /// every paragraph keeps its Word style's name (also when its text type already says
+    /// what the style means), every run in a character style is a span of that style, a run's
+    /// formatting is only its own (bold from a style stays the style's, as in mammoth), notes
+    /// keep the space after their number, captions stay paragraphs (not parts of their
+    /// picture or table), a leading Title stays text, unmapped styles are not warned (the
+    /// style map warns), and `meta.word` holds the styles' ids and the notes' Word ids. Off by
+    /// default.
+    pub word_refs: bool,
     /// How deep in embedded Word chunks (`w:altChunk`) this reading is: 0 for the document.
     pub(crate) chunk_depth: u8,
 }
@@ -69,6 +78,12 @@ impl DocxImportOptions {
     /// Sets the caller's metadata.
     pub fn with_meta(mut self, meta: crate::ast::Meta) -> Self {
         self.meta = meta;
+        self
+    }
+
+    /// Sets [`DocxImportOptions::word_refs`].
+    pub fn with_word_refs(mut self, on: bool) -> Self {
+        self.word_refs = on;
         self
     }
 
@@ -295,6 +310,7 @@ fn text_side(
         styles: &styles,
         numbering: &numbering,
         mapping: &options.style_mapping,
+        word_refs: options.word_refs,
         footnotes: &footnotes,
         endnotes: &endnotes,
         comment_ids: &comment_ids,

@@ -75,6 +75,13 @@ pub fn build(
     // The service's one-line footer: the first section's default footer, as text.
     doc.meta.footer = super::pages::footer_line(&pages).or(template_footer);
     doc.meta.pages = pages;
+    if conv.src.word_refs {
+        doc.meta.word = Some(ast::WordRefs {
+            styles: styles.word_styles(),
+            note_ids: std::mem::take(&mut conv.note_ids),
+            outside_bookmarks: std::mem::take(&mut conv.outside_bookmarks),
+        });
+    }
     if !conv.alias.is_empty() {
         references::rewrite_targets(&mut doc, &conv.alias);
     }
@@ -93,6 +100,8 @@ pub struct Sources<'a> {
     pub styles: &'a Styles,
     pub numbering: &'a Numbering,
     pub mapping: &'a StyleMapping,
+    /// Read as mammoth does ([`crate::import::docx::DocxImportOptions::word_refs`]).
+    pub word_refs: bool,
     pub footnotes: &'a NoteMap,
     pub endnotes: &'a NoteMap,
     pub comment_ids: &'a HashSet<String>,
@@ -172,6 +181,10 @@ pub struct Converter<'a> {
     pub(super) fields: FieldState,
     pub text_width: u64,
     pub(super) note_depth: u32,
+    /// Word ids of the body's note references so far (kept with `word_refs` only).
+    pub(super) note_ids: Vec<String>,
+    /// Bookmarks that stand between paragraphs, not in one (kept with `word_refs` only).
+    pub(super) outside_bookmarks: Vec<String>,
     pub(super) footer_mode: bool,
     pub(super) block_no: usize,
     /// (index of the next top-level block, its properties) of each section ended so far.
@@ -200,6 +213,8 @@ impl<'a> Converter<'a> {
             fields: FieldState::default(),
             text_width: DEFAULT_TEXT_WIDTH,
             note_depth: 0,
+            note_ids: Vec::new(),
+            outside_bookmarks: Vec::new(),
             footer_mode: false,
             block_no: 0,
             section_ends: Vec::new(),
@@ -310,13 +325,23 @@ impl<'a> Converter<'a> {
                 }
                 model::Block::Para(p) => {
                     let items = std::mem::take(&mut pending);
+                    if self.src.word_refs {
+                        // mammoth writes a bookmark between paragraphs before the paragraph.
+                        for item in &items {
+                            if let Item::Bookmark(name) = item {
+                                self.outside_bookmarks.push(name.clone());
+                            }
+                        }
+                    }
                     // A section ends with this paragraph: the next block starts the next one.
                     let section = widths.and(p.props.section.clone());
                     let before = out.blocks.len();
                     self.paragraph(p, items, &mut out);
                     if let Some(section) = section {
-                        // A paragraph holding nothing but the section break is the break.
-                        if out.blocks.len() == before + 1
+                        // A paragraph holding nothing but the section break is the break
+                        // (read as mammoth reads, it stays: its raw text counts it).
+                        if !self.src.word_refs
+                            && out.blocks.len() == before + 1
                             && matches!(out.blocks.last(), Some(ast::Block::Paragraph(q))
                                 if q.content.is_empty() && q.id.is_none())
                         {

@@ -224,11 +224,18 @@ impl<'a> Converter<'a> {
     /// The formatting marks of a run (ECMA-376 §17.7.2 hierarchy; toggles per §17.7.3).
     pub(super) fn run_marks(&self, p: Option<&RunProps>, rp: &RunProps) -> Vec<Mark> {
         let styles = self.src.styles;
-        let d = &styles.doc_rpr;
         let char_style = rp.style.as_deref().and_then(|s| styles.get(s));
-        let c = char_style
-            .and_then(|s| styles.resolved(&s.id))
-            .map(|r| &r.rpr);
+        // Read as mammoth reads, a run's formatting is its own: what its styles add is the
+        // styles' to say, through the style map.
+        let none = RunProps::default();
+        let (p, d, c) = if self.src.word_refs {
+            (None, &none, None)
+        } else {
+            let c = char_style
+                .and_then(|s| styles.resolved(&s.id))
+                .map(|r| &r.rpr);
+            (p, &styles.doc_rpr, c)
+        };
         let toggle = |f: fn(&RunProps) -> Option<bool>| -> bool {
             if let Some(v) = f(rp) {
                 return v;
@@ -293,7 +300,7 @@ impl<'a> Converter<'a> {
         }
         if let Some(s) = char_style {
             let name = s.name.as_deref().unwrap_or(&s.id);
-            if s.custom && !s.linked && !code_style {
+            if self.src.word_refs || (s.custom && !s.linked && !code_style) {
                 marks.push(Mark::Span(name.to_string()));
             }
         }
@@ -328,7 +335,12 @@ impl<'a> Converter<'a> {
         };
         // A note may be referenced twice; each reference converts its own copy.
         let blocks = blocks.clone();
-        Some(self.inline_of_blocks(blocks, true))
+        if self.src.word_refs {
+            self.note_ids.push(id.to_string());
+        }
+        // Read as mammoth reads, the space after the note's number stays (mammoth writes it).
+        let trim_space = !self.src.word_refs;
+        Some(self.inline_of_blocks(blocks, trim_space))
     }
 
     /// Converts note or comment blocks to inline content: paragraphs joined by line breaks,

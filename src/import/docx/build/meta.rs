@@ -152,6 +152,11 @@ pub fn settle(doc: &mut Document, core: CoreProps, given: &Meta, report: &mut Re
     if doc.meta.pages.is_empty() {
         doc.meta.pages = read.pages;
     }
+    // Read as mammoth reads (`word` kept), a title paragraph stays text: mammoth writes it.
+    doc.meta.word = read.word;
+    if doc.meta.word.is_some() {
+        return;
+    }
     let removed = take_title_blocks(&mut doc.meta, &mut doc.blocks);
     doc.meta.pages.blocks_removed(&removed);
     // A Title or Subtitle paragraph not at the start is not the document's title: it stays a

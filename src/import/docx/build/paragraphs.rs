@@ -368,10 +368,13 @@ impl<'a> Converter<'a> {
                 code_language.or_else(|| styled.then(String::new))
             })
             .flatten();
+        // Read as mammoth reads, every paragraph keeps its style: a style map matches it.
+        let keep_style =
+            self.src.word_refs || (!mapping::style_is_implied(&facts, &mapped) && code.is_none());
         let style_name = info
             .explicit
             .as_deref()
-            .filter(|_| !mapping::style_is_implied(&facts, &mapped) && code.is_none())
+            .filter(|_| keep_style)
             .map(|id| self.src.styles.name_of(id).to_string());
         Decided {
             kind,
@@ -446,6 +449,8 @@ impl<'a> Converter<'a> {
             .count()
             == 1;
         let mut first = true;
+        // Whether a paragraph or picture came of it (else only breaks and directories).
+        let mut text = false;
         let mut extents = st.extents.clone().into_iter();
         for seg in std::mem::take(&mut st.segments) {
             match seg {
@@ -461,6 +466,7 @@ impl<'a> Converter<'a> {
                     if runs.is_empty() && several {
                         continue;
                     }
+                    text = true;
                     // A numbered paragraph holding a picture keeps its number: it stays
                     // a paragraph with the picture inline.
                     let numbered = d.kind.is_list()
@@ -498,14 +504,31 @@ impl<'a> Converter<'a> {
                     let para = text_paragraph(info, indent_left, d, runs, id, first);
                     first = false;
                     match &d.caption {
-                        Some(c) => out.push_caption(ast::Block::Paragraph(para), c.clone()),
-                        None => out.push(ast::Block::Paragraph(para)),
+                        // Read as mammoth reads, a caption is the paragraph it is, typed
+                        // number and all, not part of its picture or table.
+                        Some(c) if !self.src.word_refs => {
+                            out.push_caption(ast::Block::Paragraph(para), c.clone())
+                        }
+                        _ => out.push(ast::Block::Paragraph(para)),
                     }
-                    if d.unmapped {
+                    // Read as mammoth reads, its style map decides and warns, not ours.
+                    if d.unmapped && !self.src.word_refs {
                         self.warn_unmapped(info);
                     }
                 }
             }
+        }
+        if self.src.word_refs && !text {
+            // Read as mammoth reads, a paragraph holding only a page break is still a
+            // paragraph (an empty one): its raw text counts it.
+            out.push(ast::Block::Paragraph(text_paragraph(
+                info,
+                indent_left,
+                d,
+                Vec::new(),
+                None,
+                false,
+            )));
         }
         if !bookmarks.is_empty() {
             // Nothing took an id here (only a directory): the next block gets them.

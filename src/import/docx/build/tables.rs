@@ -220,7 +220,8 @@ impl Converter<'_> {
             style: t
                 .style
                 .as_deref()
-                .filter(|s| !self.src_styles().is_plain_table(s))
+                // Read as mammoth reads, every table keeps its style: a style map matches it.
+                .filter(|s| self.src.word_refs || !self.src_styles().is_plain_table(s))
                 .map(|s| self.style_name(s)),
             id,
             width_percent,

@@ -58,8 +58,8 @@ impl BodyParser<'_, '_> {
             "ruby" => self.ruby(run, p)?,
             // Runs nested in runs (broken producers) and run-level wrappers: read through.
             "r" | "sdt" | "sdtContent" | "smartTag" | "customXml" => self.run_until_end(run, p)?,
-            "tab" | "ptab" | "br" | "cr" | "sym" | "softHyphen" | "noBreakHyphen" | "fldChar"
-            | "footnoteReference" | "endnoteReference" | "commentReference" => {
+            "tab" | "ptab" | "br" | "cr" | "sym" | "symEx" | "softHyphen" | "noBreakHyphen"
+            | "fldChar" | "footnoteReference" | "endnoteReference" | "commentReference" => {
                 self.run_empty(e, run);
                 self.r.skip_element()?;
             }
@@ -85,6 +85,18 @@ impl BodyParser<'_, '_> {
                 run.content.push(RunItem::Break(kind));
             }
             "cr" => run.content.push(RunItem::Break(BreakKind::Line)),
+            // Word 2016's `w16se:symEx` (the `mc:Choice` for an emoji, `w16se` being a
+            // namespace we choose) names the character by its Unicode code point; the
+            // `mc:Fallback` it replaces holds the same character as text.
+            "symEx" => {
+                if let Some(c) = attr(e, "char")
+                    .and_then(|h| u32::from_str_radix(h.trim(), 16).ok())
+                    .and_then(char::from_u32)
+                    .filter(|c| !c.is_control())
+                {
+                    push_text(run, c.encode_utf8(&mut [0; 4]));
+                }
+            }
             "sym" => {
                 let font = attr(e, "font");
                 let shown = attr(e, "char")

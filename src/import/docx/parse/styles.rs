@@ -222,6 +222,29 @@ impl Styles {
             || style.is_some_and(|s| s.kind == StyleKind::Table && s.is_default && !s.custom)
     }
 
+    /// The paragraph, character and table styles as the tree keeps them (`meta.word`), by id.
+    pub fn word_styles(&self) -> Vec<crate::ast::WordStyle> {
+        let mut out: Vec<crate::ast::WordStyle> = self
+            .map
+            .values()
+            .filter_map(|s| {
+                let kind = match s.kind {
+                    StyleKind::Paragraph => crate::ast::WordStyleKind::Paragraph,
+                    StyleKind::Character => crate::ast::WordStyleKind::Character,
+                    StyleKind::Table => crate::ast::WordStyleKind::Table,
+                    StyleKind::Numbering => return None,
+                };
+                Some(crate::ast::WordStyle {
+                    kind,
+                    id: s.id.clone(),
+                    name: s.name.clone().unwrap_or_else(|| s.id.clone()),
+                })
+            })
+            .collect();
+        out.sort_by(|a, b| a.id.cmp(&b.id).then(a.kind.cmp(&b.kind)));
+        out
+    }
+
     /// The display name of style `id` (its `w:name`, else the id).
     pub fn name_of<'s>(&'s self, id: &'s str) -> &'s str {
         self.get(id).and_then(|s| s.name.as_deref()).unwrap_or(id)
