@@ -28,7 +28,7 @@ export class SdconvError extends Error {
 const OPTION_NAMES = new Set([
   'from', 'styleMapping', 'magic', 'routines', 'maxSize', 'images', 'language', 'settings',
   'wordSettings', 'template', 'trackChanges', 'comments', 'paper', 'tables', 'headersFooters',
-  'pageBreaks', 'name',
+  'pageBreaks', 'name', 'mammoth',
 ]);
 
 /**

@@ -119,6 +119,19 @@ export interface Options {
   headersFooters?: boolean;
   /** Markdown: the line written for a page break, e.g. `<!-- pagebreak -->`. */
   pageBreaks?: string;
+  /**
+   * HTML (`html_all_in_one`): mammoth's clean fragment instead of a page, with mammoth's
+   * options; what `sdconv/mammoth` uses (see MAMMOTH.md).
+   */
+  mammoth?: {
+    styleMap?: string[];
+    includeDefaultStyleMap?: boolean;
+    ignoreEmptyParagraphs?: boolean;
+    idPrefix?: string;
+    headersFooters?: boolean;
+    /** mammoth's `extractRawText`: the text instead of the fragment. */
+    rawText?: boolean;
+  };
 }
 
 interface ResultBase {

@@ -2,6 +2,7 @@
 //! by the engine's own parsers so that a JavaScript caller gets the messages the CLI, the server
 //! and the Python package give. Names are the Python package's, in camelCase.
 
+use sdconv::export::html::mammoth::MammothOptions;
 use sdconv::export::markdown::{MarkdownOptions, Tables};
 use sdconv::export::pdf::{Paper, PdfOptions};
 use sdconv::export::word::{WordSettings, WordTemplates};
@@ -52,6 +53,44 @@ pub struct RawOptions {
     headers_footers: Option<bool>,
     /// The line written for a page break (Markdown).
     page_breaks: Option<String>,
+    /// HTML: mammoth's fragment instead of a page (sdconv/mammoth, js/mammoth.js).
+    mammoth: Option<RawMammoth>,
+}
+
+/// The options of the engine's mammoth flavor, as js/mammoth.js sends them.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct RawMammoth {
+    /// mammoth's style map, one rule a line.
+    #[serde(default)]
+    style_map: Vec<String>,
+    include_default_style_map: Option<bool>,
+    ignore_empty_paragraphs: Option<bool>,
+    id_prefix: Option<String>,
+    headers_footers: Option<bool>,
+    /// `extractRawText`'s text instead of the fragment.
+    raw_text: Option<bool>,
+}
+
+impl RawMammoth {
+    /// The engine's options: each unset one the engine's default (mammoth's).
+    fn options(&self) -> MammothOptions {
+        let defaults = MammothOptions::default();
+        let mut options = MammothOptions::default()
+            .with_default_style_map(
+                self.include_default_style_map
+                    .unwrap_or(defaults.include_default_style_map),
+            )
+            .with_ignore_empty_paragraphs(
+                self.ignore_empty_paragraphs
+                    .unwrap_or(defaults.ignore_empty_paragraphs),
+            )
+            .with_id_prefix(self.id_prefix.clone().unwrap_or_default())
+            .with_headers_footers(self.headers_footers.unwrap_or(defaults.headers_footers))
+            .with_raw_text(self.raw_text.unwrap_or(defaults.raw_text));
+        options.style_map = self.style_map.clone();
+        options
+    }
 }
 
 /// Routines as a list or as the CLI's comma-separated string.
@@ -130,6 +169,11 @@ impl RawOptions {
         if let Some(mapping) = &self.style_mapping {
             let mapping = StyleMapping::from_json(&mapping.to_string())?;
             options.docx = options.docx.clone().with_style_mapping(mapping);
+        }
+        if self.mammoth.is_some() {
+            // The mammoth flavor matches Word's own style names and ids, which the reader
+            // keeps only when asked (as the command line does for its mammoth flavor).
+            options.docx = options.docx.clone().with_word_refs(true);
         }
         options.magic = self.magic.clone();
         options.routines = match &self.routines {
@@ -217,6 +261,7 @@ impl RawOptions {
         export.word.settings = word_settings;
         export.pdf = PdfOptions::new(word_settings).with_paper(paper);
         export.html.language = language;
+        export.html.mammoth = self.mammoth.as_ref().map(RawMammoth::options);
         let tables = choice(
             self.tables.as_deref(),
             "tables",

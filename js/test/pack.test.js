@@ -17,7 +17,8 @@ test('npm pack, npm install into a fresh folder, convert', { timeout: 180_000 },
     )[0];
     const names = packed.files.map((f) => f.path).sort();
     assert.deepEqual(names, [
-      'README.md', 'core.js', 'index.d.ts', 'index.js', 'node.js', 'package.json',
+      'MAMMOTH.md', 'README.md', 'core.js', 'index.d.ts', 'index.js', 'mammoth.d.ts', 'mammoth.js',
+      'node.js', 'package.json',
       'wasm/sdconv.js', 'wasm/sdconv_bg.wasm', 'wasm/sdconv_fonts.bin',
     ]);
     const app = join(work, 'app');
