@@ -45,17 +45,16 @@ impl Face {
         }
     }
 
-    /// The font file.
+    /// The font file: built in, or with the `external-fonts` feature the file given to
+    /// [`provide_bundled_fonts`] (empty before: every character then counts as missing).
     pub(crate) fn bytes(self) -> &'static [u8] {
-        match self {
-            Face::Regular => include_bytes!("../../templates/pdf/fonts/DejaVuSerif.ttf"),
-            Face::Bold => include_bytes!("../../templates/pdf/fonts/DejaVuSerif-Bold.ttf"),
-            Face::Italic => include_bytes!("../../templates/pdf/fonts/DejaVuSerif-Italic.ttf"),
-            Face::BoldItalic => {
-                include_bytes!("../../templates/pdf/fonts/DejaVuSerif-BoldItalic.ttf")
-            }
-            Face::Mono => include_bytes!("../../templates/pdf/fonts/DejaVuSansMono.ttf"),
-        }
+        #[cfg(not(feature = "external-fonts"))]
+        let files = BUILT_IN;
+        #[cfg(feature = "external-fonts")]
+        let Some(files) = PROVIDED.get() else {
+            return &[];
+        };
+        files[self.index()]
     }
 
     /// The face's PostScript name (the PDF's `/BaseFont`).
@@ -68,6 +67,57 @@ impl Face {
             Face::Mono => "DejaVuSansMono",
         }
     }
+}
+
+/// The bundled font files (`templates/pdf/fonts/`), in the order of the faces: what
+/// [`provide_bundled_fonts`] takes.
+pub const BUNDLED_FONT_FILES: [&str; 5] = [
+    "DejaVuSerif.ttf",
+    "DejaVuSerif-Bold.ttf",
+    "DejaVuSerif-Italic.ttf",
+    "DejaVuSerif-BoldItalic.ttf",
+    "DejaVuSansMono.ttf",
+];
+
+// The files as one static: a static is one allocation in one codegen unit, where
+// `include_bytes!` written inside `Face::bytes` was copied into every unit that inlined it (the
+// WebAssembly package, js/, held the 1.8 MB three times).
+#[cfg(not(feature = "external-fonts"))]
+static BUILT_IN: [&[u8]; 5] = [
+    include_bytes!("../../templates/pdf/fonts/DejaVuSerif.ttf"),
+    include_bytes!("../../templates/pdf/fonts/DejaVuSerif-Bold.ttf"),
+    include_bytes!("../../templates/pdf/fonts/DejaVuSerif-Italic.ttf"),
+    include_bytes!("../../templates/pdf/fonts/DejaVuSerif-BoldItalic.ttf"),
+    include_bytes!("../../templates/pdf/fonts/DejaVuSansMono.ttf"),
+];
+
+/// The files given to [`provide_bundled_fonts`].
+#[cfg(feature = "external-fonts")]
+static PROVIDED: OnceLock<[&'static [u8]; 5]> = OnceLock::new();
+
+/// With the `external-fonts` feature (the WebAssembly package, which loads them as a file of
+/// their own on first use): gives the engine the bundled font files, the contents of
+/// [`BUNDLED_FONT_FILES`] in that order. Call it before the first Word, PDF, sd.xml or parsX
+/// export (their layout and metafile pictures measure and draw text with these faces and keep
+/// what they measured); later calls change nothing. Returns whether these files were taken.
+#[cfg(feature = "external-fonts")]
+pub fn provide_bundled_fonts(files: [Vec<u8>; 5]) -> bool {
+    if PROVIDED.get().is_some() {
+        return false;
+    }
+    // Leaked: the faces live as long as the process, as the built-in ones do.
+    let files = files.map(|f| &*Box::leak(f.into_boxed_slice()));
+    PROVIDED.set(files).is_ok()
+}
+
+/// Whether the bundled faces are there: always, unless the `external-fonts` feature waits for
+/// [`provide_bundled_fonts`].
+pub fn bundled_fonts_present() -> bool {
+    #[cfg(feature = "external-fonts")]
+    let present = PROVIDED.get().is_some();
+    #[cfg(not(feature = "external-fonts"))]
+    let present = true;
+    present
 }
 
 /// Code points below this are looked up in a dense table (Latin, Greek, Cyrillic, punctuation,

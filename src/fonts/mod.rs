@@ -19,6 +19,9 @@ pub(crate) mod script;
 pub(crate) mod shape;
 
 pub use book::{FontError, MAX_FONT_BYTES, register, use_system_fonts};
+#[cfg(feature = "external-fonts")]
+pub use metrics::provide_bundled_fonts;
+pub use metrics::{BUNDLED_FONT_FILES, bundled_fonts_present};
 
 use std::sync::{Arc, OnceLock};
 
