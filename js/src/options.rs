@@ -5,7 +5,7 @@
 use sdconv::export::html::mammoth::MammothOptions;
 use sdconv::export::markdown::{MarkdownOptions, Tables};
 use sdconv::export::pdf::{Paper, PdfOptions};
-use sdconv::export::word::{WordSettings, WordTemplates};
+use sdconv::export::word::{PagedSettings, WordTemplates};
 use sdconv::import::docx::StyleMapping;
 use sdconv::lang::Language;
 use sdconv::{ExportOptions, Format, ImportOptions, TrackChanges};
@@ -241,14 +241,14 @@ impl RawOptions {
         }
         let word_settings = match self.settings.as_ref().or(self.word_settings.as_ref()) {
             Some(json) => {
-                let mut s = WordSettings::from_json(&json.to_string())?;
+                let mut s = PagedSettings::from_json(&json.to_string())?;
                 if let Some(language) = language {
                     s.language = language;
                 }
                 s
             }
             // As the CLI without settings: the document keeps its captions.
-            None => WordSettings::new(language.unwrap_or_default())
+            None => PagedSettings::new(language.unwrap_or_default())
                 .with_image_caption(true)
                 .with_table_caption(true),
         };
