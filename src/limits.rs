@@ -46,6 +46,12 @@ impl Limits {
         self
     }
 
+    /// Sets both [`Limits::max_total_size`] and [`Limits::max_entry_size`]: the one size limit
+    /// the bindings offer (`max_size` in Python, `maxSize` in JavaScript).
+    pub fn with_max_size(self, bytes: u64) -> Self {
+        self.with_max_total_size(bytes).with_max_entry_size(bytes)
+    }
+
     /// Sets [`Limits::max_entry_size`].
     pub fn with_max_entry_size(mut self, bytes: u64) -> Self {
         self.max_entry_size = bytes;

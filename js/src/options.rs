@@ -186,11 +186,7 @@ impl RawOptions {
                 .collect(),
         };
         if let Some(bytes) = self.max_size {
-            options.limits = options
-                .limits
-                .clone()
-                .with_max_total_size(bytes)
-                .with_max_entry_size(bytes);
+            options.limits = options.limits.clone().with_max_size(bytes);
         }
         Ok(ImportSpec {
             from: self.from.as_deref().map(format).transpose()?,

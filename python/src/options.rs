@@ -59,11 +59,7 @@ impl ImportSpec {
         options.magic = magic;
         options.routines = routines.unwrap_or_default();
         if let Some(bytes) = max_size {
-            options.limits = options
-                .limits
-                .clone()
-                .with_max_total_size(bytes)
-                .with_max_entry_size(bytes);
+            options.limits = options.limits.clone().with_max_size(bytes);
         }
         Ok(ImportSpec {
             from: from_.map(format).transpose()?,

@@ -60,50 +60,56 @@ pub(crate) fn insert(tokens: &mut Vec<Token>, lang: hypher::Lang) {
             None | Some(Token::Space { .. } | Token::Break | Token::Hyphen { .. })
         )
     };
-    // Most words stay whole: only a word that splits makes a new vector.
-    let mut out: Option<Vec<Token>> = None;
-    for i in 0..tokens.len() {
-        let whole =
-            is_edge(i.checked_sub(1).and_then(|p| tokens.get(p))) && is_edge(tokens.get(i + 1));
-        let cuts = match &tokens[i] {
+    // The break points of each token first: most paragraphs have no word to split, and
+    // then the tokens stay where they are.
+    let cuts: Vec<Vec<usize>> = (0..tokens.len())
+        .map(|i| match &tokens[i] {
             Token::Text {
                 text, glyphs: None, ..
-            } if whole => cuts(text, lang),
+            } if is_edge(i.checked_sub(1).and_then(|p| tokens.get(p)))
+                && is_edge(tokens.get(i + 1)) =>
+            {
+                cuts(text, lang)
+            }
             _ => Vec::new(),
+        })
+        .collect();
+    let added: usize = cuts.iter().map(|c| 2 * c.len()).sum();
+    if added == 0 {
+        return;
+    }
+    let mut out = Vec::with_capacity(tokens.len() + added);
+    for (token, cuts) in std::mem::take(tokens).into_iter().zip(cuts) {
+        let Token::Text {
+            text, style, font, ..
+        } = &token
+        else {
+            out.push(token);
+            continue;
         };
         if cuts.is_empty() {
-            if let Some(out) = out.as_mut() {
-                out.push(tokens[i].clone());
-            }
+            out.push(token);
             continue;
         }
-        let out = out.get_or_insert_with(|| tokens[..i].to_vec());
-        if let Token::Text {
-            text, style, font, ..
-        } = &tokens[i]
-        {
-            let mut from = 0;
-            for cut in cuts.into_iter().chain(std::iter::once(text.len())) {
-                let part = &text[from..cut];
-                out.push(Token::Text {
-                    text: part.to_string(),
-                    style: *style,
-                    width: book::advance_of(*font, part) * style.size / 1000.0,
-                    font: *font,
-                    glyphs: None,
+        let mut from = 0;
+        for cut in cuts.into_iter().chain(std::iter::once(text.len())) {
+            let part = &text[from..cut];
+            out.push(Token::Text {
+                text: part.to_string(),
+                style: *style,
+                width: book::advance_of(*font, part) * style.size / 1000.0,
+                font: *font,
+                glyphs: None,
+            });
+            if cut < text.len() {
+                out.push(Token::Hyphen {
+                    width: hyphen_width(*font, style.size),
                 });
-                if cut < text.len() {
-                    out.push(Token::Hyphen {
-                        width: hyphen_width(*font, style.size),
-                    });
-                }
-                from = cut;
             }
+            from = cut;
         }
     }
-    if let Some(out) = out {
-        *tokens = out;
-    }
+    *tokens = out;
 }
 
 /// The byte offsets in `word` where the patterns allow a break, leaving punctuation around
