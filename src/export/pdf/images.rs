@@ -1,9 +1,10 @@
 //! Pictures as krilla images: JPEG bytes passed through (krilla writes them as `DCTDecode`
-//! unchanged), every other picture the `image` crate reads decoded here to grey or RGB
+//! unchanged), 8-bit grey and RGB PNGs' compressed rows passed through under a PNG predictor
+//! (`png.rs`, with the patched krilla in `vendor/krilla`), every other picture the `image` crate
+//! reads decoded here to grey or RGB
 //! (transparent parts over white paper, as before: no soft masks, so nothing PDF/A-1 or a
 //! printer would object to) and handed to krilla as raw pixels, which it deflates on its worker
-//! threads. (printpdf let PNG data pass through with predictors; krilla has no way to take
-//! encoded pixels, so PNGs now cost a decode and a deflate: the writer's main cost.)
+//! threads.
 //! Decoding here rather than in krilla keeps a broken picture an error string the writer turns
 //! into a warning and a placeholder box; krilla would only find it when the document is
 //! finished, failing the whole file. Pictures past the pixel limit are not decoded; very large
@@ -40,6 +41,19 @@ pub(crate) fn image(item: &MediaItem, max_pixels: u64) -> Result<Image, String> 
         // No copy: krilla keeps the shared bytes and writes them as they are.
         let data: Arc<dyn AsRef<[u8]> + Send + Sync> = Arc::new(bytes.clone());
         if let Ok(img) = Image::from_jpeg(data.into(), false) {
+            return Ok(img);
+        }
+    }
+    if item.kind == MediaKind::Png
+        && let Some(rows) = super::png::filtered_rows(&bytes, max_pixels)
+    {
+        let space = if rows.colors == 1 {
+            ImageColorspace::Luma
+        } else {
+            ImageColorspace::Rgb
+        };
+        let data: Arc<dyn AsRef<[u8]> + Send + Sync> = Arc::new(rows.zlib);
+        if let Ok(img) = Image::from_png_filtered_zlib(data.into(), rows.size, space, false) {
             return Ok(img);
         }
     }

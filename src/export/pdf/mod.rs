@@ -66,6 +66,7 @@
 mod draw;
 pub mod glyphs;
 mod images;
+mod png;
 pub mod standard;
 mod tags;
 

@@ -1,0 +1,234 @@
+//! PNG pictures whose compressed rows a PDF can hold as they are. PDF's Flate filter with a PNG
+//! predictor (`/Predictor 15`) reads exactly what a PNG's IDAT chunks hold, so an 8-bit grey or
+//! RGB picture, not interlaced and without transparency, is embedded without being decoded or
+//! deflated again: that decode and deflate were most of the PDF writer's time on a document with
+//! pictures, and all of its peak memory above the tree. Every other PNG takes the decoding path
+//! in `images.rs`.
+//!
+//! What is passed through is checked first as a decoder would: the chunk structure and every
+//! chunk's CRC, and the zlib stream inflated (into a small buffer, never kept) to exactly one
+//! filter byte of 0–4 and the row's samples per row, with its Adler-32 checksum. A picture that
+//! fails goes to the decoding path, which reports it as it always did.
+
+use flate2::{Decompress, FlushDecompress, Status};
+
+/// The PNG signature.
+const SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
+
+/// An 8-bit grey or RGB PNG's rows, still deflated, ready for a PNG predictor.
+#[derive(Debug, PartialEq)]
+pub(crate) struct FilteredRows {
+    /// The zlib stream: the IDAT chunks' data joined.
+    pub(crate) zlib: Vec<u8>,
+    /// Width and height in pixels.
+    pub(crate) size: (u32, u32),
+    /// Samples per pixel: 1 (grey) or 3 (RGB).
+    pub(crate) colors: u8,
+}
+
+/// The rows of `png` when a PDF can take them unchanged, `None` when the picture needs
+/// decoding (another colour type or depth, interlacing, transparency, more than `max_pixels`
+/// pixels) or is damaged in any way a decoder would notice.
+pub(crate) fn filtered_rows(png: &[u8], max_pixels: u64) -> Option<FilteredRows> {
+    let body = png.strip_prefix(SIGNATURE)?;
+    let mut header = None;
+    let mut zlib = Vec::new();
+    let mut rest = body;
+    loop {
+        let (kind, data, after) = chunk(rest)?;
+        rest = after;
+        match kind {
+            b"IHDR" => header = Some(Header::read(data)?),
+            // Colour keys make pixels transparent, which this path cannot express.
+            b"tRNS" => return None,
+            b"IDAT" => zlib.extend_from_slice(data),
+            b"IEND" => break,
+            _ => {}
+        }
+    }
+    let header = header?;
+    let (w, h) = header.size;
+    if u64::from(w) * u64::from(h) > max_pixels || zlib.is_empty() {
+        return None;
+    }
+    let stride = u64::from(w) * u64::from(header.colors) + 1;
+    rows_are_whole(&zlib, stride, u64::from(h)).then_some(FilteredRows {
+        zlib,
+        size: header.size,
+        colors: header.colors,
+    })
+}
+
+/// What IHDR says, for a picture this path can take.
+struct Header {
+    size: (u32, u32),
+    colors: u8,
+}
+
+impl Header {
+    fn read(data: &[u8]) -> Option<Header> {
+        let [
+            w0,
+            w1,
+            w2,
+            w3,
+            h0,
+            h1,
+            h2,
+            h3,
+            depth,
+            color,
+            method,
+            filter,
+            interlace,
+        ] = *<&[u8; 13]>::try_from(data).ok()?;
+        let size = (
+            u32::from_be_bytes([w0, w1, w2, w3]),
+            u32::from_be_bytes([h0, h1, h2, h3]),
+        );
+        let colors = match color {
+            0 => 1,
+            2 => 3,
+            // Palette, grey with alpha, RGBA: decoded.
+            _ => return None,
+        };
+        (size.0 > 0 && size.1 > 0 && depth == 8 && method == 0 && filter == 0 && interlace == 0)
+            .then_some(Header { size, colors })
+    }
+}
+
+/// The first chunk of `b`: its type, its data and what follows it, if its length fits and its
+/// CRC is right.
+fn chunk(b: &[u8]) -> Option<(&[u8], &[u8], &[u8])> {
+    let len = usize::try_from(u32::from_be_bytes(b.get(..4)?.try_into().ok()?)).ok()?;
+    let end = len.checked_add(8)?;
+    let typed = b.get(4..end)?;
+    let crc = u32::from_be_bytes(b.get(end..end.checked_add(4)?)?.try_into().ok()?);
+    (crc32fast::hash(typed) == crc).then(|| (&typed[..4], &typed[4..], &b[end + 4..]))
+}
+
+/// Whether `zlib` inflates, with a right checksum, to exactly `rows` rows of `stride` bytes,
+/// each starting with a PNG filter type (0–4). Inflates into a reused buffer: the pixels are
+/// never held.
+fn rows_are_whole(zlib: &[u8], stride: u64, rows: u64) -> bool {
+    let Some(total) = stride.checked_mul(rows) else {
+        return false;
+    };
+    let mut inflater = Decompress::new(true);
+    let mut buf = vec![0u8; 64 * 1024];
+    // Where the next filter byte sits, counted from the start of the inflated data.
+    let mut next_row = 0u64;
+    loop {
+        let before_in = inflater.total_in();
+        let before_out = inflater.total_out();
+        let Ok(consumed) = usize::try_from(before_in) else {
+            return false;
+        };
+        let Some(input) = zlib.get(consumed..) else {
+            return false;
+        };
+        let status = match inflater.decompress(input, &mut buf, FlushDecompress::None) {
+            Ok(status) => status,
+            Err(_) => return false,
+        };
+        let out = inflater.total_out();
+        if out > total {
+            return false;
+        }
+        while next_row < out {
+            // In range: next_row lies in [before_out, out), which this call wrote.
+            let at = (next_row - before_out) as usize;
+            if buf.get(at).is_none_or(|&f| f > 4) {
+                return false;
+            }
+            next_row += stride;
+        }
+        match status {
+            Status::StreamEnd => return out == total,
+            // No progress with input left means the stream is cut short.
+            _ if inflater.total_in() == before_in && out == before_out => return false,
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{Read, Write};
+
+    /// A PNG of `rows` (each with its filter byte) at colour type `color`, IDAT split in two.
+    fn png(w: u32, h: u32, color: u8, rows: &[u8], extra: &[(&[u8; 4], &[u8])]) -> Vec<u8> {
+        let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+        e.write_all(rows).unwrap();
+        let z = e.finish().unwrap();
+        let mut out = SIGNATURE.to_vec();
+        let mut push = |kind: &[u8; 4], data: &[u8]| {
+            out.extend_from_slice(&(data.len() as u32).to_be_bytes());
+            let mut typed = kind.to_vec();
+            typed.extend_from_slice(data);
+            out.extend_from_slice(&typed);
+            out.extend_from_slice(&crc32fast::hash(&typed).to_be_bytes());
+        };
+        let mut ihdr = Vec::new();
+        ihdr.extend_from_slice(&w.to_be_bytes());
+        ihdr.extend_from_slice(&h.to_be_bytes());
+        ihdr.extend_from_slice(&[8, color, 0, 0, 0]);
+        push(b"IHDR", &ihdr);
+        for (kind, data) in extra {
+            push(kind, data);
+        }
+        let (a, b) = z.split_at(z.len() / 2);
+        push(b"IDAT", a);
+        push(b"IDAT", b);
+        push(b"IEND", &[]);
+        out
+    }
+
+    #[test]
+    fn grey_and_rgb_rows_pass_through_joined() {
+        // 2×2 RGB, rows filtered None and Up.
+        let rows = [0, 1, 2, 3, 4, 5, 6, 2, 1, 1, 1, 1, 1, 1];
+        let file = png(2, 2, 2, &rows, &[]);
+        let got = filtered_rows(&file, 100).expect("passes through");
+        assert_eq!((got.size, got.colors), ((2, 2), 3));
+        let mut inflated = Vec::new();
+        flate2::read::ZlibDecoder::new(&got.zlib[..])
+            .read_to_end(&mut inflated)
+            .unwrap();
+        assert_eq!(inflated, rows);
+        let grey = png(3, 1, 0, &[0, 9, 9, 9], &[]);
+        assert_eq!(filtered_rows(&grey, 100).map(|r| r.colors), Some(1));
+    }
+
+    #[test]
+    fn what_a_pdf_cannot_take_unchanged_is_left_to_the_decoder() {
+        let rgb = [0, 1, 2, 3];
+        // Transparency, palette, RGBA, over the pixel limit.
+        assert!(filtered_rows(&png(1, 1, 2, &rgb, &[(b"tRNS", &[0, 0, 0, 0, 0, 0])]), 9).is_none());
+        assert!(filtered_rows(&png(1, 1, 3, &[0, 0], &[(b"PLTE", &[0, 0, 0])]), 9).is_none());
+        assert!(filtered_rows(&png(1, 1, 6, &[0, 1, 2, 3, 4], &[]), 9).is_none());
+        assert!(filtered_rows(&png(1, 1, 2, &rgb, &[]), 0).is_none());
+    }
+
+    #[test]
+    fn damaged_pictures_are_not_passed_through() {
+        let rows = [0, 1, 2, 3, 0, 4, 5, 6];
+        let good = png(1, 2, 2, &rows, &[]);
+        assert!(filtered_rows(&good, 9).is_some());
+        // A row with an unknown filter type, rows too short, one row too many.
+        assert!(filtered_rows(&png(1, 2, 2, &[0, 1, 2, 3, 7, 4, 5, 6], &[]), 9).is_none());
+        assert!(filtered_rows(&png(1, 2, 2, &rows[..7], &[]), 9).is_none());
+        assert!(filtered_rows(&png(1, 1, 2, &rows, &[]), 9).is_none());
+        // A flipped bit anywhere: the chunk's CRC or the zlib checksum catches it.
+        for i in SIGNATURE.len()..good.len() {
+            let mut bad = good.clone();
+            bad[i] ^= 0x10;
+            assert!(filtered_rows(&bad, 9).is_none(), "byte {i}");
+        }
+        // Cut anywhere.
+        for n in 0..good.len() {
+            assert!(filtered_rows(&good[..n], 9).is_none(), "cut at {n}");
+        }
+    }
+}

@@ -1,0 +1,14 @@
+pub mod blend;
+pub mod color;
+pub mod graphic;
+pub(crate) mod graphics_state;
+pub mod icc;
+#[cfg(feature = "raster-images")]
+pub mod image;
+pub mod mask;
+pub mod paint;
+pub(crate) mod separation;
+pub(crate) mod shading_function;
+pub(crate) mod shading_pattern;
+pub(crate) mod tiling_pattern;
+pub(crate) mod xobject;

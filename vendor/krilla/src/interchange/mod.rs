@@ -1,0 +1,4 @@
+pub mod embed;
+pub mod metadata;
+pub mod outline;
+pub mod tagging;
