@@ -126,6 +126,10 @@ pub fn slot_of_language(tag: &str) -> Slot {
 /// script (digits, punctuation, spaces), which take their surroundings' language.
 pub fn slot_of_char(c: char) -> Option<Slot> {
     let u = c as u32;
+    if u < 0x80 {
+        // Most text is ASCII: no table walk for it.
+        return c.is_ascii_alphabetic().then_some(Slot::Latin);
+    }
     match u {
         // Hebrew, Arabic, Syriac, Thaana, N'Ko, Samaritan…, Arabic supplements and extended.
         0x0590..=0x08FF
@@ -164,6 +168,16 @@ pub fn slot_of_char(c: char) -> Option<Slot> {
         0x3001..=0x303F => Some(Slot::EastAsian),
         _ if c.is_alphabetic() => Some(Slot::Latin),
         _ => None,
+    }
+}
+
+/// How many of `text`'s characters are letters of some slot ([`slot_of_char`]). ASCII text,
+/// most of any document, is counted byte by byte (the language pass counts every paragraph).
+pub fn letter_count(text: &str) -> usize {
+    if text.is_ascii() {
+        text.bytes().filter(u8::is_ascii_alphabetic).count()
+    } else {
+        text.chars().filter(|c| slot_of_char(*c).is_some()).count()
     }
 }
 
@@ -219,6 +233,16 @@ pub fn is_rtl_char(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn letters_are_counted_alike_on_both_paths() {
+        for text in ["abc, 123 def!", "abc ünd 東京 مرحبا ١٢٣", "", "123 ٣"] {
+            let slow = text.chars().filter(|c| slot_of_char(*c).is_some()).count();
+            assert_eq!(letter_count(text), slow, "{text}");
+        }
+        assert_eq!(letter_count("abc, 123 def!"), 6);
+        assert_eq!(letter_count("東京 مرحبا ١٢٣"), 7);
+    }
 
     #[test]
     fn normalizes_the_spellings_documents_use() {

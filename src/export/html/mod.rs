@@ -243,8 +243,26 @@ pub fn write_all_in_one(doc: &Document, opts: &HtmlOptions) -> Converted<String>
     for warning in drawn {
         w.report.push(warning);
     }
-    let html = w.run();
+    // A data URI needs its picture inflated, which took the writer longer than the text: the
+    // pictures are inflated on a thread of their own while the text is written (last first, so
+    // the writer, going forward, seldom waits on one being inflated; `bytes` caches each once).
+    // Where no thread can be started (WebAssembly), the writer inflates them as it goes.
+    let html = std::thread::scope(|s| {
+        let _ahead = std::thread::Builder::new().spawn_scoped(s, || inflate_ahead(doc));
+        w.run()
+    });
     w.report.finish(html)
+}
+
+/// Inflates every picture of `doc` that is still deflated, last first; errors are left for
+/// the writer, which reports the pictures it uses.
+fn inflate_ahead(doc: &Document) {
+    let items: Vec<&MediaItem> = doc.media.iter().collect();
+    for item in items.into_iter().rev() {
+        if item.has_bytes() {
+            let _ = item.bytes();
+        }
+    }
 }
 
 /// [`write_all_in_one`] as the API's download form: a zip holding the one page as

@@ -177,24 +177,38 @@ impl Writer<'_> {
             );
         }
 
-        let body = std::mem::take(&mut self.out);
-        if directories.is_empty() {
-            let mut page = body;
-            page.push_str(&tail);
-            return page;
-        }
-        let extra: usize = directories.iter().map(String::len).sum();
-        let mut page = String::with_capacity(body.len() + extra + tail.len());
-        let mut from = 0;
-        for ((at, _), dir) in placeholders.iter().zip(&directories) {
-            page.push_str(body.get(from..*at).unwrap_or(""));
-            page.push_str(dir);
-            from = *at;
-        }
-        page.push_str(body.get(from..).unwrap_or(""));
+        let mut page = std::mem::take(&mut self.out);
+        let offsets: Vec<usize> = placeholders.iter().map(|&(at, _)| at).collect();
+        splice(&mut page, &offsets, &directories);
         page.push_str(&tail);
         page
     }
+}
+
+/// Inserts `parts[i]` at byte offset `offsets[i]` of `page` (ascending, on character
+/// boundaries), inside the page's own buffer: each stretch of text moves once, from the last
+/// offset back. A page with its pictures inline is tens of megabytes; building a second one
+/// cost a copy into fresh memory, faulted in page by page.
+fn splice(page: &mut String, offsets: &[usize], parts: &[String]) {
+    let extra: usize = offsets.iter().zip(parts).map(|(_, p)| p.len()).sum();
+    if extra == 0 {
+        return;
+    }
+    let old_len = page.len();
+    let mut bytes = std::mem::take(page).into_bytes();
+    bytes.resize(old_len + extra, 0);
+    let mut end = old_len;
+    let mut shift = extra;
+    for (&at, part) in offsets.iter().zip(parts).rev() {
+        let start = at.min(end);
+        bytes.copy_within(start..end, start + shift);
+        shift -= part.len();
+        bytes[start + shift..start + shift + part.len()].copy_from_slice(part.as_bytes());
+        end = start;
+    }
+    // Valid: whole strings were put between characters.
+    *page = String::from_utf8(bytes)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
 }
 
 impl Writer<'_> {
@@ -222,4 +236,22 @@ fn first_heading(blocks: &[Block]) -> Option<String> {
         }
         _ => None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::splice;
+
+    #[test]
+    fn parts_go_in_at_their_offsets() {
+        let parts = ["<A>", "", "<Bé>", "<C>"].map(String::from);
+        let mut page = "héllo wörld".to_string();
+        let end = page.len();
+        // At the start, twice at one offset, in the middle, at the end.
+        splice(&mut page, &[0, 0, 6, end], &parts);
+        assert_eq!(page, "<A>héllo<Bé> wörld<C>");
+        let mut page = "x".to_string();
+        splice(&mut page, &[], &[]);
+        assert_eq!(page, "x");
+    }
 }

@@ -24,7 +24,7 @@ use crate::ast::inline::{LangKey, Leaf, Mark, canonical_marks, from_runs, to_run
 use crate::ast::{self, Block, Direction, Document, Inline};
 use crate::import::docx::parse::model::RunItem;
 use crate::import::docx::parse::props::{LangSlots, RunProps};
-use crate::lang_tag::{Slot, SlotCounts, normalize, same_language, slot_of_char, slot_of_language};
+use crate::lang_tag::{Slot, SlotCounts, letter_count, normalize, same_language, slot_of_language};
 
 impl Converter<'_> {
     /// The provisional language mark of a run (step 1 above); `None` when the run has neither
@@ -215,7 +215,7 @@ fn count_chars<'c>(
         match inline {
             Inline::Text { text } => {
                 if let Some(l) = lang {
-                    let n = text.chars().filter(|c| slot_of_char(*c).is_some()).count();
+                    let n = letter_count(text);
                     match counts.iter_mut().find(|(k, _)| *k == l) {
                         Some((_, c)) => *c += n,
                         None if n > 0 => counts.push((l, n)),
