@@ -183,7 +183,7 @@ pub(crate) fn check(
     bytes: &[u8],
     png_pixels: Option<u64>,
 ) -> Result<(String, Option<Vec<u8>>, usize, usize), String> {
-    let (kind, _) = crate::ast::media::sniff(bytes);
+    let (kind, _) = crate::picture::sniff(bytes);
     let svg = to_svg(bytes, kind).map_err(|e| e.to_string())?;
     if !(svg.width >= 0.0 && svg.height >= 0.0) {
         return Err(format!("bad size {} × {}", svg.width, svg.height));
