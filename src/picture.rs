@@ -81,7 +81,7 @@ pub fn sniff(b: &[u8]) -> (MediaKind, Option<(u32, u32)>) {
         return (MediaKind::Png, be32(b, 16).zip(be32(b, 20)));
     }
     if b.starts_with(&[0xFF, 0xD8]) {
-        return (MediaKind::Jpeg, jpeg_size(b));
+        return (MediaKind::Jpeg, jpeg_frame(b).map(|f| (f.width, f.height)));
     }
     if b.starts_with(b"GIF87a") || b.starts_with(b"GIF89a") {
         return (
@@ -163,8 +163,24 @@ fn le16(b: &[u8], at: usize) -> Option<u16> {
     b.get(at..at + 2).map(|s| u16::from_le_bytes([s[0], s[1]]))
 }
 
-fn jpeg_size(b: &[u8]) -> Option<(u32, u32)> {
-    // Walk the marker segments until a start-of-frame (SOF0..SOF15 except DHT/JPG/DAC).
+/// A JPEG's frame header (SOFn, ITU T.81 B.2.2): what the media store and the PDF writer read
+/// of a JPEG.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct JpegFrame {
+    /// Samples per line.
+    pub width: u32,
+    /// Lines.
+    pub height: u32,
+    /// Colour components (1 grey, 3 YCbCr or RGB, 4 CMYK), when the bytes reach that far.
+    pub components: Option<u8>,
+}
+
+/// The frame header of the JPEG `b`, found by walking its marker segments from the start: the
+/// one walker of the crate, so the size the media store records and the test the PDF writer
+/// makes before passing a JPEG through agree. Fill bytes (`FF FF`) and the markers without a
+/// length (SOI, TEM, RSTn) are stepped over; a start of scan before any frame header, a
+/// segment shorter than its own length field or bytes that are not a marker end the walk.
+pub(crate) fn jpeg_frame(b: &[u8]) -> Option<JpegFrame> {
     let mut i = 2;
     while i + 4 <= b.len() {
         if b[i] != 0xFF {
@@ -180,12 +196,18 @@ fn jpeg_size(b: &[u8]) -> Option<(u32, u32)> {
             continue;
         }
         let len = usize::from(be16(b, i + 2)?);
+        // SOF0..SOF15, except DHT (C4), JPG (C8) and DAC (CC), which share the range.
         if matches!(marker, 0xC0..=0xCF) && !matches!(marker, 0xC4 | 0xC8 | 0xCC) {
-            let h = be16(b, i + 5)?;
-            let w = be16(b, i + 7)?;
-            return Some((w.into(), h.into()));
+            // Length, precision, then height, width and the component count.
+            let height = be16(b, i + 5)?;
+            let width = be16(b, i + 7)?;
+            return Some(JpegFrame {
+                width: width.into(),
+                height: height.into(),
+                components: b.get(i + 9).copied(),
+            });
         }
-        if len < 2 {
+        if marker == 0xDA || len < 2 {
             return None;
         }
         i += 2 + len;
@@ -257,6 +279,36 @@ mod tests {
         ];
         assert_eq!(sniff(&jpg), (MediaKind::Jpeg, Some((20, 10))));
         assert_eq!(sniff(&jpg[..9]), (MediaKind::Jpeg, None));
+    }
+
+    #[test]
+    fn jpeg_walk_steps_over_fill_and_bare_markers_and_stops_at_the_scan() {
+        // SOI, fill byte, RST0 (no length), then SOF2: 8 bit, 2×3, 3 components.
+        let jpg = [
+            0xFF, 0xD8, 0xFF, 0xFF, 0xD0, 0xFF, 0xC2, 0x00, 0x11, 0x08, 0x00, 0x02, 0x00, 0x03,
+            0x03,
+        ];
+        let frame = JpegFrame {
+            width: 3,
+            height: 2,
+            components: Some(3),
+        };
+        assert_eq!(jpeg_frame(&jpg), Some(frame));
+        // Cut before the component count: the size is known, the count is not.
+        assert_eq!(
+            jpeg_frame(&jpg[..14]),
+            Some(JpegFrame {
+                components: None,
+                ..frame
+            })
+        );
+        // A scan before any frame header: no frame, whatever the entropy-coded bytes hold.
+        let scan = [
+            0xFF, 0xD8, 0xFF, 0xDA, 0x00, 0x02, 0xFF, 0xC0, 0x00, 0x11, 0x08, 0x00, 0x02, 0x00,
+            0x03, 0x03,
+        ];
+        assert_eq!(jpeg_frame(&scan), None);
+        assert_eq!(jpeg_frame(&[0xFF, 0xD8, 0x00]), None);
     }
 
     #[test]
