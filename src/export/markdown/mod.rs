@@ -343,7 +343,21 @@ impl MarkPolicy for Writer<'_> {
     }
 
     fn lost(&mut self, loss: Loss) {
-        let (key, kind, message) = loss.warning("Markdown");
+        let (key, kind, message) = match loss {
+            // Markdown writes comments as notes when asked: these two say what is lost without
+            // naming the format, in the words `meta_warnings` uses under the same key.
+            Loss::Comments => (
+                "comments".into(),
+                WarningKind::Dropped,
+                "comments are not written".into(),
+            ),
+            Loss::Index => (
+                "index".into(),
+                WarningKind::Dropped,
+                "index entries are not written".into(),
+            ),
+            _ => loss.warning("Markdown"),
+        };
         self.warn_once(&key, kind, &message);
     }
 }
