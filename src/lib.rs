@@ -243,7 +243,7 @@ fn import_source(
     options: &ImportOptions,
     images: &mut dyn FnMut(&str) -> Option<bytes::Bytes>,
 ) -> Result<Converted<Document>> {
-    // Bad keys are the caller's error (412) before any work is done.
+    // Bad keys are the caller's error (`Error::Parameter`) before any work is done.
     if let Some(key) = &options.magic {
         magic::resolve(key)?;
     }
