@@ -87,6 +87,16 @@ impl Format {
         )
     }
 
+    /// Whether the main file [`export_files`](crate::export::files::export_files) gives in
+    /// this format is text (UTF-8) a caller can hand on as a string: Markdown, either HTML
+    /// form, the JSON dump. (The `html` form of [`crate::export()`] is a zip of such files.)
+    pub fn is_text(self) -> bool {
+        matches!(
+            self,
+            Format::Markdown | Format::Html | Format::HtmlAllInOne | Format::Json
+        )
+    }
+
     /// Whether this build writes the format.
     pub fn can_write(self) -> bool {
         matches!(

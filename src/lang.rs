@@ -1,5 +1,5 @@
 //! The four user languages of the API and the words writers need in each (caption labels,
-//! directory titles).
+//! directory and note list titles): every translated word a writer shows lives here.
 
 use std::fmt;
 
@@ -125,6 +125,56 @@ impl Language {
             Language::En => "Endnotes",
             Language::Ru => "Концевые сноски",
             Language::FrCa => "Notes de fin",
+        }
+    }
+
+    /// Heading of the comment list.
+    pub fn comments(self) -> &'static str {
+        match self {
+            Language::De => "Kommentare",
+            Language::En => "Comments",
+            Language::Ru => "Комментарии",
+            Language::FrCa => "Commentaires",
+        }
+    }
+
+    /// Title of a list of web links.
+    pub fn web_links(self) -> &'static str {
+        match self {
+            Language::De => "Linkverzeichnis",
+            Language::En => "Web Links",
+            Language::Ru => "Список ссылок",
+            Language::FrCa => "Liste des liens",
+        }
+    }
+
+    /// Title of an index (of keywords).
+    pub fn index(self) -> &'static str {
+        match self {
+            Language::De => "Stichwortverzeichnis",
+            Language::En => "Index",
+            Language::Ru => "Предметный указатель",
+            Language::FrCa => "Index",
+        }
+    }
+
+    /// Title of a list of sidenotes.
+    pub fn sidenotes(self) -> &'static str {
+        match self {
+            Language::De => "Randnotizen",
+            Language::En => "Sidenotes",
+            Language::Ru => "Заметки на полях",
+            Language::FrCa => "Notes en marge",
+        }
+    }
+
+    /// The label of a link from a note back to where it is referenced.
+    pub fn back_to_text(self) -> &'static str {
+        match self {
+            Language::De => "Zurück zum Text",
+            Language::En => "Back to text",
+            Language::Ru => "Назад к тексту",
+            Language::FrCa => "Retour au texte",
         }
     }
 }

@@ -39,8 +39,11 @@ mod deflate;
 mod error;
 mod format;
 mod limits;
+mod math_tex;
 mod metafile;
+mod number_format;
 mod ooxml;
+mod picture;
 mod report;
 mod sample;
 mod sdxml_ext;
@@ -240,7 +243,7 @@ fn import_source(
     options: &ImportOptions,
     images: &mut dyn FnMut(&str) -> Option<bytes::Bytes>,
 ) -> Result<Converted<Document>> {
-    // Bad keys are the caller's error (412) before any work is done.
+    // Bad keys are the caller's error (`Error::Parameter`) before any work is done.
     if let Some(key) = &options.magic {
         magic::resolve(key)?;
     }

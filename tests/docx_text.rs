@@ -113,7 +113,7 @@ fn style_mapping_comes_first() {
 }
 
 #[test]
-fn invalid_style_mappings_are_412_naming_the_entry() {
+fn invalid_style_mappings_are_parameter_errors_naming_the_entry() {
     for (json, name) in [
         (
             r#"{"Title": {"textType": "title"}}"#,

@@ -584,7 +584,7 @@ fn every_setting_has_its_effect() {
 }
 
 #[test]
-fn bad_settings_and_templates_are_412() {
+fn bad_settings_and_templates_are_parameter_errors() {
     for json in [
         r#"{"imageToc":true}"#,
         r#"{"tableToc":true}"#,

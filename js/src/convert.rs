@@ -5,10 +5,9 @@
 use std::path::Path;
 
 use bytes::Bytes;
-use sdconv::export::{html, markdown};
+use sdconv::export::files::{ExportedFiles, export_files};
 use sdconv::{Document, ErrorKind, Format, Warning};
 
-use crate::images::{self, ImageMode};
 use crate::options::{ExportSpec, ImportSpec};
 
 /// Why a conversion failed. [`Failure::kind`] is the `kind` of the JavaScript `SdconvError`.
@@ -73,14 +72,6 @@ pub enum Main {
     Data(Vec<u8>),
 }
 
-/// Whether the format's main file is text.
-pub fn is_text(format: Format) -> bool {
-    matches!(
-        format,
-        Format::Markdown | Format::Html | Format::HtmlAllInOne | Format::Json
-    )
-}
-
 /// The input format: the caller's, else the engine's [`Format::detect`] from the file name and
 /// the bytes (the rule the command line and the other bindings share).
 pub fn input_format(
@@ -115,64 +106,31 @@ pub fn import(
     )?)
 }
 
-/// Writes `doc` as `spec` asks. The tree is prepared by the engine ([`ExportOptions::prepare`]:
-/// tracked changes, comments, pictures left out) because the Markdown and HTML writers are
-/// called directly, to get their pictures as files; the other formats go through
-/// [`sdconv::export`] with the options that write the prepared tree as it is. The bytes are the
-/// command line's for the same options.
-///
-/// [`ExportOptions::prepare`]: sdconv::ExportOptions::prepare
+/// Writes `doc` as `spec` asks: the engine's [`export_files`], which prepares the tree as
+/// [`sdconv::export()`] does and gives Markdown's and HTML's pictures as files, inside the text or
+/// not at all ([`ExportSpec::images`]). The bytes are the command line's for the same options.
 pub fn export(doc: &Document, spec: &ExportSpec) -> Result<Output, Failure> {
     let to = spec.to;
     if !to.can_write() {
         return Err(Failure::Direction(to, "write"));
     }
-    let (prepared, options) = spec.export.prepare(doc);
-    let doc = &*prepared;
-    let title = doc.meta.title.clone();
-    let (main, files, warnings) = match to {
-        Format::Markdown => {
-            let out = markdown::write(doc, &options.markdown);
-            let markdown::MarkdownOutput { mut text, files } = out.value;
-            let files = if spec.images == ImageMode::Inline {
-                text = images::inline(&text, Format::Markdown, &files);
-                Vec::new()
-            } else {
-                files
-            };
-            (Main::Text(text), files, out.warnings)
-        }
-        Format::Html if spec.images == ImageMode::Inline => {
-            let out = html::write_all_in_one(doc, &options.html);
-            (Main::Text(out.value), Vec::new(), out.warnings)
-        }
-        Format::Html => {
-            let out = html::write_files(doc, &options.html);
-            let mut files = out.value.into_iter();
-            // The page comes first (`index.html`); the stylesheet and pictures follow it.
-            let page = files
-                .next()
-                .map(|(_, page)| String::from_utf8_lossy(&page).into_owned())
-                .unwrap_or_default();
-            (Main::Text(page), files.collect(), out.warnings)
-        }
-        _ => {
-            let out = sdconv::export(doc, to, &options)?;
-            // JSON and the single-file page are text; every other writer here makes bytes.
-            let main = if is_text(to) {
-                Main::Text(String::from_utf8_lossy(&out.value).into_owned())
-            } else {
-                Main::Data(out.value)
-            };
-            (main, Vec::new(), out.warnings)
-        }
+    let out = export_files(doc, to, &spec.export, spec.images)?;
+    let ExportedFiles { main, files } = out.value;
+    let main = if to.is_text() {
+        // The writers make UTF-8: no copy, and never a replacement in practice.
+        Main::Text(
+            String::from_utf8(main)
+                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+        )
+    } else {
+        Main::Data(main)
     };
     Ok(Output {
         format: to,
         main,
         files,
-        warnings,
-        title,
+        warnings: out.warnings,
+        title: doc.meta.title.clone(),
     })
 }
 

@@ -1,46 +1,14 @@
-//! Pictures in Markdown and HTML output: the `images` modes, and pointing the text's picture
-//! references somewhere else (a `data:` URI, or whatever `src` the caller's callback gives).
+//! Pictures in Markdown and HTML output, beyond the engine's `images` modes
+//! ([`sdconv::export::files::ImageMode`]): pointing the text's picture references at whatever
+//! `src` the caller's callback gives.
 
 use std::collections::HashMap;
 
-use base64::Engine as _;
-use bytes::Bytes;
 use sdconv::Format;
-
-/// What becomes of pictures in Markdown and HTML output.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ImageMode {
-    /// Files beside the text (`images/…`), returned by name. The callback form is this mode
-    /// too: the JavaScript side then calls [`rewrite`] with the callback's answers.
-    Files,
-    /// Inside the text as `data:` URIs (HTML: the single-file page, stylesheet inline).
-    Inline,
-    /// Left out.
-    Omit,
-}
-
-impl ImageMode {
-    /// `files`, `inline` or `omit`.
-    pub fn parse(name: &str) -> Option<ImageMode> {
-        match name {
-            "files" => Some(ImageMode::Files),
-            "inline" => Some(ImageMode::Inline),
-            "omit" => Some(ImageMode::Omit),
-            _ => None,
-        }
-    }
-}
 
 /// The MIME type of a picture's bytes (`image/png`), as the engine's media store tells it.
 pub fn mime(bytes: &[u8]) -> &'static str {
     sdconv::ast::media::sniff(bytes).0.mime()
-}
-
-/// A `data:` URI of the bytes.
-pub fn data_uri(bytes: &[u8]) -> String {
-    let mut uri = format!("data:{};base64,", mime(bytes));
-    base64::engine::general_purpose::STANDARD.encode_string(bytes, &mut uri);
-    uri
 }
 
 /// The places a writer's text names its picture files: what comes right before the file name
@@ -113,16 +81,6 @@ fn escape_src(src: &str, format: Format, out: &mut String) {
     }
 }
 
-/// `text` with every picture file of `files` inlined as a `data:` URI.
-pub fn inline(text: &str, format: Format, files: &[(String, Bytes)]) -> String {
-    let srcs = files
-        .iter()
-        .filter(|(name, _)| name.starts_with("images/"))
-        .map(|(name, bytes)| (name.clone(), data_uri(bytes)))
-        .collect();
-    rewrite(text, format, &srcs)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -164,11 +122,5 @@ mod tests {
             "<p>src=\"images/a.png\"</p><img src=\"u?a=1&amp;b=&quot;2&quot;\" alt=\"\">\
              <img class=\"inline\" src=\"u?a=1&amp;b=&quot;2&quot;\">"
         );
-    }
-
-    #[test]
-    fn data_uris_carry_the_type() {
-        let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01";
-        assert!(data_uri(png).starts_with("data:image/png;base64,iVBORw0KGgo"));
     }
 }

@@ -2,6 +2,7 @@
 //! by the engine's own parsers so that a JavaScript caller gets the messages the CLI, the server
 //! and the Python package give. Names are the Python package's, in camelCase.
 
+use sdconv::export::files::ImageMode;
 use sdconv::export::html::mammoth::MammothOptions;
 use sdconv::export::markdown::{MarkdownOptions, Tables};
 use sdconv::export::pdf::{Paper, PdfOptions};
@@ -12,7 +13,6 @@ use sdconv::{ExportOptions, Format, ImportOptions, TrackChanges};
 use serde::Deserialize;
 
 use crate::convert::Failure;
-use crate::images::ImageMode;
 
 /// The options object of `convert()` as JSON (the JavaScript side drops what JSON cannot carry:
 /// the image callback, the input itself). An unknown key is an error, so that a misspelt option

@@ -1,86 +1,12 @@
-//! Pictures: the `images=` modes and the `describe_image` callback that supplies alt texts.
+//! Pictures: the `describe_image` callback that supplies alt texts. (The `images=` modes are
+//! the engine's: [`sdconv::export::files::ImageMode`].)
 
 use std::collections::HashMap;
 
-use base64::Engine as _;
-use bytes::Bytes;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList};
 use sdconv::ast::{Block, Inline};
 use sdconv::{Document, Location, Warning, WarningKind};
-
-/// What becomes of pictures in Markdown and HTML output.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ImageMode {
-    /// Files beside the text (`images/…`), returned by name.
-    Files,
-    /// Inside the text as `data:` URIs, whole (HTML: the single-file page).
-    Inline,
-    /// Left out.
-    Omit,
-}
-
-impl ImageMode {
-    /// `files`, `inline` or `omit`.
-    pub fn parse(name: &str) -> Option<ImageMode> {
-        match name {
-            "files" => Some(ImageMode::Files),
-            "inline" => Some(ImageMode::Inline),
-            "omit" => Some(ImageMode::Omit),
-            _ => None,
-        }
-    }
-}
-
-/// The Markdown text with each `](images/<name>` the writer produced pointing at a `data:` URI
-/// of the file instead. The writer names picture files with letters, digits, `.`, `-` and `_`
-/// only, so the destination is written as it is and ends at the first other character.
-pub fn inline_markdown_images(text: &str, files: &[(String, Bytes)], doc: &Document) -> String {
-    let by_name: HashMap<&str, &Bytes> = files.iter().map(|(n, b)| (n.as_str(), b)).collect();
-    const OPEN: &str = "](images/";
-    let mut out = String::with_capacity(
-        text.len()
-            + files
-                .iter()
-                .map(|(_, b)| b.len() * 4 / 3 + 32)
-                .sum::<usize>(),
-    );
-    let mut rest = text;
-    while let Some(at) = rest.find(OPEN) {
-        let start = at + 2;
-        let after = &rest[start + "images/".len()..];
-        let len = after
-            .find(|c: char| !(c.is_alphanumeric() || matches!(c, '.' | '-' | '_')))
-            .unwrap_or(after.len());
-        let name = &rest[start..start + "images/".len() + len];
-        let ends_destination = matches!(after[len..].chars().next(), Some(')' | ' '));
-        match by_name.get(name) {
-            Some(bytes) if ends_destination => {
-                out.push_str(&rest[..start]);
-                out.push_str("data:");
-                out.push_str(mime(doc, name, bytes));
-                out.push_str(";base64,");
-                base64::engine::general_purpose::STANDARD.encode_string(bytes, &mut out);
-                rest = &rest[start + name.len()..];
-            }
-            _ => {
-                out.push_str(&rest[..start]);
-                rest = &rest[start..];
-            }
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
-/// The picture's MIME type: the media store's, else what its bytes look like.
-fn mime(doc: &Document, file: &str, bytes: &[u8]) -> &'static str {
-    let name = file.trim_start_matches("images/");
-    match doc.media.get(name) {
-        Some(item) => item.kind.mime(),
-        None => sdconv::ast::media::sniff(bytes).0.mime(),
-    }
-}
 
 /// A picture of a document, as `describe_image` gets it.
 #[pyclass(frozen, module = "sdconv._sdconv", name = "Image")]

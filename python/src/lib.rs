@@ -4,9 +4,10 @@
 //! holds what needs Rust: reading and writing documents with the interpreter's lock released,
 //! the options checked by the engine, and the engine's errors raised as typed exceptions.
 //!
-//! Only the engine's public face is used: [`sdconv::import_shared`], [`sdconv::export`], the
-//! option types and the Markdown and HTML writers (whose extra files Python callers get as
-//! bytes), and [`sdconv::ast`] for picture alt texts and counts.
+//! Only the engine's public face is used: [`sdconv::import_shared`],
+//! [`sdconv::export::files::export_files`] (the Markdown and HTML writers' extra files, which
+//! Python callers get as bytes), the option types, and [`sdconv::ast`] for picture alt texts
+//! and counts.
 
 mod images;
 mod options;
@@ -19,10 +20,9 @@ use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 use sdconv::ast::{Block, TextType};
-use sdconv::export::{html, markdown};
+use sdconv::export::files::{ExportedFiles, export_files};
 use sdconv::{Document, ErrorKind, Format, Warning};
 
-use crate::images::ImageMode;
 use crate::options::{ExportSpec, ImportSpec};
 
 create_exception!(
@@ -177,65 +177,22 @@ struct Output {
     title: Option<String>,
 }
 
-/// Whether the format's main file is text.
-fn is_text(format: Format) -> bool {
-    matches!(
-        format,
-        Format::Markdown | Format::Html | Format::HtmlAllInOne | Format::Json
-    )
-}
-
-/// Writes `doc` as `spec` asks. The tree is prepared by the engine ([`ExportOptions::prepare`]:
-/// tracked changes, comments, pictures left out) because the Markdown and HTML writers are
-/// called directly to get their pictures as files; the other formats go through
-/// [`sdconv::export`] with the options that write the prepared tree as it is.
-///
-/// [`ExportOptions::prepare`]: sdconv::ExportOptions::prepare
+/// Writes `doc` as `spec` asks: the engine's [`export_files`], which prepares the tree as
+/// [`sdconv::export()`] does and gives Markdown's and HTML's pictures as files, inside the text or
+/// not at all ([`ExportSpec::images`]).
 fn export(doc: &Document, spec: &ExportSpec) -> Result<Output, Failure> {
     let to = spec.to;
     if !to.can_write() {
         return Err(Failure::Direction(to, "write"));
     }
-    let (prepared, options) = spec.export.prepare(doc);
-    let doc = &*prepared;
-    let title = doc.meta.title.clone();
-    let (main, files, warnings) = match to {
-        Format::Markdown => {
-            let out = markdown::write(doc, &options.markdown);
-            let markdown::MarkdownOutput { mut text, files } = out.value;
-            let files = if spec.images == ImageMode::Inline {
-                text = images::inline_markdown_images(&text, &files, doc);
-                Vec::new()
-            } else {
-                files
-            };
-            (text.into_bytes(), files, out.warnings)
-        }
-        Format::Html if spec.images == ImageMode::Inline => {
-            let out = html::write_all_in_one(doc, &options.html);
-            (out.value.into_bytes(), Vec::new(), out.warnings)
-        }
-        Format::Html => {
-            let out = html::write_files(doc, &options.html);
-            let mut files = out.value.into_iter();
-            // The page comes first (`index.html`); the stylesheet and pictures follow it.
-            let main = files
-                .next()
-                .map(|(_, page)| page.to_vec())
-                .unwrap_or_default();
-            (main, files.collect(), out.warnings)
-        }
-        _ => {
-            let out = sdconv::export(doc, to, &options)?;
-            (out.value, Vec::new(), out.warnings)
-        }
-    };
+    let out = export_files(doc, to, &spec.export, spec.images)?;
+    let ExportedFiles { main, files } = out.value;
     Ok(Output {
         format: to,
         main,
         files,
-        warnings,
-        title,
+        warnings: out.warnings,
+        title: doc.meta.title.clone(),
     })
 }
 
@@ -253,7 +210,7 @@ fn output_tuple<'py>(
     }
     (
         out.format.name(),
-        is_text(out.format),
+        out.format.is_text(),
         PyBytes::new(py, &out.main),
         files,
         warnings_list(py, &before)?,

@@ -3,6 +3,7 @@
 //! number of conversions on any number of threads.
 
 use pyo3::prelude::*;
+use sdconv::export::files::ImageMode;
 use sdconv::export::markdown::{MarkdownOptions, Tables};
 use sdconv::export::pdf::{Paper, PdfOptions};
 use sdconv::export::word::{PagedSettings, WordTemplates};
@@ -10,7 +11,6 @@ use sdconv::import::docx::StyleMapping;
 use sdconv::lang::Language;
 use sdconv::{ExportOptions, Format, ImportOptions, TrackChanges};
 
-use crate::images::ImageMode;
 use crate::{Failure, InvalidOption, UnsupportedFormat};
 
 /// A format by name or alias (`docx`, `md`), or `UnsupportedFormat`.

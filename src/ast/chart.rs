@@ -173,7 +173,7 @@ fn cell_text(cell: &Cell) -> Option<String> {
 /// without INF and NaN) or that number in a format code ([`super::number_format`]: `45%`,
 /// `1,234.50`), which a chart part can cache with that code.
 pub fn is_chart_number(s: &str) -> bool {
-    super::number_format::parse(s).is_some()
+    crate::number_format::parse(s).is_some()
 }
 
 impl ChartData {

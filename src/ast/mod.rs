@@ -15,13 +15,25 @@ pub mod inline;
 pub mod length;
 pub mod links;
 pub mod math;
-pub mod math_tex;
 pub mod media;
-pub mod number_format;
 pub mod numbering;
 pub mod pages;
 mod validate;
 mod walk;
+
+/// Formulas in TeX notation, as the Markdown reader and writer use them: [`math_tex::write`]
+/// and [`math_tex::parse`]. The code lives beside its users, outside the tree; this path stays
+/// for the library's callers.
+pub mod math_tex {
+    pub use crate::math_tex::{TexError, parse, write};
+}
+
+/// Excel number format codes as charts show their values: [`number_format::format`] and the
+/// way back, [`number_format::parse`]. The code lives beside the charts' readers and writers,
+/// outside the tree; this path stays for the library's callers.
+pub mod number_format {
+    pub use crate::number_format::{Shown, format, general, parse};
+}
 
 use serde::{Deserialize, Serialize};
 

@@ -137,7 +137,7 @@ pub fn catalog_json() -> String {
         .unwrap_or_else(|_| "[]".into())
 }
 
-/// The routines named by `keys`, in that order. An unknown key is [`Error::Parameter`] (412).
+/// The routines named by `keys`, in that order. An unknown key is an [`Error::Parameter`].
 pub fn resolve(keys: &[String]) -> Result<Vec<Routine>> {
     if keys.is_empty() {
         return Ok(Vec::new());

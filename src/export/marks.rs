@@ -1,10 +1,12 @@
-//! Reducing a run's marks to what a plainer format holds (Markdown, parsX): tracked changes
-//! accepted (insertions kept, deletions dropped), character styles, run languages and
-//! unsupported text styles dropped, one link per run. Each writer decides which styles and links it keeps and how a
-//! loss is worded; the rules themselves live here once.
+//! Reducing a run to what a plainer format holds (Markdown, parsX): its marks ([`reduce`]:
+//! tracked changes accepted, insertions kept and deletions dropped; character styles, run
+//! languages and unsupported text styles dropped; one link per run) and its leaf
+//! ([`reduce_leaf`]: comment anchors and index marks dropped, ruby flattened to text). Each
+//! writer decides which styles and links it keeps and how a loss is worded; the rules
+//! themselves live here once.
 
-use crate::ast::TextStyle;
-use crate::ast::inline::Mark;
+use crate::ast::inline::{Leaf, Mark};
+use crate::ast::{Inline, TextStyle};
 use crate::report::WarningKind;
 
 /// What a writer loses when a mark is reduced away.
@@ -20,6 +22,12 @@ pub(crate) enum Loss {
     Lang,
     /// A text style the format has no syntax for.
     Style(TextStyle),
+    /// A comment anchor was dropped.
+    Comments,
+    /// An index entry was dropped.
+    Index,
+    /// Ruby was written as its base text and reading.
+    Ruby,
 }
 
 impl Loss {
@@ -56,6 +64,21 @@ impl Loss {
                     format!("{name} has no {format} syntax; written as plain text"),
                 )
             }
+            Loss::Comments => (
+                "comments".into(),
+                WarningKind::Dropped,
+                format!("comments are not written to {format}"),
+            ),
+            Loss::Index => (
+                "index".into(),
+                WarningKind::Dropped,
+                format!("index entries are not written to {format}"),
+            ),
+            Loss::Ruby => (
+                "ruby".into(),
+                WarningKind::Lossy,
+                "ruby is written as \"base (reading)\"".into(),
+            ),
         }
     }
 }
@@ -103,6 +126,27 @@ pub(crate) fn reduce(marks: Vec<Mark>, policy: &mut impl MarkPolicy) -> Option<V
         }
     }
     Some(kept)
+}
+
+/// Reduces one run's leaf under `policy`: comment anchors and index marks go (`None`), ruby
+/// becomes the text "base (reading)", anything else is kept. A writer with its own form for
+/// one of these (Markdown's comments as notes) handles that leaf before calling this.
+pub(crate) fn reduce_leaf(leaf: Leaf, policy: &mut impl MarkPolicy) -> Option<Leaf> {
+    match leaf {
+        Leaf::Atom(Inline::CommentStart { .. } | Inline::CommentEnd { .. }) => {
+            policy.lost(Loss::Comments);
+            None
+        }
+        Leaf::Atom(Inline::IndexMark { .. }) => {
+            policy.lost(Loss::Index);
+            None
+        }
+        Leaf::Atom(Inline::Ruby { base, reading }) => {
+            policy.lost(Loss::Ruby);
+            Some(Leaf::Text(Inline::ruby_text(&base, &reading)))
+        }
+        other => Some(other),
+    }
 }
 
 #[cfg(test)]
@@ -169,5 +213,25 @@ mod tests {
             p.losses,
             vec![Loss::Span, Loss::NestedLink, Loss::Style(TextStyle::Italic)]
         );
+    }
+
+    #[test]
+    fn anchors_and_index_marks_go_ruby_becomes_text() {
+        let mut p = Plain::default();
+        let comment = Leaf::Atom(Inline::CommentStart { id: "1".into() });
+        assert_eq!(reduce_leaf(comment, &mut p), None);
+        let ruby = Leaf::Atom(Inline::Ruby {
+            base: "漢".into(),
+            reading: "かん".into(),
+        });
+        assert_eq!(
+            reduce_leaf(ruby, &mut p),
+            Some(Leaf::Text(Inline::ruby_text("漢", "かん")))
+        );
+        assert_eq!(
+            reduce_leaf(Leaf::Text("a".into()), &mut p),
+            Some(Leaf::Text("a".into()))
+        );
+        assert_eq!(p.losses, vec![Loss::Comments, Loss::Ruby]);
     }
 }

@@ -1,5 +1,6 @@
 //! Writers: a [`crate::ast::Document`] in, bytes plus warnings out.
 
+pub mod files;
 pub mod html;
 pub mod markdown;
 mod marks;

@@ -179,7 +179,7 @@ pub fn catalog_json() -> String {
 }
 
 /// Resolves a `styleSetKey` (one key, or several joined by `|`) to its sets, in order.
-/// An unknown key is [`Error::Parameter`] (HTTP 412) naming it.
+/// An unknown key is an [`Error::Parameter`] naming it.
 pub fn resolve(key: &str) -> Result<Vec<StyleSet>> {
     let all = sets()?;
     key.split('|')
@@ -199,7 +199,7 @@ pub fn resolve(key: &str) -> Result<Vec<StyleSet>> {
 /// Applies the style set(s) named by `key` to `doc` (see the module documentation). Numbers
 /// that skip or restart are [`WarningKind::Repaired`] warnings, a Word number dropped from an
 /// unnumbered top heading a [`WarningKind::Lossy`] one. An unknown key is
-/// [`Error::Parameter`] (412) and leaves `doc` untouched.
+/// an [`Error::Parameter`] and leaves `doc` untouched.
 pub fn apply(doc: &mut Document, key: &str, report: &mut Report) -> Result<()> {
     apply_with_looks(doc, key, &NumberLooks::default(), report)
 }

@@ -10,6 +10,8 @@
 //! - `emfplus` — the GDI+ player (objects, drawing, transforms, clipping).
 //! - `gdi` — the device context the WMF and EMF players share: mapping modes, world
 //!   transform, the object table, and the drawing operations.
+//! - `records` — the record loop's bookkeeping both players share: the record cap, the size
+//!   check, and how a record that fails to play is skipped.
 //! - `geom`, `svg`, `text`, `dib`, `reader` — geometry, the SVG canvas, character sets,
 //!   bitmaps and the bounded byte reader.
 //! - `raster` — SVG to PNG with resvg and the bundled fonts.
@@ -26,6 +28,7 @@ mod gdi;
 mod geom;
 mod raster;
 mod reader;
+mod records;
 mod svg;
 mod text;
 mod wmf;
@@ -183,7 +186,7 @@ pub(crate) fn check(
     bytes: &[u8],
     png_pixels: Option<u64>,
 ) -> Result<(String, Option<Vec<u8>>, usize, usize), String> {
-    let (kind, _) = crate::ast::media::sniff(bytes);
+    let (kind, _) = crate::picture::sniff(bytes);
     let svg = to_svg(bytes, kind).map_err(|e| e.to_string())?;
     if !(svg.width >= 0.0 && svg.height >= 0.0) {
         return Err(format!("bad size {} × {}", svg.width, svg.height));

@@ -7,11 +7,9 @@ use super::dib;
 use super::gdi::{ArcKind, Brush, Font, Gdi, Object, Pen, hatch_tint};
 use super::geom::{Pt, Rect};
 use super::reader::Reader;
+use super::records::RecordLoop;
 use super::text::ansi;
-use super::{Budget, MAX_RECORDS, MAX_SVG_BYTES, MetafileError, Svg};
-
-/// Malformed records tolerated (skipped) before the whole file is refused.
-const MAX_MALFORMED: usize = 8;
+use super::{Budget, MAX_SVG_BYTES, MetafileError, Svg};
 
 fn not(reason: &str) -> MetafileError {
     MetafileError::NotMetafile {
@@ -103,65 +101,31 @@ pub(crate) fn play(bytes: &[u8], budget: &mut Budget) -> Result<Svg, MetafileErr
         }
     }
     let mut off = start;
-    let mut records = 0usize;
-    let mut malformed = 0usize;
-    let mut first_error = None;
+    let mut tally = RecordLoop::new("WMF record", 6);
     while off + 6 <= bytes.len() {
-        records += 1;
-        if records > MAX_RECORDS {
-            return Err(MetafileError::Limit {
-                what: "records",
-                limit: MAX_RECORDS as u64,
-            });
-        }
+        tally.next()?;
         let mut h = Reader::new(&bytes[off..], off);
         let words = h.u32("record size")? as usize;
         let func = h.u16("record function")?;
         let size = words.saturating_mul(2);
-        if size < 6 || size > bytes.len() - off {
+        let left = bytes.len() - off;
+        if let Err(e) = tally.check_size(off, size, left, format_args!("function {func:#06x}")) {
+            // META_EOF may end the file with any size field.
             if func == 0 {
                 break;
             }
-            return Err(MetafileError::Malformed {
-                what: "WMF record",
-                offset: off,
-                reason: format!(
-                    "function {func:#06x} claims {size} bytes, {} left",
-                    bytes.len() - off
-                ),
-            });
+            return Err(e);
         }
         if func == 0 {
             break;
         }
         let body = Reader::new(&bytes[off + 6..off + size], off + 6);
-        match record(&mut gdi, func, body) {
-            Ok(()) => {}
-            Err(e @ MetafileError::Limit { .. }) => return Err(e),
-            Err(e) => {
-                malformed += 1;
-                gdi.skipped += 1;
-                let e = match e {
-                    MetafileError::Bitmap(reason) => MetafileError::Malformed {
-                        what: "WMF record",
-                        offset: off,
-                        reason: format!("type {func:#x}: bitmap: {reason}"),
-                    },
-                    e => e,
-                };
-                if malformed > MAX_MALFORMED {
-                    return Err(e);
-                }
-                first_error.get_or_insert(e);
-            }
-        }
+        let played = record(&mut gdi, func, body);
+        tally.played(&mut gdi, off, func.into(), played)?;
         off += size;
     }
     gdi.flush()?;
-    // Malformed records and nothing drawn: a broken file, not an empty picture.
-    if let (0, Some(e)) = (gdi.canvas.elements, first_error) {
-        return Err(e);
-    }
+    tally.finish(&gdi)?;
     *budget = gdi.budget.clone();
     let view = match frame {
         Some(f) => Rect {

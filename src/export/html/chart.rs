@@ -5,7 +5,8 @@ use std::fmt::Write;
 
 use super::escape;
 use crate::ast::chart::{ChartKind, Stacking};
-use crate::ast::{Block, Table, inline::plain_text, number_format};
+use crate::ast::{Block, Table, inline::plain_text};
+use crate::number_format;
 
 const W: f64 = 480.0;
 const H: f64 = 300.0;

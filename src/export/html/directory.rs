@@ -6,7 +6,6 @@ use std::fmt::Write;
 
 use super::{Entry, Writer, escape};
 use crate::ast::{DirectoryKind, IndexNode};
-use crate::lang::Language;
 use crate::report::WarningKind;
 
 /// Deeper index trees are cut here (warned): recursion stays bounded whatever the input.
@@ -27,9 +26,9 @@ impl Writer<'_> {
             DirectoryKind::Content => ("toc", lang.contents()),
             DirectoryKind::Images => ("lof", lang.list_of_figures()),
             DirectoryKind::Tables => ("lot", lang.list_of_tables()),
-            DirectoryKind::Weblinks => ("weblinks", weblinks_title(lang)),
-            DirectoryKind::Indexes => ("index", index_title(lang)),
-            DirectoryKind::Sidenotes => ("sidenotes", sidenotes_title(lang)),
+            DirectoryKind::Weblinks => ("weblinks", lang.web_links()),
+            DirectoryKind::Indexes => ("index", lang.index()),
+            DirectoryKind::Sidenotes => ("sidenotes", lang.sidenotes()),
             DirectoryKind::Footnotes => {
                 match footnotes.take() {
                     Some(section) => return section,
@@ -241,33 +240,6 @@ fn nested_entries(out: &mut String, entries: &[Entry]) {
     }
     while open.pop().is_some() {
         out.push_str("</li>\n</ol>\n");
-    }
-}
-
-fn weblinks_title(lang: Language) -> &'static str {
-    match lang {
-        Language::De => "Linkverzeichnis",
-        Language::En => "Web Links",
-        Language::Ru => "Список ссылок",
-        Language::FrCa => "Liste des liens",
-    }
-}
-
-fn index_title(lang: Language) -> &'static str {
-    match lang {
-        Language::De => "Stichwortverzeichnis",
-        Language::En => "Index",
-        Language::Ru => "Предметный указатель",
-        Language::FrCa => "Index",
-    }
-}
-
-fn sidenotes_title(lang: Language) -> &'static str {
-    match lang {
-        Language::De => "Randnotizen",
-        Language::En => "Sidenotes",
-        Language::Ru => "Заметки на полях",
-        Language::FrCa => "Notes en marge",
     }
 }
 

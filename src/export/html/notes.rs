@@ -4,7 +4,6 @@ use std::fmt::Write;
 
 use super::{Writer, inline::valid_datetime};
 use crate::ast::Inline;
-use crate::lang::Language;
 
 impl<'a> Writer<'a> {
     /// The footnote or endnote section as a string (empty when there are none), its title a
@@ -28,7 +27,7 @@ impl<'a> Writer<'a> {
             self.out,
             "<section class=\"{class}\" aria-labelledby=\"sd-{class}-title\">\n<{title_tag} class=\"notes-title\" id=\"sd-{class}-title\">{title}</{title_tag}>\n{list}"
         );
-        let back = back_label(self.lang);
+        let back = self.lang.back_to_text();
         self.in_note = true;
         for (i, content) in notes.iter().enumerate() {
             let n = i + 1;
@@ -64,12 +63,12 @@ impl<'a> Writer<'a> {
             }
         }
         let saved = std::mem::take(&mut self.out);
-        let title = comments_title(self.lang);
+        let title = self.lang.comments();
         let _ = write!(
             self.out,
             "<aside class=\"comments\" aria-labelledby=\"sd-comments-title\">\n<h2 class=\"notes-title\" id=\"sd-comments-title\">{title}</h2>\n<ol>\n"
         );
-        let back = back_label(self.lang);
+        let back = self.lang.back_to_text();
         self.in_comment = true;
         for (k, &i) in order.iter().enumerate() {
             let Some(c) = doc.comments.get(i) else {
@@ -110,23 +109,5 @@ impl<'a> Writer<'a> {
         self.in_comment = false;
         self.out.push_str("</ol>\n</aside>\n");
         std::mem::replace(&mut self.out, saved)
-    }
-}
-
-fn back_label(lang: Language) -> &'static str {
-    match lang {
-        Language::De => "Zurück zum Text",
-        Language::En => "Back to text",
-        Language::Ru => "Назад к тексту",
-        Language::FrCa => "Retour au texte",
-    }
-}
-
-fn comments_title(lang: Language) -> &'static str {
-    match lang {
-        Language::De => "Kommentare",
-        Language::En => "Comments",
-        Language::Ru => "Комментарии",
-        Language::FrCa => "Commentaires",
     }
 }

@@ -198,7 +198,7 @@ impl Writer<'_> {
                 }
                 Inline::LineBreak => out.push_str("<br>"),
                 Inline::Math { display, math } => {
-                    let tex = crate::ast::math_tex::write(math);
+                    let tex = crate::math_tex::write(math);
                     let fence = if *display { "$$" } else { "$" };
                     out.push_str(&escape(&format!("{fence}{tex}{fence}").replace('\n', " ")));
                 }

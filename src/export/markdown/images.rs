@@ -1,9 +1,12 @@
 //! Images: `![alt](images/name)` with the caption on the line under it as the HTML shows it
 //! (`*Figure 3: caption*`, one paragraph with the image, which the reader takes back as the
 //! caption), an inline image's caption as its title; and the files they refer to, named
-//! uniquely.
+//! uniquely, or put into the text as `data:` URIs ([`inline_pictures`]).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+
+use base64::Engine as _;
+use bytes::Bytes;
 
 use super::links::destination;
 use super::render::Render;
@@ -142,4 +145,62 @@ fn unique_file_name(media: &str, taken: &mut HashSet<String>) -> String {
         n += 1;
     }
     candidate
+}
+
+/// `text` with each `](images/<name>` the writer made pointing at a `data:` URI of that
+/// picture instead; `pictures` holds each file's MIME type and bytes by its name
+/// (`images/a.png`). The writer names picture files with letters, digits, `.`, `-` and `_` only
+/// ([`unique_file_name`]), so a destination is written as it is and ends at the first other
+/// character, which must be the `)` or the space before a title that the writer puts there:
+/// anything else is not a reference the writer made and stays as it is. The base64 goes
+/// straight into the text, no copy of it in between.
+pub(super) fn inline_pictures(text: &str, pictures: &HashMap<&str, (&str, &Bytes)>) -> String {
+    const OPEN: &str = "](images/";
+    let room: usize = pictures.values().map(|(_, b)| b.len() * 4 / 3 + 32).sum();
+    let mut out = String::with_capacity(text.len() + room);
+    let mut rest = text;
+    while let Some(at) = rest.find(OPEN) {
+        let start = at + "](".len();
+        let after = &rest[start + "images/".len()..];
+        let len = after
+            .find(|c: char| !(c.is_alphanumeric() || matches!(c, '.' | '-' | '_')))
+            .unwrap_or(after.len());
+        let name = &rest[start..start + "images/".len() + len];
+        let ends_destination = matches!(after[len..].chars().next(), Some(')' | ' '));
+        out.push_str(&rest[..start]);
+        match pictures.get(name) {
+            Some((mime, bytes)) if ends_destination => {
+                out.push_str("data:");
+                out.push_str(mime);
+                out.push_str(";base64,");
+                base64::engine::general_purpose::STANDARD.encode_string(bytes, &mut out);
+                rest = &rest[start + name.len()..];
+            }
+            _ => rest = &rest[start..],
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_writers_references_to_known_files_become_data_uris() {
+        let png = Bytes::from_static(b"\x89PNG");
+        let pictures = HashMap::from([("images/a.png", ("image/png", &png))]);
+        let text = "![a](images/a.png \"cap\") ![b](images/a.png) images/a.png \
+                    ![c](images/unknown.png) ![d](images/a.png%20x) ![e](images/a.png";
+        assert_eq!(
+            inline_pictures(text, &pictures),
+            "![a](data:image/png;base64,iVBORw== \"cap\") ![b](data:image/png;base64,iVBORw==) \
+             images/a.png ![c](images/unknown.png) ![d](images/a.png%20x) ![e](images/a.png"
+        );
+        assert_eq!(
+            inline_pictures("no pictures", &HashMap::new()),
+            "no pictures"
+        );
+    }
 }

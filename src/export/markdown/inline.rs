@@ -102,7 +102,7 @@ impl Writer<'_> {
             | Inline::Tracked { children, .. } => self.inlines(r, children),
             Inline::Ruby { base, reading } => r.text(&Inline::ruby_text(base, reading)),
             Inline::Math { display, math } => {
-                let tex = crate::ast::math_tex::write(math);
+                let tex = crate::math_tex::write(math);
                 let fence = if *display { "$$" } else { "$" };
                 // Inside a table cell a `|` would end the cell.
                 let tex = if r.ctx == Ctx::Cell {

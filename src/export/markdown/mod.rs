@@ -17,8 +17,9 @@
 //!   `![alt](images/name)` with their caption as visible text on the next line, as the HTML
 //!   shows it (`*Figure 3: text*`, which the reader takes back as the caption; an inline
 //!   picture's caption is its title), the bytes returned in [`MarkdownOutput::files`]
-//!   (or, from [`write_parts`], the pictures as the tree holds them); Windows metafiles are
-//!   drawn as SVG files.
+//!   (or, from [`write_parts`], the pictures as the tree holds them; from
+//!   [`write_all_in_one`], inside the text as `data:` URIs); Windows metafiles are drawn as SVG
+//!   files.
 //! - Lists with their nesting and start numbers (markers `-`/`1.`; a new list right after
 //!   another of the same kind switches to `*`/`1)` so they stay apart); blocks indented under
 //!   a list item (indent = quote depth + item level + 1, what the reader produces for an item's
@@ -170,7 +171,14 @@ pub fn write(doc: &Document, opts: &MarkdownOptions) -> Converted<MarkdownOutput
     for warning in warnings {
         report.push(warning);
     }
-    let crate::ast::media::ReadFiles { files, broken } = crate::ast::media::read_files(images);
+    let files = read_pictures(images, &mut report);
+    report.finish(MarkdownOutput { text, files })
+}
+
+/// The bytes of `pictures`, inflated in parallel; one that does not inflate is left out, with
+/// a warning in `report`.
+fn read_pictures(pictures: Vec<(String, MediaItem)>, report: &mut Report) -> Vec<(String, Bytes)> {
+    let crate::ast::media::ReadFiles { files, broken } = crate::ast::media::read_files(pictures);
     for (_, e) in broken {
         report.warn(
             WarningKind::MissingMedia,
@@ -178,7 +186,37 @@ pub fn write(doc: &Document, opts: &MarkdownOptions) -> Converted<MarkdownOutput
             Location::default().element("image"),
         );
     }
-    report.finish(MarkdownOutput { text, files })
+    files
+}
+
+/// Writes `doc` as Markdown with its pictures inside the text as `data:` URIs (each
+/// `![alt](images/name)` of [`write()`] pointing at its picture's bytes instead): one file, the
+/// Markdown counterpart of the single-file HTML page. The warnings are [`write()`]'s; a picture
+/// that does not inflate keeps its `images/` reference.
+pub fn write_all_in_one(doc: &Document, opts: &MarkdownOptions) -> Converted<String> {
+    let Converted {
+        value: MarkdownParts {
+            text,
+            images: pictures,
+        },
+        warnings,
+    } = write_parts(doc, opts);
+    let mut report = Report::new();
+    for warning in warnings {
+        report.push(warning);
+    }
+    // The type from the store, which sniffed it when the picture came in (a tree read from its
+    // JSON dump has the type but no bytes).
+    let kinds: HashMap<String, &'static str> = pictures
+        .iter()
+        .map(|(name, item)| (name.clone(), item.kind.mime()))
+        .collect();
+    let files = read_pictures(pictures, &mut report);
+    let by_name: HashMap<&str, (&str, &Bytes)> = files
+        .iter()
+        .filter_map(|(name, bytes)| Some((name.as_str(), (*kinds.get(name)?, bytes))))
+        .collect();
+    report.finish(images::inline_pictures(&text, &by_name))
 }
 
 /// [`write()`] without reading the pictures: the text and the pictures it refers to, for a
@@ -343,7 +381,21 @@ impl MarkPolicy for Writer<'_> {
     }
 
     fn lost(&mut self, loss: Loss) {
-        let (key, kind, message) = loss.warning("Markdown");
+        let (key, kind, message) = match loss {
+            // Markdown writes comments as notes when asked: these two say what is lost without
+            // naming the format, in the words `meta_warnings` uses under the same key.
+            Loss::Comments => (
+                "comments".into(),
+                WarningKind::Dropped,
+                "comments are not written".into(),
+            ),
+            Loss::Index => (
+                "index".into(),
+                WarningKind::Dropped,
+                "index entries are not written".into(),
+            ),
+            _ => loss.warning("Markdown"),
+        };
         self.warn_once(&key, kind, &message);
     }
 }

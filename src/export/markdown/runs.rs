@@ -33,26 +33,6 @@ impl Writer<'_> {
                     }
                 }
                 Leaf::Atom(Inline::CommentStart { .. }) if self.opts.comments => continue,
-                Leaf::Atom(Inline::CommentStart { .. } | Inline::CommentEnd { .. }) => {
-                    self.warn_once("comments", WarningKind::Dropped, "comments are not written");
-                    continue;
-                }
-                Leaf::Atom(Inline::IndexMark { .. }) => {
-                    self.warn_once(
-                        "index",
-                        WarningKind::Dropped,
-                        "index entries are not written",
-                    );
-                    continue;
-                }
-                Leaf::Atom(Inline::Ruby { base, reading }) => {
-                    self.warn_once(
-                        "ruby",
-                        WarningKind::Lossy,
-                        "ruby is written as \"base (reading)\"",
-                    );
-                    Leaf::Text(Inline::ruby_text(&base, &reading))
-                }
                 Leaf::Atom(Inline::CrossRef { target, .. }) => {
                     self.warn_once(
                         "xref",
@@ -80,7 +60,10 @@ impl Writer<'_> {
                         }
                     }
                 }
-                other => other,
+                other => match marks::reduce_leaf(other, self) {
+                    Some(leaf) => leaf,
+                    None => continue,
+                },
             };
             out.push(Run { marks, leaf });
         }

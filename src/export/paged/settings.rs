@@ -33,8 +33,8 @@ pub struct PagedSettings {
     pub compressed_images: bool,
 }
 
-/// The wire form. Unknown fields are refused so a misspelt setting (`imageCation`) is a 412 that
-/// names it instead of a silently ignored wish.
+/// The wire form. Unknown fields are refused so a misspelt setting (`imageCation`) is an
+/// [`Error::Parameter`] that names it instead of a silently ignored wish.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct Wire {
@@ -100,7 +100,7 @@ impl PagedSettings {
 
     /// Parses the API's `settings` object as sent (`{"language":"de_DE","imageCaption":true,…}`).
     /// Missing booleans are `false`; a missing language is `en_EN`. Errors are
-    /// [`Error::Parameter`] (HTTP 412) naming the field: malformed JSON, a wrong type, an unknown
+    /// [`Error::Parameter`] naming the field: malformed JSON, a wrong type, an unknown
     /// field, an unknown language or a combination the spec forbids.
     pub fn from_json(json: &str) -> Result<PagedSettings> {
         let wire: Wire =

@@ -23,9 +23,10 @@ fn style_element(style: TextStyle) -> &'static str {
 }
 
 impl Writer<'_> {
-    /// Filters inline content down to what parsX holds and splits it at line breaks: deleted
-    /// text, comment anchors, index marks, character styles and unresolvable internal links go
-    /// (each warned once), the rest is re-nested canonically per line.
+    /// Filters inline content down to what parsX holds ([`marks::reduce`],
+    /// [`marks::reduce_leaf`]) and splits it at line breaks: deleted text, comment anchors,
+    /// index marks, character styles and unresolvable internal links go (each warned once), the
+    /// rest is re-nested canonically per line.
     pub(super) fn prepare(&mut self, content: &[Inline]) -> Vec<Vec<Inline>> {
         let mut lines: Vec<Vec<Run>> = vec![Vec::new()];
         for run in to_runs(content) {
@@ -37,30 +38,6 @@ impl Writer<'_> {
                     lines.push(Vec::new());
                     continue;
                 }
-                Leaf::Atom(Inline::CommentStart { .. } | Inline::CommentEnd { .. }) => {
-                    self.warn_once(
-                        "comments",
-                        WarningKind::Dropped,
-                        "comments are not written to parsX",
-                    );
-                    continue;
-                }
-                Leaf::Atom(Inline::IndexMark { .. }) => {
-                    self.warn_once(
-                        "index",
-                        WarningKind::Dropped,
-                        "index entries are not written to parsX",
-                    );
-                    continue;
-                }
-                Leaf::Atom(Inline::Ruby { base, reading }) => {
-                    self.warn_once(
-                        "ruby",
-                        WarningKind::Lossy,
-                        "ruby is written as \"base (reading)\"",
-                    );
-                    Leaf::Text(Inline::ruby_text(&base, &reading))
-                }
                 math @ Leaf::Atom(Inline::Math { .. }) => {
                     self.warn_once(
                         "math",
@@ -69,7 +46,10 @@ impl Writer<'_> {
                     );
                     math
                 }
-                other => other,
+                other => match marks::reduce_leaf(other, self) {
+                    Some(leaf) => leaf,
+                    None => continue,
+                },
             };
             if let Some(line) = lines.last_mut() {
                 line.push(Run { marks, leaf });

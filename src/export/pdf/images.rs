@@ -164,34 +164,12 @@ impl CustomImage for Pixels {
     }
 }
 
-/// Width and height from a JPEG's frame header (SOFn), if it has one with 1, 3 or 4
-/// components (what PDF's `DCTDecode` reads).
+/// Width and height from a JPEG's frame header, if it has one with 1, 3 or 4 components
+/// (what PDF's `DCTDecode` reads).
 fn jpeg_size(b: &[u8]) -> Option<(u32, u32)> {
-    let mut i = 2;
-    while i + 4 <= b.len() {
-        if b[i] != 0xFF {
-            return None;
-        }
-        let marker = b[i + 1];
-        if marker == 0xFF {
-            i += 1;
-            continue;
-        }
-        let len = usize::from(u16::from_be_bytes([b[i + 2], b[i + 3]]));
-        let is_sof = matches!(marker, 0xC0..=0xCF) && !matches!(marker, 0xC4 | 0xC8 | 0xCC);
-        if is_sof {
-            let s = b.get(i + 4..i + 10)?;
-            let h = u32::from(u16::from_be_bytes([s[1], s[2]]));
-            let w = u32::from(u16::from_be_bytes([s[3], s[4]]));
-            let comps = s[5];
-            return (w > 0 && h > 0 && matches!(comps, 1 | 3 | 4)).then_some((w, h));
-        }
-        if marker == 0xDA || len < 2 {
-            return None;
-        }
-        i += 2 + len;
-    }
-    None
+    let f = crate::picture::jpeg_frame(b)?;
+    (f.width > 0 && f.height > 0 && matches!(f.components, Some(1 | 3 | 4)))
+        .then_some((f.width, f.height))
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@
 use std::fmt::Write;
 
 use crate::ast::chart::{ChartData, ChartKind, OTHER_KIND_URI, Stacking, is_chart_number};
-use crate::ast::number_format;
+use crate::number_format;
 use crate::xml::{escape_attr, escape_text};
 
 use super::document::Writer;

@@ -292,7 +292,11 @@ fn doc_text_slots(doc: &Document) -> Vec<Slot> {
         }
         crate::ast::Block::Image(i) => plain(i.caption.as_deref().unwrap_or_default(), &mut slots),
         crate::ast::Block::Table(t) => plain(t.caption.as_deref().unwrap_or_default(), &mut slots),
-        crate::ast::Block::Directory { .. } => plain("Contents", &mut slots),
+        // A directory's title is in the settings' language, whose script (Latin or Cyrillic)
+        // is read in the Latin slot whichever of the four it is.
+        crate::ast::Block::Directory { .. } if !slots.contains(&Slot::Latin) => {
+            slots.push(Slot::Latin)
+        }
         _ => {}
     });
     for c in &doc.comments {

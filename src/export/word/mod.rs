@@ -148,7 +148,7 @@ pub struct WordOutput {
 }
 
 /// Writes `doc` as .docx. Errors: an unknown template or forbidden settings
-/// ([`crate::Error::Parameter`], HTTP 412); everything else that cannot be carried over is a
+/// ([`crate::Error::Parameter`]); everything else that cannot be carried over is a
 /// warning.
 pub fn write(doc: &Document, options: &WordOptions) -> Result<Converted<Vec<u8>>> {
     Ok(write_with_stats(doc, options)?.map(|o| o.bytes))

@@ -300,7 +300,8 @@ impl WordTemplates {
         self.templates.get(id)
     }
 
-    /// The template `id`, or the 412-class error the API answers for an unknown `templateId`.
+    /// The template `id`, or an [`Error::Parameter`](crate::Error::Parameter) naming it and the
+    /// known ones: an unknown `templateId` is the caller's error.
     pub fn resolve(&self, id: &str) -> Result<&WordTemplate> {
         self.get(id).ok_or_else(|| {
             let known: Vec<&str> = self.templates.keys().map(String::as_str).collect();
@@ -560,7 +561,7 @@ mod tests {
     }
 
     #[test]
-    fn unknown_template_is_412_naming_it() {
+    fn unknown_template_is_a_parameter_error_naming_it() {
         let err = WordTemplates::builtin().resolve("letter").unwrap_err();
         assert_eq!(err.kind(), crate::error::ErrorKind::Parameter);
         assert!(err.to_string().contains("\"letter\""), "{err}");

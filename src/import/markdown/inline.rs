@@ -22,7 +22,7 @@ impl Reader<'_, '_, '_> {
 
     /// A TeX formula (`$…$`, `$$…$$`); one the TeX reader cannot take is kept as its source text.
     pub(super) fn math(&mut self, st: &mut State, tex: &str, display: bool) {
-        let leaf = match crate::ast::math_tex::parse(tex) {
+        let leaf = match crate::math_tex::parse(tex) {
             Ok((math, unknown)) => {
                 if !unknown.is_empty() {
                     self.warn(

@@ -16,10 +16,8 @@ use self::header::{Header, emf_plus_header, header};
 use super::emfplus::EmfPlus;
 use super::gdi::Gdi;
 use super::reader::Reader;
-use super::{Budget, MAX_RECORDS, MAX_SVG_BYTES, MetafileError, Svg};
-
-/// Malformed records tolerated (skipped) before the whole file is refused.
-const MAX_MALFORMED: usize = 8;
+use super::records::RecordLoop;
+use super::{Budget, MAX_SVG_BYTES, MetafileError, Svg};
 
 /// Plays an EMF into SVG.
 pub(crate) fn play(bytes: &[u8], budget: &mut Budget) -> Result<Svg, MetafileError> {
@@ -65,61 +63,23 @@ fn play_records(
     }
     let mut emfplus = plus.then(EmfPlus::new);
     let mut off = head.size;
-    let mut records = 0usize;
-    let mut malformed = 0usize;
-    let mut first_error = None;
+    let mut tally = RecordLoop::new("EMF record", 8);
     while off + 8 <= bytes.len() {
-        records += 1;
-        if records > MAX_RECORDS {
-            return Err(MetafileError::Limit {
-                what: "records",
-                limit: MAX_RECORDS as u64,
-            });
-        }
+        tally.next()?;
         let mut r = Reader::new(&bytes[off..], off);
         let kind = r.u32("record type")?;
         let size = r.u32("record size")? as usize;
-        if size < 8 || size > bytes.len() - off {
-            return Err(MetafileError::Malformed {
-                what: "EMF record",
-                offset: off,
-                reason: format!(
-                    "type {kind} claims {size} bytes, {} left",
-                    bytes.len() - off
-                ),
-            });
-        }
+        tally.check_size(off, size, bytes.len() - off, format_args!("type {kind}"))?;
         if kind == 14 {
             break;
         }
         let body = Reader::new(&bytes[off + 8..off + size], off + 8);
-        match records::record(&mut gdi, emfplus.as_mut(), kind, body) {
-            Ok(()) => {}
-            Err(e @ MetafileError::Limit { .. }) => return Err(e),
-            Err(e) => {
-                malformed += 1;
-                gdi.skipped += 1;
-                let e = match e {
-                    MetafileError::Bitmap(reason) => MetafileError::Malformed {
-                        what: "EMF record",
-                        offset: off,
-                        reason: format!("type {kind:#x}: bitmap: {reason}"),
-                    },
-                    e => e,
-                };
-                if malformed > MAX_MALFORMED {
-                    return Err(e);
-                }
-                first_error.get_or_insert(e);
-            }
-        }
+        let played = records::record(&mut gdi, emfplus.as_mut(), kind, body);
+        tally.played(&mut gdi, off, kind, played)?;
         off += size;
     }
     gdi.flush()?;
-    // Malformed records and nothing drawn: a broken file, not an empty picture.
-    if let (0, Some(e)) = (gdi.canvas.elements, first_error) {
-        return Err(e);
-    }
+    tally.finish(&gdi)?;
     let unsupported = emfplus.as_ref().map_or(0, |p| p.unsupported);
     *budget = gdi.budget.clone();
     let skipped = gdi.skipped + unsupported + gdi.canvas.dropped;

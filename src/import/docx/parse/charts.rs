@@ -6,9 +6,9 @@ use quick_xml::events::Event;
 
 use crate::ast::Table;
 use crate::ast::chart::{BUBBLE_SIZE_SUFFIX, ChartData, ChartKind};
-use crate::ast::number_format;
 use crate::error::Result;
 use crate::limits::{Limits, MAX_TABLE_COLUMNS};
+use crate::number_format;
 use crate::xml::XmlReader;
 
 /// Most data points kept per series; a chart part is data the user saw, not a data store.

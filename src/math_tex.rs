@@ -5,7 +5,7 @@
 //! `\sum_{i=1}^{n}{i}`, `\left(…\right)`, `\begin{matrix}…\end{matrix}`, `\hat{x}`,
 //! `\sin{x}`, `\text{…}`), so MathJax, KaTeX and pandoc render what the writer emits.
 
-use super::math::{MAX_MATH_DEPTH, MathNode, classify};
+use crate::ast::math::{MAX_MATH_DEPTH, MathNode, classify};
 
 /// Greek letters and symbols with a TeX command: (command, character).
 const SYMBOLS: &[(&str, &str)] = &[
@@ -221,7 +221,7 @@ fn scripts_tex(
 /// Writes `row`; `upright` inside `\operatorname{}` and `\text{}` names (letters written raw).
 fn row_tex(row: &[MathNode], out: &mut String, depth: usize, upright: bool) {
     if depth > MAX_MATH_DEPTH {
-        text_tex(&super::math::linear_text(row), out);
+        text_tex(&crate::ast::math::linear_text(row), out);
         return;
     }
     for node in row {
@@ -708,7 +708,7 @@ impl Parser {
                 out.push(MathNode::Ident { text });
             }
             "mathop" => {
-                let op = super::math::linear_text(&self.arg(depth, false)?);
+                let op = crate::ast::math::linear_text(&self.arg(depth, false)?);
                 let (sub, sup) = self.scripts(depth)?;
                 let body = self.body(depth)?;
                 out.push(MathNode::Nary { op, sub, sup, body });
@@ -761,7 +761,7 @@ impl Parser {
                 let accent = if n == "underline" {
                     "\u{305}".to_string()
                 } else {
-                    super::math::linear_text(&self.arg(depth, false)?)
+                    crate::ast::math::linear_text(&self.arg(depth, false)?)
                 };
                 let body = self.arg(depth, false)?;
                 out.push(MathNode::Accent {
