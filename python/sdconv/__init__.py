@@ -49,6 +49,7 @@ __all__ = [
     "convert_many",
     "formats",
     "read",
+    "register_fonts",
     "to_html",
     "to_markdown",
 ]
@@ -60,7 +61,8 @@ Source = Union[bytes, bytearray, memoryview, str, "os.PathLike[str]", Any]
 _IMPORT_OPTIONS = frozenset({"style_mapping", "magic", "routines", "max_size"})
 _EXPORT_OPTIONS = frozenset(
     {"images", "language", "settings", "word_settings", "template", "track_changes",
-     "comments", "paper", "tables", "headers_footers", "page_breaks"}
+     "comments", "paper", "pdf_standard", "hyphenate", "tables", "headers_footers",
+     "page_breaks"}
 )
 
 
@@ -284,6 +286,8 @@ def _export_spec(to: str, options: Mapping[str, Any]) -> Any:
         options.get("tables", "auto"),
         bool(options.get("headers_footers", False)),
         options.get("page_breaks"),
+        options.get("pdf_standard"),
+        bool(options.get("hyphenate", False)),
     )
 
 
@@ -333,8 +337,12 @@ def convert(
     (``de_DE``, ``en_EN``, ``ru_RU``, ``fr_CA``), ``settings``/``word_settings`` (the API's Word
     export settings, a dict; also for PDF), ``template`` (Word template id),
     ``track_changes`` (``"all"``, ``"accept"``, ``"reject"``), ``comments`` (bool; kept by
-    default, except in Markdown, where ``True`` writes them as footnotes), ``paper`` (``"a4"``,
-    ``"letter"``; PDF). Markdown only: ``tables`` (``"auto"``: pipe tables for plain grids, HTML
+    default, except in Markdown, where ``True`` writes them as footnotes). PDF only: ``paper``
+    (``"a4"``, ``"letter"``), ``pdf_standard`` (``"ua1"``, ``"a2b"``, ``"a2u"``, ``"a3b"``,
+    ``"a2b+ua1"`` or ``"none"``, the default: tagged PDF; a document that cannot meet the
+    standard raises :class:`InvalidInput` naming every reason), ``hyphenate`` (bool: hyphenate
+    with the paragraph language's patterns even when the document does not ask for it).
+    Markdown only: ``tables`` (``"auto"``: pipe tables for plain grids, HTML
     tables for merged or nested cells; ``"html"``; ``"gfm"``), ``headers_footers`` (bool: the
     page header before the text, the footer after it), ``page_breaks`` (the line written for a
     page break, e.g. ``"<!-- pagebreak -->"``, to cut the text into chunks).
@@ -395,3 +403,20 @@ def convert_many(
 def formats() -> dict[str, tuple[bool, bool]]:
     """The formats by name: ``(can_read, can_write)``."""
     return {name: (r, w) for name, r, w in _sdconv.formats()}
+
+
+def register_fonts(source: Source) -> int:
+    """Adds fonts for the rest of the process, tried after the bundled fonts and before the
+    system's when PDF is written (and for the Word writer's page numbers): a folder's font
+    files (``.ttf``, ``.otf``, ``.ttc``, ``.otc``; not its sub-folders), as the command line's
+    ``--font-dir`` does, one font file, or a font's bytes. Returns the number of faces added.
+
+    A file that is no font raises :class:`InvalidInput`, one over the size limit
+    :class:`LimitExceeded`; a missing path ``FileNotFoundError``."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return _sdconv.register_fonts(bytes(source), None)
+    if isinstance(source, (str, os.PathLike)):
+        return _sdconv.register_fonts(None, os.fspath(source))
+    raise TypeError(
+        f"source must be a folder or file path or a font's bytes, not {type(source).__name__}"
+    )

@@ -86,6 +86,8 @@ class ExportSpec:
         tables: str = "auto",
         headers_footers: bool = False,
         page_breaks: Optional[str] = None,
+        pdf_standard: Optional[str] = None,
+        hyphenate: bool = False,
     ) -> None: ...
     @property
     def to(self) -> str:
@@ -132,3 +134,5 @@ def convert_many(
 def formats() -> list[tuple[str, bool, bool]]:
     """The formats: ``(name, can_read, can_write)``."""
 
+def register_fonts(data: Optional[bytes] = None, path: Optional[_Path] = None) -> int:
+    """Registers a font's bytes, a font file or a folder's font files; the faces added."""

@@ -6,9 +6,10 @@
 //!
 //! Only the engine's public face is used: [`sdconv::import_shared`],
 //! [`sdconv::export::files::export_files`] (the Markdown and HTML writers' extra files, which
-//! Python callers get as bytes), the option types, and [`sdconv::ast`] for picture alt texts
-//! and counts.
+//! Python callers get as bytes), the option types, [`sdconv::ast`] for picture alt texts and
+//! counts, and [`sdconv::fonts::register`] for `register_fonts`.
 
+mod fonts;
 mod images;
 mod options;
 
@@ -446,5 +447,6 @@ fn _sdconv(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(convert, m)?)?;
     m.add_function(wrap_pyfunction!(convert_many, m)?)?;
     m.add_function(wrap_pyfunction!(formats, m)?)?;
+    m.add_function(wrap_pyfunction!(fonts::register_fonts, m)?)?;
     Ok(())
 }

@@ -5,7 +5,7 @@
 use pyo3::prelude::*;
 use sdconv::export::files::ImageMode;
 use sdconv::export::markdown::{MarkdownOptions, Tables};
-use sdconv::export::pdf::{Paper, PdfOptions};
+use sdconv::export::pdf::{Paper, PdfOptions, PdfStandard};
 use sdconv::export::word::{PagedSettings, WordTemplates};
 use sdconv::import::docx::StyleMapping;
 use sdconv::lang::Language;
@@ -87,11 +87,14 @@ impl ExportSpec {
     /// `settings` is the API's Word export settings object as JSON text (also for PDF);
     /// without it, image and table captions are shown, as the command line does. `comments`
     /// `None` is each format's default: kept, except in Markdown, which leaves them out unless
-    /// asked. `tables`, `headers_footers` and `page_breaks` are the Markdown writer's.
+    /// asked. `tables`, `headers_footers` and `page_breaks` are the Markdown writer's;
+    /// `paper`, `pdf_standard` (the CLI's `--pdf-standard` names) and `hyphenate` the PDF
+    /// writer's.
     #[new]
     #[pyo3(signature = (to, images="files", language=None, settings=None, template=None,
                         track_changes="all", comments=None, paper="a4", tables="auto",
-                        headers_footers=false, page_breaks=None))]
+                        headers_footers=false, page_breaks=None, pdf_standard=None,
+                        hyphenate=false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         to: &str,
@@ -105,6 +108,8 @@ impl ExportSpec {
         tables: &str,
         headers_footers: bool,
         page_breaks: Option<String>,
+        pdf_standard: Option<&str>,
+        hyphenate: bool,
     ) -> PyResult<Self> {
         let to = format(to)?;
         let images = ImageMode::parse(images).ok_or_else(|| {
@@ -139,6 +144,15 @@ impl ExportSpec {
                 ));
             }
         };
+        // The engine's parser: the CLI's names (`ua1`, `a2b+ua1`, …) and its message, which
+        // lists them.
+        let pdf_standard = pdf_standard
+            .map(|name| {
+                name.parse::<PdfStandard>()
+                    .map_err(|message| invalid("pdf_standard", message))
+            })
+            .transpose()?
+            .unwrap_or_default();
         let word_settings = match settings {
             Some(json) => {
                 let mut s = PagedSettings::from_json(json).map_err(Failure::Engine)?;
@@ -161,7 +175,10 @@ impl ExportSpec {
             export.word.template_id = id.to_string();
         }
         export.word.settings = word_settings;
-        export.pdf = PdfOptions::new(word_settings).with_paper(paper);
+        export.pdf = PdfOptions::new(word_settings)
+            .with_paper(paper)
+            .with_standard(pdf_standard)
+            .with_hyphenation(hyphenate);
         export.html.language = language;
         export.parsx.language = language;
         let tables = Tables::parse(tables)
