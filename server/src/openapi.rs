@@ -188,6 +188,8 @@ fn components() -> Value {
         json!({"type": "object", "required": ["numWithAnyChange", "numWithConversationChange", "numWithSectionChange"], "properties": p})
     };
     let locales = json!({"type": "object", "additionalProperties": {"type": "string"}});
+    // The engine's names, as the CLI's --pdf-standard takes them.
+    let standards = sdconv::export::pdf::PdfStandard::ALL.map(|p| p.as_str());
     json!({
         "securitySchemes": {
             "clientId": {"type": "apiKey", "in": "header", "name": "x-client-id"},
@@ -247,7 +249,10 @@ fn components() -> Value {
             "PdfExport": {"type": "object", "required": ["userId"], "properties": {
                 "userId": {"type": "string", "minLength": 1, "maxLength": 150},
                 "settings": {"type": "object", "description": "as WordExport.settings; language defaults to the user's"},
-                "paper": {"enum": ["a4", "letter"]}}},
+                "paper": {"enum": ["a4", "letter"]},
+                "pdfStandard": {"enum": standards,
+                    "description": "the standard to meet (PDF/UA-1, PDF/A-2b, -2u, -3b, PDF/A-2b with PDF/UA-1), as the CLI's --pdf-standard; a document that cannot is a 412 naming every reason; default none (tagged PDF)"},
+                "hyphenate": {"type": "boolean", "description": "hyphenate with the paragraph language's patterns even when the document does not ask"}}},
             "Credentials": {"type": "object", "required": ["email", "password"], "properties": string_props(&["email", "password"])},
             "Job": {"type": "object", "required": ["state"], "properties": {
                 "state": {"enum": ["PENDING", "SUCCESS", "FAILURE"]},

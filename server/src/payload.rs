@@ -573,6 +573,13 @@ pub struct PdfExport {
     /// `a4` (the default) or `letter`.
     #[serde(default)]
     pub paper: Option<String>,
+    /// The standard the PDF must meet, as the CLI's `--pdf-standard` names it (`ua1`, `a2b`,
+    /// `a2u`, `a3b`, `a2b+ua1`); `none` or absent: tagged PDF, no standard claimed.
+    #[serde(default)]
+    pub pdf_standard: Option<String>,
+    /// Hyphenate with the paragraph language's patterns even when the document does not ask.
+    #[serde(default)]
+    pub hyphenate: bool,
 }
 
 fn empty_object() -> serde_json::Value {

@@ -5,7 +5,7 @@ use axum::extract::{Path, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use sdconv::export::html::HtmlOptions;
-use sdconv::export::pdf::{Paper, PdfOptions};
+use sdconv::export::pdf::{Paper, PdfOptions, PdfStandard};
 use sdconv::export::word::{PagedSettings, WordOptions};
 use sdconv::lang::Language;
 use sdconv::{ExportOptions, Format};
@@ -196,7 +196,9 @@ pub async fn word(
 
 /// POST /partner/documents/{id}/export/pdf: an extension of this server, not in the partner spec.
 /// The engine's own PDF layout; `settings` as for Word (all optional, `language` defaulting to
-/// the user's), `paper` `a4` (default) or `letter`.
+/// the user's), `paper` `a4` (default) or `letter`, `pdfStandard` one of the CLI's
+/// `--pdf-standard` names, `hyphenate` a bool. A document that cannot meet the standard is a
+/// 412 naming `pdfStandard` and every reason.
 pub async fn pdf(
     State(state): State<AppState>,
     caller: Caller,
@@ -213,6 +215,13 @@ pub async fn pdf(
             ));
         }
     };
+    let standard = match body.pdf_standard.as_deref() {
+        None => PdfStandard::None,
+        // The engine's parser and message, which lists the names.
+        Some(name) => name
+            .parse::<PdfStandard>()
+            .map_err(|message| ApiError::precondition("pdfStandard", message))?,
+    };
     let (row, user) = exporter(&state, &caller, &id, &body.user_id).await?;
     let settings = settings(body.settings, &user)?;
     let mut tree = service::load_tree(&state, &row, Some(&user.language)).await?;
@@ -221,7 +230,21 @@ pub async fn pdf(
     // document carries the chosen language and captions, labels and /Lang agree with it.
     tree.meta.language = Some(settings.language.code().to_string());
     let mut options = ExportOptions::default();
-    options.pdf = PdfOptions::new(settings).with_paper(paper);
-    let bytes = convert(&state, tree, Format::Pdf, options).await?;
+    options.pdf = PdfOptions::new(settings)
+        .with_paper(paper)
+        .with_standard(standard)
+        .with_hyphenation(body.hyphenate);
+    let out = state
+        .convert(move || sdconv::export(&tree, Format::Pdf, &options))
+        .await?
+        .map_err(|e| match e {
+            // 412 as for any bad input, naming the field that asked for the standard.
+            sdconv::Error::Nonconforming { .. } => ApiError::precondition("pdfStandard", e),
+            e => ApiError::engine("export", &e),
+        })?;
+    for w in &out.warnings {
+        tracing::info!(format = "pdf", "export warning: {w}");
+    }
+    let bytes = out.value;
     Ok(file(PDF, format!("{}.pdf", row.id), bytes))
 }

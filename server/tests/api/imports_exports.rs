@@ -643,6 +643,102 @@ async fn pdf_export_extension() {
     .await;
 }
 
+#[tokio::test]
+async fn pdf_export_meets_the_standard_asked_or_names_why_not() {
+    let Some(h) = Harness::start().await else {
+        return;
+    };
+    let id = german_sample(&h).await;
+    let path = format!("/partner/documents/{id}/export/pdf");
+
+    // PDF/A-2b, hyphenated: the XMP metadata (written uncompressed) identifies the part.
+    let (status, pdf, ct) = export(
+        &h,
+        &id,
+        "pdf",
+        json!({"userId": "u1", "pdfStandard": "a2b", "hyphenate": true}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{}", String::from_utf8_lossy(&pdf));
+    assert_eq!(ct, "application/pdf");
+    let text = String::from_utf8_lossy(&pdf);
+    assert!(text.contains("pdfaid:part"), "PDF/A identification");
+    assert!(
+        !text.contains("pdfuaid:part"),
+        "no PDF/UA claim unless asked"
+    );
+    // `none` is the default: tagged PDF claiming no standard.
+    let (status, pdf, _) = export(
+        &h,
+        &id,
+        "pdf",
+        json!({"userId": "u1", "pdfStandard": "none", "hyphenate": false}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(!String::from_utf8_lossy(&pdf).contains("pdfaid:part"));
+
+    // A name the CLI does not take: 412 naming the field, the value and the names it takes.
+    let body = assert_error(
+        h.post(&path)
+            .json(&json!({"userId": "u1", "pdfStandard": "pdf/a-1b"})),
+        412,
+        "precondition_failed",
+        "pdfStandard",
+    )
+    .await;
+    let message = body["message"].as_str().unwrap();
+    assert!(
+        message.contains("pdf/a-1b") && message.contains("a2b+ua1"),
+        "{message}"
+    );
+    assert_error(
+        h.post(&path)
+            .json(&json!({"userId": "u1", "hyphenate": "yes"})),
+        412,
+        "precondition_failed",
+        "expected a boolean",
+    )
+    .await;
+
+    // A character no font has cannot be archived: the engine's reasons, as a 412 naming the
+    // field that asked for the standard. Without a standard the same document is written.
+    let mut doc = sdconv::import(Format::Word, &sample_docx(), &ImportOptions::default())
+        .unwrap()
+        .value;
+    doc.blocks
+        .push(Block::Paragraph(sdconv::ast::Paragraph::new(
+            TextType::Paragraph,
+            vec![Inline::text("a \u{10FFFD} b")],
+        )));
+    let zip = sdconv::export(&doc, Format::Sdxml, &sdconv::ExportOptions::default())
+        .unwrap()
+        .value;
+    let (status, access) = send_json(h.post("/partner/imports/sdxml/upload").multipart(upload(
+        "unglyphed.zip",
+        zip,
+        &import_data("u1"),
+    )))
+    .await;
+    assert_eq!(status, StatusCode::OK, "{access}");
+    let unglyphed = access["documentId"].as_str().unwrap();
+    let body = assert_error(
+        h.post(&format!("/partner/documents/{unglyphed}/export/pdf"))
+            .json(&json!({"userId": "u1", "pdfStandard": "a2b"})),
+        412,
+        "precondition_failed",
+        "pdfStandard",
+    )
+    .await;
+    let message = body["message"].as_str().unwrap();
+    assert!(
+        message.contains("PDF/A-2b") && message.contains("U+10FFFD"),
+        "{message}"
+    );
+    let (status, _, _) = export(&h, unglyphed, "pdf", json!({"userId": "u1"})).await;
+    assert_eq!(status, StatusCode::OK);
+}
+
 /// The sample (as read from its Word form) with a tracked insertion and a tracked deletion
 /// added (it has a comment already), stored for `u1` through the sd.xml upload; the document id.
 async fn redlined(h: &Harness) -> String {
