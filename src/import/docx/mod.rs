@@ -33,8 +33,8 @@ pub use build::mapping::{self, MappingEntry, StyleMapping};
 
 use build::convert::{Built, Sources};
 use build::{meta, numbering as lists, pictures, references};
-use parse::body::Facts;
 use parse::package::Package;
+use parse::parser::Facts;
 use parse::parts::{self, TextParts};
 use parse::pictures::MediaJob;
 use parse::rels::Relationships;

@@ -5,8 +5,8 @@
 
 use quick_xml::events::{BytesStart, Event};
 
-use super::body::BodyParser;
 use super::model::{BorderSide, Cell, Merge, Row, Table};
+use super::parser::BodyParser;
 use super::xmlutil::{attr, attr_string, on_off, twips, val};
 use crate::ast::{Align, VAlign};
 use crate::error::Result;
