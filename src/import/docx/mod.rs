@@ -31,7 +31,8 @@ use crate::report::{Converted, Report};
 pub use build::looks::{self, NumberLook, NumberLooks};
 pub use build::mapping::{self, MappingEntry, StyleMapping};
 
-use build::convert::{Built, Sources};
+use build::convert::Built;
+use build::converter::Sources;
 use build::{meta, numbering as lists, pictures, references};
 use parse::package::Package;
 use parse::parser::Facts;
