@@ -1,6 +1,6 @@
 //! Stage one of the Word reader: Word parts into plain structs, one module per part, as mammoth
 //! reads them. Nothing here knows the tree's text types or the caller's mapping; stage two
-//! ([`super::build`]) decides those.
+//! ([`super::tree`]) decides those.
 //!
 //! - [`package`]: what the bytes are, `[Content_Types].xml`, `_rels/.rels`, the main part;
 //!   [`rels`]: any part's relationships; [`xmlutil`]: attribute and measurement helpers.

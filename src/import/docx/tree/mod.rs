@@ -1,5 +1,6 @@
 //! Stage two of the Word reader: the plain structs of stage one ([`super::parse`]) into the
-//! tree.
+//! tree. The folder is named for what it makes: it was `build/`, which tools (editors' search,
+//! indexers, `.gitignore` habits) take for build output and skip.
 //!
 //! - [`converter`]: the converter's state and the helpers every step shares (the steps import
 //!   it, it imports none of them); [`convert`]: its entry points (body, comments, header and
