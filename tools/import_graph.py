@@ -1,20 +1,22 @@
 #!/usr/bin/env python3
 """Draws the file-level import graph of one source folder and names its import loops.
 
-    tools/import_graph.py src/export/word [src/import/docx/parse …] [--dot]
+    tools/import_graph.py src/export/word [src/import/docx/parse …] [--dot] [--check]
 
-A node is a file of the folder (`mod` for its `mod.rs`) or a sub-folder module. A file imports
-another when it names it by path: in a `use` (groups expanded) or inline (`super::runs::f()`),
-as `super::…`, `crate::<folder>::…` or, in `mod.rs`, a child's bare name. A name taken from
-`mod.rs` counts as an import of the file it is defined or re-exported from (`mod` when defined
-there; nothing when it comes from outside the folder). Lines inside a `#[cfg(test)]` module are
-marked `[test]`; they count, as the compiler counts them. Then it prints every loop: each
-strongly connected group of files, with the edges that hold it together and the names each
-edge imports, so a loop can be judged (a shared struct beside one of its steps, or real mutual
-recursion).
+A node is a file of the folder (`mod` for its `mod.rs`) or a sub-folder (all its files). A file
+imports another when it names it by path, in a `use` (groups expanded) or inline
+(`super::runs::f()`): every `crate::…`, `super::…`, `self::…` path, and a path starting with a
+module the file declares, is resolved to its absolute module path. A name taken from the
+folder's `mod.rs` counts as an import of the file it is defined in or re-exported from (`mod`
+when defined there; nothing when it comes from outside the folder). Paths inside a
+`#[cfg(test)]` module count too (the compiler counts them) and are marked `[test]`. Method
+calls are not imports: a step calling another step's method on a shared struct adds no edge.
 
-Python 3.11 standard library only; it reads the sources, it does not run cargo. With `--dot` it
-prints the graph in Graphviz form instead.
+It prints each node's imports, then every loop: each strongly connected group of files, with
+the edges that hold it together and the names each edge imports, so a loop can be judged (a
+shared struct living beside one of its steps, or real mutual recursion). With `--dot` it
+prints Graphviz instead; with `--check` it exits 1 when a folder has a loop. Python 3.11
+standard library only; it reads the sources, no cargo.
 """
 
 import re
@@ -115,131 +117,135 @@ def expand_use(tree: str) -> list[tuple[list[str], str]]:
     return parse(tree, [])
 
 
+def regions(text: str):
+    """Splits a file into (start, end, inline modules open, under cfg(test)) pieces."""
+    pieces, last = [], 0
+    stack = []  # (brace depth inside, module name, is_test)
+    depth = 0
+
+    def mods():
+        return [name for _, name, _ in stack]
+
+    def tested():
+        return any(t for _, _, t in stack)
+
+    for m in re.finditer(r"(#\[cfg\(test\)\]\s*)?\bmod\s+(\w+)\s*\{|\{|\}", text):
+        if m.group(2):
+            pieces.append((last, m.end(), mods(), tested()))
+            last = m.end()
+            depth += 1
+            stack.append((depth, m.group(2), m.group(1) is not None or m.group(2) == "tests"))
+        elif m.group(0) == "{":
+            depth += 1
+        else:
+            if stack and stack[-1][0] == depth:
+                pieces.append((last, m.start(), mods(), tested()))
+                last = m.end()
+                stack.pop()
+            depth -= 1
+    pieces.append((last, len(text), mods(), tested()))
+    return pieces
+
+
 class Folder:
+    """One folder's files, each file's module path, and the paths they name."""
+
     def __init__(self, root: Path):
         self.root = root
-        src = next(p for p in [root, *root.parents] if p.name == "src")
-        self.crate_path = ["crate", *root.relative_to(src).parts]
-        self.nodes: dict[str, Path] = {}
-        for p in sorted(root.iterdir()):
-            if p.suffix == ".rs":
-                self.nodes["mod" if p.stem == "mod" else p.stem] = p
-            elif p.is_dir() and ((p / "mod.rs").exists() or (root / f"{p.name}.rs").exists()):
-                self.nodes.setdefault(p.name, p / "mod.rs")
-        self.children = set(self.nodes) - {"mod"}
-        self.texts = {k: self.read(v) for k, v in self.nodes.items()}
+        src = next(p for p in [root.resolve(), *root.resolve().parents] if p.name == "src")
+        self.src = src
+        self.path = ["crate", *root.resolve().relative_to(src).parts]
+        # Every .rs file under the folder, by the node it belongs to: a file of the folder is
+        # its own node (`mod.rs` is `mod`), a sub-folder's files are the sub-folder's node.
+        self.files: list[tuple[str, Path]] = []
+        self.nodes: set[str] = set()
+        for p in sorted(root.rglob("*.rs")):
+            rel = p.relative_to(root).parts
+            node = "mod" if rel == ("mod.rs",) else Path(rel[0]).stem
+            self.nodes.add(node)
+            self.files.append((node, p))
+        self.children = self.nodes - {"mod"}
         self.mod_names = self.names_of_mod()
 
-    @staticmethod
-    def read(path: Path) -> str:
-        if path.is_dir() or not path.exists():
-            return ""
-        return strip(path.read_text(encoding="utf-8"))
+    def module_of(self, path: Path) -> list[str]:
+        """The module path of a file: `src/a/b/mod.rs` and `src/a/b.rs` are `crate::a::b`."""
+        parts = list(path.resolve().relative_to(self.src).with_suffix("").parts)
+        if parts[-1] in ("mod", "lib", "main"):
+            parts.pop()
+        return ["crate", *parts]
 
-    def names_of_mod(self) -> dict[str, str | None]:
-        """Each name `mod.rs` defines or imports → the node it comes from (None: outside)."""
-        text = self.texts.get("mod", "")
-        names: dict[str, str | None] = {}
-        for m in re.finditer(rf"\b{ITEM_KEYWORDS}\s+(\w+)", text):
-            names[m.group(1)] = "mod"
-        for m in re.finditer(r"\buse\s+([^;]+);", text):
-            for segs, bound in expand_use(m.group(1)):
-                target = self.target(segs, depth=0, node="mod")
-                if bound and bound != "*":
-                    names.setdefault(bound, target[0] if target else None)
-        return names
-
-    def target(self, segs: list[str], depth: int, node: str) -> tuple[str, str] | None:
-        """The node a path names, seen from `node` at inline-module depth `depth`, and the name."""
-        segs = [s for s in segs if s]
+    def resolve(self, segs: list[str], module: list[str], children: set[str]) -> list[str] | None:
+        """The absolute path `segs` names from `module`, or None (another crate, a local)."""
         if not segs:
             return None
-        rest: list[str]
         if segs[0] == "crate":
-            if segs[: len(self.crate_path)] != self.crate_path:
-                return None
-            rest = segs[len(self.crate_path) :]
-        elif segs[0] in ("super", "self"):
+            return segs
+        if segs[0] == "self":
+            return module + segs[1:]
+        if segs[0] == "super":
             k = 0
             while k < len(segs) and segs[k] == "super":
                 k += 1
-            if segs[0] == "self":
-                rest_from_self = segs[1:]
-                if node != "mod" or depth:
-                    return None
-                rest = rest_from_self
-            else:
-                # From a file, `super` at depth d+1 is the folder; from mod.rs, depth d is.
-                level = depth + (0 if node == "mod" else 1)
-                if k != level:
-                    return None
-                rest = segs[k:]
-        elif node == "mod" and depth == 0 and segs[0] in self.children:
-            rest = segs
-        else:
+            return module[: len(module) - k] + segs[k:] if k < len(module) else None
+        if segs[0] in children:
+            return module + segs
+        return None
+
+    def node_of(self, absolute: list[str]) -> tuple[str, str] | None:
+        """The node of the folder an absolute path lands in, and the name it takes there."""
+        n = len(self.path)
+        if absolute[:n] != self.path or len(absolute) == n:
             return None
-        if not rest:
-            return None
-        head = rest[0]
+        head, rest = absolute[n], absolute[n + 1 :]
         if head in self.children:
-            return (head, "::".join(rest[1:]) or head) if head != node else None
-        if head == "*":
+            return head, "::".join(rest) or head
+        if head in ("*", "self"):
             return None
         origin = self.mod_names.get(head)
-        if origin is None or origin == node:
-            return None
-        return origin, head
+        return (origin, head) if origin else None
+
+    def names_of_mod(self) -> dict[str, str | None]:
+        """Each name the folder's `mod.rs` defines or imports → the node it comes from."""
+        mod_rs = self.root / "mod.rs"
+        if not mod_rs.exists():
+            return {}
+        text = strip(mod_rs.read_text(encoding="utf-8"))
+        top = regions(text)[0]
+        names: dict[str, str | None] = {}
+        for m in re.finditer(rf"\b{ITEM_KEYWORDS}\s+(\w+)", text):
+            names[m.group(1)] = "mod"
+        self.mod_names = {}  # what node_of reads while this is worked out: nothing yet
+        for m in re.finditer(r"\buse\s+([^;]+);", text[top[0] : top[1]]):
+            for segs, bound in expand_use(m.group(1)):
+                absolute = self.resolve(segs, self.path, self.children)
+                hit = self.node_of(absolute) if absolute else None
+                if bound and bound != "*":
+                    names.setdefault(bound, hit[0] if hit else None)
+        return names
 
     def edges(self) -> dict[tuple[str, str], dict[str, bool]]:
         """(from, to) → {imported name: only under cfg(test)}."""
         found: dict[tuple[str, str], dict[str, bool]] = defaultdict(dict)
-        for node, text in self.texts.items():
-            for start, end, depth, test in self.regions(text):
+        for node, path in self.files:
+            text = strip(path.read_text(encoding="utf-8"))
+            base = self.module_of(path)
+            declared = set(re.findall(r"^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;", text, re.M))
+            for start, end, inline, test in regions(text):
+                module = base + inline
+                children = declared if not inline else set()
                 chunk = text[start:end]
-                uses = list(re.finditer(r"\buse\s+([^;]+);", chunk))
-                for m in uses:
-                    for segs, _ in expand_use(m.group(1)):
-                        self.add(found, node, segs, depth, test)
+                paths = [segs for m in re.finditer(r"\buse\s+([^;]+);", chunk)
+                         for segs, _ in expand_use(m.group(1))]
                 rest = re.sub(r"\buse\s+([^;]+);", " ", chunk)
-                for m in re.finditer(r"(?<![\w:])((?:\w+::)+\w+)", rest):
-                    self.add(found, node, m.group(1).split("::"), depth, test)
+                paths += [m.group(1).split("::")
+                          for m in re.finditer(r"(?<![\w:])((?:\w+::)+\w+)", rest)]
+                for segs in paths:
+                    absolute = self.resolve(segs, module, children)
+                    hit = self.node_of(absolute) if absolute else None
+                    if hit and hit[0] != node:
+                        names = found[(node, hit[0])]
+                        names[hit[1]] = names.get(hit[1], True) and test
         return found
-
-    def add(self, found, node, segs, depth, test):
-        hit = self.target(segs, depth, node)
-        if hit:
-            names = found[(node, hit[0])]
-            names[hit[1]] = names.get(hit[1], True) and test
-
-    @staticmethod
-    def regions(text: str):
-        """Splits a file into (start, end, inline-module depth, under cfg(test)) pieces."""
-        opens = []  # (brace depth inside, is_test)
-        stack_depth = 0
-        pieces, last = [], 0
-        mod_depth, test_depth = 0, 0
-        for m in re.finditer(r"(#\[cfg\(test\)\]\s*)?\bmod\s+\w+\s*\{|\{|\}", text):
-            tok = m.group(0)
-            if tok.endswith("{") and "mod" in tok:
-                pieces.append((last, m.end(), mod_depth, test_depth > 0))
-                last = m.end()
-                stack_depth += 1
-                is_test = m.group(1) is not None or re.search(r"\bmod\s+tests\b", tok) is not None
-                opens.append((stack_depth, is_test))
-                mod_depth += 1
-                test_depth += is_test
-            elif tok == "{":
-                stack_depth += 1
-            else:
-                if opens and opens[-1][0] == stack_depth:
-                    pieces.append((last, m.start(), mod_depth, test_depth > 0))
-                    last = m.end()
-                    _, is_test = opens.pop()
-                    mod_depth -= 1
-                    test_depth -= is_test
-                stack_depth -= 1
-        pieces.append((last, len(text), mod_depth, test_depth > 0))
-        return pieces
 
 
 def loops(nodes, edges):
@@ -284,7 +290,7 @@ def short(names: dict[str, bool]) -> str:
 
 
 def main(argv: list[str]) -> int:
-    dot = "--dot" in argv
+    dot, check = "--dot" in argv, "--check" in argv
     dirs = [a for a in argv if not a.startswith("--")]
     if not dirs:
         print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
@@ -294,11 +300,11 @@ def main(argv: list[str]) -> int:
         folder = Folder(Path(d))
         edges = folder.edges()
         if dot:
-            name = "/".join(folder.crate_path[1:])
+            name = "/".join(folder.path[1:])
             print(f'digraph "{name}" {{')
             for a, b in sorted(edges):
                 test = all(edges[(a, b)].values())
-                print(f'  "{a}" -> "{b}"' + (" [style=dashed]" if test else ";"))
+                print(f'  "{a}" -> "{b}"' + (" [style=dashed];" if test else ";"))
             print("}")
             continue
         print(f"== {d}")
@@ -314,7 +320,7 @@ def main(argv: list[str]) -> int:
             for a, b in sorted(edges):
                 if a in comp and b in comp:
                     print(f"    {a} -> {b}: {short(edges[(a, b)])}")
-    return 0
+    return 1 if check and total else 0
 
 
 if __name__ == "__main__":
