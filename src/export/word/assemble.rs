@@ -11,9 +11,9 @@ use crate::limits::Limits;
 use crate::report::{Converted, Location, WarningKind};
 use crate::xml::{escape_attr, escape_text};
 
-use super::document::{Part, Rel, Writer};
 use super::runs::word_date;
 use super::template::WordTemplate;
+use super::writer::{Part, Rel, Writer};
 use super::{ImageStats, PagedSettings};
 use crate::export::paged::pictures::compress_all;
 
@@ -366,7 +366,7 @@ fn extension(kind: MediaKind) -> &'static str {
     }
 }
 
-fn push_rels(out: &mut String, rels: Option<&super::document::Rels>, media: &[String]) {
+fn push_rels(out: &mut String, rels: Option<&super::writer::Rels>, media: &[String]) {
     let Some(rels) = rels else { return };
     for (id, rel) in &rels.items {
         match rel {

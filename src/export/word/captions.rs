@@ -11,7 +11,7 @@
 
 use std::fmt::Write;
 
-use super::document::{Target, TocEntry, Writer, field, text_run};
+use super::writer::{Target, TocEntry, Writer, field, text_run};
 
 /// Figure or table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

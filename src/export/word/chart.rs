@@ -16,7 +16,7 @@ use crate::ast::chart::{ChartData, ChartKind, OTHER_KIND_URI, Stacking, is_chart
 use crate::number_format;
 use crate::xml::{escape_attr, escape_text};
 
-use super::document::Writer;
+use super::writer::Writer;
 use crate::ast::length::EMU_PER_TWIP;
 
 use crate::ooxml::XML_DECL;

@@ -13,9 +13,10 @@
 //! and writing strings straight into the parts is several times faster than building its element
 //! tree. The part writers here are small and each says which ECMA-376 rule it follows.
 //!
-//! Done: every block and inline node of the tree (see `document`, `runs`), captions with
-//! `SEQ` fields (`captions`), pre-filled TOCs (`toc`), footnotes and endnotes, comments,
-//! revisions, header/footer with page numbers, core properties, compressed images (`paged::pictures`).
+//! Done: every block and inline node of the tree (see `document`, `runs`; the state they share
+//! is `writer`'s), captions with `SEQ` fields (`captions`), pre-filled TOCs (`toc`), footnotes
+//! and endnotes, comments, revisions, header/footer with page numbers, core properties,
+//! compressed images (`paged::pictures`).
 //! How a reader gets the tree back (the contract with `import::docx`):
 //!
 //! | Word | tree |
@@ -64,6 +65,7 @@ mod captions;
 mod chart;
 mod document;
 mod images;
+mod lang_defaults;
 mod langdir;
 mod numbering;
 mod omml;
@@ -73,6 +75,7 @@ mod sdox;
 mod tables;
 mod template;
 mod toc;
+mod writer;
 
 use std::sync::Arc;
 

@@ -10,7 +10,7 @@ use crate::ast::{IndexNode, Inline, NoteKind, TextStyle};
 use crate::report::WarningKind;
 use crate::xml::escape_attr;
 
-use super::document::{MARK, Part, PendingRef, Writer, field, text_run};
+use super::writer::{MARK, Part, PendingRef, Writer, field, text_run};
 
 /// Run properties every run of a context shares.
 #[derive(Debug, Clone, Copy, Default)]
@@ -127,7 +127,7 @@ impl Writer<'_> {
     fn open_link(&mut self, out: &mut String, part: Part, href: &str) -> bool {
         if let Some(anchor) = href.strip_prefix('#') {
             out.push_str(r#"<w:hyperlink w:anchor=""#);
-            escape_attr(&super::document::bookmark_name(anchor), out);
+            escape_attr(&super::writer::bookmark_name(anchor), out);
             out.push_str(r#"" w:history="1">"#);
             return true;
         }
@@ -460,7 +460,7 @@ impl Writer<'_> {
     /// Writes a cross-reference whose target is now known: a `REF` field (with `\r` for the
     /// paragraph number of a numbered heading or paragraph) holding the target's text.
     pub(crate) fn render_ref(&mut self, out: &mut String, r: &PendingRef) {
-        let rpr = super::document::CellFormat {
+        let rpr = super::writer::CellFormat {
             align: None,
             size: r.size,
         }
@@ -479,7 +479,7 @@ impl Writer<'_> {
             );
             let mut result = String::new();
             text_run(&mut result, crate::export::XREF_MARK, &rpr, r.deleted);
-            let name = super::document::bookmark_name(&r.target);
+            let name = super::writer::bookmark_name(&r.target);
             field(out, &format!("REF {name} \\h"), &result, r.deleted);
             return;
         };

@@ -11,7 +11,7 @@ use crate::report::WarningKind;
 use crate::xml::escape_attr;
 
 use super::captions::CaptionKind;
-use super::document::{CellFormat, Writer};
+use super::writer::{CellFormat, Writer};
 use crate::ooxml::{CELL_MARGINS, MIN_CELL_TEXT};
 
 /// A `#rrggbb` colour as Word's `RRGGBB` (ST_HexColorRGB, xsd:hexBinary: either case), if it is

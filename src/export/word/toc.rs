@@ -16,7 +16,7 @@ use crate::ast::DirectoryKind;
 use crate::xml::escape_attr;
 
 use super::captions::CaptionKind;
-use super::document::{TocEntry, Writer, field, text_run};
+use super::writer::{TocEntry, Writer, field, text_run};
 
 /// Deepest heading level (0-based) the table of contents lists.
 pub const TOC_MAX_LEVEL: usize = 2;

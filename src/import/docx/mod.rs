@@ -7,7 +7,7 @@
 //!    parsers), `notes`, `comments`, `core_props`, `settings`, `charts`, `smartart`;
 //!    `pictures` reads the picture parts on a second thread meanwhile. The main part is
 //!    streamed, never loaded as a DOM.
-//! 2. **Structs → tree** (`build/`): `convert`, `paragraphs`, `inlines` and `fields`
+//! 2. **Structs → tree** (`tree/`): `convert`, `paragraphs`, `inlines` and `fields`
 //!    (paragraphs, runs, fields, notes, comments, images), [`mapping`] (the text type of each
 //!    paragraph: the API's `styleMapping`, built-in styles, outline levels, numbering),
 //!    `numbering` (Word's list counters), `tables`, `captions`, `references`, `pictures`,
@@ -18,9 +18,10 @@
 //! calls nothing above it: a magic import takes the tree and the looks [`read_with_looks`] hands
 //! out, and settles the lists with [`WordRead::into_document`] after its style sets.
 
-mod build;
+// Stage two is `tree/` (for what it makes), not `build/`: tools skip a `build/` folder.
 pub(crate) mod chunks;
 mod parse;
+mod tree;
 
 use crate::archive::Source;
 use crate::ast::Document;
@@ -28,16 +29,17 @@ use crate::error::{Error, Result};
 use crate::limits::Limits;
 use crate::report::{Converted, Report};
 
-pub use build::looks::{self, NumberLook, NumberLooks};
-pub use build::mapping::{self, MappingEntry, StyleMapping};
+pub use tree::looks::{self, NumberLook, NumberLooks};
+pub use tree::mapping::{self, MappingEntry, StyleMapping};
 
-use build::convert::{Built, Sources};
-use build::{meta, numbering as lists, pictures, references};
-use parse::body::Facts;
 use parse::package::Package;
+use parse::parser::Facts;
 use parse::parts::{self, TextParts};
 use parse::pictures::MediaJob;
 use parse::rels::Relationships;
+use tree::convert::Built;
+use tree::converter::Sources;
+use tree::{meta, numbering as lists, pictures, references};
 
 /// Options of the Word reader. Input limits are an argument of their own ([`read_source`]).
 #[derive(Debug, Clone, Default)]
@@ -322,7 +324,7 @@ fn text_side(
         chunks: &chunks,
         core_language: core.language.as_deref(),
     };
-    let mut built = build::convert::build(src, body, comments, page, report);
+    let mut built = tree::convert::build(src, body, comments, page, report);
     // The chunks' pictures, beside the document's own (named apart).
     for item in chunks.into_values().flat_map(|c| c.media) {
         built.doc.media.insert(item);

@@ -2,48 +2,24 @@
 //! endnotes, comments, headers and footers) with quick-xml into [`model`](super::model) values.
 //! Paragraphs and block containers are read here; runs in [`super::runs`], tables in
 //! [`super::tables`], pictures and text boxes in [`super::drawing`]; a large main part is split
-//! between two parsers by [`super::halves`].
+//! between two parsers by [`super::halves`]. The parser itself ([`BodyParser`], its state and
+//! shared helpers) is in [`super::parser`].
 //!
 //! Element names are matched on their local part, so any prefix and both the transitional and
 //! ISO Strict namespaces read alike. Every handler consumes its element through the matching end
 //! tag; containers the reader does not know are read through (their text kept) with one
 //! warning per element name, and `mc:AlternateContent` contributes exactly one branch.
 
-use std::collections::{HashMap, HashSet};
-
 use quick_xml::events::{BytesStart, Event};
 
-use super::halves::Half;
 use super::model::{Block, Body, Item, Para, Run, RunItem};
-use super::props::{Section, parse_ppr, parse_sectpr};
-use super::rels::Relationships;
+use super::parser::{BodyParser, Ctx, Half, MAX_OPEN_BOOKMARKS, ignorable, is_seq};
+use super::props::{parse_ppr, parse_sectpr};
 use super::xmlutil::{attr, attr_string, element_text};
 use crate::ast::{Change, ChangeKind};
 use crate::error::Result;
-use crate::limits::Limits;
 use crate::ooxml::CODE_LANGUAGE_TAG;
-use crate::report::{Location, Report, WarningKind};
-use crate::xml::XmlReader;
-
-/// Facts collected while parsing that stage two needs before it meets them in order.
-#[derive(Debug, Default, Clone)]
-pub struct Facts {
-    /// Every bookmark name seen (targets `REF` fields and internal links may name).
-    pub bookmarks: HashSet<String>,
-    /// Comment ids that have a `w:commentRangeStart`.
-    pub comment_ranges: HashSet<String>,
-    /// Open complex fields (`w:fldChar` begin minus end) at the end of the part.
-    pub field_depth: i64,
-    /// A field end came without an open field.
-    pub field_underflow: bool,
-    /// Bookmarks ending right after a `SEQ` field: a caption's label and number, what Word's
-    /// "Only label and number" cross-references (and our writer's) point at, so a plain
-    /// `REF` to one shows a number.
-    pub number_bookmarks: HashSet<String>,
-    /// Bookmarks around a whole caption (label, `SEQ` number and text): a plain `REF` to one
-    /// shows all of it, label and number included.
-    pub caption_bookmarks: HashSet<String>,
-}
+use crate::report::{Location, WarningKind};
 
 /// A container element of a notes or comments part with its attributes and content.
 #[derive(Debug, Clone)]
@@ -64,109 +40,7 @@ impl Container {
     }
 }
 
-/// Where the content of a chosen `mc:AlternateContent` branch goes.
-pub enum Ctx<'x> {
-    Blocks(&'x mut Vec<Block>),
-    Inline(&'x mut Para),
-    Run(&'x mut Run, &'x mut Para),
-    Drawing(&'x mut super::drawing::DrawingState, &'x mut Para),
-}
-
-/// How many open bookmarks a parser keeps (a hostile part can open millions).
-pub const MAX_OPEN_BOOKMARKS: usize = 10_000;
-
-/// The streaming parser of one part.
-pub struct BodyParser<'a, 'c> {
-    pub r: XmlReader<'a>,
-    pub part: String,
-    pub rels: &'c Relationships,
-    pub report: &'c mut Report,
-    pub facts: &'c mut Facts,
-    warned: HashSet<String>,
-    final_section: Option<Section>,
-    /// Instructions of the complex fields open here, innermost last.
-    pub(super) field_instrs: Vec<String>,
-    /// Nothing but anchors came since a `SEQ` field ended.
-    pub(super) after_seq: bool,
-    /// Open bookmarks: `w:id` → name.
-    open_bookmarks: HashMap<String, String>,
-    /// Ids of open bookmarks a `SEQ` field ended inside.
-    seq_inside: HashSet<String>,
-    /// Tables being read: more than one means a nested table.
-    pub table_depth: usize,
-    /// Which half of a main part this parser reads, when the part is read in two
-    /// (`parse/halves.rs`): all the parser knows of the split is this value's four calls.
-    pub half: Half<'c>,
-    /// The body's blocks stopped where the other half starts (or, for the second half, where
-    /// its work is no longer wanted).
-    stopped: bool,
-    /// Which `w:body` of the part this is (only the first is split).
-    bodies: usize,
-}
-
-pub fn is_seq(instr: &str) -> bool {
-    instr.split_whitespace().next() == Some("SEQ")
-}
-
-/// Elements skipped without a word: bookkeeping that carries no content.
-pub fn ignorable(name: &str) -> bool {
-    matches!(
-        name,
-        "bookmarkEnd"
-            | "proofErr"
-            | "permStart"
-            | "permEnd"
-            | "moveFromRangeStart"
-            | "moveFromRangeEnd"
-            | "moveToRangeStart"
-            | "moveToRangeEnd"
-            | "customXmlInsRangeStart"
-            | "customXmlInsRangeEnd"
-            | "customXmlDelRangeStart"
-            | "customXmlDelRangeEnd"
-            | "customXmlMoveFromRangeStart"
-            | "customXmlMoveFromRangeEnd"
-            | "customXmlMoveToRangeStart"
-            | "customXmlMoveToRangeEnd"
-            | "sdtPr"
-            | "sdtEndPr"
-            | "customXmlPr"
-            | "smartTagPr"
-            | "background"
-            | "rsid"
-            | "tblPrEx"
-    )
-}
-
 impl<'a, 'c> BodyParser<'a, 'c> {
-    /// A parser over `text`, the part `part` whose relationships are `rels`.
-    pub fn new(
-        text: &'a str,
-        part: &str,
-        rels: &'c Relationships,
-        limits: &Limits,
-        report: &'c mut Report,
-        facts: &'c mut Facts,
-    ) -> Self {
-        BodyParser {
-            r: XmlReader::new(text, part, limits),
-            part: part.to_string(),
-            rels,
-            report,
-            facts,
-            warned: HashSet::new(),
-            final_section: None,
-            field_instrs: Vec::new(),
-            after_seq: false,
-            open_bookmarks: HashMap::new(),
-            seq_inside: HashSet::new(),
-            table_depth: 0,
-            half: Half::Whole,
-            stopped: false,
-            bodies: 0,
-        }
-    }
-
     /// Parses a main document part: the blocks of `w:body` and its final section.
     pub fn parse_document(mut self) -> Result<Body> {
         self.document()
@@ -183,27 +57,6 @@ impl<'a, 'c> BodyParser<'a, 'c> {
         self.stopped = false;
         self.final_section = body.final_section;
         self.document_from(body.blocks, true)
-    }
-
-    /// The body's blocks stopped where the other half takes over.
-    pub fn stopped(&self) -> bool {
-        self.stopped
-    }
-
-    /// The bookmarks open now: `w:id` → name.
-    /// A `SEQ` field just ended: the open bookmarks hold a caption number.
-    pub(super) fn seq_ended(&mut self) {
-        let open: Vec<String> = self.open_bookmarks.keys().cloned().collect();
-        self.seq_inside.extend(open);
-    }
-
-    pub fn open_bookmarks(&self) -> &HashMap<String, String> {
-        &self.open_bookmarks
-    }
-
-    /// Whether a warning was given once for `key` ([`BodyParser::warn_once`]).
-    pub fn warned_about(&self, key: &str) -> bool {
-        self.warned.contains(key)
     }
 
     /// [`BodyParser::document`], or with `in_body` its rest from inside a body whose blocks so
@@ -282,42 +135,6 @@ impl<'a, 'c> BodyParser<'a, 'c> {
         Ok(blocks)
     }
 
-    pub fn warn(&mut self, kind: WarningKind, message: impl Into<String>, element: &str) {
-        self.report.warn(
-            kind,
-            message,
-            Location::part(self.part.clone()).element(element.to_string()),
-        );
-    }
-
-    /// Warns once per element name that an unknown element was read through or skipped.
-    pub(super) fn unknown(&mut self, e: &BytesStart<'_>, kept: bool) {
-        let name = e.name().as_ref().to_string();
-        let what = if kept {
-            "read through, its text kept"
-        } else {
-            "skipped"
-        };
-        self.warn_once(&name, WarningKind::UnknownElement, &name, || {
-            format!("unknown element <{name}> {what}")
-        });
-    }
-
-    /// Warns once per `key`.
-    pub(super) fn warn_once(
-        &mut self,
-        key: &str,
-        kind: WarningKind,
-        element: &str,
-        message: impl FnOnce() -> String,
-    ) {
-        if !self.warned.contains(key) {
-            self.warned.insert(key.to_string());
-            self.half.warned_once(key, self.report.warnings().len());
-            self.warn(kind, message(), element);
-        }
-    }
-
     /// Nothing read so far carries over into what follows but open bookmarks (the other half
     /// is told of those): no open field, no `SEQ` field just ended (what a parser reading on
     /// from here starts with).
@@ -326,10 +143,6 @@ impl<'a, 'c> BodyParser<'a, 'c> {
             && self.facts.field_depth == 0
             && !self.after_seq
             && self.table_depth == 0
-    }
-
-    pub(super) fn eof(&self) -> crate::error::Error {
-        self.r.invalid("the part ends inside an element")
     }
 
     // ---- block level -------------------------------------------------------------------

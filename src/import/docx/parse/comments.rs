@@ -1,8 +1,8 @@
 //! Stage one: `word/comments.xml` (ECMA-376 §17.13.4): comment bodies with author, initials and
 //! date.
 
-use super::body::{BodyParser, Facts};
 use super::model::Block;
+use super::parser::{BodyParser, Facts};
 use super::rels::Relationships;
 use crate::error::Result;
 use crate::limits::Limits;

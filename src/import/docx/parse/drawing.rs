@@ -6,58 +6,12 @@
 
 use quick_xml::events::{BytesStart, Event};
 
-use super::body::{BodyParser, Ctx};
 use super::model::{ImageRef, ImageTarget, Para, Run, RunItem};
+use super::parser::{BodyParser, Ctx, DrawingState};
 use super::runs::push_text;
 use super::xmlutil::{attr, attr_string, css_length_emu, emu};
 use crate::error::Result;
 use crate::report::WarningKind;
-
-/// A VML picture: relationship id, the enclosing shape's size, its title.
-type VmlImage = (String, Option<(u64, u64)>, Option<String>);
-
-/// What a drawing or VML picture holds, gathered while walking it.
-#[derive(Debug, Default)]
-pub struct DrawingState {
-    anchored: bool,
-    extent: Option<(u64, u64)>,
-    alt: Option<String>,
-    /// `wp:docPr@title`.
-    title: Option<String>,
-    /// DrawingML pictures: (`r:embed`, `r:link`).
-    blips: Vec<(Option<String>, Option<String>)>,
-    /// VML pictures: (relationship id, size of the enclosing shape, title).
-    vml: Vec<VmlImage>,
-    shape_extent: Option<(u64, u64)>,
-    textbox: bool,
-    chart: bool,
-    /// The chart's relationship id (`c:chart@r:id`).
-    chart_rel: Option<String>,
-    ole: bool,
-    /// WordArt text (`v:textpath@string`).
-    text: String,
-    /// A group or canvas (`wpg:wgp`, `wpc:wpc`, VML `v:group`) was met.
-    group: bool,
-    /// Shapes being read: the depth of their start and whether text or a picture came.
-    shapes: Vec<(usize, bool)>,
-    /// Shapes inside a group that held neither text nor a picture.
-    bare_shapes: usize,
-    /// The offset (`a:off`, VML `left`/`top`) of the shape read last: where a text box sits.
-    offset: (i64, i64),
-    /// A SmartArt diagram's data part relationship (`dgm:relIds@r:dm`).
-    diagram: Option<String>,
-    /// Text boxes with the offset of their shape, to be put in reading order.
-    boxes: Vec<((i64, i64), Vec<super::model::Block>)>,
-}
-
-impl DrawingState {
-    /// Text or a picture came: the shapes being read are not bare.
-    fn filled(&mut self) {
-        for s in &mut self.shapes {
-            s.1 = true;
-        }
-    }
-}
 
 /// Elements that are one shape of a group or canvas.
 fn is_shape(name: &str) -> bool {

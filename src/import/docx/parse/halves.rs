@@ -1,16 +1,16 @@
 //! Stage one for a large main part: two parsers at once, the second from a paragraph past the
-//! middle ([`parse_main`]). The parser itself knows of the split only its [`Half`]: where it is
-//! at body level, the bookmarks it opens and cannot close, the warnings it gives once. Here the
-//! halves are started, met and joined, so that blocks, facts, warnings and errors are those of
-//! one parser reading the whole part.
+//! middle ([`parse_main`]). The parser itself knows of the split only its [`Half`] (kept with
+//! the parser, in [`super::parser`]): where it is at body level, the bookmarks it opens and
+//! cannot close, the warnings it gives once. Here the halves are started, met and joined, so
+//! that blocks, facts, warnings and errors are those of one parser reading the whole part.
 
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use quick_xml::events::Event;
 
-use super::body::{BodyParser, Facts, MAX_OPEN_BOOKMARKS};
 use super::model::Body;
+use super::parser::{BodyParser, Facts, Half, MAX_OPEN_BOOKMARKS, Meeting, SecondHalf};
 use super::rels::Relationships;
 use crate::error::Result;
 use crate::limits::Limits;
@@ -155,126 +155,6 @@ fn parse_halves(
     facts.field_depth += second_facts.field_depth;
     facts.field_underflow |= second_facts.field_underflow;
     (Ok(body), Halves::Two)
-}
-
-/// Where the two halves of a main part meet ([`parse_main`]).
-pub struct Meeting {
-    /// Where the second half starts, once found (`u64::MAX` until then, or for good).
-    split_at: AtomicU64,
-    /// How far the first half is at body level (`u64::MAX` once it is done).
-    first_at: AtomicU64,
-}
-
-/// What the second half of a main part hands the first beyond its blocks, facts and warnings.
-pub struct Handover {
-    /// Keys warned about once, with their warning's index.
-    once: Vec<(String, usize)>,
-    /// Bookmark ends of ids the second half did not open, each id's first only, and whether a
-    /// `SEQ` field had just ended: the first half may have opened them.
-    unknown_ends: Vec<(String, bool)>,
-    /// The most bookmarks the second half had open at once (`usize::MAX`: it gave up, and the
-    /// first half reads on alone).
-    most_open: usize,
-}
-
-/// The second half's parser's side of the meeting: what it hands over, and what it has settled.
-pub struct SecondHalf<'c> {
-    /// Where the halves meet.
-    meeting: &'c Meeting,
-    /// Ids whose first-half bookmark (if any) is ended or replaced by now.
-    settled_ids: HashSet<String>,
-    /// What the first half gets.
-    handed: Handover,
-}
-
-impl<'c> SecondHalf<'c> {
-    fn new(meeting: &'c Meeting) -> Self {
-        SecondHalf {
-            meeting,
-            settled_ids: HashSet::new(),
-            handed: Handover {
-                once: Vec::new(),
-                unknown_ends: Vec::new(),
-                most_open: 0,
-            },
-        }
-    }
-}
-
-/// Which half of a main part a [`BodyParser`] reads: all the parser knows of the split. It
-/// tells its half where it is at body level, which bookmarks it opens, which bookmark ends it
-/// cannot match, and which warnings it gives once.
-#[derive(Default)]
-pub enum Half<'c> {
-    /// The whole part: nothing to share.
-    #[default]
-    Whole,
-    /// The first half: it stops where the second starts, if nothing it read carries over.
-    First(&'c Meeting),
-    /// The second half, with what it hands the first.
-    Second(Box<SecondHalf<'c>>),
-}
-
-impl Half<'_> {
-    /// At body level, before what starts at byte `here`; `ready`: nothing read so far carries
-    /// over (the first body, no loose content, no open field). Whether to stop here.
-    pub fn stop_before(&mut self, here: u64, ready: bool) -> bool {
-        match self {
-            Half::Whole => false,
-            Half::First(meeting) => {
-                meeting.first_at.store(here, Ordering::Release);
-                let at = meeting.split_at.load(Ordering::Acquire);
-                if here < at {
-                    return false;
-                }
-                if here == at && ready {
-                    return true;
-                }
-                // Reading on alone: the second half's work is no longer wanted.
-                meeting.first_at.store(u64::MAX, Ordering::Release);
-                *self = Half::Whole;
-                false
-            }
-            Half::Second(h) => {
-                if h.meeting.first_at.load(Ordering::Relaxed) == u64::MAX
-                    || h.settled_ids.len() >= MAX_OPEN_BOOKMARKS
-                {
-                    // Dropped anyway, or past what is worth handing over: stop.
-                    h.handed.most_open = usize::MAX;
-                    return true;
-                }
-                false
-            }
-        }
-    }
-
-    /// A bookmark `id` opened; `open` bookmarks are open with it.
-    pub fn opened(&mut self, id: &str, open: usize) {
-        if let Half::Second(h) = self {
-            // Replaces a first-half bookmark of this id, as one parser would.
-            h.settled_ids.insert(id.to_string());
-            h.handed.most_open = h.handed.most_open.max(open);
-        }
-    }
-
-    /// A bookmark end of an id this parser did not open; `after_seq`: a `SEQ` field had just
-    /// ended. The first half may have opened it.
-    pub fn unknown_end(&mut self, id: &str, after_seq: bool) {
-        if let Half::Second(h) = self {
-            if !h.settled_ids.contains(id) {
-                h.settled_ids.insert(id.to_string());
-                h.handed.unknown_ends.push((id.to_string(), after_seq));
-            }
-        }
-    }
-
-    /// A warning given once for `key`, at `index` in the parser's report: the second half's
-    /// warnings of a key the first half warned about already are left out.
-    pub fn warned_once(&mut self, key: &str, index: usize) {
-        if let Half::Second(h) = self {
-            h.handed.once.push((key.to_string(), index));
-        }
-    }
 }
 
 /// Where the second half of a main part starts, and the start tags it is read behind.

@@ -4,8 +4,8 @@
 
 use std::collections::HashMap;
 
-use super::body::{BodyParser, Facts};
 use super::model::Block;
+use super::parser::{BodyParser, Facts};
 use super::rels::Relationships;
 use crate::ast::NoteKind;
 use crate::error::Result;

@@ -5,7 +5,6 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::body::{BodyParser, Facts};
 use super::charts;
 use super::comments::{self, RawComment};
 use super::core_props::{self, CoreProps};
@@ -13,6 +12,7 @@ use super::model;
 use super::notes::{self, NoteMap};
 use super::numbering::Numbering;
 use super::package::Package;
+use super::parser::{BodyParser, Facts};
 use super::rels::Relationships;
 use super::smartart::{self, DiagramItem};
 use super::styles::Styles;

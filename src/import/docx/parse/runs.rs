@@ -4,8 +4,8 @@
 
 use quick_xml::events::{BytesStart, Event};
 
-use super::body::{BodyParser, Ctx, ignorable, is_seq};
 use super::model::{BreakKind, Para, Run, RunItem};
+use super::parser::{BodyParser, Ctx, ignorable, is_seq};
 use super::props::parse_rpr;
 use super::symbols::Symbol;
 use super::xmlutil::{attr, attr_string, element_text};

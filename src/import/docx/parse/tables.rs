@@ -1,12 +1,12 @@
 //! Stage one for tables (`w:tbl`, ECMA-376 §17.4): grid, `w:tblW`, `w:tblBorders`, rows with
 //! `w:tblHeader`, `w:trHeight`, `w:gridBefore`/`w:gridAfter`, cells with `w:gridSpan`,
 //! `w:vMerge`, legacy `w:hMerge`, `w:vAlign`, `w:tcBorders` and `w:shd`; values are kept as
-//! written and judged in stage two (`build/tables.rs`), which warns about odd ones. Rows and cells wrapped in content controls or custom XML are read through.
+//! written and judged in stage two (`tree/tables.rs`), which warns about odd ones. Rows and cells wrapped in content controls or custom XML are read through.
 
 use quick_xml::events::{BytesStart, Event};
 
-use super::body::BodyParser;
 use super::model::{BorderSide, Cell, Merge, Row, Table};
+use super::parser::BodyParser;
 use super::xmlutil::{attr, attr_string, on_off, twips, val};
 use crate::ast::{Align, VAlign};
 use crate::error::Result;

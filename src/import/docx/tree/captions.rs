@@ -7,7 +7,7 @@
 //! paragraph (`w:keepNext`) looks below it first. A caption paragraph holding a comment's anchor
 //! stays a paragraph: a block's caption is plain text.
 
-use super::convert::{CaptionInfo, Out};
+use super::converter::{CaptionInfo, Out};
 use crate::ast::{self, Block, Inline};
 use crate::import::docx::parse::fields::is_table_label;
 use crate::report::{Location, Report, WarningKind};

@@ -2,8 +2,7 @@
 //! hyperlinks, tracked changes, notes, comment anchors, charts, formulas and pictures, as the
 //! tree's inline runs; note and comment bodies flattened to inline content.
 
-use super::convert::Converter;
-use super::fields::FieldState;
+use super::converter::{Converter, FieldState};
 use super::paragraphs::{ParaInfo, ParaState, Segment};
 use crate::ast::inline::{ChangeKey, Leaf, Mark, Run as IRun, from_runs};
 use crate::ast::{self, Inline, NoteKind, TextStyle};

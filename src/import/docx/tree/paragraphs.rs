@@ -6,7 +6,7 @@
 
 use std::rc::Rc;
 
-use super::convert::{CaptionInfo, Converter, Out};
+use super::converter::{CaptionInfo, Converter, Out};
 use super::looks::NumberLook;
 use super::mapping::{self, Basis, NumberingFacts, ParagraphFacts, StyleInfo};
 use super::numbering::ListNumber;

@@ -1,32 +1,19 @@
-//! Stage two's converter: the model of stage one → the document tree. [`build`] runs it over
-//! the main body, the comments and the page parts. [`Converter`] holds what the conversion of
-//! one document shares (sources, warnings, media names, list counters, ids, the field stack) and
-//! converts block lists here; paragraphs in [`super::paragraphs`], inline content in
-//! [`super::inlines`], fields in [`super::fields`], tables in [`super::tables`].
+//! Stage two's entry: the model of stage one → the document tree. [`build`] runs the
+//! [`Converter`] over the main body, the comments and the page parts; block lists are converted
+//! here, paragraphs in [`super::paragraphs`], inline content in [`super::inlines`], fields in
+//! [`super::fields`], tables in [`super::tables`]. The converter's state and shared helpers are
+//! in [`super::converter`].
 
-use std::collections::{HashMap, HashSet};
-use std::rc::Rc;
+use std::collections::HashSet;
 
-use super::fields::FieldState;
-
+use super::converter::{Converter, DEFAULT_TEXT_WIDTH, FieldState, Out, Sources};
 use super::looks::NumberLooks;
-use super::mapping::{StyleInfo, StyleMapping};
-use super::media::MediaNames;
-use super::numbering::ListCounters;
 use super::references;
 use crate::ast::{self, Comment};
-use crate::import::docx::parse::body::Facts;
 use crate::import::docx::parse::comments::RawComment;
 use crate::import::docx::parse::model::{self, Item};
-use crate::import::docx::parse::notes::NoteMap;
-use crate::import::docx::parse::numbering::Numbering;
 use crate::import::docx::parse::parts::PageParts;
-use crate::import::docx::parse::props::{LangSlots, Section};
-use crate::import::docx::parse::styles::Styles;
-use crate::report::{Location, Report, WarningKind};
-
-/// Default text width when no section says: 6 inches in EMU.
-pub const DEFAULT_TEXT_WIDTH: u64 = 6 * 914_400;
+use crate::report::{Report, WarningKind};
 
 /// What stage two hands back besides the tree (which has no media bytes yet, and carries the
 /// footer's and page headers' text in its metadata until they are merged with the caller's).
@@ -95,166 +82,7 @@ pub fn build(
     }
 }
 
-/// Everything stage two reads besides the body.
-pub struct Sources<'a> {
-    pub styles: &'a Styles,
-    pub numbering: &'a Numbering,
-    pub mapping: &'a StyleMapping,
-    /// Read as mammoth does ([`crate::import::docx::DocxImportOptions::word_refs`]).
-    pub word_refs: bool,
-    pub footnotes: &'a NoteMap,
-    pub endnotes: &'a NoteMap,
-    pub comment_ids: &'a HashSet<String>,
-    pub facts: &'a Facts,
-    /// Lower-cased zip entry names, to know whether a picture's part exists.
-    pub parts: &'a HashSet<String>,
-    /// The main part's name, for warning locations.
-    pub main_part: &'a str,
-    /// SmartArt data parts read: part name → items in reading order.
-    pub diagrams: &'a std::collections::HashMap<
-        String,
-        Vec<crate::import::docx::parse::smartart::DiagramItem>,
-    >,
-    /// Chart parts' data tables, by part name.
-    pub charts: &'a HashMap<String, ast::Table>,
-    /// The core properties' `dc:language`: the document's language when the body has no
-    /// letters to count (`super::language::fallback_lang`).
-    pub core_language: Option<&'a str>,
-    /// Embedded chunks read, by part name.
-    pub chunks: &'a HashMap<String, crate::import::docx::chunks::ChunkBlocks>,
-}
-
-/// A block list being built, with what the caption pass needs to know: which blocks are
-/// caption paragraphs.
-#[derive(Default)]
-pub struct Out {
-    pub blocks: Vec<ast::Block>,
-    /// (index in `blocks`, numbering facts) of each caption paragraph.
-    pub captions: Vec<(usize, CaptionInfo)>,
-}
-
-impl Out {
-    pub(super) fn push(&mut self, block: ast::Block) {
-        self.blocks.push(block);
-    }
-
-    pub(super) fn push_caption(&mut self, block: ast::Block, info: CaptionInfo) {
-        self.captions.push((self.blocks.len(), info));
-        self.blocks.push(block);
-    }
-}
-
-/// What a caption paragraph's numbering said.
-#[derive(Debug, Clone, Default)]
-pub struct CaptionInfo {
-    /// The `SEQ` identifier (`Figure`, `Table`).
-    pub label: Option<String>,
-    /// A `SEQ` field numbered it.
-    pub numbered: bool,
-    /// Kept with the next paragraph (`w:keepNext`): a caption above the block it names.
-    pub keep_next: bool,
-}
-
-/// The stage-two converter of one document.
-pub struct Converter<'a> {
-    pub(super) src: Sources<'a>,
-    /// Warnings so far.
-    pub report: Report,
-    /// Media names handed out.
-    pub media: MediaNames,
-    /// (media, width, height) of image blocks wider than their text: their width is not what
-    /// `width_percent` (at most 100) says, so they keep their extent.
-    pub wide_images: HashSet<(String, u64, u64)>,
-    /// SmartArt diagrams converted so far (each gets its own list id).
-    pub(super) diagram_count: usize,
-    pub(super) lists: ListCounters,
-    pub(super) ids: HashSet<String>,
-    /// Bookmark names that point at another block's id.
-    pub alias: HashMap<String, String>,
-    pub(super) carry: Vec<String>,
-    pub(super) chains: HashMap<&'a str, Rc<[StyleInfo<'a>]>>,
-    pub(super) warned: HashSet<String>,
-    /// Paragraph styles `warn_unmapped` has looked at: whether it has nothing more to say of
-    /// them (warned already, or the default paragraph style), else only paragraphs with
-    /// numbering or an outline level can still draw the warning.
-    pub(super) unmapped_styles: HashMap<String, bool>,
-    pub(super) fields: FieldState,
-    pub text_width: u64,
-    pub(super) note_depth: u32,
-    /// Word ids of the body's note references so far (kept with `word_refs` only).
-    pub(super) note_ids: Vec<String>,
-    /// Bookmarks that stand between paragraphs, not in one (kept with `word_refs` only).
-    pub(super) outside_bookmarks: Vec<String>,
-    pub(super) footer_mode: bool,
-    pub(super) block_no: usize,
-    /// (index of the next top-level block, its properties) of each section ended so far.
-    pub(super) section_ends: Vec<(usize, Section)>,
-    /// How Word draws the numbers of the numbered paragraphs made so far.
-    pub looks: NumberLooks,
-    /// The theme's font languages (`w:themeFontLang`), below the document defaults.
-    pub(super) theme_lang: LangSlots,
-}
-
 impl<'a> Converter<'a> {
-    pub fn new(src: Sources<'a>, report: Report) -> Self {
-        Converter {
-            src,
-            report,
-            media: MediaNames::default(),
-            wide_images: HashSet::new(),
-            diagram_count: 0,
-            lists: ListCounters::default(),
-            ids: HashSet::new(),
-            alias: HashMap::new(),
-            carry: Vec::new(),
-            chains: HashMap::new(),
-            warned: HashSet::new(),
-            unmapped_styles: HashMap::new(),
-            fields: FieldState::default(),
-            text_width: DEFAULT_TEXT_WIDTH,
-            note_depth: 0,
-            note_ids: Vec::new(),
-            outside_bookmarks: Vec::new(),
-            footer_mode: false,
-            block_no: 0,
-            section_ends: Vec::new(),
-            looks: NumberLooks::default(),
-            theme_lang: LangSlots::default(),
-        }
-    }
-
-    pub(super) fn loc(&self) -> Location {
-        Location::part(self.src.main_part).block(self.block_no)
-    }
-
-    /// The document's styles.
-    pub fn src_styles(&self) -> &'a Styles {
-        self.src.styles
-    }
-
-    /// A style's display name.
-    pub fn style_name(&self, id: &str) -> String {
-        self.src.styles.name_of(id).to_string()
-    }
-
-    pub fn warn(&mut self, kind: WarningKind, message: impl Into<String>, element: &str) {
-        let loc = self.loc().element(element);
-        self.report.warn(kind, message, loc);
-    }
-
-    /// Warns once per `key`.
-    pub(super) fn warn_once(
-        &mut self,
-        key: String,
-        kind: WarningKind,
-        message: impl Into<String>,
-        element: &str,
-    ) {
-        if self.warned.insert(key) {
-            self.warn(kind, message, element);
-        }
-    }
-
     /// Converts the main body.
     pub fn document(&mut self, body: model::Body) -> Vec<ast::Block> {
         let widths = section_widths(&body);
@@ -383,41 +211,6 @@ impl<'a> Converter<'a> {
             }
         }
         blocks
-    }
-
-    pub(super) fn assign_id(&mut self, bookmarks: &mut Vec<String>) -> Option<String> {
-        // A name not starting with `_` is the tree's id (the writer's contract); Word's own
-        // `_Toc…`/`_Ref…` bookmarks on the same block become aliases of it, so references to
-        // them resolve to that id.
-        if let Some(i) = bookmarks
-            .iter()
-            .position(|b| !b.starts_with('_') && !self.ids.contains(b))
-        {
-            let named = bookmarks.remove(i);
-            bookmarks.insert(0, named);
-        }
-        let mut id: Option<String> = None;
-        for b in bookmarks.drain(..) {
-            if self.ids.contains(&b) {
-                continue;
-            }
-            match &id {
-                None => {
-                    self.ids.insert(b.clone());
-                    id = Some(b);
-                }
-                Some(first) => {
-                    self.alias.insert(b, first.clone());
-                }
-            }
-        }
-        id
-    }
-
-    /// Takes the bookmarks waiting for a block (before a table) as its id.
-    pub fn take_carried_id(&mut self) -> Option<String> {
-        let mut carried = std::mem::take(&mut self.carry);
-        self.assign_id(&mut carried)
     }
 }
 

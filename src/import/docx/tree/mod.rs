@@ -1,10 +1,12 @@
 //! Stage two of the Word reader: the plain structs of stage one ([`super::parse`]) into the
-//! tree.
+//! tree. The folder is named for what it makes: it was `build/`, which tools (editors' search,
+//! indexers, `.gitignore` habits) take for build output and skip.
 //!
-//! - [`convert`]: the converter and its entry points (body, comments, header and footer text);
-//!   [`paragraphs`]: one Word paragraph into blocks, step by step; [`inlines`]: runs, links,
-//!   changes, notes, comments and pictures inside a paragraph; [`fields`]: complex and simple
-//!   fields across paragraphs.
+//! - [`converter`]: the converter's state and the helpers every step shares (the steps import
+//!   it, it imports none of them); [`convert`]: its entry points (body, comments, header and
+//!   footer text) and block lists; [`paragraphs`]: one Word paragraph into blocks, step by step;
+//!   [`inlines`]: runs, links, changes, notes, comments and pictures inside a paragraph;
+//!   [`fields`]: complex and simple fields across paragraphs.
 //! - [`mapping`]: the text type of each paragraph (the API's `styleMapping`, built-in styles,
 //!   outline levels, numbering); [`numbering`]: Word's list counters and the tree's canonical
 //!   list form; [`looks`]: how Word draws each list level, handed out for magic import.
@@ -17,6 +19,7 @@
 
 pub mod captions;
 pub mod convert;
+pub mod converter;
 pub mod fields;
 pub mod inlines;
 pub mod language;

@@ -18,7 +18,7 @@
 
 use std::collections::HashMap;
 
-use super::convert::Converter;
+use super::converter::Converter;
 use super::paragraphs::ParaInfo;
 use crate::ast::inline::{LangKey, Leaf, Mark, canonical_marks, from_runs, to_runs};
 use crate::ast::{self, Block, Direction, Document, Inline};

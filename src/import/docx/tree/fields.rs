@@ -6,7 +6,7 @@
 //! text), so one broken field cannot hide the rest of the document. The instructions are read by
 //! [`crate::import::docx::parse::fields`].
 
-use super::convert::Converter;
+use super::converter::{Converter, FieldState, Frame};
 use super::paragraphs::{ParaState, SeqMark};
 use crate::ast::inline::Leaf;
 use crate::ast::{self, Inline};
@@ -16,21 +16,6 @@ use crate::report::WarningKind;
 
 /// Deepest field nesting tracked; deeper fields are read as plain results.
 const MAX_FIELD_DEPTH: usize = 64;
-
-#[derive(Debug, Default)]
-pub(super) struct Frame {
-    pub(super) instr: String,
-    pub(super) result: bool,
-    pub(super) drop: bool,
-    pub(super) link: Option<String>,
-}
-
-#[derive(Debug, Default)]
-pub(super) struct FieldState {
-    pub(super) frames: Vec<Frame>,
-    pub(super) overflow: usize,
-    pub(super) disabled: bool,
-}
 
 impl<'a> Converter<'a> {
     pub(super) fn visible(&self) -> bool {

@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 
-use super::convert::{Converter, Out};
+use super::converter::{Converter, Out};
 use crate::ast::{self, Align, Borders, Cell, Row, Table, length};
 use crate::import::docx::parse::model::{self, Item, Merge, RunItem};
 use crate::import::docx::parse::xmlutil::twips;

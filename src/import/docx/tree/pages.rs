@@ -9,7 +9,7 @@ use crate::import::docx::parse::model;
 use crate::import::docx::parse::parts::PageParts;
 use crate::import::docx::parse::props::Section;
 
-use super::convert::Converter;
+use super::converter::Converter;
 
 /// The private-use character that stands for a page-number field in a header's text while it
 /// is converted (never in the tree: [`Converter::page_text`] turns it back into the field).
