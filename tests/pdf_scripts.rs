@@ -132,10 +132,32 @@ fn words(text: &str) -> HashMap<String, usize> {
             }
         })
         .collect();
-    for w in clean.split_whitespace() {
-        *out.entry(w.to_string()).or_default() += 1;
+    for chunk in clean.split_whitespace() {
+        for w in dictionary_words(chunk) {
+            *out.entry(w.to_string()).or_default() += 1;
+        }
     }
     out
+}
+
+/// Thai has no spaces between words, and lines break between them: its words are the
+/// dictionary's (ICU4X's, as the layout finds them), counted on each side alike. Other text is
+/// one word per chunk between spaces.
+fn dictionary_words(chunk: &str) -> Vec<&str> {
+    if !chunk
+        .chars()
+        .any(|c| ('\u{0E00}'..='\u{0E7F}').contains(&c))
+    {
+        return vec![chunk];
+    }
+    let breaks: Vec<usize> = icu_segmenter::LineSegmenter::new_dictionary(Default::default())
+        .segment_str(chunk)
+        .collect();
+    breaks
+        .windows(2)
+        .map(|w| &chunk[w[0]..w[1]])
+        .filter(|w| !w.is_empty())
+        .collect()
 }
 
 fn chars(text: &str) -> HashMap<char, usize> {

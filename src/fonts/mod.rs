@@ -10,6 +10,8 @@
 //! - [`script`]: which writing system a character belongs to, whether text needs shaping, and
 //!   where lines may break without spaces.
 //! - [`shape`]: harfrust shaping (joining, ligatures, kerning, marks, Indic reordering).
+//! - [`word_breaks`]: where lines break inside Thai, Lao, Khmer and Myanmar words (ICU4X's
+//!   dictionaries).
 //! - [`bundled_database`]: the bundled faces as a fontdb database, for resvg when it draws the
 //!   text of a metafile.
 
@@ -17,6 +19,7 @@ pub(crate) mod book;
 pub(crate) mod metrics;
 pub(crate) mod script;
 pub(crate) mod shape;
+pub(crate) mod word_breaks;
 
 pub use book::{FontError, MAX_FONT_BYTES, register, use_system_fonts};
 #[cfg(feature = "external-fonts")]

@@ -7,6 +7,7 @@ use crate::fonts::book::{self, FontId, Lang};
 use crate::fonts::metrics::{self, Face};
 use crate::fonts::script::{self, Script};
 use crate::fonts::shape::Glyphs;
+use crate::fonts::word_breaks;
 
 /// Text colour, RGB 0..1.
 pub(crate) type Rgb = [f32; 3];
@@ -380,7 +381,9 @@ impl Inliner {
             }
             *advance = 0.0;
         };
-        for c in text.chars() {
+        // Word boundaries inside Thai, Lao, Khmer and Myanmar text (no spaces between words).
+        let unspaced = word_breaks::unspaced_breaks(text);
+        for (at, c) in text.char_indices() {
             match c {
                 ' ' | '\u{2002}' | '\u{2003}' | '\u{2009}' | '\u{200A}' | '\u{3000}' => {
                     flush(&mut cur, &mut cur_advance, cur_font, out);
@@ -410,9 +413,10 @@ impl Inliner {
                 c if c.is_control() => {}
                 c => {
                     if let Some(p) = prev
-                        && (script::breaks_around(p) || script::breaks_around(c))
-                        && !script::no_break_before(c)
-                        && !script::no_break_after(p)
+                        && (((script::breaks_around(p) || script::breaks_around(c))
+                            && !script::no_break_before(c)
+                            && !script::no_break_after(p))
+                            || unspaced.binary_search(&at).is_ok())
                         && !script::is_mark(c)
                     {
                         flush(&mut cur, &mut cur_advance, cur_font, out);
@@ -517,17 +521,20 @@ pub(crate) fn roman(n: usize) -> String {
     )
 }
 
-/// Calls `f` with each piece of `text` a line cannot break inside: words between spaces, and
-/// single ideographs (Chinese and Japanese break between them).
+/// Calls `f` with each piece of `text` a line cannot break inside: words between spaces,
+/// single ideographs (Chinese and Japanese break between them) and the dictionary's words of
+/// Thai, Lao, Khmer and Myanmar.
 pub(crate) fn each_unbreakable(text: &str, mut f: impl FnMut(&str)) {
     for w in text.split_whitespace() {
+        let unspaced = word_breaks::unspaced_breaks(w);
         let mut from = 0;
         let mut prev: Option<char> = None;
         for (i, c) in w.char_indices() {
             if let Some(p) = prev
-                && (script::breaks_around(p) || script::breaks_around(c))
-                && !script::no_break_before(c)
-                && !script::no_break_after(p)
+                && (((script::breaks_around(p) || script::breaks_around(c))
+                    && !script::no_break_before(c)
+                    && !script::no_break_after(p))
+                    || unspaced.binary_search(&i).is_ok())
             {
                 f(&w[from..i]);
                 from = i;
@@ -618,6 +625,31 @@ mod tests {
             }
             assert!(words >= 7, "{out:?}");
         }
+    }
+
+    #[test]
+    fn thai_breaks_between_its_words_without_spaces() {
+        let mut out = Vec::new();
+        let text = "ภาษาไทยเป็นภาษา";
+        Inliner::default().text(text, Style::new(Face::Regular, 10.0), &mut out);
+        // Words are what lies between the (zero-wide) spaces a line may break at.
+        let mut words = vec![String::new()];
+        for t in &out {
+            match t {
+                Token::Text { text, .. } => words.last_mut().unwrap().push_str(text),
+                Token::Space { width } => {
+                    assert_eq!(*width, 0.0);
+                    words.push(String::new());
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        assert_eq!(words, ["ภาษา", "ไทย", "เป็น", "ภาษา"]);
+        let mut pieces = Vec::new();
+        each_unbreakable("ภาษาไทย เป็น", |p| {
+            pieces.push(p.to_string())
+        });
+        assert_eq!(pieces, ["ภาษา", "ไทย", "เป็น"]);
     }
 
     #[test]
