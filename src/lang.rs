@@ -128,6 +128,16 @@ impl Language {
         }
     }
 
+    /// "Page N of M": the PDF writer's running footer.
+    pub fn page_of(self, n: usize, m: usize) -> String {
+        match self {
+            Language::De => format!("Seite {n} von {m}"),
+            Language::En => format!("Page {n} of {m}"),
+            Language::Ru => format!("Страница {n} из {m}"),
+            Language::FrCa => format!("Page {n} de {m}"),
+        }
+    }
+
     /// Heading of the comment list.
     pub fn comments(self) -> &'static str {
         match self {

@@ -799,7 +799,7 @@ impl<'a> Layout<'a> {
             return;
         }
         let geo = self.geo();
-        self.section_title(comments_title(self.lang));
+        self.section_title(self.lang.comments());
         for (i, c) in self.doc.comments.iter().enumerate() {
             let mut head = format!("[C{}]", i + 1);
             if let Some(a) = c.author.as_deref().filter(|a| !a.is_empty()) {
@@ -960,25 +960,4 @@ pub(crate) fn heading_size(level: u8, base: f32) -> f32 {
 
 fn bullet(level: u8) -> &'static str {
     ["•", "◦", "▪"][usize::from(level % 3)]
-}
-
-/// "Comments" in the export language (the list at the end).
-fn comments_title(lang: Language) -> &'static str {
-    match lang {
-        Language::De => "Kommentare",
-        Language::En => "Comments",
-        Language::Ru => "Комментарии",
-        Language::FrCa => "Commentaires",
-    }
-}
-
-/// "Page N of M" in the export language (the PDF writer's running footer).
-#[cfg(feature = "pdf")]
-pub(crate) fn page_label(lang: Language, n: usize, m: usize) -> String {
-    match lang {
-        Language::De => format!("Seite {n} von {m}"),
-        Language::En => format!("Page {n} of {m}"),
-        Language::Ru => format!("Страница {n} из {m}"),
-        Language::FrCa => format!("Page {n} de {m}"),
-    }
 }

@@ -234,7 +234,7 @@ pub fn write_with_info(doc: &Document, options: &PdfOptions) -> Result<Converted
 
     let images = pictures(doc, &pages, options, &mut warnings);
 
-    let page_label = move |n: usize, m: usize| layout::page_label(lang, n, m);
+    let page_label = move |n: usize, m: usize| lang.page_of(n, m);
     let cx = draw::Context {
         geo,
         anchors: &anchors,

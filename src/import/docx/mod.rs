@@ -50,8 +50,8 @@ pub struct DocxImportOptions {
     pub style_mapping: StyleMapping,
     /// The API's creation payload fields (title, description, subtitle, filename, footer,
     /// supplemental, tags, language…) that override what the document says. Length limits are
-    /// enforced (HTTP 412): title 200, description 400, subtitle 300, filename 200,
-    /// supplemental 400 characters.
+    /// enforced ([`crate::Error::Parameter`]): title 200, description 400, subtitle 300,
+    /// filename 200, supplemental 400 characters.
     pub meta: crate::ast::Meta,
     /// Parse a large main part on the calling thread only, not in two halves at once on the
     /// rayon pool (`parse/halves.rs`): for a caller that keeps the other cores busy itself

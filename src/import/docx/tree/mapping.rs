@@ -53,7 +53,7 @@ impl StyleMapping {
 
     /// Parses the API's JSON object, e.g.
     /// `{"Title": {"textType": "heading", "level": 0}, "Quote": {"textType": "paragraph"}}`.
-    /// A missing `level` is 0. Errors are [`Error::Parameter`] (HTTP 412) naming the entry.
+    /// A missing `level` is 0. Errors are [`Error::Parameter`] naming the entry.
     pub fn from_json(json: &str) -> Result<Self> {
         let value: Value = serde_json::from_str(json)
             .map_err(|e| Error::parameter("styleMapping", format!("is not valid JSON: {e}")))?;

@@ -1,6 +1,6 @@
 //! Stage two: document metadata: core properties and the default footer fill what the caller did
 //! not give; the caller's fields (the API's creation payload) win. The API's length limits apply: a
-//! caller value that is too long is a 412-class [`Error::Parameter`] naming the field; a value read
+//! caller value that is too long is an [`Error::Parameter`] naming the field; a value read
 //! from the document is shortened with a warning (the caller cannot be blamed for it).
 
 use crate::ast::inline::plain_text;
