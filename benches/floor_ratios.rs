@@ -118,7 +118,7 @@ fn main() {
     );
     for (i, (name, _)) in PATHS.iter().enumerate() {
         let t = &times[i];
-        let pick = |f: fn(&Stages) -> Duration| median(&mut t.iter().map(f).collect());
+        let pick = |f: fn(&Stages) -> Duration| median(&mut t.iter().map(f).collect::<Vec<_>>());
         let total = pick(Stages::total);
         println!(
             "{:<26} {:>8.2} {:>9} {:>8} {:>8} {:>8}",
@@ -247,7 +247,7 @@ fn create(path: &Path) -> File {
     File::create(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-fn median(v: &mut Vec<Duration>) -> Duration {
+fn median(v: &mut [Duration]) -> Duration {
     v.sort();
     v.get(v.len() / 2).copied().unwrap_or_default()
 }
