@@ -70,7 +70,7 @@ impl Face {
 }
 
 /// The bundled font files (`templates/pdf/fonts/`), in the order of the faces: what
-/// [`provide_bundled_fonts`] takes.
+/// `provide_bundled_fonts` (feature `external-fonts`) takes.
 pub const BUNDLED_FONT_FILES: [&str; 5] = [
     "DejaVuSerif.ttf",
     "DejaVuSerif-Bold.ttf",
@@ -111,7 +111,7 @@ pub fn provide_bundled_fonts(files: [Vec<u8>; 5]) -> bool {
 }
 
 /// Whether the bundled faces are there: always, unless the `external-fonts` feature waits for
-/// [`provide_bundled_fonts`].
+/// `provide_bundled_fonts`.
 pub fn bundled_fonts_present() -> bool {
     #[cfg(feature = "external-fonts")]
     let present = PROVIDED.get().is_some();

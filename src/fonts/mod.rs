@@ -2,17 +2,17 @@
 //! the metafile player: one place that knows which fonts exist, what they write, how wide
 //! their glyphs are and how text is shaped in them.
 //!
-//! - [`metrics`]: the bundled faces (DejaVu Serif in four faces, DejaVu Sans Mono) and their
+//! - `metrics`: the bundled faces (DejaVu Serif in four faces, DejaVu Sans Mono) and their
 //!   advance tables, the fast path for Latin, Greek and Cyrillic text.
-//! - [`book`]: every other font by id: fonts the caller registers ([`register`], the CLI's
+//! - `book`: every other font by id: fonts the caller registers ([`register`], the CLI's
 //!   `--font-dir`) and fonts found on the system (fontdb), looked up by script when a character
 //!   is met that the bundled faces do not write.
-//! - [`script`]: which writing system a character belongs to, whether text needs shaping, and
+//! - `script`: which writing system a character belongs to, whether text needs shaping, and
 //!   where lines may break without spaces.
-//! - [`shape`]: harfrust shaping (joining, ligatures, kerning, marks, Indic reordering).
-//! - [`word_breaks`]: where lines break inside Thai, Lao, Khmer and Myanmar words (ICU4X's
+//! - `shape`: harfrust shaping (joining, ligatures, kerning, marks, Indic reordering).
+//! - `word_breaks`: where lines break inside Thai, Lao, Khmer and Myanmar words (ICU4X's
 //!   dictionaries).
-//! - [`bundled_database`]: the bundled faces as a fontdb database, for resvg when it draws the
+//! - `bundled_database`: the bundled faces as a fontdb database, for resvg when it draws the
 //!   text of a metafile.
 
 pub(crate) mod book;

@@ -1,8 +1,8 @@
-//! The one place where text becomes glyphs: an [`Item::Text`](crate::export::paged::page::Item)
+//! The one place where text becomes glyphs: an `Item::Text` of the paged layout
 //! (text, font, size, and shaped glyphs where the layout shaped it) → the krilla font to draw
 //! it with and its positioned glyphs.
 //!
-//! Text the layout shaped ([`crate::fonts::shape`]: right-to-left runs, joining and Indic
+//! Text the layout shaped (`fonts::shape`: right-to-left runs, joining and Indic
 //! scripts, fallback fonts) arrives as glyphs in visual order with their advances, offsets and
 //! the byte range of the text each glyph's cluster stands for. Other text (Latin, Greek,
 //! Cyrillic in the bundled faces) is mapped one glyph per character through the font's
