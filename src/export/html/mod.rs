@@ -254,12 +254,14 @@ pub fn write_all_in_one(doc: &Document, opts: &HtmlOptions) -> Converted<String>
     w.report.finish(html)
 }
 
-/// Inflates every picture of `doc` that is still deflated, last first; errors are left for
-/// the writer, which reports the pictures it uses.
+/// Inflates the pictures `doc` shows (not every item of its store: a package may carry
+/// pictures nothing refers to), last name first; errors are left for the writer, which reports
+/// the pictures it uses.
 fn inflate_ahead(doc: &Document) {
-    let items: Vec<&MediaItem> = doc.media.iter().collect();
-    for item in items.into_iter().rev() {
-        if item.has_bytes() {
+    for name in doc.referenced_media().iter().rev() {
+        if let Some(item) = doc.media.get(name)
+            && item.has_bytes()
+        {
             let _ = item.bytes();
         }
     }

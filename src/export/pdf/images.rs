@@ -52,7 +52,11 @@ pub(crate) fn image(item: &MediaItem, max_pixels: u64) -> Result<Image, String> 
         } else {
             ImageColorspace::Rgb
         };
-        let data: Arc<dyn AsRef<[u8]> + Send + Sync> = Arc::new(rows.zlib);
+        // One IDAT chunk is shared with the picture's bytes, not copied.
+        let data: Arc<dyn AsRef<[u8]> + Send + Sync> = match rows.zlib {
+            super::png::Zlib::Within(range) => Arc::new(bytes.slice(range)),
+            super::png::Zlib::Joined(joined) => Arc::new(joined),
+        };
         if let Ok(img) = Image::from_png_filtered_zlib(data.into(), rows.size, space, false) {
             return Ok(img);
         }

@@ -10,6 +10,8 @@
 //! filter byte of 0–4 and the row's samples per row, with its Adler-32 checksum. A picture that
 //! fails goes to the decoding path, which reports it as it always did.
 
+use std::ops::Range;
+
 use flate2::{Decompress, FlushDecompress, Status};
 
 /// The PNG signature.
@@ -18,12 +20,22 @@ const SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
 /// An 8-bit grey or RGB PNG's rows, still deflated, ready for a PNG predictor.
 #[derive(Debug, PartialEq)]
 pub(crate) struct FilteredRows {
-    /// The zlib stream: the IDAT chunks' data joined.
-    pub(crate) zlib: Vec<u8>,
+    /// The zlib stream.
+    pub(crate) zlib: Zlib,
     /// Width and height in pixels.
     pub(crate) size: (u32, u32),
     /// Samples per pixel: 1 (grey) or 3 (RGB).
     pub(crate) colors: u8,
+}
+
+/// Where a PNG's zlib stream is: one IDAT chunk's data, a range of the file (no copy), or
+/// several chunks' data joined.
+#[derive(Debug, PartialEq)]
+pub(crate) enum Zlib {
+    /// Byte range of the PNG file.
+    Within(Range<usize>),
+    /// The chunks' data, joined.
+    Joined(Vec<u8>),
 }
 
 /// The rows of `png` when a PDF can take them unchanged, `None` when the picture needs
@@ -32,27 +44,44 @@ pub(crate) struct FilteredRows {
 pub(crate) fn filtered_rows(png: &[u8], max_pixels: u64) -> Option<FilteredRows> {
     let body = png.strip_prefix(SIGNATURE)?;
     let mut header = None;
-    let mut zlib = Vec::new();
+    let mut idat: Vec<Range<usize>> = Vec::new();
     let mut rest = body;
     loop {
+        // Chunk data starts after the length and the type.
+        let data_at = png.len() - rest.len() + 8;
         let (kind, data, after) = chunk(rest)?;
         rest = after;
         match kind {
             b"IHDR" => header = Some(Header::read(data)?),
             // Colour keys make pixels transparent, which this path cannot express.
             b"tRNS" => return None,
-            b"IDAT" => zlib.extend_from_slice(data),
+            b"IDAT" => idat.push(data_at..data_at + data.len()),
             b"IEND" => break,
             _ => {}
         }
     }
     let header = header?;
     let (w, h) = header.size;
-    if u64::from(w) * u64::from(h) > max_pixels || zlib.is_empty() {
+    if u64::from(w) * u64::from(h) > max_pixels {
         return None;
     }
+    let zlib = match idat.as_slice() {
+        [] => return None,
+        [one] => Zlib::Within(one.clone()),
+        many => {
+            let mut joined = Vec::with_capacity(many.iter().map(|r| r.len()).sum());
+            for r in many {
+                joined.extend_from_slice(png.get(r.clone()).unwrap_or_default());
+            }
+            Zlib::Joined(joined)
+        }
+    };
+    let stream = match &zlib {
+        Zlib::Within(r) => png.get(r.clone()).unwrap_or_default(),
+        Zlib::Joined(v) => v.as_slice(),
+    };
     let stride = u64::from(w) * u64::from(header.colors) + 1;
-    rows_are_whole(&zlib, stride, u64::from(h)).then_some(FilteredRows {
+    rows_are_whole(stream, stride, u64::from(h)).then_some(FilteredRows {
         zlib,
         size: header.size,
         colors: header.colors,
@@ -159,6 +188,18 @@ mod tests {
 
     /// A PNG of `rows` (each with its filter byte) at colour type `color`, IDAT split in two.
     fn png(w: u32, h: u32, color: u8, rows: &[u8], extra: &[(&[u8; 4], &[u8])]) -> Vec<u8> {
+        png_in(w, h, color, rows, extra, true)
+    }
+
+    /// The same, its IDAT split in two or not.
+    fn png_in(
+        w: u32,
+        h: u32,
+        color: u8,
+        rows: &[u8],
+        extra: &[(&[u8; 4], &[u8])],
+        split: bool,
+    ) -> Vec<u8> {
         let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
         e.write_all(rows).unwrap();
         let z = e.finish().unwrap();
@@ -178,9 +219,13 @@ mod tests {
         for (kind, data) in extra {
             push(kind, data);
         }
-        let (a, b) = z.split_at(z.len() / 2);
-        push(b"IDAT", a);
-        push(b"IDAT", b);
+        if split {
+            let (a, b) = z.split_at(z.len() / 2);
+            push(b"IDAT", a);
+            push(b"IDAT", b);
+        } else {
+            push(b"IDAT", &z);
+        }
         push(b"IEND", &[]);
         out
     }
@@ -192,8 +237,23 @@ mod tests {
         let file = png(2, 2, 2, &rows, &[]);
         let got = filtered_rows(&file, 100).expect("passes through");
         assert_eq!((got.size, got.colors), ((2, 2), 3));
+        // Two IDAT chunks: joined.
+        let Zlib::Joined(zlib) = &got.zlib else {
+            panic!("{:?}", got.zlib)
+        };
         let mut inflated = Vec::new();
-        flate2::read::ZlibDecoder::new(&got.zlib[..])
+        flate2::read::ZlibDecoder::new(&zlib[..])
+            .read_to_end(&mut inflated)
+            .unwrap();
+        assert_eq!(inflated, rows);
+        // One IDAT chunk: its range of the file, not a copy.
+        let one = png_in(2, 2, 2, &rows, &[], false);
+        let got = filtered_rows(&one, 100).expect("passes through");
+        let Zlib::Within(range) = &got.zlib else {
+            panic!("{:?}", got.zlib)
+        };
+        let mut inflated = Vec::new();
+        flate2::read::ZlibDecoder::new(&one[range.clone()])
             .read_to_end(&mut inflated)
             .unwrap();
         assert_eq!(inflated, rows);
