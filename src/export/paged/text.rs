@@ -381,8 +381,9 @@ impl Inliner {
             }
             *advance = 0.0;
         };
-        // Word boundaries inside Thai, Lao, Khmer and Myanmar text (no spaces between words).
-        let unspaced = word_breaks::unspaced_breaks(text);
+        // Word boundaries inside Thai, Lao, Khmer and Myanmar text (no spaces between words),
+        // found when the first such character is met: other text never pays for the search.
+        let mut unspaced: Option<Vec<usize>> = None;
         for (at, c) in text.char_indices() {
             match c {
                 ' ' | '\u{2002}' | '\u{2003}' | '\u{2009}' | '\u{200A}' | '\u{3000}' => {
@@ -416,7 +417,11 @@ impl Inliner {
                         && (((script::breaks_around(p) || script::breaks_around(c))
                             && !script::no_break_before(c)
                             && !script::no_break_after(p))
-                            || unspaced.binary_search(&at).is_ok())
+                            || (word_breaks::is_unspaced(c)
+                                && unspaced
+                                    .get_or_insert_with(|| word_breaks::unspaced_breaks(text))
+                                    .binary_search(&at)
+                                    .is_ok()))
                         && !script::is_mark(c)
                     {
                         flush(&mut cur, &mut cur_advance, cur_font, out);
@@ -526,7 +531,7 @@ pub(crate) fn roman(n: usize) -> String {
 /// Thai, Lao, Khmer and Myanmar.
 pub(crate) fn each_unbreakable(text: &str, mut f: impl FnMut(&str)) {
     for w in text.split_whitespace() {
-        let unspaced = word_breaks::unspaced_breaks(w);
+        let mut unspaced: Option<Vec<usize>> = None;
         let mut from = 0;
         let mut prev: Option<char> = None;
         for (i, c) in w.char_indices() {
@@ -534,7 +539,11 @@ pub(crate) fn each_unbreakable(text: &str, mut f: impl FnMut(&str)) {
                 && (((script::breaks_around(p) || script::breaks_around(c))
                     && !script::no_break_before(c)
                     && !script::no_break_after(p))
-                    || unspaced.binary_search(&i).is_ok())
+                    || (word_breaks::is_unspaced(c)
+                        && unspaced
+                            .get_or_insert_with(|| word_breaks::unspaced_breaks(w))
+                            .binary_search(&i)
+                            .is_ok()))
             {
                 f(&w[from..i]);
                 from = i;
