@@ -59,7 +59,7 @@ pub use error::{Error, ErrorKind, Result};
 pub use format::Format;
 pub use limits::Limits;
 pub use report::{Converted, Location, Report, Warning, WarningKind};
-pub use sniff::Undetected;
+pub use sniff::{Undetected, Unreadable};
 
 /// Options for [`import()`], shared by every reader.
 #[derive(Debug, Clone, Default)]

@@ -54,6 +54,18 @@ pub enum Undetected {
     Foreign(String),
 }
 
+/// Why an input cannot be read ([`Format::for_reading`]): its format cannot be told, or it is
+/// one sdconv writes but does not read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Unreadable {
+    /// Neither the caller, the name nor the bytes say a format.
+    #[error(transparent)]
+    Undetected(#[from] Undetected),
+    /// A format sdconv writes only (HTML, parsX, PDF), named by the caller or the file name.
+    #[error("sdconv cannot read {0}")]
+    WriteOnly(Format),
+}
+
 impl Format {
     /// The format of `bytes`, from their content alone: [`Format::Sdxml`], [`Format::Word`],
     /// [`Format::Json`] or [`Format::Markdown`] (the formats sdconv reads), or why none fits.
@@ -135,6 +147,43 @@ impl Format {
             ));
         }
         Format::sniff(bytes)
+    }
+
+    /// The format to read an input as: `given` (the caller's `from`), else [`Format::detect`]
+    /// from `name` and `bytes`; an error when that format is one sdconv does not read. The
+    /// rule the Python and JavaScript packages share.
+    ///
+    /// ```
+    /// use std::path::Path;
+    /// use sdconv::{Format, Unreadable};
+    ///
+    /// assert_eq!(Format::for_reading(None, b"# Title", None), Ok(Format::Markdown));
+    /// assert_eq!(
+    ///     Format::for_reading(Some(Format::Html), b"# Title", None),
+    ///     Err(Unreadable::WriteOnly(Format::Html))
+    /// );
+    /// assert_eq!(
+    ///     Format::for_reading(None, b"", Some(Path::new("a.pdf"))),
+    ///     Err(Unreadable::WriteOnly(Format::Pdf))
+    /// );
+    /// assert!(matches!(
+    ///     Format::for_reading(None, b"%PDF-1.7", None),
+    ///     Err(Unreadable::Undetected(_))
+    /// ));
+    /// ```
+    pub fn for_reading(
+        given: Option<Format>,
+        bytes: &[u8],
+        name: Option<&Path>,
+    ) -> Result<Format, Unreadable> {
+        let format = match given {
+            Some(format) => format,
+            None => Format::detect(bytes, name)?,
+        };
+        if !format.can_read() {
+            return Err(Unreadable::WriteOnly(format));
+        }
+        Ok(format)
     }
 }
 

@@ -72,21 +72,17 @@ pub enum Main {
     Data(Vec<u8>),
 }
 
-/// The input format: the caller's, else the engine's [`Format::detect`] from the file name and
-/// the bytes (the rule the command line and the other bindings share).
+/// The input format by the engine's [`Format::for_reading`]: the caller's, else detected from
+/// the file name and the bytes, and one sdconv reads.
 pub fn input_format(
     from: Option<Format>,
     name: Option<&str>,
     bytes: &[u8],
 ) -> Result<Format, Failure> {
-    let format = match from {
-        Some(format) => format,
-        None => Format::detect(bytes, name.map(Path::new)).map_err(Failure::Undetected)?,
-    };
-    if !format.can_read() {
-        return Err(Failure::Direction(format, "read"));
-    }
-    Ok(format)
+    Format::for_reading(from, bytes, name.map(Path::new)).map_err(|e| match e {
+        sdconv::Unreadable::Undetected(why) => Failure::Undetected(why),
+        sdconv::Unreadable::WriteOnly(format) => Failure::Direction(format, "read"),
+    })
 }
 
 /// Reads `bytes` (named `name`, when it came from a file) as `spec` says. `read_image` fetches

@@ -143,21 +143,17 @@ impl Source {
     }
 }
 
-/// The input format: the caller's, else the engine's [`Format::detect`] from the file name and
-/// the bytes (the rule the command line and the other bindings share).
+/// The input format by the engine's [`Format::for_reading`]: the caller's, else detected from
+/// the file name and the bytes, and one sdconv reads.
 fn input_format(
     from: Option<Format>,
     path: Option<&Path>,
     bytes: &[u8],
 ) -> Result<Format, Failure> {
-    let format = match from {
-        Some(format) => format,
-        None => Format::detect(bytes, path).map_err(Failure::Undetected)?,
-    };
-    if !format.can_read() {
-        return Err(Failure::Direction(format, "read"));
-    }
-    Ok(format)
+    Format::for_reading(from, bytes, path).map_err(|e| match e {
+        sdconv::Unreadable::Undetected(why) => Failure::Undetected(why),
+        sdconv::Unreadable::WriteOnly(format) => Failure::Direction(format, "read"),
+    })
 }
 
 /// Reads a document (the work of [`read`] and the first half of [`convert`]).
