@@ -16,8 +16,6 @@
 //!    left out) and the directions of its paragraphs, takes the most common as the document's,
 //!    and rewrites every paragraph, table and run relative to what it inherits.
 
-use std::collections::HashMap;
-
 use super::converter::Converter;
 use super::paragraphs::ParaInfo;
 use crate::ast::inline::{LangKey, Leaf, Mark, canonical_marks, from_runs, to_runs};
@@ -118,13 +116,17 @@ pub fn settle(
     default_bidi: Option<bool>,
     default_lang: Option<&str>,
 ) -> Settled {
+    // One count per paragraph: the tally needs every paragraph's before the rewrite below can
+    // start, and the rewrite needs each paragraph's own language, which comes from the same
+    // count. Both walks are the same walker, so the n-th paragraph is the same in both.
     let mut tally = Tally::default();
-    doc.walk_blocks(&mut |_, b| {
+    let mut own: Vec<Option<usize>> = Vec::new();
+    doc.walk_blocks_mut(&mut |_, b| {
         if let Block::Paragraph(p) = b {
-            tally.paragraph(p);
+            own.push(tally.paragraph(p));
         }
     });
-    let language = tally.language();
+    let language = tally.language().map(str::to_string);
     let direction = match default_bidi {
         Some(true) => Direction::Rtl,
         Some(false) => Direction::Ltr,
@@ -138,16 +140,22 @@ pub fn settle(
     // Without letters to count, runs and paragraphs are compared with the defaults' language
     // (the document's is then the core properties' or the caller's: `super::meta`).
     let doc_lang = settled.language.as_deref().or(default_lang);
+    let mut own = own.into_iter();
     doc.walk_blocks_mut(&mut |_, b| match b {
         Block::Paragraph(p) => {
             // A paragraph without letters or a language of its own is in the document's.
-            let lang = paragraph_lang(p).or(doc_lang).map(str::to_string);
+            let lang = own
+                .next()
+                .flatten()
+                .and_then(|i| tally.name(i))
+                .or(doc_lang)
+                .map(str::to_string);
             let dir = if p.dir == Some(Direction::Rtl) {
                 Direction::Rtl
             } else {
                 Direction::Ltr
             };
-            p.content = relative(&p.content, lang.as_deref(), dir);
+            p.content = relative_owned(std::mem::take(&mut p.content), lang.as_deref(), dir);
             p.lang = lang.filter(|l| Some(l.as_str()) != doc_lang);
             p.dir = (dir != direction).then_some(dir);
         }
@@ -162,7 +170,7 @@ pub fn settle(
         _ => {}
     });
     for c in &mut doc.comments {
-        c.content = relative(&c.content, doc_lang, direction);
+        c.content = relative_owned(std::mem::take(&mut c.content), doc_lang, direction);
     }
     settled
 }
@@ -170,14 +178,17 @@ pub fn settle(
 /// Characters per language and paragraphs per direction over the body.
 #[derive(Default)]
 struct Tally {
-    /// Language → (characters, order of first appearance).
-    chars: HashMap<String, (usize, usize)>,
+    /// The languages in order of first appearance, with their characters. A document has a
+    /// handful, so a list serves better than a map.
+    chars: Vec<(String, usize)>,
     rtl: usize,
     ltr: usize,
 }
 
 impl Tally {
-    fn paragraph(&mut self, p: &ast::Paragraph) {
+    /// Counts a paragraph; returns its own language (the most common among its text, else its
+    /// mark's) as an index for [`Tally::name`].
+    fn paragraph(&mut self, p: &ast::Paragraph) -> Option<usize> {
         if p.dir == Some(Direction::Rtl) {
             self.rtl += 1;
         } else {
@@ -185,6 +196,7 @@ impl Tally {
         }
         let mut counts = Vec::new();
         count_chars(&p.content, None, &mut counts);
+        let own = most_common(&counts).or(p.lang.as_deref());
         if counts.is_empty() {
             // A paragraph without text says its language in its mark, which counts once.
             if let Some(l) = &p.lang {
@@ -192,16 +204,27 @@ impl Tally {
             }
         }
         for (lang, n) in counts {
-            let order = self.chars.len();
-            self.chars.entry(lang.to_string()).or_insert((0, order)).0 += n;
+            match self.chars.iter_mut().find(|(l, _)| l == lang) {
+                Some((_, c)) => *c += n,
+                None => self.chars.push((lang.to_string(), n)),
+            }
         }
+        // The paragraph's own language is among those just counted.
+        own.and_then(|l| self.chars.iter().position(|(k, _)| k == l))
     }
 
-    fn language(&self) -> Option<String> {
+    /// The language at `index`.
+    fn name(&self, index: usize) -> Option<&str> {
+        self.chars.get(index).map(|(l, _)| l.as_str())
+    }
+
+    /// The most common language, the first to appear among equals.
+    fn language(&self) -> Option<&str> {
         self.chars
             .iter()
-            .max_by_key(|(_, (n, order))| (*n, std::cmp::Reverse(*order)))
-            .map(|(l, _)| l.clone())
+            .enumerate()
+            .max_by_key(|(i, (_, n))| (*n, std::cmp::Reverse(*i)))
+            .map(|(_, (l, _))| l.as_str())
     }
 }
 
@@ -238,16 +261,64 @@ fn count_chars<'c>(
     }
 }
 
-/// A paragraph's language: the most common among its text, else its mark's.
-fn paragraph_lang(p: &ast::Paragraph) -> Option<&str> {
-    let mut counts = Vec::new();
-    count_chars(&p.content, None, &mut counts);
+/// The language of most characters in `counts`, the first among equals.
+fn most_common<'c>(counts: &[(&'c str, usize)]) -> Option<&'c str> {
     counts
         .iter()
         .enumerate()
         .max_by_key(|(i, (_, n))| (*n, std::cmp::Reverse(*i)))
         .map(|(_, (l, _))| *l)
-        .or(p.lang.as_deref())
+}
+
+/// [`relative`] for content the caller gives up. Most paragraphs are in one language with no
+/// run in another, so their content is free of language marks, or is one language mark around
+/// everything that says what the paragraph says. [`relative`] would flatten such content into
+/// runs and nest it again only to drop that mark; here the mark is dropped directly. (Debug
+/// builds check that both ways give the same content, so every test that reads a Word file
+/// checks this shortcut.)
+fn relative_owned(content: Vec<Inline>, lang: Option<&str>, dir: Direction) -> Vec<Inline> {
+    let opposite = match dir {
+        Direction::Ltr => Direction::Rtl,
+        Direction::Rtl => Direction::Ltr,
+    };
+    let unwrap = match content.as_slice() {
+        [
+            Inline::Lang {
+                lang: l,
+                dir: d,
+                children,
+            },
+        ] if (l.is_none() || l.as_deref() == lang)
+            && *d != Some(opposite)
+            && !has_lang_or_note(children) =>
+        {
+            true
+        }
+        all if !has_lang_or_note(all) => false,
+        _ => return relative(&content, lang, dir),
+    };
+    #[cfg(debug_assertions)]
+    let slow = relative(&content, lang, dir);
+    let kept = if unwrap {
+        let mut content = content;
+        match content.pop() {
+            Some(Inline::Lang { children, .. }) => children,
+            other => other.into_iter().collect(),
+        }
+    } else {
+        content
+    };
+    #[cfg(debug_assertions)]
+    debug_assert_eq!(kept, slow, "the shortcut of `relative` changed the content");
+    kept
+}
+
+/// Whether `content` holds a language mark or a note at any depth.
+fn has_lang_or_note(content: &[Inline]) -> bool {
+    content.iter().any(|inline| match inline {
+        Inline::Lang { .. } | Inline::Note { .. } => true,
+        other => other.children().is_some_and(|c| has_lang_or_note(c)),
+    })
 }
 
 /// `content` with its provisional language marks made relative to a paragraph of `lang` and
