@@ -223,7 +223,12 @@ impl BodyParser<'_, '_> {
                     }
                 }
                 Event::Empty(e) => self.block_empty(&e, &mut cell.blocks),
-                Event::End(_) => return Ok(cell),
+                Event::End(_) => {
+                    // Most cells hold one paragraph; the list would keep room for four (of
+                    // 408 bytes each) until the whole body is parsed.
+                    cell.blocks.shrink_to_fit();
+                    return Ok(cell);
+                }
                 Event::Eof => return Err(self.r.invalid("the part ends inside w:tc")),
                 _ => {}
             }

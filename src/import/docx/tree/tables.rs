@@ -114,6 +114,9 @@ impl Converter<'_> {
                         }
                     }
                 }
+                // The tree outlives the reader: a cell of one paragraph keeps no room for three
+                // more (of 240 bytes each).
+                blocks.shrink_to_fit();
                 new_owner.insert(col, (r, placed.len()));
                 placed.push(Placed {
                     col,
