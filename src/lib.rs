@@ -371,6 +371,7 @@ pub fn export(
 /// [`export()`] straight into `sink` (an output file): the same bytes. The zip formats (sd.xml,
 /// parsX, Word, the HTML download) write each entry as it is ready, so the archive is never
 /// held in memory and a picture kept deflated goes from its source into the sink in one copy;
+/// the single-file page writes its pictures' base64 into the sink, not into the page first;
 /// the others write their bytes once made.
 pub fn export_to<W: std::io::Write + std::io::Seek>(
     doc: &Document,
@@ -383,6 +384,7 @@ pub fn export_to<W: std::io::Write + std::io::Seek>(
     match format {
         Format::Sdxml => export::sdxml::write_to(doc, &options.sdxml, sink),
         Format::Html => export::html::write_zip_to(doc, &options.html, sink),
+        Format::HtmlAllInOne => export::html::write_all_in_one_to(doc, &options.html, sink),
         Format::Parsx => export::parsx::write_to(doc, &options.parsx, sink),
         Format::Word => export::word::write_to(doc, &options.word, sink),
         _ => {

@@ -446,7 +446,7 @@ impl<'a> Writer<'a> {
             }
             return false;
         };
-        if self.mode == ImageMode::Inline
+        if matches!(self.mode, ImageMode::Inline | ImageMode::Streamed)
             && let Err(e) = item.bytes()
         {
             // A `data:` URI needs the bytes: a picture still deflated is inflated here, and one
@@ -493,12 +493,16 @@ impl<'a> Writer<'a> {
                     self.out.push_str(file);
                 }
             }
-            ImageMode::Inline => {
+            ImageMode::Inline | ImageMode::Streamed => {
                 self.out.push_str("data:");
                 self.out.push_str(item.kind.mime());
                 self.out.push_str(";base64,");
-                // Checked by `image_available`; the inflated bytes are cached in the item.
-                if let Ok(bytes) = item.bytes() {
+                if self.mode == ImageMode::Streamed {
+                    // The base64 goes into the output file later, in the marker's place.
+                    super::streamed::marker(self.media.streamed.len(), &mut self.out);
+                    self.media.streamed.push(item);
+                } else if let Ok(bytes) = item.bytes() {
+                    // Checked by `image_available`; the inflated bytes are cached in the item.
                     base64::engine::general_purpose::STANDARD.encode_string(&bytes, &mut self.out);
                 }
             }

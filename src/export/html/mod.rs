@@ -61,7 +61,10 @@ pub mod mammoth;
 mod mathml;
 mod notes;
 mod page;
+mod streamed;
 mod url;
+
+pub use streamed::write_all_in_one_to;
 
 use std::collections::{HashMap, HashSet};
 
@@ -237,9 +240,22 @@ pub fn write_all_in_one(doc: &Document, opts: &HtmlOptions) -> Converted<String>
     if let Some(m) = &opts.mammoth {
         return mammoth::write(doc, m);
     }
+    all_in_one(doc, opts, ImageMode::Inline, |page, w| {
+        w.report.finish(page)
+    })
+}
+
+/// Writes the single-file page in `mode` ([`ImageMode::Inline`] or [`ImageMode::Streamed`]) and
+/// hands it, with its writer, to `finish`.
+fn all_in_one<R>(
+    doc: &Document,
+    opts: &HtmlOptions,
+    mode: ImageMode,
+    finish: impl FnOnce(String, Writer<'_>) -> R,
+) -> R {
     let (doc, drawn) = metafiles::drawn(doc, Shown::Svg, METAFILE_LOST);
     let doc = &*doc;
-    let mut w = Writer::new(doc, opts, ImageMode::Inline);
+    let mut w = Writer::new(doc, opts, mode);
     for warning in drawn {
         w.report.push(warning);
     }
@@ -247,11 +263,11 @@ pub fn write_all_in_one(doc: &Document, opts: &HtmlOptions) -> Converted<String>
     // pictures are inflated on a thread of their own while the text is written (last first, so
     // the writer, going forward, seldom waits on one being inflated; `bytes` caches each once).
     // Where no thread can be started (WebAssembly), the writer inflates them as it goes.
-    let html = std::thread::scope(|s| {
+    let page = std::thread::scope(|s| {
         let _ahead = std::thread::Builder::new().spawn_scoped(s, || inflate_ahead(doc));
         w.run()
     });
-    w.report.finish(html)
+    finish(page, w)
 }
 
 /// Inflates the pictures `doc` shows (not every item of its store: a package may carry
@@ -292,6 +308,9 @@ enum ImageMode {
     Files,
     /// `data:` URIs.
     Inline,
+    /// `data:` URIs whose base64 goes straight into the output file ([`streamed`]): the page
+    /// holds a marker per picture instead.
+    Streamed,
 }
 
 /// What a cross-reference to a block shows and where it points.
@@ -321,6 +340,8 @@ struct Targets<'a> {
 struct Media<'a> {
     /// Media name → file name under `images/`.
     files: HashMap<&'a str, String>,
+    /// The pictures of [`ImageMode::Streamed`] markers, by marker number.
+    streamed: Vec<&'a MediaItem>,
     /// Media names the page shows.
     used: HashSet<&'a str>,
     /// Media names already warned about (missing, or not shown by browsers).

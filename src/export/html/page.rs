@@ -55,7 +55,7 @@ impl Writer<'_> {
             ImageMode::Files => self
                 .out
                 .push_str("<link rel=\"stylesheet\" href=\"style.css\">\n"),
-            ImageMode::Inline => {
+            ImageMode::Inline | ImageMode::Streamed => {
                 self.out.push_str("<style>\n");
                 self.out.push_str(STYLESHEET);
                 self.out.push_str("</style>\n");
