@@ -317,7 +317,7 @@ fn relative_owned(content: Vec<Inline>, lang: Option<&str>, dir: Direction) -> V
 fn has_lang_or_note(content: &[Inline]) -> bool {
     content.iter().any(|inline| match inline {
         Inline::Lang { .. } | Inline::Note { .. } => true,
-        other => other.children().is_some_and(|c| has_lang_or_note(c)),
+        other => other.children().is_some_and(has_lang_or_note),
     })
 }
 
