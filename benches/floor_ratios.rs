@@ -194,10 +194,9 @@ fn write(doc: &Document, route: Route, options: &ExportOptions, target: &Path) {
             sink.into_inner().expect("written");
         }
         Route::HtmlAllInOne => {
-            let page = sdconv::export(doc, Format::HtmlAllInOne, options)
-                .expect("the tree writes")
-                .value;
-            create(target).write_all(&page).expect("written");
+            // As `convert`: the page goes into its file as it is made.
+            sdconv::export_to(doc, Format::HtmlAllInOne, options, create(target))
+                .expect("the tree writes");
         }
         Route::HtmlFolder => {
             let parts = html::write_parts(doc, &options.html).value;
