@@ -16,6 +16,8 @@
 //!    left out) and the directions of its paragraphs, takes the most common as the document's,
 //!    and rewrites every paragraph, table and run relative to what it inherits.
 
+use std::collections::HashMap;
+
 use super::converter::Converter;
 use super::paragraphs::ParaInfo;
 use crate::ast::inline::{LangKey, Leaf, Mark, canonical_marks, from_runs, to_runs};
@@ -178,9 +180,10 @@ pub fn settle(
 /// Characters per language and paragraphs per direction over the body.
 #[derive(Default)]
 struct Tally {
-    /// The languages in order of first appearance, with their characters. A document has a
-    /// handful, so a list serves better than a map.
+    /// The languages in order of first appearance, with their characters.
     chars: Vec<(String, usize)>,
+    /// Language → its place in `chars` (a hostile file can name thousands).
+    places: HashMap<String, usize>,
     rtl: usize,
     ltr: usize,
 }
@@ -194,8 +197,9 @@ impl Tally {
         } else {
             self.ltr += 1;
         }
-        let mut counts = Vec::new();
+        let mut counts = Counts::default();
         count_chars(&p.content, None, &mut counts);
+        let mut counts = counts.list;
         let own = most_common(&counts).or(p.lang.as_deref());
         if counts.is_empty() {
             // A paragraph without text says its language in its mark, which counts once.
@@ -204,13 +208,16 @@ impl Tally {
             }
         }
         for (lang, n) in counts {
-            match self.chars.iter_mut().find(|(l, _)| l == lang) {
+            match self.places.get(lang).and_then(|&at| self.chars.get_mut(at)) {
                 Some((_, c)) => *c += n,
-                None => self.chars.push((lang.to_string(), n)),
+                None => {
+                    self.places.insert(lang.to_string(), self.chars.len());
+                    self.chars.push((lang.to_string(), n));
+                }
             }
         }
         // The paragraph's own language is among those just counted.
-        own.and_then(|l| self.chars.iter().position(|(k, _)| k == l))
+        own.and_then(|l| self.places.get(l).copied())
     }
 
     /// The language at `index`.
@@ -228,22 +235,55 @@ impl Tally {
     }
 }
 
+/// One paragraph's characters per language, in order of first appearance.
+#[derive(Default)]
+struct Counts<'c> {
+    list: Vec<(&'c str, usize)>,
+    /// Language → place in `list`, made once the list is past [`Counts::FEW`]: a paragraph has
+    /// one or two languages, but a hostile one can have a language per run, and searching the
+    /// list for each would take time growing with the square of its runs.
+    places: HashMap<&'c str, usize>,
+}
+
+impl<'c> Counts<'c> {
+    /// How long a list is searched from end to end.
+    const FEW: usize = 8;
+
+    /// Adds `n` characters of `lang` (a language first met with none is not listed).
+    fn add(&mut self, lang: &'c str, n: usize) {
+        let at = if self.list.len() <= Self::FEW {
+            self.list.iter().position(|(k, _)| *k == lang)
+        } else {
+            if self.places.is_empty() {
+                self.places = self
+                    .list
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (k, _))| (*k, i))
+                    .collect();
+            }
+            self.places.get(lang).copied()
+        };
+        match at.and_then(|i| self.list.get_mut(i)) {
+            Some((_, c)) => *c += n,
+            None if n > 0 => {
+                if !self.places.is_empty() {
+                    self.places.insert(lang, self.list.len());
+                }
+                self.list.push((lang, n));
+            }
+            None => {}
+        }
+    }
+}
+
 /// Adds the characters of each language in `content` (notes left out) to `counts`.
-fn count_chars<'c>(
-    content: &'c [Inline],
-    lang: Option<&'c str>,
-    counts: &mut Vec<(&'c str, usize)>,
-) {
+fn count_chars<'c>(content: &'c [Inline], lang: Option<&'c str>, counts: &mut Counts<'c>) {
     for inline in content {
         match inline {
             Inline::Text { text } => {
                 if let Some(l) = lang {
-                    let n = letter_count(text);
-                    match counts.iter_mut().find(|(k, _)| *k == l) {
-                        Some((_, c)) => *c += n,
-                        None if n > 0 => counts.push((l, n)),
-                        None => {}
-                    }
+                    counts.add(l, letter_count(text));
                 }
             }
             Inline::Lang {
@@ -430,6 +470,25 @@ mod tests {
             dir,
             children,
         }
+    }
+
+    #[test]
+    fn counts_keep_the_order_of_first_appearance_past_the_few_a_list_searches() {
+        let names: Vec<String> = (0..40).map(|i| format!("x-l{i}")).collect();
+        let mut counts = Counts::default();
+        for round in 1..=3 {
+            for name in &names {
+                counts.add(name, round);
+            }
+            counts.add("none", 0);
+        }
+        counts.add("x-l39", 1);
+        let expected: Vec<(&str, usize)> = names
+            .iter()
+            .map(|n| (n.as_str(), if n == "x-l39" { 7 } else { 6 }))
+            .collect();
+        assert_eq!(counts.list, expected);
+        assert_eq!(most_common(&counts.list), Some("x-l39"));
     }
 
     #[test]
