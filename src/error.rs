@@ -114,6 +114,14 @@ pub enum ErrorKind {
 }
 
 impl Error {
+    /// An output file's write failing: what `export_to`'s sink reports.
+    pub(crate) fn file_write(e: std::io::Error) -> Error {
+        Error::Write {
+            format: "file",
+            message: e.to_string(),
+        }
+    }
+
     /// The kind of failure, for callers that map errors to their own answers (the server's
     /// status codes live in the server).
     pub fn kind(&self) -> ErrorKind {

@@ -390,10 +390,7 @@ pub fn export_to<W: std::io::Write + std::io::Seek>(
         _ => {
             // The tree is prepared already: the plain options write it as it is.
             let out = export(doc, format, &plain)?;
-            sink.write_all(&out.value).map_err(|e| Error::Write {
-                format: "file",
-                message: e.to_string(),
-            })?;
+            sink.write_all(&out.value).map_err(Error::file_write)?;
             Ok(out.map(|_| sink))
         }
     }

@@ -11,6 +11,7 @@
 //! [`super::escape`]), and links have it percent-encoded. So every NUL of the page is a marker,
 //! wherever the page's later steps (directories spliced in, notes written apart) moved it.
 
+use std::fmt::Write as _;
 use std::io::Write;
 
 use base64::Engine;
@@ -26,9 +27,8 @@ const PIECE: usize = 3 * 16 * 1024;
 
 /// Appends the marker of picture `n` to the page.
 pub(super) fn marker(n: usize, out: &mut String) {
-    out.push('\0');
-    out.push_str(&n.to_string());
-    out.push('\0');
+    // Writing into a String cannot fail.
+    let _ = write!(out, "\0{n}\0");
 }
 
 /// [`super::write_all_in_one`] written into `sink`: the same bytes, without holding the whole
@@ -40,11 +40,12 @@ pub fn write_all_in_one_to<W: Write>(
 ) -> Result<Converted<W>> {
     if let Some(m) = &opts.mammoth {
         let page = super::mammoth::write(doc, m);
-        sink.write_all(page.value.as_bytes()).map_err(write_error)?;
+        sink.write_all(page.value.as_bytes())
+            .map_err(Error::file_write)?;
         return Ok(page.map(|_| sink));
     }
     super::all_in_one(doc, opts, ImageMode::Streamed, |page, w| {
-        write_page(&page, &w.media.streamed, &mut sink).map_err(write_error)?;
+        write_page(&page, &w.media.streamed, &mut sink).map_err(Error::file_write)?;
         Ok(w.report.finish(sink))
     })
 }
@@ -83,13 +84,6 @@ fn write_page(page: &str, pictures: &[&MediaItem], sink: &mut impl Write) -> std
         at = start + 1 + len + 1;
     }
     sink.write_all(page.get(at..).unwrap_or_default())
-}
-
-fn write_error(e: std::io::Error) -> Error {
-    Error::Write {
-        format: "file",
-        message: e.to_string(),
-    }
 }
 
 #[cfg(test)]
