@@ -283,6 +283,44 @@ fn paragraph_attributes_and_the_rest_in_one_pi() {
 }
 
 #[test]
+fn repeated_differences_each_get_their_pi() {
+    // List items have no `stylename`: every one carries its style in a PI, the same PI many
+    // times over, which the writer works out once and writes again while the pair repeats.
+    let item = |style: &str, text: &str| {
+        Block::Paragraph(Paragraph {
+            style: Some(style.into()),
+            ..para(TextType::ListUl, vec![t(text)])
+        })
+    };
+    let doc = doc_of(vec![
+        item("Compact", "a"),
+        item("Compact", "b"),
+        item("Other", "c"),
+        item("Compact", "d"),
+        Block::Paragraph(para(TextType::ListUl, vec![t("e")])),
+        item("Compact", "f"),
+    ]);
+    let (n, _) = both(&doc);
+    let compact = fields(json!({"style": "Compact"}));
+    let other = fields(json!({"style": "Other"}));
+    assert_eq!(
+        pis(&n.value),
+        vec![
+            compact.clone(),
+            compact.clone(),
+            other,
+            compact.clone(),
+            compact
+        ]
+    );
+    assert!(
+        body(&n.value).contains("<ul-li indent=\"0\">e</ul-li>"),
+        "{}",
+        n.value
+    );
+}
+
+#[test]
 fn image_block_attributes() {
     let img = Image {
         media: "cat.png".into(),

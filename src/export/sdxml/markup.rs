@@ -1,6 +1,7 @@
 //! XML output: tags with escaped attributes, escaped text, the extension PIs and the `fields`
 //! PI that carries what attributes cannot.
 
+use std::any::Any;
 use std::borrow::Cow;
 
 use serde::Serialize;
@@ -94,26 +95,51 @@ impl Writer<'_> {
     /// agree (the common case, decided without serialising anything).
     pub(super) fn fields<T>(&mut self, value: &T, back: &T)
     where
-        T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug,
+        T: Serialize + DeserializeOwned + PartialEq + Clone + std::fmt::Debug + Send + 'static,
     {
         if value == back {
             return;
+        }
+        // The same difference comes back block after block (every list item of a style the DTD
+        // gives list items no attribute for), and working it out goes through JSON twice: the
+        // PI of the last pair is written again when the pair is the same.
+        if !self.strict {
+            if let Some(memo) = &self.last_fields {
+                if memo.value.downcast_ref::<T>() == Some(value)
+                    && memo.back.downcast_ref::<T>() == Some(back)
+                {
+                    self.out.push_str(&memo.written);
+                    return;
+                }
+            }
         }
         let diff = sdxml_ext::field_diff(value, back);
         if cfg!(debug_assertions) {
             check_diff(value, back, &diff);
         }
-        if diff.is_empty() {
-            return;
-        }
         if self.strict {
             for name in diff.keys() {
                 self.tally(Loss::Fields, name);
             }
-        } else {
+            return;
+        }
+        let from = self.out.len();
+        if !diff.is_empty() {
             self.pi(&Ext::Fields(diff));
         }
+        self.last_fields = Some(FieldsMemo {
+            value: Box::new(value.clone()),
+            back: Box::new(back.clone()),
+            written: self.out[from..].to_string(),
+        });
     }
+}
+
+/// The last pair [`Writer::fields`] worked out and what it wrote for them.
+pub(super) struct FieldsMemo {
+    value: Box<dyn Any + Send>,
+    back: Box<dyn Any + Send>,
+    written: String,
 }
 
 /// The writer's own consistency check (debug builds, so every test runs it): the PI must turn

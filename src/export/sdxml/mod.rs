@@ -242,6 +242,8 @@ struct Writer<'d> {
     tallies: BTreeMap<Loss, Tally>,
     /// A long document's blocks may be written in pieces at once (off: one after the other).
     in_pieces: bool,
+    /// The last `fields` PI worked out, to write again for the same pair.
+    last_fields: Option<markup::FieldsMemo>,
 }
 
 impl<'d> Writer<'d> {
@@ -260,6 +262,7 @@ impl<'d> Writer<'d> {
             block: None,
             tallies: BTreeMap::new(),
             in_pieces: true,
+            last_fields: None,
         }
     }
 
