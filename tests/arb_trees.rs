@@ -3,7 +3,7 @@
 mod common;
 
 use proptest::prelude::*;
-use sdconv::ast::inline::is_normalized;
+use sdconv::ast::inline::{into_runs, is_normalized, to_runs};
 use sdconv::ast::{Block, Inline};
 
 proptest! {
@@ -20,5 +20,10 @@ proptest! {
         for c in &doc.comments {
             prop_assert!(is_normalized(&c.content));
         }
+    }
+
+    #[test]
+    fn flattening_owned_content_gives_the_borrowed_runs(content in common::arb::inlines()) {
+        prop_assert_eq!(into_runs(content.clone()), to_runs(&content));
     }
 }

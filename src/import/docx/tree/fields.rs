@@ -113,7 +113,7 @@ impl<'a> Converter<'a> {
                     };
                     self.leaf(
                         st,
-                        &[],
+                        Vec::new(),
                         Leaf::Atom(Inline::CrossRef {
                             target,
                             number,
@@ -156,7 +156,7 @@ impl<'a> Converter<'a> {
                     // (one page's number) goes.
                     self.leaf(
                         st,
-                        &[],
+                        Vec::new(),
                         Leaf::Text(super::pages::field_mark(&piece).to_string()),
                     );
                 }

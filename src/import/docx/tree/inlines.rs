@@ -62,7 +62,7 @@ impl<'a> Converter<'a> {
             );
             return;
         }
-        self.leaf(st, &[], Leaf::Atom(anchor));
+        self.leaf(st, Vec::new(), Leaf::Atom(anchor));
     }
 
     pub(super) fn run(&mut self, run: model::Run, info: &ParaInfo<'_>, st: &mut ParaState) {
@@ -70,16 +70,25 @@ impl<'a> Converter<'a> {
         if let Some(lang) = self.run_lang(info, &run.props, &run.content) {
             marks.push(lang);
         }
-        for c in run.content {
+        // Most runs hold one text: the last item takes the marks, the ones before a copy.
+        let last = run.content.len().saturating_sub(1);
+        for (i, c) in run.content.into_iter().enumerate() {
+            let marks_for = |marks: &mut Vec<Mark>| {
+                if i == last {
+                    std::mem::take(marks)
+                } else {
+                    marks.clone()
+                }
+            };
             match c {
-                RunItem::Text(t) => self.leaf(st, &marks, Leaf::Text(t)),
+                RunItem::Text(t) => self.leaf(st, marks_for(&mut marks), Leaf::Text(t)),
                 RunItem::Break(BreakKind::Page) => {
                     if self.visible() && self.note_depth == 0 {
                         st.visible_any = true;
                         st.split(ast::Block::PageBreak);
                     }
                 }
-                RunItem::Break(_) => self.leaf(st, &marks, Leaf::LineBreak),
+                RunItem::Break(_) => self.leaf(st, marks_for(&mut marks), Leaf::LineBreak),
                 RunItem::FieldBegin => {
                     if !self.fields.disabled {
                         self.field_begin()
@@ -103,7 +112,7 @@ impl<'a> Converter<'a> {
                 RunItem::NoteRef(kind, id) => {
                     if self.visible() {
                         if let Some(content) = self.note(kind, &id) {
-                            self.leaf(st, &[], Leaf::Atom(Inline::Note { kind, content }));
+                            self.leaf(st, Vec::new(), Leaf::Atom(Inline::Note { kind, content }));
                         }
                     }
                 }
@@ -121,7 +130,7 @@ impl<'a> Converter<'a> {
                     } else {
                         Leaf::Atom(Inline::Ruby { base, reading })
                     };
-                    self.leaf(st, &marks, inline);
+                    self.leaf(st, marks_for(&mut marks), inline);
                 }
                 RunItem::Chart(part) => {
                     if self.footer_mode || !self.visible() {
@@ -145,7 +154,7 @@ impl<'a> Converter<'a> {
                     }
                 }
                 RunItem::Math { display, math } => {
-                    self.leaf(st, &[], Leaf::Atom(Inline::Math { display, math }));
+                    self.leaf(st, Vec::new(), Leaf::Atom(Inline::Math { display, math }));
                 }
                 RunItem::Image(img) => {
                     if self.footer_mode {
@@ -155,7 +164,7 @@ impl<'a> Converter<'a> {
                     if self.visible() {
                         if let Some((inline, extent)) = self.image(*img) {
                             st.extents.push(extent);
-                            self.leaf(st, &[], Leaf::Atom(inline));
+                            self.leaf(st, Vec::new(), Leaf::Atom(inline));
                         }
                     }
                 }
@@ -172,13 +181,13 @@ impl<'a> Converter<'a> {
             .or_else(|| st.links.last().cloned())
     }
 
-    pub(super) fn leaf(&mut self, st: &mut ParaState, marks: &[Mark], leaf: Leaf) {
+    pub(super) fn leaf(&mut self, st: &mut ParaState, marks: Vec<Mark>, leaf: Leaf) {
         if !self.visible() {
             st.suppressed_any = true;
             return;
         }
         st.visible_any = true;
-        let mut m = marks.to_vec();
+        let mut m = marks;
         if let Some(l) = self.current_link(st) {
             m.push(Mark::Link(l));
         }

@@ -20,7 +20,7 @@ use std::collections::HashMap;
 
 use super::converter::Converter;
 use super::paragraphs::ParaInfo;
-use crate::ast::inline::{LangKey, Leaf, Mark, canonical_marks, from_runs, to_runs};
+use crate::ast::inline::{LangKey, Leaf, Mark, canonical_marks, from_runs, into_runs};
 use crate::ast::{self, Block, Direction, Document, Inline};
 use crate::import::docx::parse::model::RunItem;
 use crate::import::docx::parse::props::{LangSlots, RunProps};
@@ -335,10 +335,10 @@ fn relative_owned(content: Vec<Inline>, lang: Option<&str>, dir: Direction) -> V
             true
         }
         all if !has_lang_or_note(all) => false,
-        _ => return relative(&content, lang, dir),
+        _ => return relative(content, lang, dir),
     };
     #[cfg(debug_assertions)]
-    let slow = relative(&content, lang, dir);
+    let slow = relative(content.clone(), lang, dir);
     let kept = if unwrap {
         let mut content = content;
         match content.pop() {
@@ -367,24 +367,21 @@ fn has_lang_or_note(content: &[Inline]) -> bool {
 /// letters (digits, spaces, a line break) takes the language of the run before it when both
 /// have the same direction, else of the run after it, so one foreign phrase stays one span.
 /// Notes inside are made relative too.
-pub fn relative(content: &[Inline], lang: Option<&str>, dir: Direction) -> Vec<Inline> {
+pub fn relative(content: Vec<Inline>, lang: Option<&str>, dir: Direction) -> Vec<Inline> {
     /// A text or break run's relative key, and whether it is a neutral run still looking for
     /// its language.
     struct Slot {
         key: LangKey,
         open: bool,
     }
-    let mut runs = to_runs(content);
+    let mut runs = into_runs(content);
     let mut keys: Vec<Option<Slot>> = Vec::with_capacity(runs.len());
     for run in &mut runs {
-        let neutral = match &run.leaf {
+        let neutral = match &mut run.leaf {
             Leaf::Text(t) => SlotCounts::of(t).is_none(),
             Leaf::LineBreak => true,
-            Leaf::Atom(Inline::Note { kind, content }) => {
-                run.leaf = Leaf::Atom(Inline::Note {
-                    kind: *kind,
-                    content: relative(content, lang, dir),
-                });
+            Leaf::Atom(Inline::Note { content, .. }) => {
+                *content = relative_owned(std::mem::take(content), lang, dir);
                 keys.push(None);
                 continue;
             }
@@ -503,7 +500,7 @@ mod tests {
             lang(Some("en-US"), None, vec![Inline::text(" in 2019.")]),
         ];
         assert_eq!(
-            relative(&content, Some("en-US"), Direction::Ltr),
+            relative(content, Some("en-US"), Direction::Ltr),
             vec![
                 Inline::text("Peace is "),
                 lang(Some("ar-SA"), rtl, vec![Inline::text("سلام عليكم")]),
@@ -517,7 +514,7 @@ mod tests {
             lang(None, None, vec![Inline::text(" 3.12")]),
         ];
         assert_eq!(
-            relative(&content, Some("ar-SA"), Direction::Rtl),
+            relative(content, Some("ar-SA"), Direction::Rtl),
             vec![
                 Inline::text("لغة "),
                 lang(Some("en-US"), None, vec![Inline::text("Python 3.12")]),
