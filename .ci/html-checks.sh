@@ -39,7 +39,11 @@ fi
 
 out=$(mktemp -d)
 trap 'rm -f "$log"; rm -rf "$out"' EXIT
-cargo run --quiet --example html_fixtures -- "$out" >"$out/counts.txt"
+# The example and the CLI as `cargo test --workspace` builds them (so nothing is built again
+# after it): cargo turns a dependency's features on for the packages it is asked to build, and
+# a build of the root package alone would build ~90 crates again with other features.
+cargo test --quiet --workspace --no-run
+"${CARGO_TARGET_DIR:-target}/debug/examples/html_fixtures" "$out" >"$out/counts.txt"
 counts=$(sed -n 's/^everything.single.html //p' "$out/counts.txt")
 [ -n "$counts" ] || { echo "html-checks: the example printed no counts" >&2; exit 1; }
 
@@ -70,7 +74,6 @@ passed=$((passed + $(echo "$others" | wc -l)))
 # finds no violation on any page: the fixtures' pages in both forms, medium.docx and the corpus's
 # Word files that convert, and the script fixtures (the right-to-left one also laid out right to
 # left). Word files are converted by the debug CLI, one batch per form.
-cargo build --quiet -p sdconv --bin sdconv
 sdconv="${CARGO_TARGET_DIR:-target}/debug/sdconv"
 fixture_pages=$(find "$out" -name '*.html' | sort)
 node tests/browser/axe.mjs $fixture_pages
