@@ -339,6 +339,23 @@ impl Mark {
         }
     }
 
+    /// [`Mark::of`] for an inline the caller gives up: the mark and the children, moved, or the
+    /// inline itself when it wraps nothing.
+    pub fn split(inline: Inline) -> Result<(Mark, Vec<Inline>), Inline> {
+        Ok(match inline {
+            Inline::Styled { style, children } => (Mark::Style(style), children),
+            Inline::Link { href, children } => (Mark::Link(href), children),
+            Inline::Span { style, children } => (Mark::Span(style), children),
+            Inline::Lang {
+                lang,
+                dir,
+                children,
+            } => (Mark::Lang(LangKey { lang, dir }), children),
+            Inline::Tracked { change, children } => (Mark::Tracked((&change).into()), children),
+            other => return Err(other),
+        })
+    }
+
     /// Wraps `children` in this mark.
     pub fn wrap(&self, children: Vec<Inline>) -> Inline {
         match self {
@@ -502,26 +519,10 @@ pub fn into_runs(inlines: Vec<Inline>) -> Vec<Run> {
     out
 }
 
-/// A wrapper's mark and its children, or the inline itself when it wraps nothing.
-fn split_wrapper(inline: Inline) -> Result<(Mark, Vec<Inline>), Inline> {
-    Ok(match inline {
-        Inline::Styled { style, children } => (Mark::Style(style), children),
-        Inline::Link { href, children } => (Mark::Link(href), children),
-        Inline::Span { style, children } => (Mark::Span(style), children),
-        Inline::Lang {
-            lang,
-            dir,
-            children,
-        } => (Mark::Lang(LangKey { lang, dir }), children),
-        Inline::Tracked { change, children } => (Mark::Tracked((&change).into()), children),
-        other => return Err(other),
-    })
-}
-
 /// [`flatten`], moving what it reads.
 fn flatten_owned(inlines: Vec<Inline>, stack: &mut Vec<Mark>, out: &mut Vec<Run>) {
     for inline in inlines {
-        let leaf = match split_wrapper(inline) {
+        let leaf = match Mark::split(inline) {
             Ok((mark, children)) => {
                 with_mark(stack, mark, |stack| flatten_owned(children, stack, out));
                 continue;
