@@ -165,14 +165,19 @@ struct Split {
     open: String,
 }
 
-/// Elements that hold paragraphs inside a body-level block: a `<w:p>` inside one is no place to
-/// split. Only a guess (other containers can hold a paragraph too, a prefix can differ): the
+/// Whether an element holds paragraphs inside a body-level block: a `<w:p>` inside one is no
+/// place to split. Only a guess (other containers can hold a paragraph too, a prefix can differ): the
 /// first half checks that the place is at body level before it stops there.
-const HOLDERS: [&str; 4] = ["tbl", "txbxContent", "sdt", "customXml"];
+fn is_holder(local: &[u8]) -> bool {
+    matches!(local, b"tbl" | b"txbxContent" | b"sdt" | b"customXml")
+}
+
+/// The length of the longest name the scan looks for (`txbxContent`).
+const LONGEST_NAME: usize = 11;
 
 /// The first paragraph start tag at body level from the middle of `text` on, by a byte scan
-/// that counts the [`HOLDERS`] open (with the body's prefix); `None` when the root is not a
-/// `document` whose child `body` is found early, or there is no such paragraph.
+/// that counts the holders ([`is_holder`]) open (with the body's prefix); `None` when the root
+/// is not a `document` whose child `body` is found early, or there is no such paragraph.
 fn split_point(text: &str) -> Option<Split> {
     let mut r = quick_xml::Reader::from_str(text);
     let mut depth = 0usize;
@@ -208,14 +213,16 @@ fn split_point(text: &str) -> Option<Split> {
         i = at + 1;
         // Comments and CDATA sections hold no tags: skipped whole.
         let rest = bytes.get(at + 1..)?;
-        for (open_mark, close_mark) in [(&b"!--"[..], &b"-->"[..]), (b"![CDATA[", b"]]>")] {
-            if rest.starts_with(open_mark) {
-                let skip = memchr::memmem::find(&rest[open_mark.len()..], close_mark)?;
-                i = at + 1 + open_mark.len() + skip + close_mark.len();
+        if rest.first() == Some(&b'!') {
+            for (open_mark, close_mark) in [(&b"!--"[..], &b"-->"[..]), (b"![CDATA[", b"]]>")] {
+                if rest.starts_with(open_mark) {
+                    let skip = memchr::memmem::find(&rest[open_mark.len()..], close_mark)?;
+                    i = at + 1 + open_mark.len() + skip + close_mark.len();
+                }
             }
-        }
-        if i > at + 1 {
-            continue;
+            if i > at + 1 {
+                continue;
+            }
         }
         let (closing, name) = match rest {
             [b'/', rest @ ..] => (true, rest),
@@ -224,15 +231,19 @@ fn split_point(text: &str) -> Option<Split> {
         let Some(name) = name.strip_prefix(prefix) else {
             continue;
         };
-        let named = |n: &str| {
-            name.starts_with(n.as_bytes())
-                && matches!(
-                    name.get(n.len()),
-                    Some(b' ' | b'>' | b'/' | b'\t' | b'\r' | b'\n')
-                )
+        // The local name ends at the first delimiter; one that does not end within the
+        // longest name looked for is none of them. Finding the end once and comparing whole
+        // names halves the scan, which the second half of the parse waits for.
+        let Some(len) = name
+            .iter()
+            .take(LONGEST_NAME + 1)
+            .position(|b| matches!(b, b' ' | b'>' | b'/' | b'\t' | b'\r' | b'\n'))
+        else {
+            continue;
         };
-        let holder = HOLDERS.iter().any(|h| named(h));
-        let paragraph = !holder && at >= middle && open == 0 && !closing && named("p");
+        let local = &name[..len];
+        let holder = is_holder(local);
+        let paragraph = !holder && at >= middle && open == 0 && !closing && local == b"p";
         if !holder && !paragraph {
             continue;
         }
@@ -380,6 +391,28 @@ mod tests {
         let text = part(&format!("<w:tbl>{rows}"), "</w:tbl>");
         let split = split_point(&text).expect("a place after the table");
         assert!(split.at > text.find("</w:tbl>").unwrap());
+        alike_as(&text, Halves::Two);
+    }
+
+    #[test]
+    fn only_whole_names_count_as_holders_and_paragraphs() {
+        // The scan reads names only this far.
+        assert!(is_holder(&b"txbxContent"[..LONGEST_NAME]));
+        // Names that begin like a holder (`tblPr`, `sdtContent`, `customXmlPr`) are none: the
+        // first paragraph past the middle is the place.
+        let odd = r#"<w:tblPr/><w:sdtContent><w:tblPr></w:tblPr><w:customXmlPr/>"#;
+        let text = part(odd, "</w:sdtContent>");
+        let middle = text.len() / 2;
+        let first_p = middle + text[middle..].find("<w:p>").unwrap();
+        assert_eq!(split_point(&text).expect("a place").at, first_p);
+        // A holder whose name ends at a tab before its attributes is one: no place until it
+        // ends.
+        let text = part(
+            r#"<w:sdt	w:x="1"><w:sdtContent>"#,
+            "</w:sdtContent></w:sdt>",
+        );
+        let split = split_point(&text).expect("a place after the holder");
+        assert!(split.at > text.find("</w:sdt>").unwrap());
         alike_as(&text, Halves::Two);
     }
 
