@@ -18,6 +18,8 @@
 
 use std::collections::HashMap;
 
+use rayon::prelude::*;
+
 use super::converter::Converter;
 use super::paragraphs::ParaInfo;
 use crate::ast::inline::{LangKey, Leaf, Mark, canonical_marks, from_runs, into_runs};
@@ -120,14 +122,21 @@ pub fn settle(
 ) -> Settled {
     // One count per paragraph: the tally needs every paragraph's before the rewrite below can
     // start, and the rewrite needs each paragraph's own language, which comes from the same
-    // count. Both walks are the same walker, so the n-th paragraph is the same in both.
+    // count. Each paragraph is counted and rewritten on its own, so both run on all cores
+    // (together a quarter of building the tree, which is otherwise one core's work); the counts
+    // are added up in the body's order, so "the first to appear among equals" is the same.
+    let mut paras = Vec::new();
+    let mut tables = Vec::new();
+    body_parts(&mut doc.blocks, &mut paras, &mut tables);
     let mut tally = Tally::default();
-    let mut own: Vec<Option<usize>> = Vec::new();
-    doc.walk_blocks_mut(&mut |_, b| {
-        if let Block::Paragraph(p) = b {
-            own.push(tally.paragraph(p));
-        }
-    });
+    let own: Vec<Option<usize>> = paras
+        .par_iter()
+        .with_min_len(PARAGRAPHS_PER_TASK)
+        .map(|p| ParaCount::of(p))
+        .collect::<Vec<_>>()
+        .into_iter()
+        .map(|count| tally.add(count))
+        .collect();
     let language = tally.language().map(str::to_string);
     let direction = match default_bidi {
         Some(true) => Direction::Rtl,
@@ -142,39 +151,59 @@ pub fn settle(
     // Without letters to count, runs and paragraphs are compared with the defaults' language
     // (the document's is then the core properties' or the caller's: `super::meta`).
     let doc_lang = settled.language.as_deref().or(default_lang);
-    let mut own = own.into_iter();
-    doc.walk_blocks_mut(&mut |_, b| match b {
-        Block::Paragraph(p) => {
+    paras
+        .par_iter_mut()
+        .zip(own)
+        .with_min_len(PARAGRAPHS_PER_TASK)
+        .for_each(|(p, own)| {
             // A paragraph without letters or a language of its own is in the document's.
-            let lang = own
-                .next()
-                .flatten()
-                .and_then(|i| tally.name(i))
-                .or(doc_lang)
-                .map(str::to_string);
+            let lang = own.and_then(|i| tally.name(i)).or(doc_lang);
             let dir = if p.dir == Some(Direction::Rtl) {
                 Direction::Rtl
             } else {
                 Direction::Ltr
             };
-            p.content = relative_owned(std::mem::take(&mut p.content), lang.as_deref(), dir);
-            p.lang = lang.filter(|l| Some(l.as_str()) != doc_lang);
+            p.content = relative_owned(std::mem::take(&mut p.content), lang, dir);
+            p.lang = lang.filter(|l| Some(*l) != doc_lang).map(str::to_string);
             p.dir = (dir != direction).then_some(dir);
-        }
-        Block::Table(t) => {
-            let dir = if t.dir == Some(Direction::Rtl) {
-                Direction::Rtl
-            } else {
-                Direction::Ltr
-            };
-            t.dir = (dir != direction).then_some(dir);
-        }
-        _ => {}
-    });
+        });
+    for dir in tables {
+        let own = if *dir == Some(Direction::Rtl) {
+            Direction::Rtl
+        } else {
+            Direction::Ltr
+        };
+        *dir = (own != direction).then_some(own);
+    }
     for c in &mut doc.comments {
         c.content = relative_owned(std::mem::take(&mut c.content), doc_lang, direction);
     }
     settled
+}
+
+/// Paragraphs per task of the pool: a paragraph takes about a microsecond to count or rewrite,
+/// so smaller tasks would cost more to hand out than they save.
+const PARAGRAPHS_PER_TASK: usize = 64;
+
+/// The body's paragraphs and its tables' directions, in the order
+/// [`Document::walk_blocks_mut`] visits them (a table before the paragraphs of its cells).
+fn body_parts<'d>(
+    blocks: &'d mut [Block],
+    paras: &mut Vec<&'d mut ast::Paragraph>,
+    tables: &mut Vec<&'d mut Option<Direction>>,
+) {
+    for block in blocks {
+        match block {
+            Block::Paragraph(p) => paras.push(p),
+            Block::Table(t) => {
+                tables.push(&mut t.dir);
+                for cell in t.rows.iter_mut().flat_map(|row| row.cells.iter_mut()) {
+                    body_parts(&mut cell.blocks, paras, tables);
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 /// Characters per language and paragraphs per direction over the body.
@@ -188,15 +217,17 @@ struct Tally {
     ltr: usize,
 }
 
-impl Tally {
-    /// Counts a paragraph; returns its own language (the most common among its text, else its
-    /// mark's) as an index for [`Tally::name`].
-    fn paragraph(&mut self, p: &ast::Paragraph) -> Option<usize> {
-        if p.dir == Some(Direction::Rtl) {
-            self.rtl += 1;
-        } else {
-            self.ltr += 1;
-        }
+/// One paragraph's part of the [`Tally`], counted on its own.
+struct ParaCount<'p> {
+    rtl: bool,
+    /// Characters per language, in order of first appearance.
+    counts: Vec<(&'p str, usize)>,
+    /// The paragraph's own language: the most common among its text, else its mark's.
+    own: Option<&'p str>,
+}
+
+impl<'p> ParaCount<'p> {
+    fn of(p: &'p ast::Paragraph) -> Self {
         let mut counts = Counts::default();
         count_chars(&p.content, None, &mut counts);
         let mut counts = counts.list;
@@ -207,7 +238,23 @@ impl Tally {
                 counts.push((l.as_str(), 1));
             }
         }
-        for (lang, n) in counts {
+        ParaCount {
+            rtl: p.dir == Some(Direction::Rtl),
+            counts,
+            own,
+        }
+    }
+}
+
+impl Tally {
+    /// Adds a paragraph's count; returns its own language as an index for [`Tally::name`].
+    fn add(&mut self, count: ParaCount<'_>) -> Option<usize> {
+        if count.rtl {
+            self.rtl += 1;
+        } else {
+            self.ltr += 1;
+        }
+        for (lang, n) in count.counts {
             match self.places.get(lang).and_then(|&at| self.chars.get_mut(at)) {
                 Some((_, c)) => *c += n,
                 None => {
@@ -217,7 +264,7 @@ impl Tally {
             }
         }
         // The paragraph's own language is among those just counted.
-        own.and_then(|l| self.places.get(l).copied())
+        count.own.and_then(|l| self.places.get(l).copied())
     }
 
     /// The language at `index`.
@@ -582,5 +629,59 @@ mod tests {
         );
         assert_eq!(p.content, vec![Inline::text("Hello")]);
         assert_eq!(doc.validate(), Ok(()));
+    }
+
+    #[test]
+    fn a_tie_over_many_tasks_goes_to_the_first_language_in_reading_order() {
+        let rtl = Some(Direction::Rtl);
+        let para = |l: &str, text: &str| {
+            Block::Paragraph(ast::Paragraph::new(
+                ast::TextType::Paragraph,
+                vec![lang(Some(l), None, vec![Inline::text(text)])],
+            ))
+        };
+        // German and French alternate, five letters each, so the two tie over paragraphs
+        // counted in many tasks; German comes first only because a table cell (after the
+        // table's own place in the body) holds the first paragraph with letters.
+        let mut blocks: Vec<Block> = (0..PARAGRAPHS_PER_TASK * 8)
+            .map(|i| {
+                if i % 2 == 0 {
+                    para("fr-FR", "Salut")
+                } else {
+                    para("de-DE", "Hallo")
+                }
+            })
+            .collect();
+        let cell = |b: Block| ast::Cell {
+            blocks: vec![b],
+            ..ast::Cell::default()
+        };
+        let table = ast::Table {
+            dir: rtl,
+            rows: vec![ast::Row {
+                cells: vec![cell(para("de-DE", "Hallo")), cell(para("fr-FR", "Salut"))],
+                ..ast::Row::default()
+            }],
+            ..ast::Table::default()
+        };
+        blocks.insert(0, Block::Table(table));
+        let mut doc = Document::new();
+        doc.blocks = blocks;
+        let settled = settle(&mut doc, None, None);
+        assert_eq!(settled.language.as_deref(), Some("de-DE"));
+        assert_eq!(settled.direction, Direction::Ltr);
+        // Every paragraph is rewritten relative to the document, in cells too.
+        let mut langs = Vec::new();
+        doc.walk_blocks(&mut |_, b| match b {
+            Block::Paragraph(p) => {
+                assert!(matches!(p.content.as_slice(), [Inline::Text { .. }]));
+                langs.push(p.lang.clone());
+            }
+            Block::Table(t) => assert_eq!(t.dir, rtl),
+            _ => {}
+        });
+        let fr = Some("fr-FR".to_string());
+        assert_eq!(&langs[..2], &[None, fr.clone()]);
+        assert_eq!(langs.iter().filter(|l| **l == fr).count(), langs.len() / 2);
     }
 }
