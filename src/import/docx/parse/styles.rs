@@ -8,6 +8,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+use foldhash::fast::RandomState as FastHash;
+
 use quick_xml::events::Event;
 
 use super::props::{ParaProps, RunProps, parse_ppr, parse_rpr};
@@ -67,11 +69,11 @@ pub struct Resolved {
 /// All styles of a document.
 #[derive(Debug, Clone, Default)]
 pub struct Styles {
-    map: HashMap<String, Style>,
-    lower: HashMap<String, String>,
-    resolved: HashMap<String, Resolved>,
+    map: HashMap<String, Style, FastHash>,
+    lower: HashMap<String, String, FastHash>,
+    resolved: HashMap<String, Resolved, FastHash>,
     /// Character styles whose name (or an ancestor's) says "code".
-    code_like: HashSet<String>,
+    code_like: HashSet<String, FastHash>,
     /// The default paragraph style's id (`Normal` usually).
     pub default_paragraph: Option<String>,
     /// Document default run properties (`w:docDefaults/w:rPrDefault`).
