@@ -166,8 +166,8 @@ struct Split {
 }
 
 /// Whether an element holds paragraphs inside a body-level block: a `<w:p>` inside one is no
-/// place to split. Only a guess (other containers can hold a paragraph too, a prefix can differ): the
-/// first half checks that the place is at body level before it stops there.
+/// place to split. Only a guess (other containers can hold a paragraph too, a prefix can
+/// differ): the first half checks that the place is at body level before it stops there.
 fn is_holder(local: &[u8]) -> bool {
     matches!(local, b"tbl" | b"txbxContent" | b"sdt" | b"customXml")
 }
@@ -233,7 +233,7 @@ fn split_point(text: &str) -> Option<Split> {
         };
         // The local name ends at the first delimiter; one that does not end within the
         // longest name looked for is none of them. Finding the end once and comparing whole
-        // names halves the scan, which the second half of the parse waits for.
+        // names takes a third off the scan, which the second half of the parse waits for.
         let Some(len) = name
             .iter()
             .take(LONGEST_NAME + 1)
