@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 use std::fmt;
 
-use super::{Block, Document, Inline};
+use super::{Block, Document, Inline, Paragraph};
 
 /// Where a block is: the top-level index, then for blocks inside tables
 /// `(row, cell, block)` triples, outermost first.
@@ -50,6 +50,15 @@ impl Document {
     pub fn walk_blocks_mut(&mut self, f: &mut impl FnMut(&BlockPath, &mut Block)) {
         let mut path = BlockPath::default();
         walk_mut(&mut self.blocks, &mut path, f);
+    }
+
+    /// Every paragraph, mutably, in the order [`Document::walk_blocks_mut`] visits them (those
+    /// in a table's cells after the table's place): for a pass that works on each paragraph on
+    /// its own, on all cores.
+    pub fn paragraphs_mut(&mut self) -> Vec<&mut Paragraph> {
+        let mut out = Vec::new();
+        paragraphs_mut(&mut self.blocks, &mut out);
+        out
     }
 
     /// Calls `f` on every list of inline content: paragraph text (in tables too), note content
@@ -207,6 +216,21 @@ fn walk_mut(
     }
 }
 
+/// [`walk_mut`]'s order, keeping only paragraphs: a callback cannot hand its block out.
+fn paragraphs_mut<'d>(blocks: &'d mut [Block], out: &mut Vec<&'d mut Paragraph>) {
+    for block in blocks {
+        match block {
+            Block::Paragraph(p) => out.push(p),
+            Block::Table(table) => {
+                for cell in table.rows.iter_mut().flat_map(|row| row.cells.iter_mut()) {
+                    paragraphs_mut(&mut cell.blocks, out);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 fn inline_lists_mut(list: &mut Vec<Inline>, f: &mut impl FnMut(&mut Vec<Inline>)) {
     f(list);
     for inline in list.iter_mut() {
@@ -238,6 +262,54 @@ fn inlines(list: &[Inline], f: &mut impl FnMut(&Inline)) {
 #[cfg(test)]
 mod tests {
     use super::super::*;
+
+    #[test]
+    fn paragraphs_come_in_the_walkers_order() {
+        let para =
+            |t: &str| Block::Paragraph(Paragraph::new(TextType::Paragraph, vec![Inline::text(t)]));
+        let cell = |blocks: Vec<Block>| Cell {
+            blocks,
+            ..Cell::default()
+        };
+        let inner = Table {
+            rows: vec![Row {
+                cells: vec![cell(vec![para("c")])],
+                ..Row::default()
+            }],
+            ..Table::default()
+        };
+        let outer = Table {
+            rows: vec![
+                Row {
+                    cells: vec![
+                        cell(vec![para("b"), Block::Table(inner)]),
+                        cell(vec![para("d")]),
+                    ],
+                    ..Row::default()
+                },
+                Row {
+                    cells: vec![cell(vec![para("e")])],
+                    ..Row::default()
+                },
+            ],
+            ..Table::default()
+        };
+        let mut doc = Document::new();
+        doc.blocks = vec![para("a"), Block::Table(outer), Block::PageBreak, para("f")];
+        let mut walked = Vec::new();
+        doc.walk_blocks(&mut |_, b| {
+            if let Block::Paragraph(p) = b {
+                walked.push(p.content.clone());
+            }
+        });
+        let collected: Vec<_> = doc
+            .paragraphs_mut()
+            .into_iter()
+            .map(|p| p.content.clone())
+            .collect();
+        assert_eq!(walked.len(), 6);
+        assert_eq!(collected, walked);
+    }
 
     /// Pictures leave the tree with nothing behind that a writer would trip on: the sections
     /// after a removed block start one earlier, the texts around an inline picture are one, and

@@ -125,9 +125,7 @@ pub fn settle(
     // count. Each paragraph is counted and rewritten on its own, so both run on all cores
     // (together a quarter of building the tree, which is otherwise one core's work); the counts
     // are added up in the body's order, so "the first to appear among equals" is the same.
-    let mut paras = Vec::new();
-    let mut tables = Vec::new();
-    body_parts(&mut doc.blocks, &mut paras, &mut tables);
+    let mut paras = doc.paragraphs_mut();
     let mut tally = Tally::default();
     let own: Vec<Option<usize>> = paras
         .par_iter()
@@ -158,23 +156,18 @@ pub fn settle(
         .for_each(|(p, own)| {
             // A paragraph without letters or a language of its own is in the document's.
             let lang = own.and_then(|i| tally.name(i)).or(doc_lang);
-            let dir = if p.dir == Some(Direction::Rtl) {
-                Direction::Rtl
-            } else {
-                Direction::Ltr
-            };
+            let dir = p.dir.unwrap_or(Direction::Ltr);
             p.content = relative_owned(std::mem::take(&mut p.content), lang, dir);
             p.lang = lang.filter(|l| Some(*l) != doc_lang).map(str::to_string);
             p.dir = (dir != direction).then_some(dir);
         });
-    for dir in tables {
-        let own = if *dir == Some(Direction::Rtl) {
-            Direction::Rtl
-        } else {
-            Direction::Ltr
-        };
-        *dir = (own != direction).then_some(own);
-    }
+    // Tables are few, and their cells were rewritten above: a walk over the blocks alone.
+    doc.walk_blocks_mut(&mut |_, b| {
+        if let Block::Table(t) = b {
+            let dir = t.dir.unwrap_or(Direction::Ltr);
+            t.dir = (dir != direction).then_some(dir);
+        }
+    });
     for c in &mut doc.comments {
         c.content = relative_owned(std::mem::take(&mut c.content), doc_lang, direction);
     }
@@ -184,27 +177,6 @@ pub fn settle(
 /// Paragraphs per task of the pool: a paragraph takes about a microsecond to count or rewrite,
 /// so smaller tasks would cost more to hand out than they save.
 const PARAGRAPHS_PER_TASK: usize = 64;
-
-/// The body's paragraphs and its tables' directions, in the order
-/// [`Document::walk_blocks_mut`] visits them (a table before the paragraphs of its cells).
-fn body_parts<'d>(
-    blocks: &'d mut [Block],
-    paras: &mut Vec<&'d mut ast::Paragraph>,
-    tables: &mut Vec<&'d mut Option<Direction>>,
-) {
-    for block in blocks {
-        match block {
-            Block::Paragraph(p) => paras.push(p),
-            Block::Table(t) => {
-                tables.push(&mut t.dir);
-                for cell in t.rows.iter_mut().flat_map(|row| row.cells.iter_mut()) {
-                    body_parts(&mut cell.blocks, paras, tables);
-                }
-            }
-            _ => {}
-        }
-    }
-}
 
 /// Characters per language and paragraphs per direction over the body.
 #[derive(Default)]
