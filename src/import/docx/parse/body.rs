@@ -10,6 +10,7 @@
 //! tag; containers the reader does not know are read through (their text kept) with one
 //! warning per element name, and `mc:AlternateContent` contributes exactly one branch.
 
+use crate::xml::LocalName;
 use quick_xml::events::{BytesStart, Event};
 
 use super::model::{Block, Body, Item, Para, Run, RunItem};
@@ -68,7 +69,7 @@ impl<'a, 'c> BodyParser<'a, 'c> {
         }
         loop {
             match self.r.next_event()? {
-                Event::Start(e) => match e.local_name().as_ref() {
+                Event::Start(e) => match e.local() {
                     // Some writers split the document into several `w:body` elements: each is
                     // read, in order; the last one's `w:sectPr` is the final section.
                     "body" => {
@@ -105,7 +106,7 @@ impl<'a, 'c> BodyParser<'a, 'c> {
         loop {
             match self.r.next_event()? {
                 Event::Start(e) => {
-                    if e.local_name().as_ref() == element {
+                    if e.local() == element {
                         let attrs = crate::xml::attrs(&e);
                         let mut blocks = Vec::new();
                         self.blocks_until_end(&mut blocks)?;
@@ -166,7 +167,7 @@ impl<'a, 'c> BodyParser<'a, 'c> {
             }
             match self.r.next_event()? {
                 Event::Start(e) => {
-                    if inline_level(e.local_name().as_ref()) {
+                    if inline_level(e.local()) {
                         self.inline_start(&e, loose.get_or_insert_with(Para::default))?;
                     } else {
                         flush_loose(&mut loose, out);
@@ -174,9 +175,7 @@ impl<'a, 'c> BodyParser<'a, 'c> {
                     }
                 }
                 Event::Empty(e) => match loose.as_mut() {
-                    Some(p) if inline_level(e.local_name().as_ref()) || is_anchor(&e) => {
-                        self.inline_empty(&e, p)
-                    }
+                    Some(p) if inline_level(e.local()) || is_anchor(&e) => self.inline_empty(&e, p),
                     _ => self.block_empty(&e, out),
                 },
                 Event::End(_) => {
@@ -190,8 +189,8 @@ impl<'a, 'c> BodyParser<'a, 'c> {
     }
 
     pub fn block_start(&mut self, e: &BytesStart<'_>, out: &mut Vec<Block>) -> Result<()> {
-        let local = e.local_name();
-        match local.as_ref() {
+        let local = e.local();
+        match local {
             "p" => {
                 // A bookmark ending right after a SEQ field holds a caption's number, in the
                 // caption's own paragraph: one ending in a later paragraph holds other text.
@@ -234,7 +233,7 @@ impl<'a, 'c> BodyParser<'a, 'c> {
     }
 
     pub fn block_empty(&mut self, e: &BytesStart<'_>, out: &mut Vec<Block>) {
-        match e.local_name().as_ref() {
+        match e.local() {
             "p" => out.push(Block::Para(Para::default())),
             "bookmarkStart" | "commentRangeStart" | "commentRangeEnd" => {
                 if let Some(item) = self.anchor_item(e) {
@@ -269,14 +268,12 @@ impl<'a, 'c> BodyParser<'a, 'c> {
         let mut inner = Vec::new();
         loop {
             match self.r.next_event()? {
-                Event::Start(e) => match e.local_name().as_ref() {
+                Event::Start(e) => match e.local() {
                     "sdtPr" => {
                         let target = self.r.depth().saturating_sub(1);
                         while self.r.depth() > target {
                             match self.r.next_event()? {
-                                Event::Start(t) | Event::Empty(t)
-                                    if t.local_name().as_ref() == "tag" =>
-                                {
+                                Event::Start(t) | Event::Empty(t) if t.local() == "tag" => {
                                     language = attr_string(&t, "val").and_then(|v| {
                                         v.strip_prefix(CODE_LANGUAGE_TAG).map(str::to_string)
                                     });
@@ -307,7 +304,7 @@ impl<'a, 'c> BodyParser<'a, 'c> {
 
     /// A bookmark or comment range anchor.
     fn anchor_item(&mut self, e: &BytesStart<'_>) -> Option<Item> {
-        match e.local_name().as_ref() {
+        match e.local() {
             "bookmarkStart" => {
                 let name = attr_string(e, "name")?;
                 // `_GoBack` is Word's "last edit position", not a target anyone set.
@@ -342,7 +339,7 @@ impl<'a, 'c> BodyParser<'a, 'c> {
         loop {
             match self.r.next_event()? {
                 Event::Start(e) => {
-                    let take = match e.local_name().as_ref() {
+                    let take = match e.local() {
                         "Choice" => !done && understood(attr(&e, "Requires").as_deref()),
                         "Fallback" => !done,
                         _ => false,
@@ -400,8 +397,8 @@ impl<'a, 'c> BodyParser<'a, 'c> {
     }
 
     fn inline_start(&mut self, e: &BytesStart<'_>, p: &mut Para) -> Result<()> {
-        let local = e.local_name();
-        match local.as_ref() {
+        let local = e.local();
+        match local {
             "pPr" => p.props = parse_ppr(&mut self.r)?,
             // Text without its run (broken producers): the text is what matters.
             "t" => {
@@ -469,7 +466,7 @@ impl<'a, 'c> BodyParser<'a, 'c> {
     }
 
     fn inline_empty(&mut self, e: &BytesStart<'_>, p: &mut Para) {
-        match e.local_name().as_ref() {
+        match e.local() {
             "bookmarkEnd" => {
                 let Some(id) = attr(e, "id") else { return };
                 let seq_inside = self.seq_inside.remove(id.as_ref());
@@ -532,7 +529,7 @@ fn inline_level(name: &str) -> bool {
 
 fn is_anchor(e: &BytesStart<'_>) -> bool {
     matches!(
-        e.local_name().as_ref(),
+        e.local(),
         "bookmarkStart" | "bookmarkEnd" | "commentRangeStart" | "commentRangeEnd"
     )
 }
@@ -567,7 +564,7 @@ fn understood(requires: Option<&str>) -> bool {
 
 /// A tracked change from `w:ins`/`w:del`/`w:moveTo`/`w:moveFrom`.
 fn change_of(e: &BytesStart<'_>) -> Change {
-    let kind = match e.local_name().as_ref() {
+    let kind = match e.local() {
         "del" | "moveFrom" => ChangeKind::Delete,
         _ => ChangeKind::Insert,
     };

@@ -9,7 +9,7 @@ use crate::ast::chart::{BUBBLE_SIZE_SUFFIX, ChartData, ChartKind};
 use crate::error::Result;
 use crate::limits::{Limits, MAX_TABLE_COLUMNS};
 use crate::number_format;
-use crate::xml::XmlReader;
+use crate::xml::{LocalName, XmlReader};
 
 /// Most data points kept per series; a chart part is data the user saw, not a data store.
 const MAX_POINTS: usize = 10_000;
@@ -63,7 +63,7 @@ pub fn read(text: &str, part: &str, limits: &Limits) -> Result<ChartPart> {
     loop {
         match r.next_event()? {
             Event::Start(e) => {
-                let name = e.local_name().as_ref().to_string();
+                let name = e.local().to_string();
                 match name.as_str() {
                     "ser" => data.series.push(Series::default()),
                     "barDir" => {
@@ -102,20 +102,18 @@ pub fn read(text: &str, part: &str, limits: &Limits) -> Result<ChartPart> {
                 }
                 path.push(name);
             }
-            Event::Empty(e) if e.local_name().as_ref() == "barDir" => {
+            Event::Empty(e) if e.local() == "barDir" => {
                 data.horizontal = crate::xml::attr(&e, "val").as_deref() == Some("bar");
             }
             Event::Empty(e)
-                if e.local_name().as_ref() == "ext"
+                if e.local() == "ext"
                     && crate::xml::attr(&e, "uri").as_deref()
                         == Some(crate::ast::chart::OTHER_KIND_URI) =>
             {
                 data.other = true;
             }
             // The first plot's grouping (a combined chart is read as its first plot).
-            Event::Empty(e)
-                if e.local_name().as_ref() == "grouping" && data.grouping.is_empty() =>
-            {
+            Event::Empty(e) if e.local() == "grouping" && data.grouping.is_empty() => {
                 data.grouping = crate::xml::attr(&e, "val").unwrap_or_default().to_string();
             }
             Event::End(_) => {

@@ -6,7 +6,7 @@ use quick_xml::events::Event;
 use super::xmlutil::element_text;
 use crate::error::Result;
 use crate::limits::Limits;
-use crate::xml::XmlReader;
+use crate::xml::{LocalName, XmlReader};
 
 /// The core properties the tree keeps; empty values are `None`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -32,7 +32,7 @@ pub fn parse(text: &str, part: &str, limits: &Limits) -> Result<CoreProps> {
     loop {
         match r.next_event()? {
             Event::Start(e) if r.depth() == 2 => {
-                let name = e.local_name().as_ref().to_string();
+                let name = e.local().to_string();
                 let text = element_text(&mut r)?;
                 // Kept as written (our writer's values come back exactly); blank means absent.
                 let value = Some(text.clone()).filter(|t| !t.trim().is_empty());

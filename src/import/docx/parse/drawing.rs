@@ -4,6 +4,7 @@
 //! is parsed as blocks and attached to the anchoring paragraph; charts and bare shapes are
 //! reported, not dropped silently.
 
+use crate::xml::LocalName;
 use quick_xml::events::{BytesStart, Event};
 
 use super::model::{ImageRef, ImageTarget, Para, Run, RunItem};
@@ -77,7 +78,7 @@ impl BodyParser<'_, '_> {
         let target = self.r.depth().saturating_sub(1);
         while self.r.depth() > target {
             match self.r.next_event()? {
-                Event::Start(e) => match e.local_name().as_ref() {
+                Event::Start(e) => match e.local() {
                     "txbxContent" => {
                         let mut blocks = Vec::new();
                         self.blocks_until_end(&mut blocks)?;
@@ -107,7 +108,7 @@ impl BodyParser<'_, '_> {
                     }
                 },
                 Event::Empty(e) => {
-                    let bare = is_shape(e.local_name().as_ref()) && st.group;
+                    let bare = is_shape(e.local()) && st.group;
                     drawing_attrs(&e, st);
                     if bare {
                         st.bare_shapes += 1;
@@ -137,15 +138,15 @@ impl BodyParser<'_, '_> {
         let mut text = String::new();
         while self.r.depth() > target {
             match self.r.next_event()? {
-                Event::Start(e) if e.local_name().as_ref() == "t" => {
+                Event::Start(e) if e.local() == "t" => {
                     text.push_str(&self.r.read_text()?);
                 }
-                Event::Empty(e) => match e.local_name().as_ref() {
+                Event::Empty(e) => match e.local() {
                     "br" => text.push('\n'),
                     "tab" => text.push('\t'),
                     _ => {}
                 },
-                Event::End(e) if e.local_name().as_ref() == "p" => {
+                Event::End(e) if e.local() == "p" => {
                     let mut run = Run::default();
                     push_text(&mut run, &std::mem::take(&mut text));
                     let mut para = Para::default();
@@ -284,7 +285,7 @@ impl BodyParser<'_, '_> {
 }
 
 fn drawing_attrs(e: &BytesStart<'_>, st: &mut DrawingState) {
-    match e.local_name().as_ref() {
+    match e.local() {
         "inline" => st.anchored = false,
         "anchor" => st.anchored = true,
         "extent" if st.extent.is_none() => {

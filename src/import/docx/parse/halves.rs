@@ -15,7 +15,7 @@ use super::rels::Relationships;
 use crate::error::Result;
 use crate::limits::Limits;
 use crate::report::Report;
-use crate::xml::XmlReader;
+use crate::xml::{LocalName, XmlReader};
 
 /// Main parts this large or larger are parsed in two halves at once ([`parse_main`]): the
 /// 3.5 MB document.xml of a 564-page file took 27 ms on one core.
@@ -188,8 +188,8 @@ fn split_point(text: &str) -> Option<Split> {
                 depth += 1;
                 let name = e.name().as_ref().to_string();
                 match depth {
-                    1 if e.local_name().as_ref() == "document" => root = Some(name),
-                    2 if e.local_name().as_ref() == "body" => break name,
+                    1 if e.local() == "document" => root = Some(name),
+                    2 if e.local() == "body" => break name,
                     2 => r.read_to_end(e.name()).map(|_| depth -= 1).ok()?,
                     _ => return None,
                 }

@@ -13,7 +13,7 @@ use quick_xml::events::{BytesStart, Event};
 use super::xmlutil::attr;
 use crate::ast::math::{MAX_MATH_DEPTH, MathNode, classify};
 use crate::error::Result;
-use crate::xml::{XmlReader, push_ref};
+use crate::xml::{LocalName, XmlReader, push_ref};
 
 /// An OMML element as read: local name, `val` attribute, children, direct text.
 #[derive(Debug, Default)]
@@ -53,7 +53,7 @@ impl El {
 
 fn read_el(r: &mut XmlReader<'_>, e: &BytesStart<'_>) -> Result<El> {
     let mut el = El {
-        name: e.local_name().as_ref().to_string(),
+        name: e.local().to_string(),
         val: attr(e, "val").map(|v| v.into_owned()),
         ..El::default()
     };
@@ -64,7 +64,7 @@ fn read_el(r: &mut XmlReader<'_>, e: &BytesStart<'_>) -> Result<El> {
                 el.children.push(child);
             }
             Event::Empty(c) => el.children.push(El {
-                name: c.local_name().as_ref().to_string(),
+                name: c.local().to_string(),
                 val: attr(&c, "val").map(|v| v.into_owned()),
                 ..El::default()
             }),

@@ -12,7 +12,7 @@ use super::xmlutil::{attr_string, val};
 use crate::ast::NumberFormat;
 use crate::error::Result;
 use crate::limits::Limits;
-use crate::xml::XmlReader;
+use crate::xml::{LocalName, XmlReader};
 
 /// One level of a list definition (`w:lvl`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -147,7 +147,7 @@ impl Numbering {
         let mut n = Numbering::default();
         loop {
             match r.next_event()? {
-                Event::Start(e) => match e.local_name().as_ref() {
+                Event::Start(e) => match e.local() {
                     "numbering" => {}
                     "abstractNum" => {
                         let id = attr_string(&e, "abstractNumId").unwrap_or_default();
@@ -259,7 +259,7 @@ fn parse_abstract(r: &mut XmlReader<'_>) -> Result<AbstractNum> {
     let target = r.depth().saturating_sub(1);
     while r.depth() > target {
         match r.next_event()? {
-            Event::Start(e) => match e.local_name().as_ref() {
+            Event::Start(e) => match e.local() {
                 "lvl" => {
                     let ilvl = attr_string(&e, "ilvl").and_then(|v| v.trim().parse::<u8>().ok());
                     let lvl = parse_level(r)?;
@@ -269,10 +269,10 @@ fn parse_abstract(r: &mut XmlReader<'_>) -> Result<AbstractNum> {
                 }
                 _ => r.skip_element()?,
             },
-            Event::Empty(e) if e.local_name().as_ref() == "numStyleLink" => {
+            Event::Empty(e) if e.local() == "numStyleLink" => {
                 a.num_style_link = val(&e);
             }
-            Event::Empty(e) if e.local_name().as_ref() == "name" => {
+            Event::Empty(e) if e.local() == "name" => {
                 a.name = val(&e);
             }
             Event::Eof => return Err(r.invalid("the part ends inside w:abstractNum")),
@@ -288,13 +288,11 @@ fn parse_level(r: &mut XmlReader<'_>) -> Result<Level> {
     while r.depth() > target {
         match r.next_event()? {
             // Properties of the number itself, not of the level's meaning.
-            Event::Start(e) if matches!(e.local_name().as_ref(), "pPr" | "rPr") => {
-                r.skip_element()?
-            }
+            Event::Start(e) if matches!(e.local(), "pPr" | "rPr") => r.skip_element()?,
             // Other containers (mc:AlternateContent) are read through.
             Event::Start(e) | Event::Empty(e) => {
-                let name = e.local_name();
-                match name.as_ref() {
+                let name = e.local();
+                match name {
                     "start" => l.start = parse_u32(&e),
                     // Inside mc:AlternateContent the Choice may say `custom` and the Fallback
                     // a plain format; the last one read (the Fallback) wins.
@@ -321,7 +319,7 @@ fn parse_num(r: &mut XmlReader<'_>) -> Result<Num> {
     let target = r.depth().saturating_sub(1);
     while r.depth() > target {
         match r.next_event()? {
-            Event::Start(e) => match e.local_name().as_ref() {
+            Event::Start(e) => match e.local() {
                 "lvlOverride" => {
                     let ilvl = attr_string(&e, "ilvl").and_then(|v| v.trim().parse::<u8>().ok());
                     let ov = parse_override(r)?;
@@ -335,7 +333,7 @@ fn parse_num(r: &mut XmlReader<'_>) -> Result<Num> {
                 }
                 _ => r.skip_element()?,
             },
-            Event::Empty(e) => match e.local_name().as_ref() {
+            Event::Empty(e) => match e.local() {
                 "abstractNumId" => n.abstract_id = val(&e),
                 "lvlOverride" => {}
                 _ => {}
@@ -352,7 +350,7 @@ fn parse_override(r: &mut XmlReader<'_>) -> Result<LevelOverride> {
     let target = r.depth().saturating_sub(1);
     while r.depth() > target {
         match r.next_event()? {
-            Event::Start(e) => match e.local_name().as_ref() {
+            Event::Start(e) => match e.local() {
                 "lvl" => o.level = Some(parse_level(r)?),
                 "startOverride" => {
                     o.start = parse_u32(&e);
@@ -360,7 +358,7 @@ fn parse_override(r: &mut XmlReader<'_>) -> Result<LevelOverride> {
                 }
                 _ => r.skip_element()?,
             },
-            Event::Empty(e) if e.local_name().as_ref() == "startOverride" => {
+            Event::Empty(e) if e.local() == "startOverride" => {
                 o.start = parse_u32(&e);
             }
             Event::Eof => return Err(r.invalid("the part ends inside w:lvlOverride")),

@@ -13,7 +13,7 @@ use crate::archive::{ZipReader, looks_like_zip};
 use crate::error::{Error, Result};
 use crate::limits::Limits;
 use crate::report::{Location, Report, WarningKind};
-use crate::xml::XmlReader;
+use crate::xml::{LocalName, XmlReader};
 
 const EXPECTED: &str = "docx";
 
@@ -40,9 +40,9 @@ impl ContentTypes {
         loop {
             match r.next_event()? {
                 Event::Start(e) | Event::Empty(e) => {
-                    let local = e.local_name();
+                    let local = e.local();
                     let ty = attr_string(&e, "ContentType").map(|t| t.to_ascii_lowercase());
-                    match (local.as_ref(), ty) {
+                    match (local, ty) {
                         ("Default", Some(ty)) => {
                             if let Some(ext) = attr_string(&e, "Extension") {
                                 ct.defaults.insert(ext.to_ascii_lowercase(), ty);

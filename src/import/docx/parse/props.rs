@@ -7,7 +7,7 @@ use quick_xml::events::{BytesStart, Event};
 use super::xmlutil::{attr, attr_string, is_off, on_off, twips, val};
 use crate::ast::{Align, Change, ChangeKind};
 use crate::error::Result;
-use crate::xml::XmlReader;
+use crate::xml::{LocalName, XmlReader};
 
 /// Vertical alignment of a run (`w:vertAlign`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -230,7 +230,7 @@ pub fn parse_rpr(r: &mut XmlReader<'_>) -> Result<RunProps> {
 }
 
 fn apply_rpr_child(e: &BytesStart<'_>, p: &mut RunProps) {
-    match e.local_name().as_ref() {
+    match e.local() {
         kind @ ("ins" | "del") => {
             p.change = Some(Change {
                 kind: if kind == "ins" {
@@ -291,7 +291,7 @@ pub fn parse_ppr(r: &mut XmlReader<'_>) -> Result<ParaProps> {
     let target = r.depth().saturating_sub(1);
     while r.depth() > target {
         match r.next_event()? {
-            Event::Start(e) => match e.local_name().as_ref() {
+            Event::Start(e) => match e.local() {
                 "numPr" => p.num = Some(parse_numpr(r)?),
                 "sectPr" => p.section = Some(parse_sectpr(r)?),
                 "rPr" => {
@@ -305,7 +305,7 @@ pub fn parse_ppr(r: &mut XmlReader<'_>) -> Result<ParaProps> {
                     r.skip_element()?;
                 }
             },
-            Event::Empty(e) => match e.local_name().as_ref() {
+            Event::Empty(e) => match e.local() {
                 "numPr" => p.num = Some(NumPr::default()),
                 "sectPr" => p.section = Some(Section::default()),
                 _ => apply_ppr_child(&e, &mut p),
@@ -318,7 +318,7 @@ pub fn parse_ppr(r: &mut XmlReader<'_>) -> Result<ParaProps> {
 }
 
 fn apply_ppr_child(e: &BytesStart<'_>, p: &mut ParaProps) {
-    match e.local_name().as_ref() {
+    match e.local() {
         "pStyle" => p.style = val(e),
         "outlineLvl" => p.outline = attr(e, "val").and_then(|v| v.trim().parse().ok()),
         "jc" => {
@@ -352,7 +352,7 @@ fn parse_numpr(r: &mut XmlReader<'_>) -> Result<NumPr> {
     let target = r.depth().saturating_sub(1);
     while r.depth() > target {
         match r.next_event()? {
-            Event::Start(e) | Event::Empty(e) => match e.local_name().as_ref() {
+            Event::Start(e) | Event::Empty(e) => match e.local() {
                 "numId" => n.num_id = val(&e).map(|v| v.trim().to_string()),
                 "ilvl" => n.ilvl = val(&e).and_then(|v| v.trim().parse().ok()),
                 _ => {}
@@ -371,7 +371,7 @@ pub fn parse_sectpr(r: &mut XmlReader<'_>) -> Result<Section> {
     let target = r.depth().saturating_sub(1);
     while r.depth() > target {
         match r.next_event()? {
-            Event::Start(e) | Event::Empty(e) => match e.local_name().as_ref() {
+            Event::Start(e) | Event::Empty(e) => match e.local() {
                 "pgSz" => width = attr(&e, "w").and_then(|v| twips(&v)),
                 "pgMar" => {
                     let get = |n| attr(&e, n).and_then(|v| twips(&v)).unwrap_or(0);

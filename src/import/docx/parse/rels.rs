@@ -9,7 +9,7 @@ use quick_xml::events::Event;
 use super::xmlutil::attr_string;
 use crate::error::Result;
 use crate::limits::Limits;
-use crate::xml::XmlReader;
+use crate::xml::{LocalName, XmlReader};
 
 /// One relationship.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,7 +54,7 @@ impl Relationships {
         let mut rels = Relationships::default();
         loop {
             match r.next_event()? {
-                Event::Start(e) | Event::Empty(e) if e.local_name().as_ref() == "Relationship" => {
+                Event::Start(e) | Event::Empty(e) if e.local() == "Relationship" => {
                     let (Some(id), Some(target)) =
                         (attr_string(&e, "Id"), attr_string(&e, "Target"))
                     else {

@@ -2,6 +2,7 @@
 //! characters and instructions, note and comment references, ruby, pictures and charts (through
 //! [`super::drawing`]), as [`RunItem`]s of the run being read.
 
+use crate::xml::LocalName;
 use quick_xml::events::{BytesStart, Event};
 
 use super::model::{BreakKind, Para, Run, RunItem};
@@ -33,8 +34,8 @@ impl BodyParser<'_, '_> {
         run: &mut Run,
         p: &mut Para,
     ) -> Result<()> {
-        let local = e.local_name();
-        match local.as_ref() {
+        let local = e.local();
+        match local {
             "rPr" => run.props = parse_rpr(&mut self.r)?,
             "t" | "delText" => {
                 let text = element_text(&mut self.r)?;
@@ -73,8 +74,8 @@ impl BodyParser<'_, '_> {
     }
 
     pub(super) fn run_empty(&mut self, e: &BytesStart<'_>, run: &mut Run) {
-        let local = e.local_name();
-        match local.as_ref() {
+        let local = e.local();
+        match local {
             "tab" | "ptab" => push_text(run, "\t"),
             "br" => {
                 let kind = match attr(e, "type").as_deref() {
@@ -151,7 +152,7 @@ impl BodyParser<'_, '_> {
                 _ => {}
             },
             "footnoteReference" | "endnoteReference" => {
-                let kind = if local.as_ref() == "footnoteReference" {
+                let kind = if local == "footnoteReference" {
                     NoteKind::Footnote
                 } else {
                     NoteKind::Endnote
@@ -177,7 +178,7 @@ impl BodyParser<'_, '_> {
         let (mut base, mut reading) = (Run::default(), Run::default());
         loop {
             match self.r.next_event()? {
-                Event::Start(e) => match e.local_name().as_ref() {
+                Event::Start(e) => match e.local() {
                     "rubyBase" => self.run_children_of_container(&mut base, p)?,
                     "rt" => self.run_children_of_container(&mut reading, p)?,
                     _ => self.r.skip_element()?,
@@ -207,7 +208,7 @@ impl BodyParser<'_, '_> {
     pub(super) fn run_children_of_container(&mut self, run: &mut Run, p: &mut Para) -> Result<()> {
         loop {
             match self.r.next_event()? {
-                Event::Start(e) if e.local_name().as_ref() == "r" => {
+                Event::Start(e) if e.local() == "r" => {
                     let mut inner = Run::default();
                     self.run_until_end(&mut inner, p)?;
                     run.content.append(&mut inner.content);

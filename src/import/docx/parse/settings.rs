@@ -8,7 +8,7 @@ use super::props::LangSlots;
 use super::xmlutil::on_off;
 use crate::error::Result;
 use crate::limits::Limits;
-use crate::xml::XmlReader;
+use crate::xml::{LocalName, XmlReader};
 
 /// What the settings part says.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -29,7 +29,7 @@ impl Settings {
         let mut r = XmlReader::new(text, part, limits);
         loop {
             match r.next_event() {
-                Ok(Event::Start(e) | Event::Empty(e)) => match e.local_name().as_ref() {
+                Ok(Event::Start(e) | Event::Empty(e)) => match e.local() {
                     "evenAndOddHeaders" => s.even_and_odd = on_off(&e),
                     "autoHyphenation" => s.auto_hyphenation = on_off(&e),
                     "themeFontLang" => s.theme_lang = LangSlots::from_element(&e),

@@ -12,7 +12,7 @@ use quick_xml::events::Event;
 use super::xmlutil::{attr, attr_string, element_text};
 use crate::error::Result;
 use crate::limits::Limits;
-use crate::xml::XmlReader;
+use crate::xml::{LocalName, XmlReader};
 
 /// One item of a diagram's text: its depth under the root (0 = top) and its text.
 pub type DiagramItem = (u8, String);
@@ -33,7 +33,7 @@ pub fn read(xml: &str, part: &str, limits: &Limits) -> Result<Vec<DiagramItem>> 
     let mut body_depth: Option<usize> = None;
     loop {
         match r.next_event()? {
-            Event::Start(e) => match e.local_name().as_ref() {
+            Event::Start(e) => match e.local() {
                 "pt" if current.is_none() => {
                     let id = attr_string(&e, "modelId").unwrap_or_default();
                     let kind = attr_string(&e, "type").unwrap_or_else(|| "node".into());
@@ -63,7 +63,7 @@ pub fn read(xml: &str, part: &str, limits: &Limits) -> Result<Vec<DiagramItem>> 
                 "cxn" => link(&e, &mut links),
                 _ => {}
             },
-            Event::Empty(e) => match e.local_name().as_ref() {
+            Event::Empty(e) => match e.local() {
                 "cxn" => link(&e, &mut links),
                 "pt" if current.is_none() => {
                     let id = attr_string(&e, "modelId").unwrap_or_default();

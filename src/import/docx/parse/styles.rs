@@ -16,7 +16,7 @@ use super::props::{ParaProps, RunProps, parse_ppr, parse_rpr};
 use super::xmlutil::{attr_string, on_off, val};
 use crate::error::Result;
 use crate::limits::Limits;
-use crate::xml::XmlReader;
+use crate::xml::{LocalName, XmlReader};
 
 /// Longest `basedOn` chain followed; Word itself stops far earlier.
 const MAX_CHAIN: usize = 64;
@@ -89,7 +89,7 @@ impl Styles {
         let mut styles = Styles::default();
         loop {
             match r.next_event()? {
-                Event::Start(e) => match e.local_name().as_ref() {
+                Event::Start(e) => match e.local() {
                     "rPrDefault" | "pPrDefault" | "docDefaults" | "styles" => {}
                     "rPr" => styles.doc_rpr = parse_rpr(&mut r)?,
                     "pPr" => styles.doc_ppr = parse_ppr(&mut r)?,
@@ -99,7 +99,7 @@ impl Styles {
                     }
                     _ => r.skip_element()?,
                 },
-                Event::Empty(e) if e.local_name().as_ref() == "style" => {
+                Event::Empty(e) if e.local() == "style" => {
                     if let Some(id) = attr_string(&e, "styleId") {
                         styles.add(Style {
                             id,
@@ -277,7 +277,7 @@ fn parse_style(r: &mut XmlReader<'_>, start: &quick_xml::events::BytesStart<'_>)
     let target = r.depth().saturating_sub(1);
     while r.depth() > target {
         match r.next_event()? {
-            Event::Start(e) => match e.local_name().as_ref() {
+            Event::Start(e) => match e.local() {
                 "pPr" => style.ppr = parse_ppr(r)?,
                 "rPr" => style.rpr = parse_rpr(r)?,
                 other => {
@@ -286,8 +286,8 @@ fn parse_style(r: &mut XmlReader<'_>, start: &quick_xml::events::BytesStart<'_>)
                 }
             },
             Event::Empty(e) => {
-                let name = e.local_name();
-                apply_style_child(name.as_ref(), &e, &mut style);
+                let name = e.local();
+                apply_style_child(name, &e, &mut style);
             }
             Event::Eof => return Err(r.invalid("the part ends inside w:style")),
             _ => {}

@@ -10,7 +10,7 @@ use super::parser::BodyParser;
 use super::xmlutil::{attr, attr_string, on_off, twips, val};
 use crate::ast::{Align, VAlign};
 use crate::error::Result;
-use crate::xml::XmlReader;
+use crate::xml::{LocalName, XmlReader};
 
 fn merge_of(e: &BytesStart<'_>) -> Merge {
     // `<w:vMerge/>` without a value continues the merge (§17.4.85).
@@ -37,7 +37,7 @@ fn border_sides(r: &mut XmlReader<'_>) -> Result<Vec<BorderSide>> {
             // A handful of sides exist; a hostile file's thousands are not kept.
             Event::Start(e) | Event::Empty(e) if direct && sides.len() < 16 => {
                 sides.push(BorderSide {
-                    side: e.local_name().as_ref().to_owned(),
+                    side: e.local().to_owned(),
                     val: val(&e),
                     color: attr_string(&e, "color"),
                 });
@@ -71,7 +71,7 @@ impl BodyParser<'_, '_> {
     fn table_children(&mut self, t: &mut Table) -> Result<()> {
         loop {
             match self.r.next_event()? {
-                Event::Start(e) => match e.local_name().as_ref() {
+                Event::Start(e) => match e.local() {
                     "tblPr" => self.table_props(t)?,
                     "tblGrid" => self.table_grid(t)?,
                     "tr" => {
@@ -102,7 +102,7 @@ impl BodyParser<'_, '_> {
                     if self.r.depth() > target + 2 {
                         continue;
                     }
-                    match e.local_name().as_ref() {
+                    match e.local() {
                         "tblStyle" => t.style = val(&e),
                         "tblW" => {
                             t.width = attr_string(&e, "w").map(|w| (attr_string(&e, "type"), w))
@@ -134,7 +134,7 @@ impl BodyParser<'_, '_> {
         while self.r.depth() > target {
             match self.r.next_event()? {
                 Event::Start(e) | Event::Empty(e)
-                    if e.local_name().as_ref() == "gridCol" && self.r.depth() <= target + 2 =>
+                    if e.local() == "gridCol" && self.r.depth() <= target + 2 =>
                 {
                     let w = attr(&e, "w").and_then(|v| twips(&v)).unwrap_or(0).max(0);
                     if t.grid.len() < crate::limits::MAX_TABLE_COLUMNS {
@@ -157,7 +157,7 @@ impl BodyParser<'_, '_> {
     fn row_children(&mut self, row: &mut Row) -> Result<()> {
         loop {
             match self.r.next_event()? {
-                Event::Start(e) => match e.local_name().as_ref() {
+                Event::Start(e) => match e.local() {
                     "trPr" => self.row_props(row)?,
                     "tc" => {
                         let cell = self.cell()?;
@@ -181,7 +181,7 @@ impl BodyParser<'_, '_> {
                     if self.r.depth() > target + 2 {
                         continue;
                     }
-                    match e.local_name().as_ref() {
+                    match e.local() {
                         "tblHeader" => row.header = on_off(&e),
                         // How our writer marks the header rows of a nested table (Word does not
                         // repeat those, and `w:tblHeader` there makes LibreOffice loop): the
@@ -216,7 +216,7 @@ impl BodyParser<'_, '_> {
         loop {
             match self.r.next_event()? {
                 Event::Start(e) => {
-                    if e.local_name().as_ref() == "tcPr" {
+                    if e.local() == "tcPr" {
                         self.cell_props(&mut cell)?;
                     } else {
                         self.block_start(&e, &mut cell.blocks)?;
@@ -245,7 +245,7 @@ impl BodyParser<'_, '_> {
                     if self.r.depth() > target + 2 {
                         continue;
                     }
-                    match e.local_name().as_ref() {
+                    match e.local() {
                         "gridSpan" => cell.span = count(&e).max(1),
                         "vMerge" => cell.vmerge = Some(merge_of(&e)),
                         "hMerge" => cell.hmerge = Some(merge_of(&e)),

@@ -7,13 +7,13 @@ use std::borrow::Cow;
 use quick_xml::events::{BytesStart, Event};
 
 use crate::error::Result;
-use crate::xml::{XmlReader, push_ref};
+use crate::xml::{LocalName, XmlReader, push_ref};
 
 /// The value of the attribute whose local name is `name`, unescaped. Borrowed from the event when
 /// no reference needed resolving.
 pub fn attr<'a>(e: &'a BytesStart<'_>, name: &str) -> Option<Cow<'a, str>> {
     for a in e.attributes().with_checks(false).flatten() {
-        if a.key.local_name().as_ref() == name {
+        if a.key.local() == name {
             return a.normalized_value(quick_xml::XmlVersion::Implicit1_0).ok();
         }
     }
