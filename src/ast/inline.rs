@@ -542,85 +542,82 @@ fn flatten_owned(inlines: Vec<Inline>, stack: &mut Vec<Mark>, out: &mut Vec<Run>
 /// Nests runs into canonical inline content: adjacent text with the same marks is merged, empty
 /// text is dropped, and each mark opens as late and closes as early as the canonical order allows.
 pub fn from_runs(runs: impl IntoIterator<Item = Run>) -> Vec<Inline> {
-    // Merge first so nesting sees the final leaves.
-    let runs = runs.into_iter();
-    let mut merged: Vec<Run> = Vec::with_capacity(runs.size_hint().0);
-    for mut run in runs {
+    // Merge first so nesting sees the final leaves. A `Vec` of runs (what the readers hand over)
+    // is merged where it lies: collecting its own iterator reuses its memory.
+    let mut merged: Vec<Run> = runs.into_iter().collect();
+    for run in &mut merged {
         canonical_marks(&mut run.marks);
-        if let Leaf::Atom(atom) = &run.leaf {
+        if let Leaf::Atom(atom) = &mut run.leaf {
             run.marks.retain(Mark::applies_to_atoms);
-            if let Inline::Note { kind, content } = atom {
-                run.leaf = Leaf::Atom(Inline::Note {
-                    kind: *kind,
-                    content: normalize(content),
-                });
+            if let Inline::Note { content, .. } = atom {
+                *content = normalize(content);
             }
         }
-        if let Leaf::Text(t) = &run.leaf {
-            if t.is_empty() {
-                continue;
-            }
-            if let Some(Run {
-                marks,
-                leaf: Leaf::Text(prev),
-            }) = merged.last_mut()
-            {
-                if *marks == run.marks {
-                    prev.push_str(t);
-                    continue;
-                }
-            }
-        }
-        merged.push(run);
     }
-    // `open[i]` is the mark of the i-th open wrapper; `frames[i]` collects that wrapper's children,
-    // with frames[0] the top level.
-    // Runs are owned: their marks move into `open` and on into the wrappers, never cloned.
-    let mut open: Vec<Mark> = Vec::new();
-    let mut frames: Vec<Vec<Inline>> = vec![Vec::with_capacity(merged.len())];
+    merged.retain(|run| !matches!(&run.leaf, Leaf::Text(t) if t.is_empty()));
+    merged.dedup_by(|run, prev| match (&run.leaf, &mut prev.leaf) {
+        (Leaf::Text(t), Leaf::Text(into)) if run.marks == prev.marks => {
+            into.push_str(t);
+            true
+        }
+        _ => false,
+    });
+    // `open` holds each open wrapper's mark with the children it has collected so far, innermost
+    // last; `top` collects the top level. Runs are owned: their marks move into `open` and on
+    // into the wrappers, never cloned.
+    let mut top: Vec<Inline> = Vec::with_capacity(merged.len());
+    let mut open: Vec<(Mark, Vec<Inline>)> = Vec::new();
     for Run { marks, leaf } in merged {
-        let common = open.iter().zip(&marks).take_while(|(a, b)| a == b).count();
+        let common = open
+            .iter()
+            .zip(&marks)
+            .take_while(|((a, _), b)| a == *b)
+            .count();
         while open.len() > common {
-            close_frame(&mut open, &mut frames);
+            close_frame(&mut open, &mut top);
         }
         for mark in marks.into_iter().skip(common) {
-            open.push(mark);
-            frames.push(Vec::new());
+            open.push((mark, Vec::new()));
         }
         let leaf = match leaf {
             Leaf::Text(text) => Inline::Text { text },
             Leaf::LineBreak => Inline::LineBreak,
             Leaf::Atom(atom) => atom,
         };
-        if let Some(top) = frames.last_mut() {
-            top.push(leaf);
+        match open.last_mut() {
+            Some((_, children)) => children.push(leaf),
+            None => top.push(leaf),
         }
     }
     while !open.is_empty() {
-        close_frame(&mut open, &mut frames);
+        close_frame(&mut open, &mut top);
     }
-    frames.pop().unwrap_or_default()
+    top
 }
 
-fn close_frame(open: &mut Vec<Mark>, frames: &mut Vec<Vec<Inline>>) {
-    if let (Some(mark), Some(children)) = (open.pop(), frames.pop()) {
-        if let Some(parent) = frames.last_mut() {
-            // Like `Mark::wrap`, but the mark is owned: its string moves instead of being cloned.
-            parent.push(match mark {
-                Mark::Style(style) => Inline::Styled { style, children },
-                Mark::Link(href) => Inline::Link { href, children },
-                Mark::Span(style) => Inline::Span { style, children },
-                Mark::Lang(LangKey { lang, dir }) => Inline::Lang {
-                    lang,
-                    dir,
-                    children,
-                },
-                Mark::Tracked(key) => Inline::Tracked {
-                    change: (&key).into(),
-                    children,
-                },
-            });
-        }
+/// Closes the innermost open wrapper into the one around it, or into the top level.
+fn close_frame(open: &mut Vec<(Mark, Vec<Inline>)>, top: &mut Vec<Inline>) {
+    let Some((mark, children)) = open.pop() else {
+        return;
+    };
+    // Like `Mark::wrap`, but the mark is owned: its string moves instead of being cloned.
+    let wrapped = match mark {
+        Mark::Style(style) => Inline::Styled { style, children },
+        Mark::Link(href) => Inline::Link { href, children },
+        Mark::Span(style) => Inline::Span { style, children },
+        Mark::Lang(LangKey { lang, dir }) => Inline::Lang {
+            lang,
+            dir,
+            children,
+        },
+        Mark::Tracked(key) => Inline::Tracked {
+            change: (&key).into(),
+            children,
+        },
+    };
+    match open.last_mut() {
+        Some((_, parent)) => parent.push(wrapped),
+        None => top.push(wrapped),
     }
 }
 

@@ -298,7 +298,11 @@ impl<'a> Converter<'a> {
     /// The paragraph's items (the anchors waiting before it first) as runs and segments, with the
     /// bookmarks carried to it.
     fn walk(&mut self, info: &ParaInfo<'_>, pending: Vec<Item>, items: Vec<Item>) -> ParaState {
-        let mut st = ParaState::default();
+        // About one run an item: sized once instead of grown by doubling.
+        let mut st = ParaState {
+            runs: Vec::with_capacity(pending.len() + items.len()),
+            ..ParaState::default()
+        };
         st.bookmarks.append(&mut self.carry);
         self.items(pending, info, &mut st);
         self.items(items, info, &mut st);
