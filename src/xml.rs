@@ -194,7 +194,7 @@ pub fn attrs(e: &BytesStart<'_>) -> Vec<(String, String)> {
 
 /// The element's local name (prefix dropped).
 pub fn local_name<'a>(e: &'a BytesStart<'_>) -> Cow<'a, str> {
-    Cow::Owned(e.local().to_string())
+    Cow::Borrowed(e.local())
 }
 
 /// The local part of a qualified name: what follows the first `:`, or the whole name.
@@ -305,6 +305,30 @@ mod tests {
             }
             n += 1;
         }
+    }
+
+    #[test]
+    fn local_names_are_quick_xmls() {
+        for name in [
+            "p",
+            "w:p",
+            "mc:AlternateContent",
+            "a:b:c",
+            ":x",
+            "x:",
+            "",
+            "w:тест",
+            "тест:p",
+        ] {
+            let q = quick_xml::name::QName(name);
+            let theirs = q.local_name();
+            let theirs: &str = theirs.as_ref();
+            assert_eq!(local(name), theirs, "{name}");
+            assert_eq!(q.local(), theirs, "{name}");
+        }
+        let start = BytesStart::new("w:rPr");
+        assert_eq!(start.local(), "rPr");
+        assert_eq!(start.to_end().local(), "rPr");
     }
 
     #[test]

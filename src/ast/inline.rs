@@ -682,6 +682,42 @@ mod tests {
     }
 
     #[test]
+    fn text_merges_across_empty_text_only() {
+        // Empty text between two texts of one look goes, and they join; a line break or an
+        // atom between them keeps them apart, and so do other marks.
+        let note = Inline::Note {
+            kind: NoteKind::Footnote,
+            content: vec![t("n")],
+        };
+        let runs = |leaves: Vec<(Vec<Mark>, Leaf)>| -> Vec<Run> {
+            leaves
+                .into_iter()
+                .map(|(marks, leaf)| Run { marks, leaf })
+                .collect()
+        };
+        let bold = || vec![Mark::Style(TextStyle::Bold)];
+        let text = |s: &str| Leaf::Text(s.into());
+        assert_eq!(
+            from_runs(runs(vec![
+                (bold(), text("a")),
+                (vec![], text("")),
+                (bold(), text("b")),
+                (bold(), Leaf::LineBreak),
+                (bold(), text("c")),
+                (vec![], Leaf::Atom(note.clone())),
+                (bold(), text("d")),
+                (vec![], text("e")),
+            ])),
+            vec![
+                b(vec![t("ab"), Inline::LineBreak, t("c")]),
+                note,
+                b(vec![t("d")]),
+                t("e"),
+            ]
+        );
+    }
+
+    #[test]
     fn atoms_lose_formatting_but_keep_tracking() {
         let note = Inline::Note {
             kind: NoteKind::Footnote,
