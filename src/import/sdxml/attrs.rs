@@ -25,7 +25,7 @@ pub(super) fn iter<'e>(
         if key == "xmlns" || key.starts_with("xmlns:") {
             return None;
         }
-        let local = key.split_once(':').map_or(key, |(_, l)| l);
+        let local = crate::xml::local(key);
         let value = a
             .normalized_value(quick_xml::XmlVersion::Implicit1_0)
             .unwrap_or_else(|_| a.value.clone());

@@ -269,8 +269,7 @@ impl<'a> Parser<'a> {
     // ----- events ---------------------------------------------------------------------------
 
     fn start(&mut self, e: &BytesStart<'_>, empty: bool) -> Result<()> {
-        let lname = e.local_name();
-        let name: &str = lname.as_ref();
+        let name = crate::xml::LocalName::local(e);
         if let Some(Frame::Para(p)) = self.frames.last() {
             if p.implicit() && is_block_name(name) {
                 self.close_implicit()?;

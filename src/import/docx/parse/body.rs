@@ -10,7 +10,6 @@
 //! tag; containers the reader does not know are read through (their text kept) with one
 //! warning per element name, and `mc:AlternateContent` contributes exactly one branch.
 
-use crate::xml::LocalName;
 use quick_xml::events::{BytesStart, Event};
 
 use super::model::{Block, Body, Item, Para, Run, RunItem};
@@ -21,6 +20,7 @@ use crate::ast::{Change, ChangeKind};
 use crate::error::Result;
 use crate::ooxml::CODE_LANGUAGE_TAG;
 use crate::report::{Location, WarningKind};
+use crate::xml::LocalName;
 
 /// A container element of a notes or comments part with its attributes and content.
 #[derive(Debug, Clone)]

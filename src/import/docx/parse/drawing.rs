@@ -4,7 +4,6 @@
 //! is parsed as blocks and attached to the anchoring paragraph; charts and bare shapes are
 //! reported, not dropped silently.
 
-use crate::xml::LocalName;
 use quick_xml::events::{BytesStart, Event};
 
 use super::model::{ImageRef, ImageTarget, Para, Run, RunItem};
@@ -13,6 +12,7 @@ use super::runs::push_text;
 use super::xmlutil::{attr, attr_string, css_length_emu, emu};
 use crate::error::Result;
 use crate::report::WarningKind;
+use crate::xml::LocalName;
 
 /// Elements that are one shape of a group or canvas.
 fn is_shape(name: &str) -> bool {
