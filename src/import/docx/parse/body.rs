@@ -195,12 +195,12 @@ impl<'a, 'c> BodyParser<'a, 'c> {
                 // A bookmark ending right after a SEQ field holds a caption's number, in the
                 // caption's own paragraph: one ending in a later paragraph holds other text.
                 self.after_seq = false;
-                let mut p = Para::default();
+                let mut p = Para {
+                    items: self.item_lists.take(),
+                    ..Para::default()
+                };
                 self.inline_until_end(&mut p)?;
-                // The whole body is parsed before any of it becomes the tree: a list grown by
-                // doubling keeps up to three empty places per paragraph (of 216 bytes each,
-                // for one run) until then, a third of the parse's memory in a table-heavy file.
-                p.items.shrink_to_fit();
+                p.items = self.item_lists.finish(std::mem::take(&mut p.items));
                 out.push(Block::Para(p));
             }
             "tbl" => {
@@ -375,7 +375,7 @@ impl<'a, 'c> BodyParser<'a, 'c> {
         for math in omml.formulas {
             p.items.push(Item::Run(Run {
                 props: Default::default(),
-                content: vec![RunItem::Math { display, math }],
+                content: smallvec::smallvec![RunItem::Math { display, math }],
             }));
         }
         Ok(())
@@ -408,7 +408,8 @@ impl<'a, 'c> BodyParser<'a, 'c> {
             "r" => {
                 let mut run = Run::default();
                 self.run_until_end(&mut run, p)?;
-                // As the paragraph's items above: most runs hold one text.
+                // The whole body is parsed before any of it becomes the tree: content that
+                // spilled out of line keeps no spare room until then.
                 run.content.shrink_to_fit();
                 p.items.push(Item::Run(run));
             }
@@ -578,7 +579,7 @@ fn change_of(e: &BytesStart<'_>) -> Change {
 fn text_run(text: String) -> Item {
     Item::Run(Run {
         props: Default::default(),
-        content: vec![RunItem::Text(text)],
+        content: smallvec::smallvec![RunItem::Text(text)],
     })
 }
 

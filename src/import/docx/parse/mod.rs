@@ -10,7 +10,8 @@
 //!   import it, it imports none of them); [`body`]: its reading of every part holding
 //!   paragraphs (main part, notes, comments, headers, footers) into [`model`] values, with
 //!   [`runs`], [`tables`], [`drawing`], [`math`] and [`symbols`] for what runs and blocks hold;
-//!   [`halves`] splits a large main part between two parsers.
+//!   [`halves`] splits a large main part between two parsers; [`scratch`] builds the lists
+//!   of a paragraph's items and a cell's blocks in reused room.
 //! - [`notes`], [`comments`]: the containers of those parts; [`charts`], [`smartart`]: the data
 //!   parts drawings point at; [`fields`]: field instructions.
 //! - [`parts`]: finding and reading the optional parts (a malformed one is warned about and
@@ -34,6 +35,7 @@ pub mod pictures;
 pub mod props;
 pub mod rels;
 pub mod runs;
+pub mod scratch;
 pub mod settings;
 pub mod smartart;
 pub mod styles;

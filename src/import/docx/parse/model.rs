@@ -68,8 +68,11 @@ pub struct Run {
     /// Direct run properties.
     pub props: RunProps,
     /// What the run holds.
-    pub content: Vec<RunItem>,
+    pub content: RunContent,
 }
+
+/// A run's content: most runs hold one item, which then needs no allocation of its own.
+pub type RunContent = smallvec::SmallVec<[RunItem; 1]>;
 
 /// Run-level content.
 #[derive(Debug, Clone, PartialEq)]

@@ -15,9 +15,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use quick_xml::events::BytesStart;
 
-use super::model::{Block, Para, Run};
+use super::model::{Block, Item, Para, Run};
 use super::props::Section;
 use super::rels::Relationships;
+use super::scratch::Scratch;
 use crate::limits::Limits;
 use crate::report::{Location, Report, WarningKind};
 use crate::xml::XmlReader;
@@ -80,6 +81,10 @@ pub struct BodyParser<'a, 'c> {
     pub(super) stopped: bool,
     /// Which `w:body` of the part this is (only the first is split).
     pub(super) bodies: usize,
+    /// Room for the items of the paragraphs being read.
+    pub(super) item_lists: Scratch<Item>,
+    /// Room for the blocks of the cells being read.
+    pub(super) block_lists: Scratch<Block>,
 }
 
 pub fn is_seq(instr: &str) -> bool {
@@ -142,6 +147,8 @@ impl<'a, 'c> BodyParser<'a, 'c> {
             half: Half::Whole,
             stopped: false,
             bodies: 0,
+            item_lists: Scratch::default(),
+            block_lists: Scratch::default(),
         }
     }
 

@@ -212,7 +212,10 @@ impl BodyParser<'_, '_> {
     }
 
     fn cell(&mut self) -> Result<Cell> {
-        let mut cell = Cell::default();
+        let mut cell = Cell {
+            blocks: self.block_lists.take(),
+            ..Cell::default()
+        };
         loop {
             match self.r.next_event()? {
                 Event::Start(e) => {
@@ -224,9 +227,7 @@ impl BodyParser<'_, '_> {
                 }
                 Event::Empty(e) => self.block_empty(&e, &mut cell.blocks),
                 Event::End(_) => {
-                    // Most cells hold one paragraph; the list would keep room for four (of
-                    // 408 bytes each) until the whole body is parsed.
-                    cell.blocks.shrink_to_fit();
+                    cell.blocks = self.block_lists.finish(std::mem::take(&mut cell.blocks));
                     return Ok(cell);
                 }
                 Event::Eof => return Err(self.r.invalid("the part ends inside w:tc")),
