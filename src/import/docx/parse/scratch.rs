@@ -11,6 +11,10 @@
 /// in a paragraph, a cell in a table in a cell); deeper levels allocate their own.
 const KEPT: usize = 8;
 
+/// The most room (in items) a spare list keeps. A list that grew past it for one huge element
+/// is let go, so that element's room is not held beside its content until the parse ends.
+const MAX_ROOM: usize = 1024;
+
 /// Spare lists, emptied but with their room, for elements of one kind.
 #[derive(Debug)]
 pub struct Scratch<T> {
@@ -32,10 +36,11 @@ impl<T> Scratch<T> {
     /// The content built in `list` (from [`Scratch::take`]), moved into a list of its exact
     /// size; `list`'s room is kept for the next element.
     pub fn finish(&mut self, mut list: Vec<T>) -> Vec<T> {
-        // `Drain` knows its exact length, so the collected list is allocated once, at that size
-        // (and not at all when it is empty).
-        let exact: Vec<T> = list.drain(..).collect();
-        if self.spare.len() < KEPT {
+        // Allocated once, at the content's size (not at all when it is empty); `append` moves
+        // the items and leaves `list` empty with its room.
+        let mut exact = Vec::with_capacity(list.len());
+        exact.append(&mut list);
+        if self.spare.len() < KEPT && list.capacity() <= MAX_ROOM {
             self.spare.push(list);
         }
         exact
@@ -77,5 +82,18 @@ mod tests {
             s.finish(list);
         }
         assert_eq!(s.spare.len(), KEPT);
+    }
+
+    #[test]
+    fn room_grown_for_a_huge_element_is_not_kept() {
+        let mut s: Scratch<u8> = Scratch::default();
+        let mut list = s.take();
+        list.resize(MAX_ROOM + 1, 7);
+        assert_eq!(s.finish(list).len(), MAX_ROOM + 1);
+        assert!(s.spare.is_empty());
+        let mut list = s.take();
+        list.resize(MAX_ROOM / 2, 7);
+        s.finish(list);
+        assert_eq!(s.spare.len(), 1);
     }
 }
