@@ -132,7 +132,12 @@ impl<'a> Converter<'a> {
         blocks: Vec<model::Block>,
         widths: Option<&[u64]>,
     ) -> Vec<ast::Block> {
-        let mut out = Out::default();
+        // Most blocks become one block (a page break inside a paragraph splits it; a chunk
+        // brings several): room for one each, instead of doubling up from four.
+        let mut out = Out {
+            blocks: Vec::with_capacity(blocks.len()),
+            ..Out::default()
+        };
         let mut pending: Vec<Item> = Vec::new();
         for (i, b) in blocks.into_iter().enumerate() {
             if let Some(w) = widths {

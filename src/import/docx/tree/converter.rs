@@ -11,6 +11,8 @@
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
+use foldhash::fast::RandomState as FastHash;
+
 use super::looks::NumberLooks;
 use super::mapping::{StyleInfo, StyleMapping};
 use super::media::MediaNames;
@@ -103,7 +105,9 @@ pub struct Converter<'a> {
     /// Bookmark names that point at another block's id.
     pub alias: HashMap<String, String>,
     pub(super) carry: Vec<String>,
-    pub(super) chains: HashMap<&'a str, Rc<[StyleInfo<'a>]>>,
+    /// Each paragraph style's chain (it and the styles it is based on), built once per style and
+    /// looked up for every paragraph: hashed with foldhash (seeded per process), not SipHash.
+    pub(super) chains: HashMap<&'a str, Rc<[StyleInfo<'a>]>, FastHash>,
     pub(super) warned: HashSet<String>,
     /// Paragraph styles `warn_unmapped` has looked at: whether it has nothing more to say of
     /// them (warned already, or the default paragraph style), else only paragraphs with
@@ -124,6 +128,8 @@ pub struct Converter<'a> {
     pub looks: NumberLooks,
     /// The theme's font languages (`w:themeFontLang`), below the document defaults.
     pub(super) theme_lang: LangSlots,
+    /// Room for the plain text of the paragraph being decided, reused from one to the next.
+    pub(super) para_text: String,
 }
 
 impl<'a> Converter<'a> {
@@ -138,7 +144,7 @@ impl<'a> Converter<'a> {
             ids: HashSet::new(),
             alias: HashMap::new(),
             carry: Vec::new(),
-            chains: HashMap::new(),
+            chains: HashMap::default(),
             warned: HashSet::new(),
             unmapped_styles: HashMap::new(),
             fields: FieldState::default(),
@@ -151,6 +157,7 @@ impl<'a> Converter<'a> {
             section_ends: Vec::new(),
             looks: NumberLooks::default(),
             theme_lang: LangSlots::default(),
+            para_text: String::new(),
         }
     }
 

@@ -451,8 +451,7 @@ pub(super) fn trim_runs(runs: &mut Vec<IRun>, note: bool) {
 
 /// Whether a font is monospaced (by family name).
 fn is_monospace(font: &str) -> bool {
-    let f = font.to_lowercase();
-    [
+    const KEYS: [&str; 12] = [
         "courier",
         "consolas",
         "mono",
@@ -465,7 +464,48 @@ fn is_monospace(font: &str) -> bool {
         "andale",
         "fixedsys",
         "ocr a",
-    ]
-    .iter()
-    .any(|k| f.contains(k))
+    ];
+    // Asked for nearly every run (the document's default font counts): an ASCII name, as
+    // almost all are, is compared in place, without a lowercased copy.
+    if font.is_ascii() {
+        let name = font.as_bytes();
+        KEYS.iter().any(|k| {
+            name.windows(k.len())
+                .any(|w| w.eq_ignore_ascii_case(k.as_bytes()))
+        })
+    } else {
+        let f = font.to_lowercase();
+        KEYS.iter().any(|k| f.contains(k))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_monospace;
+
+    #[test]
+    fn monospace_fonts_are_found_in_any_case_and_script() {
+        for font in [
+            "Courier New",
+            "CONSOLAS",
+            "DejaVu Sans Mono",
+            "Lucida Console",
+            "OCR A Extended",
+            // A name that is not ASCII is lowercased as Unicode, as before.
+            "Noto Sans Mono CJK 日本語",
+            "ÉCOLE COURIER",
+        ] {
+            assert!(is_monospace(font), "{font}");
+        }
+        for font in [
+            "Calibri",
+            "Times New Roman",
+            "Mon",
+            "Lucida Sans",
+            "宋体",
+            "",
+        ] {
+            assert!(!is_monospace(font), "{font}");
+        }
+    }
 }

@@ -18,6 +18,8 @@
 
 use std::collections::HashMap;
 
+use foldhash::fast::RandomState as FastHash;
+
 use rayon::prelude::*;
 
 use super::converter::Converter;
@@ -183,8 +185,9 @@ const PARAGRAPHS_PER_TASK: usize = 64;
 struct Tally {
     /// The languages in order of first appearance, with their characters.
     chars: Vec<(String, usize)>,
-    /// Language → its place in `chars` (a hostile file can name thousands).
-    places: HashMap<String, usize>,
+    /// Language → its place in `chars` (a hostile file can name thousands). Looked up for every
+    /// paragraph, so hashed with foldhash (seeded per process) instead of SipHash.
+    places: HashMap<String, usize, FastHash>,
     rtl: usize,
     ltr: usize,
 }
@@ -193,7 +196,7 @@ struct Tally {
 struct ParaCount<'p> {
     rtl: bool,
     /// Characters per language, in order of first appearance.
-    counts: Vec<(&'p str, usize)>,
+    counts: LangList<'p>,
     /// The paragraph's own language: the most common among its text, else its mark's.
     own: Option<&'p str>,
 }
@@ -254,10 +257,14 @@ impl Tally {
     }
 }
 
+/// Characters per language, in order of first appearance: a paragraph has one or two
+/// languages, held without an allocation of their own.
+type LangList<'c> = smallvec::SmallVec<[(&'c str, usize); 2]>;
+
 /// One paragraph's characters per language, in order of first appearance.
 #[derive(Default)]
 struct Counts<'c> {
-    list: Vec<(&'c str, usize)>,
+    list: LangList<'c>,
     /// Language → place in `list`, made once the list is past [`Counts::FEW`]: a paragraph has
     /// one or two languages, but a hostile one can have a language per run, and searching the
     /// list for each would take time growing with the square of its runs.
@@ -503,7 +510,7 @@ mod tests {
             .iter()
             .map(|n| (n.as_str(), if n == "x-l39" { 7 } else { 6 }))
             .collect();
-        assert_eq!(counts.list, expected);
+        assert_eq!(counts.list.as_slice(), expected.as_slice());
         assert_eq!(most_common(&counts.list), Some("x-l39"));
     }
 

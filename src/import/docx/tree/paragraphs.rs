@@ -55,8 +55,8 @@ impl ParaState {
         self.segments.push(Segment::Inline(runs));
     }
 
-    pub(super) fn plain_text(&self) -> String {
-        let mut s = String::new();
+    /// Appends the paragraph's plain text (line breaks as `\n`) to `s`.
+    pub(super) fn plain_text_into(&self, s: &mut String) {
         for seg in &self.segments {
             if let Segment::Inline(runs) = seg {
                 for r in runs {
@@ -68,7 +68,6 @@ impl ParaState {
                 }
             }
         }
-        s
     }
 }
 
@@ -319,7 +318,10 @@ impl<'a> Converter<'a> {
         st: &ParaState,
         code_language: Option<String>,
     ) -> Decided {
-        let text = st.plain_text();
+        // Every paragraph's text is read for the mapping: built in room kept from the last one.
+        let mut text = std::mem::take(&mut self.para_text);
+        text.clear();
+        st.plain_text_into(&mut text);
         let numbering_facts = info.num.as_ref().map(|(id, lvl)| NumberingFacts {
             num_id: id.clone(),
             ilvl: lvl.ilvl,
@@ -380,6 +382,7 @@ impl<'a> Converter<'a> {
             .as_deref()
             .filter(|_| keep_style)
             .map(|id| self.src.styles.name_of(id).to_string());
+        self.para_text = text;
         Decided {
             kind,
             level,

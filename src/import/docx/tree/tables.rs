@@ -9,6 +9,8 @@
 
 use std::collections::HashMap;
 
+use foldhash::fast::RandomState as FastHash;
+
 use super::converter::{Converter, Out};
 use crate::ast::{self, Align, Borders, Cell, Row, Table, length};
 use crate::import::docx::parse::model::{self, Item, Merge, RunItem};
@@ -18,6 +20,10 @@ use crate::report::WarningKind;
 
 use crate::ast::length::EMU_PER_TWIP;
 use crate::ooxml::{CELL_MARGINS, MIN_CELL_TEXT};
+
+/// A row's cells by first column: (row, index in its row) of the cell covering it. Looked up
+/// and filled for every cell, so hashed with foldhash (seeded per process) instead of SipHash.
+type Owners = HashMap<usize, (usize, usize), FastHash>;
 
 struct Placed {
     col: usize,
@@ -38,7 +44,7 @@ impl Converter<'_> {
         let mut rows: Vec<Vec<Placed>> = Vec::with_capacity(t.rows.len());
         // The previous row's cells by first column: (row, index) of the cell covering it,
         // the origin for vertical merges. Keyed sparsely so wide spans cost nothing per column.
-        let mut owner: HashMap<usize, (usize, usize)> = HashMap::new();
+        let mut owner = Owners::default();
         let mut merge_repaired = false;
         let headers: Vec<bool> = t.rows.iter().map(|r| r.header).collect();
         let row_heights: Vec<Option<String>> = t
@@ -50,8 +56,10 @@ impl Converter<'_> {
         let border_color = self.table_border_color(&t.borders);
         let grid_len = t.grid.len();
         for (r, row) in t.rows.into_iter().enumerate() {
-            let mut placed: Vec<Placed> = Vec::new();
-            let mut new_owner: HashMap<usize, (usize, usize)> = HashMap::new();
+            // A cell each, and a filler before and after.
+            let mut placed: Vec<Placed> = Vec::with_capacity(row.cells.len() + 2);
+            let mut new_owner =
+                Owners::with_capacity_and_hasher(row.cells.len(), FastHash::default());
             let mut col = (row.grid_before as usize).min(MAX_TABLE_COLUMNS);
             if col > 0 {
                 placed.push(filler(0, col));
@@ -357,22 +365,22 @@ impl Converter<'_> {
 /// mark size each sets when every run of text has that size too (a size on the marks alone
 /// would be no size of the text).
 fn shared_format(blocks: &[model::Block]) -> (Option<Align>, Option<u32>) {
-    let paras: Vec<&model::Para> = blocks
-        .iter()
-        .filter_map(|b| match b {
+    // Asked of every cell: the paragraphs are walked again rather than listed.
+    let paras = || {
+        blocks.iter().filter_map(|b| match b {
             model::Block::Para(p) => Some(p),
             _ => None,
         })
-        .collect();
-    let Some(first) = paras.first() else {
+    };
+    let Some(first) = paras().next() else {
         return (None, None);
     };
     let align = first
         .props
         .align
-        .filter(|a| paras.iter().all(|p| p.props.align == Some(*a)));
+        .filter(|a| paras().all(|p| p.props.align == Some(*a)));
     let size = first.props.mark_size.filter(|s| {
-        paras.iter().all(|p| {
+        paras().all(|p| {
             p.props.mark_size == Some(*s)
                 && p.items.iter().all(|i| match i {
                     Item::Run(r) if has_run_text(r) => r.props.size == Some(*s),
