@@ -419,11 +419,17 @@ pub struct Run {
 pub fn canonical_marks(marks: &mut Vec<Mark>) {
     // A character style without a name, a link without a target or a language mark without
     // language or direction says nothing, and no format could name them either.
-    marks.retain(|m| match m {
+    let says_something = |m: &Mark| match m {
         Mark::Span(s) | Mark::Link(s) => !s.is_empty(),
         Mark::Lang(k) => !k.is_empty(),
         _ => true,
-    });
+    };
+    // Most runs carry one mark (their language) or none: nothing to order or keep apart.
+    if marks.len() < 2 {
+        marks.retain(says_something);
+        return;
+    }
+    marks.retain(says_something);
     marks.sort();
     marks.dedup();
     let mut langs = 0;
@@ -673,6 +679,46 @@ mod tests {
         // <i><b>a</b></i><b>b</b> → <b><i>a</i>b</b>
         let input = vec![i(vec![b(vec![t("a")])]), b(vec![t("b")])];
         assert_eq!(normalize(&input), vec![b(vec![i(vec![t("a")]), t("b")])]);
+    }
+
+    #[test]
+    fn canonical_marks_drop_what_says_nothing_alone_or_among_others() {
+        let lang = |l: &str| {
+            Mark::Lang(LangKey {
+                lang: (!l.is_empty()).then(|| l.to_string()),
+                dir: None,
+            })
+        };
+        let bold = Mark::Style(TextStyle::Bold);
+        let canonical = |mut marks: Vec<Mark>| {
+            canonical_marks(&mut marks);
+            marks
+        };
+        // One mark (the common case, which skips the ordering): kept only if it says something.
+        assert_eq!(canonical(vec![lang("")]), vec![]);
+        assert_eq!(canonical(vec![Mark::Span(String::new())]), vec![]);
+        assert_eq!(canonical(vec![lang("de")]), vec![lang("de")]);
+        assert_eq!(canonical(vec![]), vec![]);
+        // Several: ordered, duplicates and empty marks gone, one language, superscript wins.
+        assert_eq!(
+            canonical(vec![
+                lang("fr"),
+                Mark::Style(TextStyle::Subscript),
+                bold.clone(),
+                lang(""),
+                Mark::Style(TextStyle::Superscript),
+                bold.clone(),
+                lang("de"),
+            ]),
+            canonical(vec![
+                bold.clone(),
+                Mark::Style(TextStyle::Superscript),
+                lang("de"),
+            ])
+        );
+        let several = canonical(vec![lang("fr"), bold.clone(), lang("de")]);
+        assert_eq!(several.len(), 2);
+        assert!(several.contains(&bold));
     }
 
     #[test]

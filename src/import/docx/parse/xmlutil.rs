@@ -125,7 +125,8 @@ pub fn element_text(r: &mut XmlReader<'_>) -> Result<String> {
             _ => {}
         }
     }
-    if out.contains(['\n', '\r']) {
+    // Asked of every text of the document: a vector search, not a pattern match per char.
+    if memchr::memchr2(b'\n', b'\r', out.as_bytes()).is_some() {
         out = out.replace(['\n', '\r'], " ");
     }
     Ok(out)
