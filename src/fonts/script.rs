@@ -132,6 +132,10 @@ pub(crate) fn needs_shaping(text: &str) -> bool {
 /// shapes; a mark outside them only loses this protection when a word is cut.)
 pub(crate) fn is_mark(c: char) -> bool {
     let u = c as u32;
+    // ASCII and Latin-1 (most text the layout sets) hold no combining mark.
+    if u < 0x0300 {
+        return false;
+    }
     matches!(u,
         0x0300..=0x036F
         | 0x0483..=0x0489
@@ -151,6 +155,11 @@ pub(crate) fn is_mark(c: char) -> bool {
 /// Korean is written with spaces between words and breaks there, as Word does by default.
 pub(crate) fn breaks_around(c: char) -> bool {
     let u = c as u32;
+    // Asked twice for every character the paged layout sets: text before the CJK blocks (all
+    // Latin, Greek, Cyrillic, Arabic…) answers at once instead of walking every range.
+    if u < 0x2E80 {
+        return false;
+    }
     matches!(u,
         0x2E80..=0x2FDF
         | 0x3003..=0x3004 | 0x3006..=0x3007 | 0x3012..=0x3013 | 0x3020..=0x3029
@@ -291,6 +300,9 @@ mod tests {
         assert!(is_mark('\u{0E34}') && is_mark('\u{093F}') && is_mark('\u{064E}'));
         assert!(!is_mark('a') && !is_mark('ก'));
         assert!(breaks_around('東') && breaks_around('か') && !breaks_around('한'));
+        // The quick answers below the first range end exactly where the ranges start.
+        assert!(breaks_around('\u{2E80}') && !breaks_around('\u{2E7F}') && !breaks_around('a'));
+        assert!(is_mark('\u{0300}') && !is_mark('\u{02FF}') && !is_mark('é'));
         assert!(no_break_before('。') && no_break_before('っ') && !no_break_before('東'));
         assert!(no_break_after('「') && !no_break_after('」'));
     }

@@ -5,6 +5,10 @@
 
 /// Whether `c` belongs to a script written without spaces between words (UAX #14 SA).
 pub(crate) fn is_unspaced(c: char) -> bool {
+    // Asked for every character the paged layout sets: text before Thai answers at once.
+    if (c as u32) < 0x0E00 {
+        return false;
+    }
     matches!(c as u32,
         0x0E00..=0x0EFF          // Thai, Lao
         | 0x1000..=0x109F        // Myanmar
@@ -79,5 +83,6 @@ mod tests {
         assert!(unspaced_breaks("plain English words").is_empty());
         assert!(unspaced_breaks("東京 مرحبا").is_empty());
         assert!(unspaced_breaks("").is_empty());
+        assert!(is_unspaced('\u{0E00}') && !is_unspaced('\u{0DFF}') && !is_unspaced('a'));
     }
 }
