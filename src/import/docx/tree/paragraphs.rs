@@ -71,6 +71,9 @@ impl ParaState {
     }
 }
 
+/// The most room `decide` keeps for the next paragraph's text (bytes).
+const MAX_KEPT_TEXT: usize = 64 * 1024;
+
 /// What a paragraph is, decided once its runs are known ([`Converter::decide`]).
 struct Decided {
     /// Its text type.
@@ -382,7 +385,10 @@ impl<'a> Converter<'a> {
             .as_deref()
             .filter(|_| keep_style)
             .map(|id| self.src.styles.name_of(id).to_string());
-        self.para_text = text;
+        // Room grown for one huge paragraph is let go rather than held to the end.
+        if text.capacity() <= MAX_KEPT_TEXT {
+            self.para_text = text;
+        }
         Decided {
             kind,
             level,

@@ -56,10 +56,11 @@ impl Converter<'_> {
         let border_color = self.table_border_color(&t.borders);
         let grid_len = t.grid.len();
         for (r, row) in t.rows.into_iter().enumerate() {
-            // A cell each, and a filler before and after.
-            let mut placed: Vec<Placed> = Vec::with_capacity(row.cells.len() + 2);
-            let mut new_owner =
-                Owners::with_capacity_and_hasher(row.cells.len(), FastHash::default());
+            // A cell each, and a filler before and after; cells past the widest table are
+            // dropped below, so a hostile row's length reserves no more than that.
+            let cells = row.cells.len().min(MAX_TABLE_COLUMNS);
+            let mut placed: Vec<Placed> = Vec::with_capacity(cells + 2);
+            let mut new_owner = Owners::with_capacity_and_hasher(cells, FastHash::default());
             let mut col = (row.grid_before as usize).min(MAX_TABLE_COLUMNS);
             if col > 0 {
                 placed.push(filler(0, col));
