@@ -117,56 +117,76 @@ impl Render {
 
     /// Escaped text.
     pub(super) fn text(&mut self, text: &str) {
-        let chars: Vec<char> = text
-            .chars()
-            .map(|c| if c == '\n' || c == '\r' { ' ' } else { c })
-            .collect();
-        let mut i = 0;
+        // Line ends inside a paragraph's text read as spaces. The text is walked where it lies
+        // (every text of the document passes here): what needs escaping is ASCII.
+        let spaced = |c: char| if c == '\n' || c == '\r' { ' ' } else { c };
+        // Byte offset of the next character to write.
+        let mut at = 0;
         if self.at_line_start() {
             // A parser drops white space at a line's start: leave it out rather than write it as
             // character references (noise to a reader), and check for block syntax after it.
-            i = chars.iter().take_while(|c| EDGE_SPACE.contains(c)).count();
+            at = text
+                .char_indices()
+                .find(|&(_, c)| !EDGE_SPACE.contains(&spaced(c)))
+                .map_or(text.len(), |(i, _)| i);
         }
-        if self.at_line_start() && self.ctx == Ctx::Para && i < chars.len() {
+        if self.at_line_start() && self.ctx == Ctx::Para {
             // Block syntax a line could start with: `#`, `-`, `+`, `=`, `1.` / `1)`.
-            if let Some(&c) = chars.get(i) {
-                if matches!(c, '#' | '-' | '+' | '=') {
+            let rest = text.get(at..).unwrap_or_default().as_bytes();
+            match rest.first() {
+                Some(&c @ (b'#' | b'-' | b'+' | b'=')) => {
                     self.buf.push('\\');
-                    self.buf.push(c);
-                    i += 1;
-                } else if c.is_ascii_digit() {
-                    let digits = chars[i..].iter().take_while(|c| c.is_ascii_digit()).count();
-                    if matches!(chars.get(i + digits), Some('.' | ')')) {
-                        self.buf.extend(&chars[i..i + digits]);
+                    self.buf.push(char::from(c));
+                    at += 1;
+                }
+                Some(c) if c.is_ascii_digit() => {
+                    let digits = rest.iter().take_while(|c| c.is_ascii_digit()).count();
+                    if let Some(&end @ (b'.' | b')')) = rest.get(digits) {
+                        self.buf
+                            .push_str(text.get(at..at + digits).unwrap_or_default());
                         self.buf.push('\\');
-                        self.buf.extend(chars.get(i + digits));
-                        i += digits + 1;
+                        self.buf.push(char::from(end));
+                        at += digits + 1;
                     }
                 }
+                _ => {}
             }
         }
-        let after_note = self.note_end == Some(self.buf.len());
-        while let Some(&c) = chars.get(i) {
-            let next = chars.get(i + 1).copied();
-            match c {
-                '(' | ':' if i == 0 && after_note => {
-                    self.buf.push('\\');
-                    self.buf.push(c);
-                }
-                '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '~' | '|' | '$' => {
-                    self.buf.push('\\');
-                    self.buf.push(c);
-                }
-                '#' if self.ctx == Ctx::Heading => self.buf.push_str("\\#"),
-                '&' if next.is_some_and(|n| n.is_ascii_alphanumeric() || n == '#') => {
-                    self.buf.push_str("\\&");
-                }
+        let after_note = at == 0 && self.note_end == Some(self.buf.len());
+        let rest = text.get(at..).unwrap_or_default();
+        let bytes = rest.as_bytes();
+        // Everything to escape or replace is ASCII, so the text between such bytes is copied
+        // whole, and every cut falls on a character boundary.
+        let mut plain = 0;
+        for (i, &b) in bytes.iter().enumerate() {
+            let next = bytes.get(i + 1).copied();
+            let escaped: &str = match b {
+                b'\n' | b'\r' => " ",
+                b'(' if i == 0 && after_note => "\\(",
+                b':' if i == 0 && after_note => "\\:",
+                b'\\' => "\\\\",
+                b'`' => "\\`",
+                b'*' => "\\*",
+                b'_' => "\\_",
+                b'[' => "\\[",
+                b']' => "\\]",
+                b'<' => "\\<",
+                b'>' => "\\>",
+                b'~' => "\\~",
+                b'|' => "\\|",
+                b'$' => "\\$",
+                b'#' if self.ctx == Ctx::Heading => "\\#",
+                // A line end after `&` reads as a space, which starts no reference either.
+                b'&' if next.is_some_and(|n| n.is_ascii_alphanumeric() || n == b'#') => "\\&",
                 // `!` before a following link or note would make it an image.
-                '!' if next.is_none() => self.buf.push_str("\\!"),
-                c => self.buf.push(c),
-            }
-            i += 1;
+                b'!' if next.is_none() => "\\!",
+                _ => continue,
+            };
+            self.buf.push_str(rest.get(plain..i).unwrap_or_default());
+            self.buf.push_str(escaped);
+            plain = i + 1;
         }
+        self.buf.push_str(rest.get(plain..).unwrap_or_default());
     }
 
     pub(super) fn code_span(&mut self, code: &str) {
@@ -308,5 +328,45 @@ mod tests {
         r.hard_break();
         r.text("  # y!");
         assert_eq!(r.finish(), "1\\. x\\\n\\# y\\!");
+    }
+
+    #[test]
+    fn text_escapes_syntax_between_plain_stretches() {
+        let text = |ctx: Ctx, parts: &[&str]| {
+            let mut r = Render::new(ctx);
+            for p in parts {
+                r.text(p);
+            }
+            r.buf
+        };
+        // Markdown syntax anywhere, line ends as spaces, other scripts copied whole.
+        assert_eq!(
+            text(Ctx::Para, &["a*b_c`d[e]f<g>h~i|j$k\\l"]),
+            "a\\*b\\_c\\`d\\[e\\]f\\<g\\>h\\~i\\|j\\$k\\\\l"
+        );
+        assert_eq!(text(Ctx::Para, &["über\nœuvre\r東京"]), "über œuvre 東京");
+        // `&` only before what could be a reference, `!` only at the end, `#` only in a heading.
+        assert_eq!(
+            text(Ctx::Para, &["x &amp; &#1 & é&ü !a b!"]),
+            "x \\&amp; \\&#1 & é&ü !a b\\!"
+        );
+        assert_eq!(text(Ctx::Para, &["x #1"]), "x #1");
+        assert_eq!(text(Ctx::Heading, &["x #1"]), "x \\#1");
+        // At a line's start: white space dropped, block syntax escaped, digits kept.
+        assert_eq!(text(Ctx::Para, &[" \t- a"]), "\\- a");
+        assert_eq!(text(Ctx::Para, &["12) a"]), "12\\) a");
+        assert_eq!(text(Ctx::Para, &["12 a"]), "12 a");
+        assert_eq!(text(Ctx::Para, &["   "]), "");
+        // Right after a note reference, a `(` or `:` would join it into other syntax.
+        let mut r = Render::new(Ctx::Para);
+        r.text("a");
+        r.note_end = Some(r.buf.len());
+        r.text("(b) (c)");
+        assert_eq!(r.buf, "a\\(b) (c)");
+        let mut r = Render::new(Ctx::Para);
+        r.text("a");
+        r.note_end = Some(r.buf.len());
+        r.text(": x");
+        assert_eq!(r.buf, "a\\: x");
     }
 }
