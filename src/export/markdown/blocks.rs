@@ -348,11 +348,22 @@ pub(super) fn is_quote_style(style: Option<&str>) -> bool {
     let Some(style) = style else {
         return false;
     };
-    let name: String = style
-        .chars()
-        .filter(|c| !c.is_whitespace() && *c != '-' && *c != '_')
-        .flat_map(char::to_lowercase)
-        .collect();
+    let kept = |c: &char| !c.is_whitespace() && *c != '-' && *c != '_';
+    // Asked for every paragraph with a style; most style names are ASCII, lowercased without
+    // Unicode's tables.
+    let name: String = if style.is_ascii() {
+        style
+            .chars()
+            .filter(kept)
+            .map(|c| c.to_ascii_lowercase())
+            .collect()
+    } else {
+        style
+            .chars()
+            .filter(kept)
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
     [
         "quote",
         "zitat",
@@ -383,4 +394,29 @@ fn code_block_text(content: &[Inline]) -> Option<String> {
         }
     }
     Some(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_quote_style;
+
+    #[test]
+    fn quote_styles_are_known_by_name_in_any_case_and_spelling() {
+        for style in [
+            "Quote",
+            "Intense Quote",
+            "Block-Text",
+            "ZITAT",
+            "Cita",
+            "Cita destacada",
+            "citazione\u{B}",
+            "Ζ Quote",
+        ] {
+            assert!(is_quote_style(Some(style)), "{style}");
+        }
+        for style in ["Normal", "Citação", "Citable", "Heading 1", ""] {
+            assert!(!is_quote_style(Some(style)), "{style}");
+        }
+        assert!(!is_quote_style(None));
+    }
 }

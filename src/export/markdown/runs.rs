@@ -123,6 +123,14 @@ fn is_emphasis(mark: &Mark) -> bool {
 /// out can leave other space at a new edge, so this repeats until nothing changes (each round
 /// only removes marks or splits text at its edges; the bound is a safety net).
 pub(super) fn move_boundary_space(mut runs: Vec<Run>) -> Vec<Run> {
+    // Most paragraphs have no emphasis and no hard break, where a pass would only copy every
+    // run to find nothing moved.
+    if runs
+        .iter()
+        .all(|r| !matches!(r.leaf, Leaf::LineBreak) && !r.marks.iter().any(is_emphasis))
+    {
+        return runs;
+    }
     for _ in 0..32 {
         let next = boundary_pass(&runs);
         if next == runs {
@@ -232,4 +240,50 @@ fn boundary_pass(runs: &[Run]) -> Vec<Run> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(marks: Vec<Mark>, text: Option<&str>) -> Run {
+        Run {
+            marks,
+            leaf: text.map_or(Leaf::LineBreak, |t| Leaf::Text(t.to_string())),
+        }
+    }
+
+    #[test]
+    fn space_moves_out_of_emphasis_and_links_end_before_a_break() {
+        let bold = Mark::Style(TextStyle::Bold);
+        let link = Mark::Link("https://example.org".into());
+        // No emphasis, no break: nothing to move, the runs come back as they were.
+        let plain = vec![run(vec![link.clone()], Some(" a ")), run(vec![], Some("b"))];
+        assert_eq!(move_boundary_space(plain.clone()), plain);
+        // Emphasis that ends in a space gives the space to the text after it.
+        assert_eq!(
+            move_boundary_space(vec![
+                run(vec![bold.clone()], Some("a ")),
+                run(vec![], Some("b"))
+            ]),
+            vec![
+                run(vec![bold.clone()], Some("a")),
+                run(vec![], Some(" ")),
+                run(vec![], Some("b")),
+            ]
+        );
+        // Without any emphasis, a link that ends at a hard break still ends before it.
+        assert_eq!(
+            move_boundary_space(vec![
+                run(vec![link.clone()], Some("a")),
+                run(vec![link.clone()], None),
+                run(vec![], Some("b")),
+            ]),
+            vec![
+                run(vec![link.clone()], Some("a")),
+                run(vec![], None),
+                run(vec![], Some("b")),
+            ]
+        );
+    }
 }
