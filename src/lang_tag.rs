@@ -174,11 +174,9 @@ pub fn slot_of_char(c: char) -> Option<Slot> {
 /// How many of `text`'s characters are letters of some slot ([`slot_of_char`]). ASCII text,
 /// most of any document, is counted byte by byte (the language pass counts every paragraph).
 pub fn letter_count(text: &str) -> usize {
-    if text.is_ascii() {
-        ascii_letters(text.as_bytes())
-    } else {
-        text.chars().filter(|c| slot_of_char(*c).is_some()).count()
-    }
+    let mut counts = SlotCounts::default();
+    counts.add(text);
+    counts.0.iter().sum()
 }
 
 /// How many ASCII letters `bytes` holds, without a branch per byte (so the compiler can count
@@ -198,8 +196,9 @@ pub struct SlotCounts([usize; 3]);
 impl SlotCounts {
     /// Counts the letters of `text` (digits, spaces and punctuation count for no slot).
     pub fn add(&mut self, text: &str) {
-        // Every run of a Word file is counted while its tree is built (on one core): ASCII text
-        // has Latin letters only, counted byte by byte as in [`letter_count`].
+        // Every run of a Word file is counted while its tree is built (on one core), and the
+        // language pass counts every paragraph: ASCII text has Latin letters only, counted byte
+        // by byte.
         if text.is_ascii() {
             self.0[Slot::Latin as usize] += ascii_letters(text.as_bytes());
             return;

@@ -419,17 +419,15 @@ pub struct Run {
 pub fn canonical_marks(marks: &mut Vec<Mark>) {
     // A character style without a name, a link without a target or a language mark without
     // language or direction says nothing, and no format could name them either.
-    let says_something = |m: &Mark| match m {
+    marks.retain(|m| match m {
         Mark::Span(s) | Mark::Link(s) => !s.is_empty(),
         Mark::Lang(k) => !k.is_empty(),
         _ => true,
-    };
+    });
     // Most runs carry one mark (their language) or none: nothing to order or keep apart.
     if marks.len() < 2 {
-        marks.retain(says_something);
         return;
     }
-    marks.retain(says_something);
     marks.sort();
     marks.dedup();
     let mut langs = 0;

@@ -348,22 +348,19 @@ pub(super) fn is_quote_style(style: Option<&str>) -> bool {
     let Some(style) = style else {
         return false;
     };
-    let kept = |c: &char| !c.is_whitespace() && *c != '-' && *c != '_';
-    // Asked for every paragraph with a style; most style names are ASCII, lowercased without
+    // Asked for every paragraph with a style: ASCII, most of any name, is lowercased without
     // Unicode's tables.
-    let name: String = if style.is_ascii() {
-        style
-            .chars()
-            .filter(kept)
-            .map(|c| c.to_ascii_lowercase())
-            .collect()
-    } else {
-        style
-            .chars()
-            .filter(kept)
-            .flat_map(char::to_lowercase)
-            .collect()
-    };
+    let mut name = String::with_capacity(style.len());
+    for c in style
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != '-' && *c != '_')
+    {
+        if c.is_ascii() {
+            name.push(c.to_ascii_lowercase());
+        } else {
+            name.extend(c.to_lowercase());
+        }
+    }
     [
         "quote",
         "zitat",

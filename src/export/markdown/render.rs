@@ -117,18 +117,17 @@ impl Render {
 
     /// Escaped text.
     pub(super) fn text(&mut self, text: &str) {
-        // Line ends inside a paragraph's text read as spaces. The text is walked where it lies
-        // (every text of the document passes here): what needs escaping is ASCII.
-        let spaced = |c: char| if c == '\n' || c == '\r' { ' ' } else { c };
+        // The text is walked where it lies (every text of the document passes here): all it
+        // skips, escapes or replaces is ASCII. Line ends read as spaces.
         // Byte offset of the next character to write.
         let mut at = 0;
         if self.at_line_start() {
             // A parser drops white space at a line's start: leave it out rather than write it as
             // character references (noise to a reader), and check for block syntax after it.
             at = text
-                .char_indices()
-                .find(|&(_, c)| !EDGE_SPACE.contains(&spaced(c)))
-                .map_or(text.len(), |(i, _)| i);
+                .bytes()
+                .take_while(|&b| matches!(b, b'\n' | b'\r') || EDGE_SPACE.contains(&char::from(b)))
+                .count();
         }
         if self.at_line_start() && self.ctx == Ctx::Para {
             // Block syntax a line could start with: `#`, `-`, `+`, `=`, `1.` / `1)`.
@@ -354,6 +353,8 @@ mod tests {
         assert_eq!(text(Ctx::Heading, &["x #1"]), "x \\#1");
         // At a line's start: white space dropped, block syntax escaped, digits kept.
         assert_eq!(text(Ctx::Para, &[" \t- a"]), "\\- a");
+        assert_eq!(text(Ctx::Para, &["\n\r\u{b}+ a"]), "\\+ a");
+        assert_eq!(text(Ctx::Para, &["\u{a0}- a"]), "\u{a0}- a");
         assert_eq!(text(Ctx::Para, &["12) a"]), "12\\) a");
         assert_eq!(text(Ctx::Para, &["12 a"]), "12 a");
         assert_eq!(text(Ctx::Para, &["   "]), "");

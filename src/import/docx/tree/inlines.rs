@@ -465,18 +465,16 @@ fn is_monospace(font: &str) -> bool {
         "fixedsys",
         "ocr a",
     ];
-    // Asked for nearly every run (the document's default font counts): an ASCII name, as
-    // almost all are, is compared in place, without a lowercased copy.
-    if font.is_ascii() {
-        let name = font.as_bytes();
-        KEYS.iter().any(|k| {
-            name.windows(k.len())
-                .any(|w| w.eq_ignore_ascii_case(k.as_bytes()))
-        })
-    } else {
-        let f = font.to_lowercase();
-        KEYS.iter().any(|k| f.contains(k))
-    }
+    // Asked for nearly every run (the document's default font counts), so compared in place,
+    // ignoring ASCII case, without a lowercased copy. That finds what lowercasing the whole name
+    // would: the keys are ASCII, and the only other letters that lowercase to ASCII (`İ` to
+    // `i` and a combining dot, the Kelvin sign to `k`) cannot complete a key (none holds a `k`
+    // or ends in `i`).
+    let name = font.as_bytes();
+    KEYS.iter().any(|k| {
+        name.windows(k.len())
+            .any(|w| w.eq_ignore_ascii_case(k.as_bytes()))
+    })
 }
 
 #[cfg(test)]
@@ -506,6 +504,21 @@ mod tests {
             "",
         ] {
             assert!(!is_monospace(font), "{font}");
+        }
+        // In place it answers as lowercasing the whole name would, letters that lowercase to
+        // ASCII included.
+        for font in [
+            "FİRA CODE",
+            "COURİER",
+            "Mono\u{212A}",
+            "LUCİDA CONSOLE",
+            "ÆNDALE",
+        ] {
+            let lowered = font.to_lowercase();
+            let by_copy = ["courier", "fira code", "mono", "lucida console", "andale"]
+                .iter()
+                .any(|k| lowered.contains(k));
+            assert_eq!(is_monospace(font), by_copy, "{font}");
         }
     }
 }
