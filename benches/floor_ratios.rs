@@ -6,6 +6,13 @@
 //! absolute times mislead; a ratio measured in one run does not, and a regression shows as a
 //! larger ratio.
 //!
+//! Paths whose output holds its pictures inflated are also set beside the floor of their own
+//! form (`floor/mod.rs`): the HTML folder and Markdown beside `floor_unpack` (the package written
+//! out as files, the pictures inflated on all cores while the XML is read), the single-file HTML
+//! beside `floor_inline` (one file, the pictures inflated and in base64). What separates those
+//! floors from the repack is inflating and encoding the pictures, which no conversion to those
+//! forms can skip.
+//!
 //! Each path is split into its stages: `read` (unzip, XML parse, tree), `prepare` (the export
 //! options' passes over the tree) and `write` (the writer, deflate, zip and the files). The
 //! rounds interleave floor and paths, so drift touches them alike; medians are printed.
@@ -28,6 +35,20 @@ use sdconv::{ExportOptions, Format, ImportOptions};
 
 use floor::Output;
 
+/// The floors: the repack, and those of the forms that hold their pictures inflated.
+#[derive(Clone, Copy, PartialEq)]
+enum Floor {
+    Repack,
+    Unpack,
+    Inline,
+}
+
+const FLOORS: [(&str, Floor); 3] = [
+    ("floor_repack", Floor::Repack),
+    ("floor_unpack", Floor::Unpack),
+    ("floor_inline", Floor::Inline),
+];
+
 /// A path out of a Word file, as `sdconv convert` writes it.
 #[derive(Clone, Copy, PartialEq)]
 enum Route {
@@ -36,6 +57,17 @@ enum Route {
     HtmlFolder,
     HtmlAllInOne,
     Markdown,
+}
+
+impl Route {
+    /// The floor of this path's own form.
+    fn floor(self) -> Floor {
+        match self {
+            Route::Docx | Route::SdxmlZip => Floor::Repack,
+            Route::HtmlFolder | Route::Markdown => Floor::Unpack,
+            Route::HtmlAllInOne => Floor::Inline,
+        }
+    }
 }
 
 const PATHS: [(&str, Route); 5] = [
@@ -76,23 +108,30 @@ fn main() {
 
     if measuring {
         // Warm-up: page cache, allocator, the fonts the Word writer's TOC layout reads.
-        run_floor(&input, &out);
+        for (_, floor) in FLOORS {
+            run_floor(&input, floor, &out);
+        }
         for (name, route) in PATHS {
             run_path(&input, name, route, &out);
         }
     }
-    let mut floors = Vec::new();
+    let mut floors: Vec<Vec<Duration>> = vec![Vec::new(); FLOORS.len()];
     let mut times: Vec<Vec<Stages>> = vec![Vec::new(); PATHS.len()];
+    let run_floors = |floors: &mut Vec<Vec<Duration>>| {
+        for (i, (_, floor)) in FLOORS.iter().enumerate() {
+            floors[i].push(run_floor(&input, *floor, &out));
+        }
+    };
     for round in 0..rounds {
         // Alternate the order so neither side always runs on a cache the other warmed.
         if round % 2 == 0 {
-            floors.push(run_floor(&input, &out));
+            run_floors(&mut floors);
         }
         for (i, (name, route)) in PATHS.iter().enumerate() {
             times[i].push(run_path(&input, name, *route, &out));
         }
         if round % 2 == 1 {
-            floors.push(run_floor(&input, &out));
+            run_floors(&mut floors);
         }
     }
     if !measuring {
@@ -105,25 +144,36 @@ fn main() {
     }
     std::fs::remove_dir_all(&out).ok();
 
-    let floor = median(&mut floors);
+    let floor_times: Vec<Duration> = floors.iter_mut().map(|f| median(f)).collect();
+    let floor_of = |floor: Floor| {
+        FLOORS
+            .iter()
+            .position(|(_, f)| *f == floor)
+            .and_then(|i| floor_times.get(i).copied())
+            .unwrap_or_default()
+    };
+    for (i, (name, _)) in FLOORS.iter().enumerate() {
+        println!(
+            "{name}: {} (median of {}, {:.2}× floor_repack)",
+            ms(floor_times[i]),
+            floors[i].len(),
+            floor_times[i].as_secs_f64() / floor_of(Floor::Repack).as_secs_f64(),
+        );
+    }
+    println!("input: {} MB", input.len() / 1_000_000);
     println!(
-        "floor_repack: {} (median of {}, {} MB input)",
-        ms(floor),
-        floors.len(),
-        input.len() / 1_000_000
+        "{:<26} {:>8} {:>8} {:>9} {:>8} {:>8} {:>8}",
+        "path", "× repack", "× own", "total ms", "read", "prepare", "write"
     );
-    println!(
-        "{:<26} {:>8} {:>9} {:>8} {:>8} {:>8}",
-        "path", "× floor", "total ms", "read", "prepare", "write"
-    );
-    for (i, (name, _)) in PATHS.iter().enumerate() {
+    for (i, (name, route)) in PATHS.iter().enumerate() {
         let t = &times[i];
         let pick = |f: fn(&Stages) -> Duration| median(&mut t.iter().map(f).collect::<Vec<_>>());
         let total = pick(Stages::total);
         println!(
-            "{:<26} {:>8.2} {:>9} {:>8} {:>8} {:>8}",
+            "{:<26} {:>8.2} {:>8.2} {:>9} {:>8} {:>8} {:>8}",
             name,
-            total.as_secs_f64() / floor.as_secs_f64(),
+            total.as_secs_f64() / floor_of(Floor::Repack).as_secs_f64(),
+            total.as_secs_f64() / floor_of(route.floor()).as_secs_f64(),
             ms(total),
             ms(pick(|s| s.read)),
             ms(pick(|s| s.prepare)),
@@ -146,12 +196,26 @@ fn input() -> Bytes {
         .into()
 }
 
-fn run_floor(input: &Bytes, out: &Path) -> Duration {
+fn run_floor(input: &Bytes, which: Floor, out: &Path) -> Duration {
     let start = Instant::now();
-    let sink = BufWriter::with_capacity(64 * 1024, create(&out.join("floor.zip")));
-    let (_, sink) = floor::floor(input, Some((sink, Output::Package))).expect("repacks");
-    if let Some(sink) = sink {
-        sink.into_inner().expect("written");
+    match which {
+        Floor::Repack => {
+            let sink = BufWriter::with_capacity(64 * 1024, create(&out.join("floor.zip")));
+            let (_, sink) = floor::floor(input, Some((sink, Output::Package))).expect("repacks");
+            if let Some(sink) = sink {
+                sink.into_inner().expect("written");
+            }
+        }
+        Floor::Unpack => {
+            let dir = out.join("floor-unpack");
+            std::fs::create_dir_all(&dir).expect("a floor folder");
+            floor::unpack(input, &dir).expect("unpacks");
+        }
+        Floor::Inline => {
+            let sink = BufWriter::with_capacity(64 * 1024, create(&out.join("floor-inline")));
+            let (_, sink) = floor::inline(input, sink).expect("inlines");
+            sink.into_inner().expect("written");
+        }
     }
     start.elapsed()
 }

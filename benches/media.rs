@@ -7,7 +7,10 @@
 //! Beside them, two floors made of the same library pieces (`floor/mod.rs`), for what no such
 //! conversion can avoid: `floor_read_xml` inflates every XML part and tokenises it (pictures
 //! untouched); `floor_pictures` also copies the pictures as stored into a zip in memory;
-//! `floor_repack` writes the whole package again, the XML deflated too.
+//! `floor_repack` writes the whole package again, the XML deflated too. Two more floors are for
+//! outputs that hold the pictures inflated: `floor_inline` writes the XML and every picture in
+//! base64 into one buffer (the single-file HTML page), `floor_unpack` writes the package out into
+//! a temporary folder as files (the HTML folder and Markdown).
 //!
 //! `cargo bench --bench media` measures; `cargo test --benches` runs each once as a smoke test.
 
@@ -88,6 +91,19 @@ fn media(c: &mut Criterion) {
             })
         });
     }
+    group.bench_function("floor_inline", |b| {
+        b.iter(|| {
+            // Base64 takes a third more than the pictures; room for it all, as above.
+            let sink = Vec::with_capacity(bytes.len() * 3 / 2);
+            floor::inline(black_box(&bytes), sink).expect("inlines")
+        })
+    });
+    let dir = std::env::temp_dir().join(format!("sdconv-media-floor-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    group.bench_function("floor_unpack", |b| {
+        b.iter(|| floor::unpack(black_box(&bytes), &dir).expect("unpacks"))
+    });
+    std::fs::remove_dir_all(&dir).ok();
     group.finish();
 }
 
