@@ -295,6 +295,50 @@ fn tables_have_a_header_row_alignment_and_equal_columns() {
     assert!(table.rows[1].cells[1].blocks.is_empty());
 }
 
+/// Text alone takes a shorter way through the writer than text under a mark (no runs, no
+/// emphasis edges, no merging): in a paragraph, a heading and a table cell it reads the same as
+/// the same text under a character style, which the writer drops.
+#[test]
+fn plain_text_reads_as_the_same_text_under_a_dropped_style() {
+    let cases: [&[&str]; 9] = [
+        &["a*b_c", " `d` [e](f) "],
+        &["  # not a heading  "],
+        &["1. ", "item"],
+        &["", ""],
+        &["a|b", "\\", "c"],
+        &["trailing\t ", " "],
+        &["line\nend", "\r\nnext"],
+        &["- ", "+ x", "> y"],
+        &["&amp; <b> !", "[^1]"],
+    ];
+    let table = blocks("| h |\n|-|\n| c |\n");
+    let write_with = |content: Vec<Inline>| {
+        let mut cell_table = table[0].clone();
+        if let Block::Table(t) = &mut cell_table {
+            t.rows[1].cells[0].blocks = vec![para(TextType::Paragraph, content.clone())];
+        }
+        let doc = Document {
+            blocks: vec![
+                para(TextType::Paragraph, content.clone()),
+                para(TextType::Heading, content),
+                cell_table,
+            ],
+            ..Document::new()
+        };
+        export(&doc).value.text
+    };
+    for parts in cases {
+        let texts: Vec<Inline> = parts.iter().map(|p| t(p)).collect();
+        let styled = vec![Inline::Span {
+            style: "Quelle".into(),
+            children: texts.clone(),
+        }];
+        let plain = write_with(texts);
+        assert!(plain.contains("| h |"), "{plain}");
+        assert_eq!(plain, write_with(styled), "{parts:?}");
+    }
+}
+
 #[test]
 fn footnotes_become_notes_and_problems_warn() {
     let r = import("x[^1] y[^nope]\n\n[^1]: one\n\n    two\n\n[^2]: unused\n");

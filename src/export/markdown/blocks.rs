@@ -1,6 +1,8 @@
 //! Blocks: the body in order, list items (markers, numbers, nesting) and the blocks that
 //! continue them, block quotes, headings (ATX or setext), paragraphs and fenced code blocks.
 
+use std::borrow::Cow;
+
 use super::render::longest_run;
 use super::{Ctx, Writer};
 use crate::ast::inline::{Leaf, to_runs};
@@ -258,13 +260,11 @@ impl Writer<'_> {
     }
 
     fn heading_lines(&mut self, p: &Paragraph, n: &BlockNumber) -> Vec<String> {
-        let mut content = Vec::new();
-        if p.kind == TextType::HeadingOl {
-            if let Some(label) = &n.label {
-                content.push(Inline::text(format!("{label} ")));
-            }
-        }
-        content.extend(p.content.iter().cloned());
+        let label = match (p.kind, &n.label) {
+            (TextType::HeadingOl, Some(label)) => vec![Inline::text(format!("{label} "))],
+            _ => Vec::new(),
+        };
+        let content = with_prefix(&label, &p.content);
         if p.align != Align::Left {
             self.warn_once("align", WarningKind::Lossy, "text alignment is not written");
         }
@@ -327,14 +327,22 @@ impl Writer<'_> {
                 return lines;
             }
         }
-        let mut content = prefix.to_vec();
-        content.extend(p.content.iter().cloned());
-        let lines = self.inline_lines(&content, Ctx::Para);
+        let lines = self.inline_lines(&with_prefix(prefix, &p.content), Ctx::Para);
         if lines.len() == 1 && lines.first().is_some_and(String::is_empty) {
             return Vec::new();
         }
         lines
     }
+}
+
+/// `content` after `prefix` (a number label), borrowed when there is none.
+fn with_prefix<'a>(prefix: &[Inline], content: &'a [Inline]) -> Cow<'a, [Inline]> {
+    if prefix.is_empty() {
+        return Cow::Borrowed(content);
+    }
+    let mut joined = prefix.to_vec();
+    joined.extend(content.iter().cloned());
+    Cow::Owned(joined)
 }
 
 /// Whether `block` is quoted text: a paragraph with a quote style.

@@ -1,6 +1,8 @@
 //! Inline content written into a [`Render`]: text, emphasis, links and autolinks, footnote
 //! references, code spans and formulas.
 
+use std::borrow::Cow;
+
 use super::links::{autolinkable, destination};
 use super::render::Render;
 use super::runs::move_boundary_space;
@@ -12,14 +14,25 @@ use crate::report::WarningKind;
 impl Writer<'_> {
     /// Renders inline content to lines (split at hard breaks).
     pub(super) fn inline_lines(&mut self, content: &[Inline], ctx: Ctx) -> Vec<String> {
-        let runs = self.prepare(content, ctx);
-        let runs = move_boundary_space(runs);
-        let tree = from_runs(runs);
         let mut r = Render::new(ctx);
-        self.inlines(&mut r, &tree);
+        if let Some(text) = only_text(content) {
+            // Plain text, most paragraphs and cells of most documents: the runs would carry no
+            // marks to reduce or move space out of, and would merge back into this one text.
+            if !text.is_empty() {
+                r.text(&text);
+            }
+        } else {
+            let runs = self.prepare(content, ctx);
+            let runs = move_boundary_space(runs);
+            let tree = from_runs(runs);
+            self.inlines(&mut r, &tree);
+        }
         let text = r.finish();
         if text.is_empty() {
             return Vec::new();
+        }
+        if memchr::memchr(b'\n', text.as_bytes()).is_none() {
+            return vec![text];
         }
         text.split('\n').map(str::to_string).collect()
     }
@@ -187,4 +200,19 @@ fn delimiter(style: TextStyle) -> &'static str {
         TextStyle::Italic => "*",
         _ => "~~",
     }
+}
+
+/// The text of `content` when it holds nothing but text, joined (`None` otherwise).
+pub(super) fn only_text(content: &[Inline]) -> Option<Cow<'_, str>> {
+    if let [Inline::Text { text }] = content {
+        return Some(Cow::Borrowed(text));
+    }
+    let mut joined = String::new();
+    for inline in content {
+        let Inline::Text { text } = inline else {
+            return None;
+        };
+        joined.push_str(text);
+    }
+    Some(Cow::Owned(joined))
 }

@@ -329,8 +329,12 @@ impl<'d> Writer<'d> {
     fn collect_targets(&mut self, blocks: &[Block]) {
         let numbers = number_blocks(blocks);
         for (block, n) in blocks.iter().zip(numbers) {
+            // Only a block with an id can be a target: the others' text is not asked for.
             let (id, label, text) = match block {
-                Block::Paragraph(p) => (p.id.as_deref(), n.label, accepted_text(&p.content)),
+                Block::Paragraph(p) => match p.id.as_deref() {
+                    Some(id) => (Some(id), n.label, accepted_text(&p.content)),
+                    None => continue,
+                },
                 Block::Image(img) => (
                     img.id.as_deref(),
                     n.caption.map(|c| format!("{} {c}", self.lang.figure())),

@@ -220,6 +220,12 @@ impl Render {
     /// out (a parser drops it; pandoc does not write it either).
     pub(super) fn finish(mut self) -> String {
         self.fix_flanking();
+        if memchr::memchr(b'\n', self.buf.as_bytes()).is_none() {
+            // One line (most blocks): no break to keep, its end trimmed where it lies.
+            let end = self.buf.trim_end_matches(EDGE_SPACE).len();
+            self.buf.truncate(end);
+            return self.buf;
+        }
         let mut out = String::with_capacity(self.buf.len());
         for (k, line) in self.buf.split('\n').enumerate() {
             if k > 0 {

@@ -109,6 +109,12 @@ impl Writer<'_> {
 
     /// One cell's content on one line.
     fn cell_text(&mut self, blocks: &[Block]) -> String {
+        if let [Block::Paragraph(p)] = blocks {
+            if p.content.iter().all(|i| matches!(i, Inline::Text { .. })) {
+                // Text alone is already in canonical form: no copy to build or normalise.
+                return self.inline_lines(&p.content, Ctx::Cell).join(" ");
+            }
+        }
         let mut content: Vec<Inline> = Vec::new();
         let mut paragraphs = 0;
         for block in blocks {
