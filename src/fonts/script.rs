@@ -111,20 +111,22 @@ impl Script {
 /// Whether a text must go through the shaper rather than a plain character-to-glyph map:
 /// joining scripts, scripts whose vowels reorder or stack, and combining marks anywhere.
 pub(crate) fn needs_shaping(text: &str) -> bool {
-    text.chars().any(|c| {
-        let u = c as u32;
-        // Everything below the Hebrew block that is not a combining mark maps one to one.
-        if u < 0x0590 {
-            return (0x0300..=0x036F).contains(&u);
-        }
-        !matches!(
-            Script::of(c),
-            Script::Common | Script::Han | Script::Kana | Script::Hangul
-        ) || (0x1AB0..=0x1AFF).contains(&u)
-            || (0x1DC0..=0x1DFF).contains(&u)
-            || (0x20D0..=0x20FF).contains(&u)
-            || (0xFE20..=0xFE2F).contains(&u)
-    })
+    // Every word of a Latin document is asked: ASCII is answered in one vectorised pass.
+    !text.is_ascii()
+        && text.chars().any(|c| {
+            let u = c as u32;
+            // Everything below the Hebrew block that is not a combining mark maps one to one.
+            if u < 0x0590 {
+                return (0x0300..=0x036F).contains(&u);
+            }
+            !matches!(
+                Script::of(c),
+                Script::Common | Script::Han | Script::Kana | Script::Hangul
+            ) || (0x1AB0..=0x1AFF).contains(&u)
+                || (0x1DC0..=0x1DFF).contains(&u)
+                || (0x20D0..=0x20FF).contains(&u)
+                || (0xFE20..=0xFE2F).contains(&u)
+        })
 }
 
 /// Whether `c` is a combining mark or a dependent vowel sign: it belongs to the character

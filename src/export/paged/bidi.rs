@@ -47,7 +47,7 @@ pub(crate) fn prepare(tokens: &mut Vec<Token>, base: Base, lang: Option<&str>) -
     let any_rtl = base == Base::Rtl
         || tokens
             .iter()
-            .any(|t| matches!(t, Token::Text { text, .. } if text.chars().any(rtl_char)));
+            .any(|t| matches!(t, Token::Text { text, .. } if !text.is_ascii() && text.chars().any(rtl_char)));
     let rtl = if any_rtl { levels(tokens, base) } else { false };
     for t in tokens.iter_mut() {
         if let Token::Text {

@@ -69,14 +69,15 @@ pub(crate) struct Setting<'a> {
 
 /// Breaks `tokens` into lines `width` points wide. `min_size` is the font size that sets the
 /// height of an empty line. The tokens' text moves into the lines (a copy per word was a fifth
-/// of the Word writer's page layout), so they are left empty. `merge` joins neighbouring
-/// pieces in one style ([`merge`]): only drawing needs that, not measuring.
+/// of the Word writer's page layout), so they are left empty. `drawn`: the lines will be drawn,
+/// so neighbouring pieces in one style are joined ([`merge`]) and words end in a space
+/// character ([`end_with_space`]); measuring needs neither, as neither moves anything.
 pub(crate) fn break_lines(
     tokens: &mut Vec<Token>,
     width: f32,
     set: Setting<'_>,
     min_size: f32,
-    merge: bool,
+    drawn: bool,
 ) -> Vec<Line> {
     let width = width.max(1.0);
     if set.hyphenate
@@ -103,7 +104,7 @@ pub(crate) fn break_lines(
         fixed: starts.is_some(),
         rtl,
         lang: set.lang,
-        merge,
+        drawn,
         lines: Vec::new(),
         cur: Vec::new(),
         cur_w: 0.0,
@@ -254,7 +255,8 @@ struct Breaker<'a> {
     /// sit at the right.
     rtl: bool,
     lang: Option<&'a str>,
-    merge: bool,
+    /// The lines will be drawn (see [`break_lines`]).
+    drawn: bool,
     lines: Vec<Line>,
     cur: Vec<Pending>,
     cur_w: f32,
@@ -343,7 +345,7 @@ impl Breaker<'_> {
             } => {
                 // The parts of a hyphenated word that stay on one line are drawn as one
                 // piece again.
-                if self.merge
+                if self.drawn
                     && glyphs.is_none()
                     && let Some(Pending {
                         piece:
@@ -505,7 +507,7 @@ impl Breaker<'_> {
         for (p, spaced) in self.cur.drain(..).zip(spaced) {
             let dx = shift + extra * p.glues as f32;
             let mut piece = p.piece;
-            if spaced {
+            if spaced && self.drawn {
                 end_with_space(&mut piece);
             }
             match &mut piece {
@@ -522,7 +524,7 @@ impl Breaker<'_> {
             pieces.push(piece);
         }
         bidi::reorder(&mut pieces, self.rtl);
-        if extra == 0.0 && self.merge {
+        if extra == 0.0 && self.drawn {
             pieces = merge(pieces);
         }
         self.lines.push(Line {
