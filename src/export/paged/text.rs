@@ -362,7 +362,9 @@ impl Inliner {
         // them (one pass over the text instead of two; the widths are the same to the bit).
         let mut cur = String::new();
         let mut cur_advance = 0.0f32;
-        let mut cur_font = FontId::of(style.face);
+        let own_font = FontId::of(style.face);
+        let own = metrics::metrics(style.face);
+        let mut cur_font = own_font;
         // The character before, within the word: whether a line may break between them.
         let mut prev: Option<char> = None;
         let flush = |cur: &mut String, advance: &mut f32, font: FontId, out: &mut Vec<Token>| {
@@ -413,6 +415,18 @@ impl Inliner {
                 '\u{200B}' | '\u{FEFF}' => {}
                 c if c.is_control() => {}
                 c => {
+                    // ASCII after ASCII (most characters of most documents): no break can
+                    // fall between them, and the style's own face has the glyph.
+                    if c.is_ascii()
+                        && prev.is_none_or(|p| p.is_ascii())
+                        && cur_font == own_font
+                        && let Some(advance) = own.advance(c)
+                    {
+                        cur.push(c);
+                        cur_advance += advance;
+                        prev = Some(c);
+                        continue;
+                    }
                     if let Some(p) = prev
                         && (((script::breaks_around(p) || script::breaks_around(c))
                             && !script::no_break_before(c)
@@ -634,6 +648,43 @@ mod tests {
             }
             assert!(words >= 7, "{out:?}");
         }
+    }
+
+    #[test]
+    fn ascii_after_other_scripts_breaks_and_changes_font_as_before() {
+        // ASCII after ASCII takes a short way; after a Han character (a break on both sides)
+        // or after a character of another font it must not.
+        let texts = |text: &str| {
+            let mut out = Vec::new();
+            Inliner::default().text(text, Style::new(Face::Regular, 10.0), &mut out);
+            out.iter()
+                .map(|t| match t {
+                    Token::Text { text, font, .. } => {
+                        (text.clone(), *font == FontId::of(Face::Regular))
+                    }
+                    Token::Space { width } => (format!("space {width}"), true),
+                    other => panic!("{other:?}"),
+                })
+                .collect::<Vec<_>>()
+        };
+        let han = texts("ab日本cd");
+        assert_eq!(han.first(), Some(&("ab".to_string(), true)), "{han:?}");
+        assert_eq!(han.last(), Some(&("cd".to_string(), true)), "{han:?}");
+        assert_eq!(
+            han.iter().filter(|(t, _)| t == "space 0").count(),
+            3,
+            "breaks before, inside and after the Han: {han:?}"
+        );
+        // A check mark: the bundled regular face lacks it.
+        let other = texts("x\u{2713}yz");
+        assert_eq!(
+            other,
+            [
+                ("x".to_string(), true),
+                ("\u{2713}".to_string(), false),
+                ("yz".to_string(), true)
+            ]
+        );
     }
 
     #[test]
