@@ -21,13 +21,9 @@ use crate::ast::{Document, MediaItem};
 use crate::error::{Error, Result};
 use crate::report::Converted;
 
-/// How many picture bytes one task encodes: a multiple of 3, so that the pieces' base64 joins
-/// into the whole picture's (padding comes only after the last).
+/// How many picture bytes are encoded at a time: a multiple of 3, so that the pieces' base64
+/// joins into the whole picture's (padding comes only after the last).
 const PIECE: usize = 3 * 16 * 1024;
-
-/// How many pieces are encoded at once, on all cores, before they are written: 3 MB of
-/// picture, 4 MB of base64 held at a time.
-const GROUP: usize = 64;
 
 /// Appends the marker of picture `n` to the page.
 pub(super) fn marker(n: usize, out: &mut String) {
@@ -57,7 +53,7 @@ pub fn write_all_in_one_to<W: Write>(
 /// Writes `page` into `sink` with each marker replaced by its picture's base64.
 fn write_page(page: &str, pictures: &[&MediaItem], sink: &mut impl Write) -> std::io::Result<()> {
     let page = page.as_bytes();
-    let mut encoded = Vec::new();
+    let mut encoded = String::with_capacity(PIECE / 3 * 4);
     let mut at = 0;
     while let Some(found) = memchr::memchr(0, page.get(at..).unwrap_or_default()) {
         let start = at + found;
@@ -79,31 +75,15 @@ fn write_page(page: &str, pictures: &[&MediaItem], sink: &mut impl Write) -> std
         // The writer wrote the marker only for a picture whose bytes it could have; a failure
         // here leaves the URI empty, as the one-string page does.
         if let Ok(bytes) = item.bytes() {
-            for group in bytes.chunks(PIECE * GROUP) {
-                encode(group, &mut encoded)?;
-                sink.write_all(&encoded)?;
+            for piece in bytes.chunks(PIECE) {
+                encoded.clear();
+                base64::engine::general_purpose::STANDARD.encode_string(piece, &mut encoded);
+                sink.write_all(encoded.as_bytes())?;
             }
         }
         at = start + 1 + len + 1;
     }
     sink.write_all(page.get(at..).unwrap_or_default())
-}
-
-/// Puts the base64 of `bytes` into `out`, a piece per task on the rayon pool: the encoding of
-/// 18 MB of pictures took longer than writing the page's text.
-fn encode(bytes: &[u8], out: &mut Vec<u8>) -> std::io::Result<()> {
-    use rayon::prelude::*;
-    // Padded base64 is 4 bytes per 3 started; every piece but the last is a multiple of 3.
-    out.resize(bytes.len().div_ceil(3) * 4, 0);
-    out.par_chunks_mut(PIECE / 3 * 4)
-        .zip(bytes.par_chunks(PIECE))
-        .try_for_each(|(out, piece)| {
-            match base64::engine::general_purpose::STANDARD.encode_slice(piece, out) {
-                Ok(n) if n == out.len() => Ok(()),
-                // Cannot happen (the sizes above are base64's); an error, not a short URI.
-                _ => Err(std::io::Error::other("base64 piece of the wrong size")),
-            }
-        })
 }
 
 #[cfg(test)]
@@ -165,31 +145,13 @@ mod tests {
     }
 
     #[test]
-    fn pieces_and_groups_join_into_the_whole_base64() {
-        let mut encoded = Vec::new();
-        for len in [
-            0,
-            1,
-            2,
-            3,
-            PIECE - 1,
-            PIECE,
-            PIECE * 2 + 7,
-            PIECE * GROUP,
-            PIECE * GROUP * 2 + 2,
-        ] {
-            let bytes: Vec<u8> = (0..len).map(|i| (i * 7 % 251) as u8).collect();
-            let whole = base64::engine::general_purpose::STANDARD.encode(&bytes);
-            let mut joined = Vec::new();
-            for group in bytes.chunks(PIECE * GROUP) {
-                encode(group, &mut encoded).expect("sizes are base64's");
-                joined.extend_from_slice(&encoded);
-            }
-            assert_eq!(
-                String::from_utf8(joined).as_deref(),
-                Ok(whole.as_str()),
-                "{len}"
-            );
+    fn pieces_join_into_the_whole_base64() {
+        let bytes: Vec<u8> = (0..PIECE * 2 + 7).map(|i| (i * 7 % 251) as u8).collect();
+        let whole = base64::engine::general_purpose::STANDARD.encode(&bytes);
+        let mut joined = String::new();
+        for piece in bytes.chunks(PIECE) {
+            base64::engine::general_purpose::STANDARD.encode_string(piece, &mut joined);
         }
+        assert_eq!(joined, whole);
     }
 }
