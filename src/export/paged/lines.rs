@@ -496,18 +496,21 @@ impl Breaker<'_> {
         // A piece followed by a space ends in a space character, and so does the last of a
         // line broken at a space or by a forced break: the text layer then says where words end (poppler guesses
         // wrong where the direction changes, and a tagged PDF's text joins its lines without
-        // them), drawn with no advance so nothing moves.
-        let spaced: Vec<bool> = self
-            .cur
-            .windows(2)
-            .map(|w| w[1].glues > w[0].glues)
-            .chain(std::iter::once((soft && self.pending > 0.0) || self.forced))
-            .collect();
+        // them), drawn with no advance so nothing moves. Lines only measured need none.
+        let spaced: Vec<bool> = if self.drawn {
+            self.cur
+                .windows(2)
+                .map(|w| w[1].glues > w[0].glues)
+                .chain(std::iter::once((soft && self.pending > 0.0) || self.forced))
+                .collect()
+        } else {
+            Vec::new()
+        };
         self.forced = false;
-        for (p, spaced) in self.cur.drain(..).zip(spaced) {
+        for (i, p) in self.cur.drain(..).enumerate() {
             let dx = shift + extra * p.glues as f32;
             let mut piece = p.piece;
-            if spaced && self.drawn {
+            if spaced.get(i).copied().unwrap_or(false) {
                 end_with_space(&mut piece);
             }
             match &mut piece {
