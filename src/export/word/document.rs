@@ -219,7 +219,9 @@ impl<'a> Writer<'a> {
             }
         }
         if !ppr.is_empty() {
-            let _ = write!(out, "<w:pPr>{ppr}</w:pPr>");
+            out.push_str("<w:pPr>");
+            out.push_str(&ppr);
+            out.push_str("</w:pPr>");
         }
         let toc = if p.kind.is_heading() {
             let name = self.toc_bookmark();

@@ -507,9 +507,16 @@ fn push_explicit_jc(ppr: &mut String, align: Align) {
 pub(crate) fn text_run(out: &mut String, text: &str, rpr: &str, deleted: bool) {
     out.push_str("<w:r>");
     if !rpr.is_empty() {
-        let _ = write!(out, "<w:rPr>{rpr}</w:rPr>");
+        out.push_str("<w:rPr>");
+        out.push_str(rpr);
+        out.push_str("</w:rPr>");
     }
-    let tag = if deleted { "w:delText" } else { "w:t" };
+    // Written for every run of the document: plain appends, not the formatting machinery.
+    let (open, close) = if deleted {
+        (r#"<w:delText xml:space="preserve">"#, "</w:delText>")
+    } else {
+        (r#"<w:t xml:space="preserve">"#, "</w:t>")
+    };
     let mut first = true;
     for line in text.split('\n') {
         if !first {
@@ -523,9 +530,9 @@ pub(crate) fn text_run(out: &mut String, text: &str, rpr: &str, deleted: bool) {
             }
             first_tab = false;
             if !piece.is_empty() {
-                let _ = write!(out, r#"<{tag} xml:space="preserve">"#);
+                out.push_str(open);
                 escape_text(piece, out);
-                let _ = write!(out, "</{tag}>");
+                out.push_str(close);
             }
         }
     }
