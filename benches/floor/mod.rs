@@ -39,26 +39,18 @@ pub fn floor<W: Write + Seek>(
     bytes: &Bytes,
     out: Option<(W, Output)>,
 ) -> Result<(usize, Option<W>)> {
-    let limits = Limits::default();
-    let mut r = ZipReader::from_source(Source::Shared(bytes.clone()), &limits)?;
+    let (mut r, xml, pictures) = open(bytes)?;
     let (mut w, what) = match out {
         Some((sink, what)) => (Some(ZipWriter::on(sink)), what),
         None => (None, Output::Pictures),
     };
-    let mut events = 0;
-    // `read` takes the reader mutably: the names are copied once (116 short strings).
-    for name in r.names().to_vec() {
-        if name.ends_with('/') {
-            continue;
-        }
-        if is_xml(&name) {
-            let data = r.read(&name)?;
-            events += tokenise(&data, &name, &limits)?;
-            if let (Some(w), Output::Package) = (&mut w, what) {
-                w.add(&name, &data, Compression::Deflate)?;
-            }
-        } else if let Some(w) = &mut w {
-            w.add_raw(&name, &r.read_raw(&name)?)?;
+    let events = read_xml(&mut r, &xml, |name, data| match (&mut w, what) {
+        (Some(w), Output::Package) => w.add(name, data, Compression::Deflate),
+        _ => Ok(()),
+    })?;
+    if let Some(w) = &mut w {
+        for (name, entry) in &pictures {
+            w.add_raw(name, entry)?;
         }
     }
     Ok((events, w.map(ZipWriter::finish_sink).transpose()?))
@@ -129,6 +121,7 @@ fn open(bytes: &Bytes) -> Result<Opened<'_>> {
     let mut r = ZipReader::from_source(Source::Shared(bytes.clone()), &limits)?;
     let mut xml = Vec::new();
     let mut pictures = Vec::new();
+    // `read_raw` takes the reader mutably: the names are copied once (116 short strings).
     for name in r.names().to_vec() {
         if name.ends_with('/') {
             continue;

@@ -41,13 +41,19 @@ fn rtl_char(c: char) -> bool {
         | 0x10800..=0x10FFF | 0x1E800..=0x1EFFF)
 }
 
+/// Whether `text` holds a character that can make it right to left; ASCII (most words) is
+/// answered in one vectorised pass.
+fn has_rtl(text: &str) -> bool {
+    !text.is_ascii() && text.chars().any(rtl_char)
+}
+
 /// Resolves levels and shapes `tokens`; `lang` (BCP 47) goes to the shaper. Returns whether
 /// the paragraph is right to left.
 pub(crate) fn prepare(tokens: &mut Vec<Token>, base: Base, lang: Option<&str>) -> bool {
     let any_rtl = base == Base::Rtl
         || tokens
             .iter()
-            .any(|t| matches!(t, Token::Text { text, .. } if !text.is_ascii() && text.chars().any(rtl_char)));
+            .any(|t| matches!(t, Token::Text { text, .. } if has_rtl(text)));
     let rtl = if any_rtl { levels(tokens, base) } else { false };
     for t in tokens.iter_mut() {
         if let Token::Text {

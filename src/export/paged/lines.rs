@@ -494,23 +494,19 @@ impl Breaker<'_> {
         };
         let (mut asc, mut desc) = (self.min_size * 0.95, self.min_size * (LEADING - 0.95));
         // A piece followed by a space ends in a space character, and so does the last of a
-        // line broken at a space or by a forced break: the text layer then says where words end (poppler guesses
-        // wrong where the direction changes, and a tagged PDF's text joins its lines without
-        // them), drawn with no advance so nothing moves. Lines only measured need none.
-        let spaced: Vec<bool> = if self.drawn {
-            self.cur
-                .windows(2)
-                .map(|w| w[1].glues > w[0].glues)
-                .chain(std::iter::once((soft && self.pending > 0.0) || self.forced))
-                .collect()
-        } else {
-            Vec::new()
-        };
+        // line broken at a space or by a forced break: the text layer then says where words
+        // end (poppler guesses wrong where the direction changes, and a tagged PDF's text joins
+        // its lines without them), drawn with no advance so nothing moves. Lines only measured
+        // need none.
+        let drawn = self.drawn;
+        let last_spaced = (soft && self.pending > 0.0) || self.forced;
         self.forced = false;
-        for (i, p) in self.cur.drain(..).enumerate() {
+        let mut rest = self.cur.drain(..).peekable();
+        while let Some(p) = rest.next() {
             let dx = shift + extra * p.glues as f32;
+            let spaced = rest.peek().map_or(last_spaced, |next| next.glues > p.glues);
             let mut piece = p.piece;
-            if spaced.get(i).copied().unwrap_or(false) {
+            if drawn && spaced {
                 end_with_space(&mut piece);
             }
             match &mut piece {
