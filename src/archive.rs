@@ -480,6 +480,22 @@ const DEFLATE_LEVEL: u32 = 3;
 /// document.xml took 21 ms on one core.
 pub const PARALLEL_DEFLATE_FROM: usize = 1 << 20;
 
+/// Whether a part of `len` bytes is deflated in pieces ([`PARALLEL_DEFLATE_FROM`]), so that its
+/// end can be deflated ahead ([`deflate_tail`], [`ZipWriter::add_joined`]).
+pub(crate) fn deflated_in_pieces(len: usize) -> bool {
+    len >= PARALLEL_DEFLATE_FROM && !cfg!(fuzzing)
+}
+
+/// The end `tail` of a part deflated ahead of its head, at the writer's level, where `window`
+/// is what comes right before it in the part ([`crate::deflate::deflate_tail`]).
+pub(crate) fn deflate_tail(
+    name: &str,
+    window: &[u8],
+    tail: &[u8],
+) -> Result<crate::deflate::Deflated> {
+    crate::deflate::deflate_tail(window, tail, DEFLATE_LEVEL).map_err(|e| write_error(name, e))
+}
+
 /// The most a [`ZipWriter`] reserves up front; a larger archive grows as it is written. The
 /// sizes a reservation is made from come partly from the input (a zip entry's declared
 /// compressed size), so they are never trusted with a larger allocation.
@@ -547,32 +563,48 @@ impl<W: Write + Seek> ZipWriter<W> {
             name: name.to_string(),
             reason,
         })?;
-        if compression == Compression::Deflate
-            && bytes.len() >= PARALLEL_DEFLATE_FROM
-            && !cfg!(fuzzing)
-        {
-            let zip = crate::deflate::one_entry_zip(name, bytes, DEFLATE_LEVEL).map_err(|e| {
-                Error::Write {
-                    format: "zip",
-                    message: format!("{name}: {e}"),
-                }
-            })?;
+        if compression == Compression::Deflate && deflated_in_pieces(bytes.len()) {
+            let zip = crate::deflate::one_entry_zip(name, bytes, DEFLATE_LEVEL)
+                .map_err(|e| write_error(name, e))?;
             if let Some(zip) = zip {
-                let mut one = ZipArchive::new(Cursor::new(zip))
-                    .map_err(|e| Error::NotZip(format!("{name}: {e}")))?;
-                let file = one
-                    .by_index_raw(0)
-                    .map_err(|e| Error::NotZip(format!("{name}: {e}")))?;
-                return self
-                    .inner
-                    .raw_copy_file_rename(file, name)
-                    .map_err(|e| write_error(name, e));
+                return self.add_one_entry_zip(name, zip);
             }
         }
         let options = Self::options(compression).large_file(bytes.len() as u64 >= u32::MAX as u64);
         self.inner
             .start_file(name, options)
             .and_then(|_| self.inner.write_all(bytes).map_err(Into::into))
+            .map_err(|e| write_error(name, e))
+    }
+
+    /// Adds the entry `name` whose end was deflated ahead ([`deflate_tail`]) while its head
+    /// was not yet known: `head` is deflated now and the two join into one stream. Only for a
+    /// part [`deflated_in_pieces`] says yes to.
+    pub(crate) fn add_joined(
+        &mut self,
+        name: &str,
+        head: &[u8],
+        tail: &crate::deflate::Deflated,
+    ) -> Result<()> {
+        check_entry_name(name).map_err(|reason| Error::UnsafeName {
+            name: name.to_string(),
+            reason,
+        })?;
+        let zip = crate::deflate::one_entry_zip_joined(name, head, tail, DEFLATE_LEVEL)
+            .map_err(|e| write_error(name, e))?
+            .ok_or_else(|| write_error(name, "the part needs zip64, which is not written"))?;
+        self.add_one_entry_zip(name, zip)
+    }
+
+    /// Copies the one entry of the zip `zip` in as `name`, as it is.
+    fn add_one_entry_zip(&mut self, name: &str, zip: Vec<u8>) -> Result<()> {
+        let mut one =
+            ZipArchive::new(Cursor::new(zip)).map_err(|e| Error::NotZip(format!("{name}: {e}")))?;
+        let file = one
+            .by_index_raw(0)
+            .map_err(|e| Error::NotZip(format!("{name}: {e}")))?;
+        self.inner
+            .raw_copy_file_rename(file, name)
             .map_err(|e| write_error(name, e))
     }
 
@@ -620,7 +652,7 @@ pub(crate) fn finish_converted<W: Write + Seek>(
     })
 }
 
-fn write_error(name: &str, e: zip::result::ZipError) -> Error {
+fn write_error(name: &str, e: impl std::fmt::Display) -> Error {
     Error::Write {
         format: "zip",
         message: format!("{name}: {e}"),

@@ -6,6 +6,11 @@
 //!
 //! The result is wrapped as a one-entry zip ([`one_entry_zip`]) so that [`crate::archive`]
 //! copies it into the archive it writes like any entry kept as it was stored.
+//!
+//! A part whose end is final before its start ([`crate::export::word`]'s main part, whose
+//! tables of contents wait for the page layout) has its end deflated ahead ([`deflate_tail`],
+//! the pieces counted from the tail's start) and its head later, ended with a sync flush, and
+//! the two join into one stream ([`one_entry_zip_joined`]).
 
 use flate2::{Compress, Compression, FlushCompress, Status};
 use rayon::prelude::*;
@@ -14,10 +19,10 @@ use rayon::prelude::*;
 const CHUNK: usize = 256 * 1024;
 
 /// Deflate's window: what a chunk may refer back to.
-const WINDOW: usize = 32 * 1024;
+pub(crate) const WINDOW: usize = 32 * 1024;
 
 /// A raw deflate stream and what a zip entry records of its input.
-struct Deflated {
+pub(crate) struct Deflated {
     data: Vec<u8>,
     crc: u32,
     size: u64,
@@ -25,18 +30,37 @@ struct Deflated {
 
 /// Deflates `bytes` at `level` in [`CHUNK`]-sized pieces on the current rayon pool.
 fn deflate(bytes: &[u8], level: u32) -> Result<Deflated, String> {
-    let pieces: Vec<Result<(Vec<u8>, crc32fast::Hasher), String>> = bytes
-        .par_chunks(CHUNK)
+    pieces(&[], bytes, level, true)
+}
+
+/// Deflates `bytes` at `level` in [`CHUNK`]-sized pieces on the current rayon pool, as the
+/// stretch of a stream that follows `before` (the stream's bytes right before it, of which the
+/// first piece may use the last [`WINDOW`]), ending the stream (`finish`) or with a sync flush,
+/// so that a stretch deflated after it joins on.
+fn pieces(before: &[u8], bytes: &[u8], level: u32, finish: bool) -> Result<Deflated, String> {
+    // An empty stretch is still one piece: the stream's end must be written.
+    let chunks: Vec<&[u8]> = if bytes.is_empty() {
+        vec![bytes]
+    } else {
+        bytes.chunks(CHUNK).collect()
+    };
+    let count = chunks.len();
+    let pieces: Vec<Result<(Vec<u8>, crc32fast::Hasher), String>> = chunks
+        .into_par_iter()
         .enumerate()
         .map(|(i, chunk)| {
             let start = i * CHUNK;
-            let last = start + chunk.len() == bytes.len();
+            let last = i + 1 == count;
             let mut c = Compress::new(Compression::new(level), false);
-            if start > 0 {
-                c.set_dictionary(&bytes[start.saturating_sub(WINDOW)..start])
-                    .map_err(|e| e.to_string())?;
+            let dictionary = if start > 0 {
+                &bytes[start.saturating_sub(WINDOW)..start]
+            } else {
+                &before[before.len().saturating_sub(WINDOW)..]
+            };
+            if !dictionary.is_empty() {
+                c.set_dictionary(dictionary).map_err(|e| e.to_string())?;
             }
-            let flush = if last {
+            let flush = if last && finish {
                 FlushCompress::Finish
             } else {
                 FlushCompress::Sync
@@ -49,11 +73,11 @@ fn deflate(bytes: &[u8], level: u32) -> Result<Deflated, String> {
                     .compress_vec(rest, &mut out, flush)
                     .map_err(|e| e.to_string())?;
                 let all_in = usize::try_from(c.total_in()).is_ok_and(|n| n == chunk.len());
-                // Done when the stream ended (last chunk), or when all input is in and the
-                // flush left room in the output: zlib's sign that nothing is pending.
+                // Done when the stream ended, or when all input is in and the sync flush left
+                // room in the output: zlib's sign that nothing is pending.
                 let done = match status {
                     Status::StreamEnd => true,
-                    _ => !last && all_in && out.len() < out.capacity(),
+                    _ => flush == FlushCompress::Sync && all_in && out.len() < out.capacity(),
                 };
                 if done {
                     break;
@@ -79,6 +103,14 @@ fn deflate(bytes: &[u8], level: u32) -> Result<Deflated, String> {
     })
 }
 
+/// The end of a part deflated ahead of the rest: `tail`, the part's last bytes, as the end of
+/// the stream, where `window` (at least the [`WINDOW`] bytes before `tail` in the part, or all
+/// of them) is already known though what comes before it is not. [`one_entry_zip_joined`]
+/// deflates the head once it is known and joins the two.
+pub(crate) fn deflate_tail(window: &[u8], tail: &[u8], level: u32) -> Result<Deflated, String> {
+    pieces(window, tail, level, true)
+}
+
 /// `bytes` deflated in parallel as the one entry `name` of a zip (fixed 1980-01-01 timestamp,
 /// mode 0644, as [`crate::archive::ZipWriter`] writes entries). `None` when the entry would need
 /// zip64 (4 GiB or more): the caller then deflates it the ordinary way.
@@ -87,11 +119,37 @@ pub(crate) fn one_entry_zip(
     bytes: &[u8],
     level: u32,
 ) -> Result<Option<Vec<u8>>, String> {
-    let Ok(size) = u32::try_from(bytes.len()) else {
+    if u32::try_from(bytes.len()).is_err() {
+        return Ok(None);
+    }
+    entry_zip(name, &deflate(bytes, level)?)
+}
+
+/// The part `head` + the tail deflated ahead ([`deflate_tail`], whose window must be the end of
+/// `head`) as the one entry `name` of a zip, like [`one_entry_zip`]: `head` is deflated in
+/// pieces ending in a sync flush, and the tail's stream follows.
+pub(crate) fn one_entry_zip_joined(
+    name: &str,
+    head: &[u8],
+    tail: &Deflated,
+    level: u32,
+) -> Result<Option<Vec<u8>>, String> {
+    let mut d = pieces(&[], head, level, false)?;
+    d.data.extend_from_slice(&tail.data);
+    let mut crc = crc32fast::Hasher::new_with_initial_len(d.crc, d.size);
+    crc.combine(&crc32fast::Hasher::new_with_initial_len(
+        tail.crc, tail.size,
+    ));
+    d.crc = crc.finalize();
+    d.size = d.size.saturating_add(tail.size);
+    entry_zip(name, &d)
+}
+
+/// The deflated stream `d` as the one entry `name` of a zip; `None` past zip32's sizes.
+fn entry_zip(name: &str, d: &Deflated) -> Result<Option<Vec<u8>>, String> {
+    let Ok(size) = u32::try_from(d.size) else {
         return Ok(None);
     };
-    let d = deflate(bytes, level)?;
-    debug_assert_eq!(d.size, u64::from(size));
     let Ok(compressed) = u32::try_from(d.data.len()) else {
         return Ok(None);
     };
@@ -212,6 +270,32 @@ mod tests {
             .unwrap()
             .install(|| deflate(&input, 3).unwrap().data);
         assert!(single == parallel, "one thread gives other bytes");
+    }
+
+    #[test]
+    fn a_tail_deflated_ahead_joins_a_head_deflated_after() {
+        let input = text(3 * CHUNK + 77);
+        // The split anywhere: inside the first chunk, on a chunk's edge, near the end, and
+        // with nothing after it.
+        for at in [
+            WINDOW + 5,
+            CHUNK,
+            2 * CHUNK + 1000,
+            input.len() - 1,
+            input.len(),
+        ] {
+            let (head, tail) = input.split_at(at);
+            let ahead = deflate_tail(&head[head.len() - WINDOW..], tail, 3).unwrap();
+            let zip = one_entry_zip_joined("word/document.xml", head, &ahead, 3)
+                .unwrap()
+                .unwrap();
+            let mut archive = zip::ZipArchive::new(std::io::Cursor::new(zip)).unwrap();
+            let mut file = archive.by_index(0).unwrap();
+            let mut back = Vec::new();
+            // Reading to the end checks the CRC.
+            file.read_to_end(&mut back).unwrap();
+            assert!(back == input, "split at {at}: inflates to other bytes");
+        }
     }
 
     #[test]

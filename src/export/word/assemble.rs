@@ -11,6 +11,7 @@ use crate::limits::Limits;
 use crate::report::{Converted, Location, WarningKind};
 use crate::xml::{escape_attr, escape_text};
 
+use super::main_part::MainPart;
 use super::runs::word_date;
 use super::template::WordTemplate;
 use super::writer::{Part, Rel, Writer};
@@ -49,20 +50,26 @@ pub(crate) fn write_package<S: std::io::Write + std::io::Seek>(
     // The lists' page numbers come from the PDF layout, a third of a long document's export
     // and needing nothing the body writer makes: lay a long document out on another core
     // meanwhile (a short one on this thread: handing it over costs more than it saves). The
-    // numbers are used only when the markers are resolved, after both.
-    let (pages, body) = if doc.blocks.len() >= PARALLEL_LAYOUT_BLOCKS {
+    // numbers are used only when the tables of contents' markers are resolved, after both; the
+    // body writer deflates the main part's end meanwhile (`main_part`). The last section's
+    // properties close the body.
+    let last_section = layout.sections.last().map_or("", |(_, last)| last.as_str());
+    let (pages, main) = if doc.blocks.len() >= PARALLEL_LAYOUT_BLOCKS {
         rayon::join(
             || crate::export::paged::listed_block_pages(doc, settings),
-            || w.write_body(),
+            || {
+                let body = w.write_body();
+                MainPart::ahead(&mut w, body, last_section)
+            },
         )
     } else {
         (
             crate::export::paged::listed_block_pages(doc, settings),
-            w.write_body(),
+            Ok(MainPart::Body(w.write_body())),
         )
     };
     w.pages = pages;
-    let body = w.resolve_markers(body);
+    let main = main?.finish(&mut w, last_section);
     let footnotes: Vec<String> = std::mem::take(&mut w.footnotes)
         .into_iter()
         .map(|n| w.resolve_markers(n))
@@ -125,20 +132,7 @@ pub(crate) fn write_package<S: std::io::Write + std::io::Seek>(
     let has_endnotes = !endnotes.is_empty();
     let has_comments = comments.is_some();
 
-    let mut document = String::with_capacity(body.len() + 2048);
-    document.push_str(XML_DECL);
-    let _ = write!(
-        document,
-        r#"<w:document xmlns:w="{W}" xmlns:r="{R}" xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture"><w:body>"#
-    );
-    document.push_str(&body);
-    // The last section's properties close the body.
-    if let Some((_, last)) = layout.sections.last() {
-        document.push_str(last);
-    }
-    document.push_str("</w:body></w:document>");
-
-    let mut zip = open(document.len());
+    let mut zip = open(main.len);
     let mut defaults: BTreeSet<&str> = BTreeSet::new();
     for name in &media_names {
         defaults.insert(name.rsplit_once('.').map_or("bin", |(_, ext)| ext));
@@ -173,11 +167,7 @@ pub(crate) fn write_package<S: std::io::Write + std::io::Seek>(
         core_xml(doc, settings).as_bytes(),
         Compression::Deflate,
     )?;
-    zip.add(
-        "word/document.xml",
-        document.as_bytes(),
-        Compression::Deflate,
-    )?;
+    main.add_to(&mut zip)?;
 
     // Relationships of the main part: fixed parts, then links and images in first-use order.
     let mut rels = String::from(XML_DECL);

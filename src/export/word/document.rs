@@ -408,6 +408,17 @@ impl<'a> Writer<'a> {
 
     /// Replaces markers left in `text` with tables of contents and cross-reference fields.
     pub fn resolve_markers(&mut self, text: String) -> String {
+        self.resolve(text, true)
+    }
+
+    /// Replaces the cross-reference markers left in `text` and keeps the table-of-contents
+    /// markers, which wait for the pages ([`Writer::pages`]); [`Writer::resolve_markers`] then
+    /// gives what it gives on the whole text (only cross-references warn, in the same order).
+    pub fn resolve_refs(&mut self, text: String) -> String {
+        self.resolve(text, false)
+    }
+
+    fn resolve(&mut self, text: String, tocs: bool) -> String {
         if !text.contains(MARK) {
             return text;
         }
@@ -418,9 +429,14 @@ impl<'a> Writer<'a> {
                 continue;
             }
             match piece.split_at_checked(1) {
-                Some(("T", kind)) => {
+                Some(("T", kind)) if tocs => {
                     let kind = DirectoryKind::parse(kind).unwrap_or(DirectoryKind::Content);
                     self.render_toc(&mut out, kind);
+                }
+                Some(("T", _)) => {
+                    out.push(MARK);
+                    out.push_str(piece);
+                    out.push(MARK);
                 }
                 Some(("R", n)) => {
                     if let Some(r) = n

@@ -67,6 +67,7 @@ mod document;
 mod images;
 mod lang_defaults;
 mod langdir;
+mod main_part;
 mod numbering;
 mod omml;
 mod page_parts;
