@@ -137,9 +137,10 @@ impl Finished {
 
 #[cfg(test)]
 mod tests {
+    use super::super::template::WordTemplates;
     use super::*;
     use crate::ast::{Block, DirectoryKind, Document, Inline, Paragraph, TextType};
-    use crate::export::word::{PagedSettings, WordOptions, template::WordTemplates};
+    use crate::export::paged::PagedSettings;
 
     const LAST: &str = r#"<w:sectPr><w:pgSz w:w="11906" w:h="16838"/></w:sectPr>"#;
 
@@ -200,9 +201,9 @@ mod tests {
     /// The part `ahead` or in one piece, inflated, and the warnings of writing it.
     fn written(doc: &Document, ahead: bool) -> (Vec<u8>, Vec<crate::report::Warning>, bool) {
         let settings = PagedSettings::default();
-        let options = WordOptions::default();
+        // The default template (`DEFAULT_TEMPLATE`, beside the writer's entry points).
         let tpl = WordTemplates::builtin()
-            .resolve(&options.template_id)
+            .resolve("report")
             .expect("the built-in template");
         let mut w = Writer::new(doc, tpl, &settings);
         let body = w.write_body();
