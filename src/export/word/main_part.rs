@@ -56,7 +56,10 @@ impl MainPart {
     /// much before the tail is the tail's dictionary, so it must be final too).
     pub(crate) fn ahead(w: &mut Writer<'_>, body: String, last_section: &str) -> Result<MainPart> {
         let frame = open().len() + last_section.len() + END.len();
-        if !archive::deflated_in_pieces(body.len().saturating_add(frame)) {
+        let len = body.len().saturating_add(frame);
+        // A part near zip32's 4 GiB (the tables of contents still to grow it) takes the path
+        // that can fall back to zip64.
+        if !archive::deflated_in_pieces(len) || len > (u32::MAX / 2) as usize {
             return Ok(MainPart::Body(body));
         }
         let mut text = w.resolve_refs(body);
