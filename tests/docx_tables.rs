@@ -213,6 +213,44 @@ fn a_caption_before_a_table_becomes_its_caption() {
     golden("table_caption", &c);
 }
 
+/// A typed caption between a picture and a table goes to the neighbour its label names: `Tab.`
+/// and `Табл.` name tables (as a `TOC \c "Tab."` does), `Abb.` pictures, whichever comes first.
+#[test]
+fn a_typed_label_abbreviating_table_names_the_table_not_the_picture() {
+    let styles = [NORMAL.to_string(), pstyle("Caption", "caption", "")].concat();
+    let picture = || format!("<w:p>{}</w:p>", drawing("rIdImg", 914_400, 914_400, "alt"));
+    let table = || tbl(&[1000], &[tr("", &[tc("", "cell")])]);
+    for (caption, text, names_table) in [
+        ("Tab. 2 – Werte", "Werte", true),
+        ("Табл. 3 — Данные", "Данные", true),
+        ("Tab 4: Werte", "Werte", true),
+        ("Abb. 5 Hund", "Hund", false),
+    ] {
+        let body = [picture(), ps("Caption", caption), table()].concat();
+        let c = docx(&body)
+            .styles(&styles)
+            .image("rIdImg", "image1.png", png(1, 1))
+            .read();
+        valid(&c);
+        let b = &c.value.blocks;
+        assert_eq!(
+            b.len(),
+            2,
+            "{caption}: the caption paragraph is absorbed: {b:?}"
+        );
+        let (image_caption, table_caption) = match (&b[0], &b[1]) {
+            (Block::Image(i), Block::Table(t)) => (i.caption.as_deref(), t.caption.as_deref()),
+            other => panic!("{caption}: {other:?}"),
+        };
+        let (on_table, on_image) = if names_table {
+            (Some(text), None)
+        } else {
+            (None, Some(text))
+        };
+        assert_eq!(table_caption, on_table, "{caption}");
+        assert_eq!(image_caption, on_image, "{caption}");
+    }
+}
 /// Table formatting as other producers write it: `w:tblW` as `NN%` (later editions of
 /// ECMA-376), `start`/`end` cell borders, a row height without `w:hRule` (Word treats it as
 /// "at least"), a cell whose paragraphs share `w:jc` and a size on every run and mark, shading;

@@ -14,11 +14,15 @@
 //!    `meta`, `language` (languages and directions, settled over the whole body), and [`looks`]
 //!    (how Word draws each list level).
 //!
+//! Both stages read caption labels (a `TOC \c` argument, a caption's label) from one list,
+//! `caption_labels`.
+//!
 //! This module holds the options and the entry points and calls the stages in order. The reader
 //! calls nothing above it: a magic import takes the tree and the looks [`read_with_looks`] hands
 //! out, and settles the lists with [`WordRead::into_document`] after its style sets.
 
 // Stage two is `tree/` (for what it makes), not `build/`: tools skip a `build/` folder.
+mod caption_labels;
 pub(crate) mod chunks;
 mod parse;
 mod tree;

@@ -2,6 +2,7 @@
 //! instruction text of `w:fldSimple@w:instr` or the `w:instrText` runs of a complex field.
 
 use crate::ast::{DirectoryKind, PagePiece};
+use crate::import::docx::caption_labels::is_table_label;
 
 /// What a field is, as far as the tree cares.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,22 +26,6 @@ pub enum FieldKind {
     Page(PagePiece),
     /// Anything else: its displayed result is kept as text.
     Other,
-}
-
-/// Caption labels that mean "table" in the languages we meet.
-pub fn is_table_label(label: &str) -> bool {
-    const TABLE: [&str; 9] = [
-        "table",
-        "tabelle",
-        "tableau",
-        "tabla",
-        "tabella",
-        "tabel",
-        "tabela",
-        "таблица",
-        "tab.",
-    ];
-    TABLE.contains(&label.trim().to_lowercase().as_str())
 }
 
 /// A token of a field instruction.
@@ -207,10 +192,14 @@ mod tests {
             parse(r#"TOC \h \z \c "Figure""#),
             FieldKind::Toc(DirectoryKind::Images)
         );
-        assert_eq!(
-            parse(r#"TOC \c "Tabelle""#),
-            FieldKind::Toc(DirectoryKind::Tables)
-        );
+        // The labels the caption pass reads too (`caption_labels`), abbreviated or not.
+        for label in ["Tabelle", "Tab.", "Tab", "Табл."] {
+            assert_eq!(
+                parse(&format!(r#"TOC \c "{label}""#)),
+                FieldKind::Toc(DirectoryKind::Tables),
+                "{label}"
+            );
+        }
         assert_eq!(parse("PAGE"), FieldKind::Page(PagePiece::PageNumber));
         assert_eq!(
             parse(" NUMPAGES \\* Arabic "),

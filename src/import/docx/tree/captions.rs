@@ -9,36 +9,8 @@
 
 use super::converter::{CaptionInfo, Out};
 use crate::ast::{self, Block, Inline};
-use crate::import::docx::parse::fields::is_table_label;
+use crate::import::docx::caption_labels::{is_caption_label, is_table_label};
 use crate::report::{Location, Report, WarningKind};
-
-/// Labels that start a typed caption number.
-const LABELS: [&str; 24] = [
-    "figure",
-    "fig",
-    "image",
-    "illustration",
-    "picture",
-    "abbildung",
-    "abb",
-    "bild",
-    "grafik",
-    "figura",
-    "рисунок",
-    "рис",
-    "изображение",
-    "table",
-    "tabelle",
-    "tab",
-    "tableau",
-    "tabla",
-    "tabella",
-    "tabel",
-    "tabela",
-    "таблица",
-    "табл",
-    "listing",
-];
 
 /// Splits a typed caption number off: `Figure 3: A cat` → (`Figure`, `A cat`).
 pub fn strip_typed_number(text: &str) -> Option<(String, String)> {
@@ -47,7 +19,7 @@ pub fn strip_typed_number(text: &str) -> Option<(String, String)> {
         .find(|c: char| !c.is_alphabetic())
         .unwrap_or(text.len());
     let label = &text[..word_end];
-    if !LABELS.contains(&label.to_lowercase().as_str()) {
+    if !is_caption_label(label) {
         return None;
     }
     let rest = text[word_end..].trim_start_matches('.').trim_start();
