@@ -330,7 +330,15 @@ pub fn convert(
     import_options: &ImportOptions,
     export_options: &ExportOptions,
 ) -> Result<Converted<Vec<u8>>> {
-    let read = import(from, bytes, import_options)?;
+    // The single-file page needs every picture's bytes: the Word reader inflates them on its
+    // picture thread while it builds the tree, instead of the writer after it.
+    let read = if from == Format::Word && to == Format::HtmlAllInOne {
+        let mut options = import_options.clone();
+        options.docx = options.docx.with_inflate_pictures(true);
+        import(from, bytes, &options)?
+    } else {
+        import(from, bytes, import_options)?
+    };
     let written = export(&read.value, to, export_options)?;
     let mut warnings = read.warnings;
     warnings.extend(written.warnings);

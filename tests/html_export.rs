@@ -1,6 +1,7 @@
 //! HTML export: golden pages for single-feature trees (`tests/golden/html/`, regenerate with
 //! `UPDATE_GOLDEN=1`), and targeted checks of safety, images, determinism and structure.
 
+mod common;
 mod html_fixtures;
 
 use std::path::PathBuf;
@@ -757,4 +758,44 @@ fn grid_columns_no_cell_begins_in_are_merged() {
         html.contains("<tr><td><p>wide</p></td><td><p>a</p></td></tr>"),
         "{html}"
     );
+}
+
+/// `convert` to the single-file page has the Word reader inflate the pictures while it builds
+/// the tree (`DocxImportOptions::inflate_pictures`): the page and its warnings are the same as
+/// reading without it and writing after, for every Word file of `../shared/corpus/docx` and
+/// the benchmark's `medium.docx`.
+#[test]
+fn inflating_a_word_files_pictures_while_reading_changes_no_byte_of_the_page() {
+    let Some(shared) = common::shared_dir() else {
+        return;
+    };
+    let mut paths = common::files_with(&shared.join("corpus/docx"), "docx");
+    paths.push(shared.join("bench/medium.docx"));
+    let mut with_pictures = 0;
+    for path in &paths {
+        let bytes = std::fs::read(path).unwrap();
+        let (import, export) = (sdconv::ImportOptions::default(), ExportOptions::default());
+        let read = sdconv::import(Format::Word, &bytes, &import).unwrap();
+        assert!(
+            read.value
+                .media
+                .iter()
+                .all(|m| !m.is_inflated() || !m.has_bytes()),
+            "{}: reading alone inflates no picture",
+            path.display()
+        );
+        with_pictures += usize::from(!read.value.media.is_empty());
+        let after = sdconv::export(&read.value, Format::HtmlAllInOne, &export).unwrap();
+        let mut warnings = read.warnings.clone();
+        warnings.extend(after.warnings);
+        let converted =
+            sdconv::convert(&bytes, Format::Word, Format::HtmlAllInOne, &import, &export).unwrap();
+        assert!(
+            converted.value == after.value,
+            "{}: the page differs",
+            path.display()
+        );
+        assert_eq!(converted.warnings, warnings, "{}", path.display());
+    }
+    assert!(with_pictures > 0, "the corpus has Word files with pictures");
 }

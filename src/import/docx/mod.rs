@@ -61,6 +61,12 @@ pub struct DocxImportOptions {
     /// rayon pool (`parse/halves.rs`): for a caller that keeps the other cores busy itself
     /// (the CLI inflating a Word file's pictures while it reads). Off by default.
     pub parse_on_one_core: bool,
+    /// Inflate the main part's pictures on the picture thread while the tree is built (after
+    /// the parse, which has both cores, and until the text is done), for a writer that needs
+    /// every picture's bytes: the single-file page's `data:` URIs. What is not inflated by
+    /// then is inflated when first used, as without it. Off by default: writers of a zip copy
+    /// pictures as stored, and the CLI streams the HTML folder's pictures into files.
+    pub inflate_pictures: bool,
     /// Read as mammoth reads Word, for its drop-in HTML ([`crate::export::html::mammoth`]):
     /// every paragraph keeps its Word style's name (also when its text type already says
     /// what the style means), every run in a character style is a span of that style, a run's
@@ -90,6 +96,12 @@ impl DocxImportOptions {
     /// Sets [`DocxImportOptions::word_refs`].
     pub fn with_word_refs(mut self, on: bool) -> Self {
         self.word_refs = on;
+        self
+    }
+
+    /// Sets [`DocxImportOptions::inflate_pictures`].
+    pub fn with_inflate_pictures(mut self, on: bool) -> Self {
+        self.inflate_pictures = on;
         self
     }
 
@@ -207,9 +219,18 @@ fn read_word(
             .clone()
             .with_max_total_size(limits.max_total_size.saturating_sub(used))
     };
-    let job = MediaJob::new(&source, left(pkg.inflated), &images);
-    let (side, mut loaded) =
-        job.alongside(|| text_side(&mut pkg, &main, &main_rels, options, limits, lists, report))?;
+    let job =
+        MediaJob::new(&source, left(pkg.inflated), &images).inflating(options.inflate_pictures);
+    let parsed = || job.parsed();
+    let (side, mut loaded) = job.alongside(|| {
+        let read = Reading {
+            options,
+            limits,
+            lists,
+            parsed: &parsed,
+        };
+        text_side(&mut pkg, &main, &main_rels, &read, report)
+    })?;
     let TextSide {
         built:
             Built {
@@ -269,17 +290,30 @@ struct TextSide {
     more_images: Vec<String>,
 }
 
+/// How the text side reads: the caller's options and limits, the lists' form, and whom to
+/// tell once the main part is parsed (the picture thread, which may inflate from then on).
+struct Reading<'r> {
+    options: &'r DocxImportOptions,
+    limits: &'r Limits,
+    lists: Lists,
+    parsed: &'r dyn Fn(),
+}
+
 /// Reads the text parts (main, styles, numbering, notes, comments, core properties, page
 /// headers and footers, diagrams, charts) and converts them.
 fn text_side(
     pkg: &mut Package<'_>,
     main: &str,
     main_rels: &Relationships,
-    options: &DocxImportOptions,
-    limits: &Limits,
-    lists: Lists,
+    read: &Reading<'_>,
     mut report: Report,
 ) -> Result<TextSide> {
+    let Reading {
+        options,
+        limits,
+        lists,
+        parsed,
+    } = *read;
     let text = pkg
         .read_text(main, &mut report)?
         .ok_or_else(|| Error::MissingPart {
@@ -306,6 +340,8 @@ fn text_side(
         !options.parse_on_one_core,
     )?;
     drop(text);
+    // From here this thread works alone (the parts left are small, the tree is built here).
+    parsed();
     let page = parts::read_page_parts(pkg, &body, main_rels, limits, &mut report)?;
     let diagrams = parts::read_diagrams(pkg, &body, limits, &mut report)?;
     let chunks = chunks::read_chunks(pkg, &body, options, limits, &mut report)?;

@@ -5,9 +5,17 @@
 //! Pictures are most of a document's bytes. Both threads take pictures from one queue and count
 //! their declared sizes against what is left of the budget; the caller checks the sum of all
 //! reads at the end.
+//!
+//! For a writer that needs every picture's bytes (the single-file page's `data:` URIs), the
+//! second thread then inflates the pictures it read ([`MediaJob::inflating`]), but only between
+//! the main part's parse and the end of the text: the parse keeps both cores busy (two halves
+//! at once), while the tree is built on one core and the other would wait. Each picture is
+//! inflated once ([`MediaItem::bytes`] caches it for every clone); what is left when the text is
+//! done is inflated when first used, as without this.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex};
 
 use crate::archive::{Source, ZipReader};
 use crate::ast::MediaItem;
@@ -20,6 +28,17 @@ pub type Picture = std::result::Result<MediaItem, String>;
 /// Loaded pictures by index into the job's parts.
 type Loaded = Vec<(usize, Picture)>;
 
+/// How far the text side is, for the picture thread's inflating ([`MediaJob::inflating`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Stage {
+    /// The main part is being read and parsed: no inflating, the parse has the cores.
+    Parsing,
+    /// The tree is being built on the calling thread: the picture thread inflates.
+    Building,
+    /// The text is done (or failed): the picture thread stops after the picture in hand.
+    Done,
+}
+
 /// Picture parts to read, shared by the threads that work on them.
 pub struct MediaJob<'b> {
     source: &'b Source<'b>,
@@ -27,6 +46,10 @@ pub struct MediaJob<'b> {
     parts: &'b [String],
     next: AtomicUsize,
     inflated: AtomicU64,
+    /// Inflate the pictures read while the tree is built.
+    inflate: bool,
+    stage: Mutex<Stage>,
+    moved: Condvar,
 }
 
 impl<'b> MediaJob<'b> {
@@ -38,12 +61,54 @@ impl<'b> MediaJob<'b> {
             parts,
             next: AtomicUsize::new(0),
             inflated: AtomicU64::new(0),
+            inflate: false,
+            stage: Mutex::new(Stage::Parsing),
+            moved: Condvar::new(),
         }
     }
 
-    /// Runs `text` on this thread while a second thread reads the pictures, then helps with what
-    /// is left. The pictures come back by part name. An error of `text` stops the picture
-    /// thread early; a limit passed by either stops the whole import.
+    /// Has the picture thread inflate the pictures it read once the text side says the main
+    /// part is parsed ([`MediaJob::parsed`]), until the text is done (see the module header).
+    pub fn inflating(mut self, on: bool) -> Self {
+        self.inflate = on;
+        self
+    }
+
+    /// Called by the text side once the main part is parsed: the tree is built on that thread
+    /// alone from here, so the picture thread may inflate.
+    pub fn parsed(&self) {
+        self.move_to(Stage::Building);
+    }
+
+    fn move_to(&self, stage: Stage) {
+        // A poisoned lock only means a thread panicked holding it; the stage is still a value.
+        let mut now = self.stage.lock().unwrap_or_else(|e| e.into_inner());
+        *now = (*now).max(stage);
+        self.moved.notify_all();
+    }
+
+    /// Inflates the pictures in `loaded` while the tree is being built: waits for the parse to
+    /// end, stops once the text is done. Errors stay in each item, for its first use.
+    fn inflate_while_building(&self, loaded: &Loaded) {
+        let mut stage = self.stage.lock().unwrap_or_else(|e| e.into_inner());
+        while *stage == Stage::Parsing {
+            stage = self.moved.wait(stage).unwrap_or_else(|e| e.into_inner());
+        }
+        drop(stage);
+        for (_, picture) in loaded {
+            if *self.stage.lock().unwrap_or_else(|e| e.into_inner()) == Stage::Done {
+                return;
+            }
+            if let Ok(item) = picture {
+                let _ = item.bytes();
+            }
+        }
+    }
+
+    /// Runs `text` on this thread while a second thread reads the pictures (and, when
+    /// [`MediaJob::inflating`], inflates them while the tree is built), then helps with what is
+    /// left. The pictures come back by part name. An error of `text` stops the picture thread
+    /// early; a limit passed by either stops the whole import.
     pub fn alongside<T>(
         &self,
         text: impl FnOnce() -> Result<T>,
@@ -54,10 +119,21 @@ impl<'b> MediaJob<'b> {
             } else {
                 std::thread::Builder::new()
                     .name("docx-media".into())
-                    .spawn_scoped(scope, || self.work())
+                    .spawn_scoped(scope, || {
+                        let read = self.work();
+                        if self.inflate
+                            && let Ok(loaded) = &read
+                        {
+                            self.inflate_while_building(loaded);
+                        }
+                        read
+                    })
                     .ok()
             };
-            let side = match text() {
+            let side = text();
+            // Whatever came of the text, the picture thread inflates no more.
+            self.move_to(Stage::Done);
+            let side = match side {
                 Ok(side) => side,
                 Err(e) => {
                     // Stop the picture thread early; the scope joins it.
@@ -142,5 +218,83 @@ impl<'b> MediaJob<'b> {
     /// The declared sizes of the pictures read so far.
     pub fn inflated(&self) -> u64 {
         self.inflated.load(Ordering::Relaxed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::archive::{Compression, ZipWriter};
+
+    /// A zip of `n` deflated pictures `p0.png`…, and their names.
+    fn pictures(n: usize) -> (Vec<u8>, Vec<String>) {
+        let mut zip = ZipWriter::new();
+        let names: Vec<String> = (0..n).map(|i| format!("p{i}.png")).collect();
+        for (i, name) in names.iter().enumerate() {
+            let bytes = vec![u8::try_from(i).unwrap_or(0); 10_000];
+            zip.add(name, &bytes, Compression::Deflate)
+                .expect("a Vec takes any write");
+        }
+        (zip.finish().expect("finished"), names)
+    }
+
+    fn read_all(job: &MediaJob<'_>) -> Loaded {
+        job.work().expect("the test zip reads")
+    }
+
+    fn inflated(loaded: &Loaded) -> Vec<bool> {
+        loaded
+            .iter()
+            .map(|(_, p)| p.as_ref().is_ok_and(MediaItem::is_inflated))
+            .collect()
+    }
+
+    #[test]
+    fn pictures_are_inflated_only_while_the_tree_is_built() {
+        let (zip, names) = pictures(3);
+        let source = Source::Borrowed(&zip);
+
+        // The tree is being built: every picture read is inflated, with its bytes intact.
+        let job = MediaJob::new(&source, Limits::default(), &names).inflating(true);
+        let loaded = read_all(&job);
+        assert_eq!(inflated(&loaded), [false; 3], "reading inflates nothing");
+        job.parsed();
+        job.inflate_while_building(&loaded);
+        assert_eq!(inflated(&loaded), [true; 3]);
+        let Some((i, Ok(item))) = loaded.last() else {
+            panic!("{:?}", loaded.len())
+        };
+        assert_eq!(
+            item.bytes().ok().map(|b| b.to_vec()),
+            Some(vec![*i as u8; 10_000])
+        );
+
+        // The text is done: nothing more is inflated, whatever is left.
+        let job = MediaJob::new(&source, Limits::default(), &names).inflating(true);
+        let loaded = read_all(&job);
+        job.move_to(Stage::Done);
+        job.parsed();
+        job.inflate_while_building(&loaded);
+        assert_eq!(
+            inflated(&loaded),
+            [false; 3],
+            "a later stage is never undone"
+        );
+    }
+
+    #[test]
+    fn the_picture_thread_inflates_nothing_while_the_text_never_says_it_parsed() {
+        let (zip, names) = pictures(2);
+        let source = Source::Borrowed(&zip);
+        // The picture thread waits out the parse; once the text is done it stops without
+        // inflating (the writer will, when it needs the bytes).
+        let job = MediaJob::new(&source, Limits::default(), &names).inflating(true);
+        let (_, loaded) = job.alongside(|| Ok(())).expect("the test zip reads");
+        assert_eq!(loaded.len(), 2);
+        assert!(
+            loaded
+                .values()
+                .all(|p| p.as_ref().is_ok_and(|m| !m.is_inflated()))
+        );
     }
 }
