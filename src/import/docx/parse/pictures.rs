@@ -39,6 +39,15 @@ enum Stage {
     Done,
 }
 
+/// Moves a job to [`Stage::Done`] when dropped: when the text side ends, however it ends.
+struct TextOver<'j, 'b>(&'j MediaJob<'b>);
+
+impl Drop for TextOver<'_, '_> {
+    fn drop(&mut self) {
+        self.0.move_to(Stage::Done);
+    }
+}
+
 /// Picture parts to read, shared by the threads that work on them.
 pub struct MediaJob<'b> {
     source: &'b Source<'b>,
@@ -130,9 +139,13 @@ impl<'b> MediaJob<'b> {
                     })
                     .ok()
             };
-            let side = text();
-            // Whatever came of the text, the picture thread inflates no more.
-            self.move_to(Stage::Done);
+            let side = {
+                // Whatever comes of the text, a panic included (the scope then joins the
+                // picture thread, which must not wait for the parse forever), the picture thread
+                // inflates no more once it is over.
+                let _over = TextOver(self);
+                text()
+            };
             let side = match side {
                 Ok(side) => side,
                 Err(e) => {
@@ -296,5 +309,12 @@ mod tests {
                 .values()
                 .all(|p| p.as_ref().is_ok_and(|m| !m.is_inflated()))
         );
+        // A text side that panics before the parse ends still releases the picture thread:
+        // the scope joins it, and the panic comes through instead of a hang.
+        let job = MediaJob::new(&source, Limits::default(), &names).inflating(true);
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            job.alongside(|| -> Result<()> { panic!("a bug in the text side") })
+        }));
+        assert!(caught.is_err());
     }
 }
