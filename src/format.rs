@@ -97,6 +97,13 @@ impl Format {
         )
     }
 
+    /// Whether the format carries every picture's bytes inside its one file (the single-file
+    /// page's `data:` URIs): a reader that can inflate pictures while it works on the text
+    /// ([`crate::import::docx::DocxImportOptions::inflate_pictures`]) should, for it.
+    pub fn inlines_pictures(self) -> bool {
+        self == Format::HtmlAllInOne
+    }
+
     /// Whether this build writes the format.
     pub fn can_write(self) -> bool {
         matches!(

@@ -331,8 +331,9 @@ pub fn convert(
     export_options: &ExportOptions,
 ) -> Result<Converted<Vec<u8>>> {
     // The single-file page needs every picture's bytes: the Word reader inflates them on its
-    // picture thread while it builds the tree, instead of the writer after it.
-    let read = if from == Format::Word && to == Format::HtmlAllInOne {
+    // picture thread while it builds the tree, instead of the writer after it (other readers
+    // do not look at the option).
+    let read = if to.inlines_pictures() {
         let mut options = import_options.clone();
         options.docx = options.docx.with_inflate_pictures(true);
         import(from, bytes, &options)?

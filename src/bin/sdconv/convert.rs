@@ -195,9 +195,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     if ahead.is_some() {
         // The other cores inflate pictures meanwhile: a second parser would only compete.
         options.import.docx = options.import.docx.clone().with_parse_on_one_core(true);
-    } else if to == Format::HtmlAllInOne
-        && input_format(&input, args.from, &args.input).ok() == Some(Format::Word)
-    {
+    } else if to.inlines_pictures() {
         // Every picture goes into the page as base64: the reader inflates them on its picture
         // thread while it builds the tree, instead of the writer after it.
         options.import.docx = options.import.docx.clone().with_inflate_pictures(true);

@@ -35,22 +35,26 @@ const OTHER: [&str; 14] = [
     "listing",
 ];
 
+/// The longest label of the lists in bytes (`изображение`, 22): a longer word is none of them.
+const LONGEST: usize = 24;
+
 /// The form the lists hold: trimmed, one closing full stop dropped (`Abb.`, `Табл.`), lower
-/// case.
-fn key(label: &str) -> String {
+/// case; `None` for a word too long to be a label, which is not lower-cased (a caption's first
+/// word or a field argument may be any length).
+fn key(label: &str) -> Option<String> {
     let label = label.trim();
-    label.strip_suffix('.').unwrap_or(label).to_lowercase()
+    let label = label.strip_suffix('.').unwrap_or(label);
+    (label.len() <= LONGEST).then(|| label.to_lowercase())
 }
 
 /// Whether `label` names tables, as a `SEQ` identifier, a typed label or a `TOC \c` argument.
 pub fn is_table_label(label: &str) -> bool {
-    TABLE.contains(&key(label).as_str())
+    key(label).is_some_and(|key| TABLE.contains(&key.as_str()))
 }
 
 /// Whether `label` is one a typed caption number starts with (`Figure 3:`, `Tab. 2 –`).
 pub fn is_caption_label(label: &str) -> bool {
-    let key = key(label);
-    TABLE.contains(&key.as_str()) || OTHER.contains(&key.as_str())
+    key(label).is_some_and(|key| TABLE.contains(&key.as_str()) || OTHER.contains(&key.as_str()))
 }
 
 #[cfg(test)]
@@ -79,5 +83,8 @@ mod tests {
         assert!(is_caption_label("рис"));
         assert!(!is_caption_label("Figures"));
         assert!(!is_caption_label("Note"));
+        assert!(!is_caption_label(&"Tabelle".repeat(1000)));
+        // Every label of the lists fits the length past which a word is no label.
+        assert!(TABLE.iter().chain(&OTHER).all(|l| l.len() <= LONGEST));
     }
 }
