@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use quick_xml::events::Event;
 
 use super::model::Body;
-use super::parser::{BodyParser, Facts, Half, MAX_OPEN_BOOKMARKS, Meeting, SecondHalf};
+use super::parser::{BodyParser, Facts, Half, Handover, MAX_OPEN_BOOKMARKS, Meeting, SecondHalf};
 use super::rels::Relationships;
 use crate::error::Result;
 use crate::limits::Limits;
@@ -67,45 +67,21 @@ fn parse_halves(
         split_at: AtomicU64::new(u64::MAX),
         first_at: AtomicU64::new(0),
     };
-    let (first, second) = rayon::join(
-        || {
-            let mut p = BodyParser::new(text, part, rels, limits, report, facts);
-            p.half = Half::First(&meeting);
-            let body = p.document();
-            if !p.stopped() {
-                meeting.first_at.store(u64::MAX, Ordering::Release);
-            }
-            (body, p)
-        },
-        || {
-            // On a busy pool this runs after the first half, on the same thread: then, or when
-            // the first half is past the place by the time it is found, there is nothing to do.
-            if meeting.first_at.load(Ordering::Acquire) == u64::MAX {
-                return None;
-            }
-            let split = split_point(text)
-                .filter(|s| meeting.first_at.load(Ordering::Acquire) < s.at as u64)?;
-            meeting.split_at.store(split.at as u64, Ordering::Release);
-            let mut second_text = String::with_capacity(split.open.len() + text.len() - split.at);
-            second_text.push_str(&split.open);
-            second_text.push_str(&text[split.at..]);
-            // The second parser's byte 0 is the copied tags': positions in it, less their
-            // length, are the part's from the split on.
-            let base = (split.at - split.open.len()) as u64;
-            let mut report = Report::new();
-            let mut facts = Facts::default();
-            let mut p = BodyParser::new(&second_text, part, rels, limits, &mut report, &mut facts);
-            p.r = XmlReader::new_at(&second_text, part, limits, base);
-            p.half = Half::Second(Box::new(SecondHalf::new(&meeting)));
-            let body = p.document();
-            let handed = match std::mem::take(&mut p.half) {
-                Half::Second(second) => second.handed,
-                // Only `read_on` changes a second half, and the second half never reads on.
-                _ => SecondHalf::new(&meeting).handed,
-            };
-            Some((body, report, facts, handed))
-        },
-    );
+    // The first half is parsed on the calling thread, which then builds the tree from it:
+    // glibc's malloc keeps an arena per thread, so the memory of the first half's model,
+    // freed as the tree is built, is memory the tree can reuse (with both halves on the pool,
+    // the tree took fresh pages while the model's sat free in the pool's arenas).
+    let mut second = None;
+    let first = rayon::in_place_scope(|scope| {
+        scope.spawn(|_| second = second_half(text, part, rels, limits, &meeting));
+        let mut p = BodyParser::new(text, part, rels, limits, report, facts);
+        p.half = Half::First(&meeting);
+        let body = p.document();
+        if !p.stopped() {
+            meeting.first_at.store(u64::MAX, Ordering::Release);
+        }
+        (body, p)
+    });
     let (first, mut p) = first;
     let body = match first {
         Ok(body) => body,
@@ -155,6 +131,46 @@ fn parse_halves(
     facts.field_depth += second_facts.field_depth;
     facts.field_underflow |= second_facts.field_underflow;
     (Ok(body), Halves::Two)
+}
+
+/// What the second half hands over: its blocks, warnings, facts, and what it leaves the first.
+type SecondResult = (Result<Body>, Report, Facts, Handover);
+
+/// Parses the second half of `text`, from the split [`split_point`] finds, unless the first
+/// half is already past it (or done).
+fn second_half(
+    text: &str,
+    part: &str,
+    rels: &Relationships,
+    limits: &Limits,
+    meeting: &Meeting,
+) -> Option<SecondResult> {
+    // On a busy pool this may start only once the first half is done: then, or when the
+    // first half is past the place by the time it is found, there is nothing to do.
+    if meeting.first_at.load(Ordering::Acquire) == u64::MAX {
+        return None;
+    }
+    let split =
+        split_point(text).filter(|s| meeting.first_at.load(Ordering::Acquire) < s.at as u64)?;
+    meeting.split_at.store(split.at as u64, Ordering::Release);
+    let mut second_text = String::with_capacity(split.open.len() + text.len() - split.at);
+    second_text.push_str(&split.open);
+    second_text.push_str(&text[split.at..]);
+    // The second parser's byte 0 is the copied tags': positions in it, less their
+    // length, are the part's from the split on.
+    let base = (split.at - split.open.len()) as u64;
+    let mut report = Report::new();
+    let mut facts = Facts::default();
+    let mut p = BodyParser::new(&second_text, part, rels, limits, &mut report, &mut facts);
+    p.r = XmlReader::new_at(&second_text, part, limits, base);
+    p.half = Half::Second(Box::new(SecondHalf::new(meeting)));
+    let body = p.document();
+    let handed = match std::mem::take(&mut p.half) {
+        Half::Second(second) => second.handed,
+        // Only `read_on` changes a second half, and the second half never reads on.
+        _ => SecondHalf::new(meeting).handed,
+    };
+    Some((body, report, facts, handed))
 }
 
 /// Where the second half of a main part starts, and the start tags it is read behind.
