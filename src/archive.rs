@@ -165,6 +165,16 @@ impl<'a> ZipReader<'a> {
 
     /// Inflates the entry `name`, enforcing the size, ratio and total limits.
     pub fn read(&mut self, name: &str) -> Result<Vec<u8>> {
+        let pending = self.pending(name)?;
+        let inflated = pending.inflate();
+        self.settle(&pending, inflated)
+    }
+
+    /// Entry `name` checked against the limits at its declared size and counted against the
+    /// total budget at that size, to be inflated by [`PendingRead::inflate`], on any thread,
+    /// while this reader reads other entries; [`ZipReader::settle`] then counts what it
+    /// inflated to. [`ZipReader::read`] is the three steps in one.
+    pub fn pending(&mut self, name: &str) -> Result<PendingRead<'a>> {
         let stored = self
             .find(name)
             .ok_or_else(|| Error::MissingPart {
@@ -176,12 +186,13 @@ impl<'a> ZipReader<'a> {
             .max_total_size
             .saturating_sub(self.inflated)
             .min(limits.max_entry_size);
-        let mut file = self
+        let file = self
             .archive
             .by_name(&stored)
             .map_err(|e| Error::NotZip(format!("{stored}: {e}")))?;
         let declared = file.size();
         let compressed = file.compressed_size().max(1);
+        drop(file);
         if declared > limits.max_entry_size {
             return Err(Error::TooLarge {
                 what: "zip entry size",
@@ -209,29 +220,27 @@ impl<'a> ZipReader<'a> {
                 ),
             });
         }
-        // Trust no size field: read at most one byte past the budget and check what came out.
-        let mut out = Vec::with_capacity(declared.min(budget) as usize);
-        (&mut file)
-            .take(budget + 1)
-            .read_to_end(&mut out)
-            .map_err(|e| Error::NotZip(format!("{stored}: {e}")))?;
-        let got = out.len() as u64;
-        if got > budget {
-            return Err(Error::TooLarge {
-                what: "zip entry size",
-                detail: format!("{stored} inflates past {budget} bytes despite its size field"),
-            });
-        }
-        if got > limits.ratio_floor && got / compressed > limits.max_ratio {
-            return Err(Error::TooLarge {
-                what: "compression ratio",
-                detail: format!(
-                    "{stored} inflated {compressed} bytes to {got} (more than {}:1)",
-                    limits.max_ratio
-                ),
-            });
-        }
-        self.inflated += got;
+        self.inflated += declared;
+        Ok(PendingRead {
+            archive: self.archive.clone(),
+            stored,
+            declared,
+            compressed,
+            budget,
+            ratio_floor: limits.ratio_floor,
+            max_ratio: limits.max_ratio,
+        })
+    }
+
+    /// Counts what `pending` inflated to in place of its declared size, and hands its bytes on.
+    pub fn settle(
+        &mut self,
+        pending: &PendingRead<'_>,
+        inflated: Result<Vec<u8>>,
+    ) -> Result<Vec<u8>> {
+        self.inflated -= pending.declared;
+        let out = inflated?;
+        self.inflated += out.len() as u64;
         Ok(out)
     }
 
@@ -310,6 +319,62 @@ impl<'a> ZipReader<'a> {
             size,
             compressed_size: compressed,
         })
+    }
+}
+
+/// An entry [`ZipReader::pending`] checked and counted, to be inflated on any thread.
+pub struct PendingRead<'a> {
+    /// The reader's archive (its entries are shared, not copied).
+    archive: ZipArchive<Cursor<Source<'a>>>,
+    /// The entry's stored name.
+    stored: String,
+    /// The inflated size its header declares.
+    declared: u64,
+    /// Its stored size (at least 1).
+    compressed: u64,
+    /// At most this many bytes may come out: what the total budget and the entry limit left.
+    budget: u64,
+    ratio_floor: u64,
+    max_ratio: u64,
+}
+
+impl PendingRead<'_> {
+    /// The inflated size the entry declares, counted against the budget until settled.
+    pub fn declared(&self) -> u64 {
+        self.declared
+    }
+
+    /// The entry's bytes. Trusts no size field: reads at most one byte past the budget and
+    /// checks what came out.
+    pub fn inflate(&self) -> Result<Vec<u8>> {
+        let stored = &self.stored;
+        let mut archive = self.archive.clone();
+        let mut file = archive
+            .by_name(stored)
+            .map_err(|e| Error::NotZip(format!("{stored}: {e}")))?;
+        let budget = self.budget;
+        let mut out = Vec::with_capacity(self.declared.min(budget) as usize);
+        (&mut file)
+            .take(budget + 1)
+            .read_to_end(&mut out)
+            .map_err(|e| Error::NotZip(format!("{stored}: {e}")))?;
+        let got = out.len() as u64;
+        if got > budget {
+            return Err(Error::TooLarge {
+                what: "zip entry size",
+                detail: format!("{stored} inflates past {budget} bytes despite its size field"),
+            });
+        }
+        if got > self.ratio_floor && got / self.compressed > self.max_ratio {
+            return Err(Error::TooLarge {
+                what: "compression ratio",
+                detail: format!(
+                    "{stored} inflated {} bytes to {got} (more than {}:1)",
+                    self.compressed, self.max_ratio
+                ),
+            });
+        }
+        Ok(out)
     }
 }
 

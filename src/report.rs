@@ -167,6 +167,11 @@ impl Report {
         self.warnings.push(warning);
     }
 
+    /// Records another report's warnings after these.
+    pub fn append(&mut self, other: Report) {
+        self.warnings.extend(other.warnings);
+    }
+
     /// The warnings so far.
     pub fn warnings(&self) -> &[Warning] {
         &self.warnings

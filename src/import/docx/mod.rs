@@ -314,11 +314,14 @@ fn text_side(
         lists,
         parsed,
     } = *read;
-    let text = pkg
-        .read_text(main, &mut report)?
-        .ok_or_else(|| Error::MissingPart {
-            part: main.to_string(),
-        })?;
+    let (text, parts, core) = main_beside_parts(
+        pkg,
+        main,
+        main_rels,
+        limits,
+        &mut report,
+        !options.parse_on_one_core,
+    )?;
     let TextParts {
         styles,
         numbering,
@@ -326,8 +329,7 @@ fn text_side(
         endnotes,
         comments,
         images: more_images,
-    } = parts::read_text_parts(pkg, main_rels, limits, &mut report)?;
-    let core = parts::read_core(pkg, &mut report)?;
+    } = parts;
 
     let mut facts = Facts::default();
     let body = parse::halves::parse_main(
@@ -378,4 +380,147 @@ fn text_side(
         core,
         more_images,
     })
+}
+
+/// The main part's text, the other text parts (styles, numbering, notes, comments) and the core
+/// properties. With `on_pool`, a main part of [`parse::halves::PARALLEL_PARSE_FROM`] bytes or
+/// more is inflated on the pool while the other parts are read here (the inflating is the
+/// longer job: 3.6 MB of large.docx's main part against its 1 MB of other parts). Warnings and
+/// errors come as one thread reading in turn gives them: the main part's first.
+fn main_beside_parts(
+    pkg: &mut Package<'_>,
+    main: &str,
+    main_rels: &Relationships,
+    limits: &Limits,
+    report: &mut Report,
+    on_pool: bool,
+) -> Result<(String, TextParts, parse::core_props::CoreProps)> {
+    let pending = pkg.pending(main)?.ok_or_else(|| Error::MissingPart {
+        part: main.to_string(),
+    })?;
+    let read_rest = |pkg: &mut Package<'_>, report: &mut Report| {
+        let parts = parts::read_text_parts(pkg, main_rels, limits, report)?;
+        let core = parts::read_core(pkg, report)?;
+        Ok((parts, core))
+    };
+    if !on_pool || pending.declared() < parse::halves::PARALLEL_PARSE_FROM as u64 {
+        let inflated = pending.inflate();
+        let text = parse::package::decode_part(pkg.settle(&pending, inflated)?, main, report);
+        let (parts, core) = read_rest(pkg, report)?;
+        return Ok((text, parts, core));
+    }
+    let mut inflated = None;
+    let mut rest_report = Report::new();
+    let rest: Result<_> = rayon::in_place_scope(|scope| {
+        scope.spawn(|_| inflated = Some(pending.inflate()));
+        read_rest(pkg, &mut rest_report)
+    });
+    // The scope waited for the spawned job, so `inflated` is set.
+    let inflated = inflated.unwrap_or_else(|| pending.inflate());
+    let text = parse::package::decode_part(pkg.settle(&pending, inflated)?, main, report);
+    report.append(rest_report);
+    let (parts, core) = rest?;
+    Ok((text, parts, core))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::archive::{Compression, ZipWriter};
+
+    const REL: &str = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+
+    /// A Word package whose main part is `body_bytes` long with one invalid UTF-8 byte, and
+    /// whose styles part has one too, and whose footnotes part is missing: three warnings,
+    /// one from the main part and two from the parts read beside it.
+    fn package(body_bytes: usize) -> Vec<u8> {
+        let mut zip = ZipWriter::new();
+        let mut add = |name: &str, bytes: &[u8]| {
+            zip.add(name, bytes, Compression::Deflate)
+                .expect("a Vec takes any write");
+        };
+        add(
+            "_rels/.rels",
+            format!(
+                r#"<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="r1" Type="{REL}/officeDocument" Target="word/document.xml"/></Relationships>"#
+            )
+            .as_bytes(),
+        );
+        add(
+            "word/_rels/document.xml.rels",
+            format!(
+                r#"<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="r1" Type="{REL}/styles" Target="styles.xml"/><Relationship Id="r2" Type="{REL}/footnotes" Target="footnotes.xml"/></Relationships>"#
+            )
+            .as_bytes(),
+        );
+        let w = r#"xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main""#;
+        let mut main = format!("<w:document {w}><w:body><w:p><w:r><w:t>a\u{1}").into_bytes();
+        if let Some(b) = main.last_mut() {
+            *b = 0xFF;
+        }
+        let para = b"</w:t></w:r></w:p><w:p><w:r><w:t>text";
+        while main.len() < body_bytes {
+            main.extend_from_slice(para);
+        }
+        main.extend_from_slice(b"</w:t></w:r></w:p></w:body></w:document>");
+        add("word/document.xml", &main);
+        let mut styles = format!("<w:styles {w}><!-- \u{1} --></w:styles>").into_bytes();
+        if let Some(at) = styles.iter().position(|&b| b == 1) {
+            styles[at] = 0xFE;
+        }
+        add("word/styles.xml", &styles);
+        zip.finish().expect("finished")
+    }
+
+    /// Reads the main part beside the other parts or in turn: its text and the bytes counted.
+    fn read(bytes: &[u8], limits: &Limits, on_pool: bool) -> (Result<(String, u64)>, Report) {
+        let mut report = Report::new();
+        let result = Package::open(bytes, limits, &mut report).and_then(|mut pkg| {
+            let main = pkg.main_part.clone();
+            let rels = pkg.rels_of(&main, &mut report)?;
+            let (text, _, _) =
+                main_beside_parts(&mut pkg, &main, &rels, limits, &mut report, on_pool)?;
+            Ok((text, pkg.inflated))
+        });
+        (result, report)
+    }
+
+    #[test]
+    fn a_large_main_part_inflated_beside_the_other_parts_reads_as_in_turn() {
+        let bytes = package(parse::halves::PARALLEL_PARSE_FROM + 10);
+        let limits = Limits::default();
+        let (beside, beside_report) = read(&bytes, &limits, true);
+        let (in_turn, in_turn_report) = read(&bytes, &limits, false);
+        let beside = beside.expect("reads");
+        assert!(beside.0.len() > parse::halves::PARALLEL_PARSE_FROM);
+        assert_eq!(beside, in_turn.expect("reads"));
+        let messages: Vec<String> = beside_report
+            .warnings()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(beside_report.warnings(), in_turn_report.warnings());
+        assert_eq!(messages.len(), 3, "{messages:?}");
+        assert!(messages[0].contains("word/document.xml"), "{messages:?}");
+        assert!(messages[1].contains("word/styles.xml"), "{messages:?}");
+        assert!(messages[2].contains("footnotes.xml"), "{messages:?}");
+    }
+    #[test]
+    fn the_total_budget_holds_the_main_part_read_beside_the_other_parts() {
+        let bytes = package(parse::halves::PARALLEL_PARSE_FROM + 10);
+        let (whole, _) = read(&bytes, &Limits::default(), false);
+        let (main_len, counted) = whole.map(|(t, n)| (t.len() as u64, n)).expect("reads");
+        // The main part fits, the styles part after it does not; then not even the main part.
+        for total in [counted - 1, main_len - 1] {
+            let limits = Limits::default().with_max_total_size(total);
+            let (beside, _) = read(&bytes, &limits, true);
+            let (in_turn, _) = read(&bytes, &limits, false);
+            let (beside, in_turn) = (beside.map(|r| r.1), in_turn.map(|r| r.1));
+            assert!(
+                matches!(beside, Err(Error::TooLarge { .. })),
+                "{total}: {beside:?}"
+            );
+            assert_eq!(format!("{beside:?}"), format!("{in_turn:?}"), "{total}");
+        }
+    }
 }

@@ -9,7 +9,7 @@ use quick_xml::events::Event;
 
 use super::rels::{Relationships, part_dir, rels_part_of};
 use super::xmlutil::attr_string;
-use crate::archive::{ZipReader, looks_like_zip};
+use crate::archive::{PendingRead, ZipReader, looks_like_zip};
 use crate::error::{Error, Result};
 use crate::limits::Limits;
 use crate::report::{Location, Report, WarningKind};
@@ -234,12 +234,35 @@ impl<'a> Package<'a> {
 
     /// Inflates part `name`; `None` when the part is absent.
     pub fn read_bytes(&mut self, name: &str) -> Result<Option<Vec<u8>>> {
+        let Some(pending) = self.pending(name)? else {
+            return Ok(None);
+        };
+        let inflated = pending.inflate();
+        self.settle(&pending, inflated).map(Some)
+    }
+
+    /// Part `name` checked against the limits and counted at its declared size, to be inflated
+    /// on another thread while this package reads other parts ([`ZipReader::pending`]);
+    /// `None` when it is absent.
+    pub fn pending(&mut self, name: &str) -> Result<Option<PendingRead<'a>>> {
         if !self.zip.contains(name) {
             return Ok(None);
         }
-        let bytes = self.zip.read(name)?;
+        let pending = self.zip.pending(name)?;
+        self.inflated += pending.declared();
+        Ok(Some(pending))
+    }
+
+    /// What a [`Package::pending`] part inflated to, counted at its true size.
+    pub fn settle(
+        &mut self,
+        pending: &PendingRead<'_>,
+        inflated: Result<Vec<u8>>,
+    ) -> Result<Vec<u8>> {
+        self.inflated -= pending.declared();
+        let bytes = self.zip.settle(pending, inflated)?;
         self.inflated += bytes.len() as u64;
-        Ok(Some(bytes))
+        Ok(bytes)
     }
 
     /// Reads part `name` as text (see [`decode_part`]); `None` when it is absent.
