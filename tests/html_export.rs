@@ -10,6 +10,7 @@ use base64::Engine;
 use html_fixtures::*;
 use proptest::prelude::*;
 use sdconv::ast::{Block, Image, TextType};
+use sdconv::export::files::{ImageMode, export_files};
 use sdconv::export::html::{HtmlOptions, write_all_in_one, write_files, write_zip};
 use sdconv::internal::archive::ZipReader;
 use sdconv::lang::Language;
@@ -763,7 +764,8 @@ fn grid_columns_no_cell_begins_in_are_merged() {
 /// `convert` to the single-file page has the Word reader inflate the pictures while it builds
 /// the tree (`DocxImportOptions::inflate_pictures`): the page and its warnings are the same as
 /// reading without it and writing after, for every Word file of `../shared/corpus/docx` and
-/// the benchmark's `medium.docx`.
+/// the benchmark's `medium.docx`; so are the Markdown and HTML files the Python package has
+/// written with it (`export_files`).
 #[test]
 fn inflating_a_word_files_pictures_while_reading_changes_no_byte_of_the_page() {
     let Some(shared) = common::shared_dir() else {
@@ -796,6 +798,24 @@ fn inflating_a_word_files_pictures_while_reading_changes_no_byte_of_the_page() {
             path.display()
         );
         assert_eq!(converted.warnings, warnings, "{}", path.display());
+        // The Python package's conversions to Markdown and HTML (pictures as files or inside).
+        let mut inflating = import.clone();
+        inflating.docx = inflating.docx.with_inflate_pictures(true);
+        let read_inflating = sdconv::import(Format::Word, &bytes, &inflating).unwrap();
+        assert_eq!(read_inflating.warnings, read.warnings, "{}", path.display());
+        for (format, images) in [
+            (Format::Html, ImageMode::Files),
+            (Format::Markdown, ImageMode::Files),
+            (Format::Markdown, ImageMode::Inline),
+        ] {
+            let files = |doc| export_files(doc, format, &export, images).unwrap();
+            let (before, now) = (files(&read.value), files(&read_inflating.value));
+            assert!(
+                before == now,
+                "{} as {format:?}, {images:?}: the files differ",
+                path.display()
+            );
+        }
     }
     assert!(with_pictures > 0, "the corpus has Word files with pictures");
 }

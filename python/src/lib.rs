@@ -158,8 +158,25 @@ fn input_format(
 
 /// Reads a document (the work of [`read`] and the first half of [`convert`]).
 fn import(source: &Source, spec: &ImportSpec) -> Result<sdconv::Converted<Document>, Failure> {
+    import_for(source, spec, None)
+}
+
+/// [`import`] for a conversion to `export`, when one follows: when that writes every picture's
+/// bytes ([`sdconv::export::files::ImageMode::inflates_pictures`]), the Word reader inflates
+/// them on its picture thread while it builds the tree, as `sdconv::convert` has it do for the
+/// single-file page, instead of the writer after it.
+fn import_for(
+    source: &Source,
+    spec: &ImportSpec,
+    export: Option<&ExportSpec>,
+) -> Result<sdconv::Converted<Document>, Failure> {
     let (bytes, path) = source.load()?;
     let format = input_format(spec.from, path, &bytes)?;
+    if export.is_some_and(|e| e.images.inflates_pictures(e.to)) {
+        let mut options = spec.options.clone();
+        options.docx = options.docx.with_inflate_pictures(true);
+        return Ok(sdconv::import_shared(format, bytes, &options)?);
+    }
     Ok(sdconv::import_shared(format, bytes, &spec.options)?)
 }
 
@@ -348,7 +365,7 @@ fn convert<'py>(
     describe_image: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let source = Source::new(data, path)?;
-    let read = py.detach(|| import(&source, import_spec))?;
+    let read = py.detach(|| import_for(&source, import_spec, Some(export_spec)))?;
     let mut warnings = read.warnings;
     let mut doc = read.value;
     if let Some(callback) = describe_image {
@@ -384,7 +401,7 @@ fn convert_many<'py>(
         sources
             .par_iter()
             .map(|source| {
-                let read = import(source, import_spec)?;
+                let read = import_for(source, import_spec, Some(export_spec))?;
                 let out = export(&read.value, export_spec)?;
                 Ok((out, read.warnings))
             })

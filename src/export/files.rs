@@ -32,6 +32,16 @@ impl ImageMode {
             _ => None,
         }
     }
+
+    /// Whether an export of `format` with these pictures writes every picture's bytes
+    /// inflated: Markdown and HTML with their pictures as files or inside the text, and the
+    /// single-file page ([`Format::inlines_pictures`]). A Word reader should then inflate them
+    /// while it builds its tree ([`crate::import::docx::DocxImportOptions::inflate_pictures`]);
+    /// the other formats copy them as stored, or leave them out.
+    pub fn inflates_pictures(self, format: Format) -> bool {
+        self != ImageMode::Omit
+            && (matches!(format, Format::Html | Format::Markdown) || format.inlines_pictures())
+    }
 }
 
 /// An export as files ([`export_files`]).
@@ -124,6 +134,18 @@ mod tests {
         )
         .unwrap()
         .value
+    }
+
+    #[test]
+    fn only_markdown_and_html_with_their_pictures_want_them_inflated_while_reading() {
+        for format in [Format::Html, Format::Markdown, Format::HtmlAllInOne] {
+            assert!(ImageMode::Files.inflates_pictures(format), "{format:?}");
+            assert!(ImageMode::Inline.inflates_pictures(format), "{format:?}");
+            assert!(!ImageMode::Omit.inflates_pictures(format), "{format:?}");
+        }
+        for format in [Format::Word, Format::Sdxml, Format::Parsx] {
+            assert!(!ImageMode::Inline.inflates_pictures(format), "{format:?}");
+        }
     }
 
     fn export(format: Format, images: ImageMode) -> ExportedFiles {
