@@ -186,9 +186,16 @@ impl<'a> ZipReader<'a> {
             .max_total_size
             .saturating_sub(self.inflated)
             .min(limits.max_entry_size);
+        // The sizes only: `inflate` opens the entry to read it (an encrypted one fails there).
+        let index = self
+            .archive
+            .index_for_name(&stored)
+            .ok_or_else(|| Error::MissingPart {
+                part: stored.clone(),
+            })?;
         let file = self
             .archive
-            .by_name(&stored)
+            .by_index_raw(index)
             .map_err(|e| Error::NotZip(format!("{stored}: {e}")))?;
         let declared = file.size();
         let compressed = file.compressed_size().max(1);
@@ -223,6 +230,7 @@ impl<'a> ZipReader<'a> {
         self.inflated += declared;
         Ok(PendingRead {
             archive: self.archive.clone(),
+            index,
             stored,
             declared,
             compressed,
@@ -238,7 +246,9 @@ impl<'a> ZipReader<'a> {
         pending: &PendingRead<'_>,
         inflated: Result<Vec<u8>>,
     ) -> Result<Vec<u8>> {
-        self.inflated -= pending.declared;
+        // `pending` counted it at its declared size (saturating: a pending read of another
+        // reader must not wrap the count).
+        self.inflated = self.inflated.saturating_sub(pending.declared);
         let out = inflated?;
         self.inflated += out.len() as u64;
         Ok(out)
@@ -326,7 +336,9 @@ impl<'a> ZipReader<'a> {
 pub struct PendingRead<'a> {
     /// The reader's archive (its entries are shared, not copied).
     archive: ZipArchive<Cursor<Source<'a>>>,
-    /// The entry's stored name.
+    /// The entry's index in `archive`.
+    index: usize,
+    /// The entry's stored name (for messages).
     stored: String,
     /// The inflated size its header declares.
     declared: u64,
@@ -350,7 +362,7 @@ impl PendingRead<'_> {
         let stored = &self.stored;
         let mut archive = self.archive.clone();
         let mut file = archive
-            .by_name(stored)
+            .by_index(self.index)
             .map_err(|e| Error::NotZip(format!("{stored}: {e}")))?;
         let budget = self.budget;
         let mut out = Vec::with_capacity(self.declared.min(budget) as usize);

@@ -259,7 +259,7 @@ impl<'a> Package<'a> {
         pending: &PendingRead<'_>,
         inflated: Result<Vec<u8>>,
     ) -> Result<Vec<u8>> {
-        self.inflated -= pending.declared();
+        self.inflated = self.inflated.saturating_sub(pending.declared());
         let bytes = self.zip.settle(pending, inflated)?;
         self.inflated += bytes.len() as u64;
         Ok(bytes)
