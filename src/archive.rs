@@ -163,6 +163,25 @@ impl<'a> ZipReader<'a> {
         self.find(name).is_some()
     }
 
+    /// The stored name and index of the entry called `name`, and the bytes the limits leave
+    /// it: what is left of the total budget, at most the per-entry limit.
+    fn locate(&self, name: &str) -> Result<(String, usize, u64)> {
+        let missing = |part: &str| Error::MissingPart {
+            part: part.to_string(),
+        };
+        let stored = self.find(name).ok_or_else(|| missing(name))?.to_string();
+        let index = self
+            .archive
+            .index_for_name(&stored)
+            .ok_or_else(|| missing(&stored))?;
+        let budget = self
+            .limits
+            .max_total_size
+            .saturating_sub(self.inflated)
+            .min(self.limits.max_entry_size);
+        Ok((stored, index, budget))
+    }
+
     /// Inflates the entry `name`, enforcing the size, ratio and total limits.
     pub fn read(&mut self, name: &str) -> Result<Vec<u8>> {
         let pending = self.pending(name)?;
@@ -175,24 +194,9 @@ impl<'a> ZipReader<'a> {
     /// while this reader reads other entries; [`ZipReader::settle`] then counts what it
     /// inflated to. [`ZipReader::read`] is the three steps in one.
     pub fn pending(&mut self, name: &str) -> Result<PendingRead<'a>> {
-        let stored = self
-            .find(name)
-            .ok_or_else(|| Error::MissingPart {
-                part: name.to_string(),
-            })?
-            .to_string();
+        let (stored, index, budget) = self.locate(name)?;
         let limits = &self.limits;
-        let budget = limits
-            .max_total_size
-            .saturating_sub(self.inflated)
-            .min(limits.max_entry_size);
         // The sizes only: `inflate` opens the entry to read it (an encrypted one fails there).
-        let index = self
-            .archive
-            .index_for_name(&stored)
-            .ok_or_else(|| Error::MissingPart {
-                part: stored.clone(),
-            })?;
         let file = self
             .archive
             .by_index_raw(index)
@@ -266,23 +270,8 @@ impl<'a> ZipReader<'a> {
     /// (the zip crate copies raw entries only with them), so the output is the same bytes for
     /// the same input on both paths.
     pub fn read_raw(&mut self, name: &str) -> Result<RawEntry> {
-        let stored = self
-            .find(name)
-            .ok_or_else(|| Error::MissingPart {
-                part: name.to_string(),
-            })?
-            .to_string();
+        let (stored, index, budget) = self.locate(name)?;
         let limits = &self.limits;
-        let budget = limits
-            .max_total_size
-            .saturating_sub(self.inflated)
-            .min(limits.max_entry_size);
-        let index = self
-            .archive
-            .index_for_name(&stored)
-            .ok_or_else(|| Error::MissingPart {
-                part: stored.clone(),
-            })?;
         let file = self
             .archive
             .by_index_raw(index)
