@@ -33,3 +33,16 @@ pub fn metafile_check(
 ) -> std::result::Result<(String, Option<Vec<u8>>, usize, usize), String> {
     crate::metafile::check(bytes, png_pixels)
 }
+
+/// Reads a Word file as [`crate::import::docx::read`] does, converting a body of `split_from`
+/// top-level blocks or more in two halves at once, the second always on the rayon pool (the
+/// reader's own threshold is several hundred blocks, and it converts the second half itself
+/// when the pool has not started on it): for the test that compares both ways on every Word
+/// file of the corpus. `usize::MAX` converts on the calling thread alone.
+pub fn read_docx_split_from(
+    bytes: &[u8],
+    options: &crate::import::docx::DocxImportOptions,
+    split_from: usize,
+) -> crate::Result<crate::report::Converted<crate::Document>> {
+    crate::import::docx::read_split_from(bytes, options, split_from)
+}

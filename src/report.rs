@@ -172,6 +172,11 @@ impl Report {
         self.warnings.extend(other.warnings);
     }
 
+    /// The warnings, taken out.
+    pub fn into_warnings(self) -> Vec<Warning> {
+        self.warnings
+    }
+
     /// The warnings so far.
     pub fn warnings(&self) -> &[Warning] {
         &self.warnings

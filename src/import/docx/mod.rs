@@ -42,7 +42,7 @@ use parse::parts::{self, TextParts};
 use parse::pictures::MediaJob;
 use parse::rels::Relationships;
 use tree::convert::Built;
-use tree::converter::Sources;
+use tree::converter::{Sources, Split};
 use tree::{meta, numbering as lists, pictures, references};
 
 /// Options of the Word reader. Input limits are an argument of their own ([`read_source`]).
@@ -169,7 +169,7 @@ pub fn read_source(
     options: &DocxImportOptions,
     limits: &Limits,
 ) -> Result<Converted<Document>> {
-    let read = read_word(source, options, limits, Lists::Canonical)?;
+    let read = read_word(source, options, limits, Lists::Canonical, DEFAULT_SPLIT)?;
     Ok(Converted {
         value: read.value.doc,
         warnings: read.warnings,
@@ -183,7 +183,32 @@ pub fn read_with_looks(
     options: &DocxImportOptions,
     limits: &Limits,
 ) -> Result<Converted<WordRead>> {
-    read_word(source, options, limits, Lists::AsWord)
+    read_word(source, options, limits, Lists::AsWord, DEFAULT_SPLIT)
+}
+
+/// Reads a Word file like [`read`], converting bodies of `split_from` top-level blocks or more
+/// in two halves at once, the second always on the pool: for tests that compare both ways on
+/// small files.
+pub(crate) fn read_split_from(
+    bytes: &[u8],
+    options: &DocxImportOptions,
+    split_from: usize,
+) -> Result<Converted<Document>> {
+    let split = Split {
+        from: split_from,
+        always: true,
+    };
+    let read = read_word(
+        Source::Borrowed(bytes),
+        options,
+        &Limits::default(),
+        Lists::Canonical,
+        split,
+    )?;
+    Ok(Converted {
+        value: read.value.doc,
+        warnings: read.warnings,
+    })
 }
 
 /// The zip entries of the pictures the main document part of the Word file `bytes` shows,
@@ -206,6 +231,7 @@ fn read_word(
     options: &DocxImportOptions,
     limits: &Limits,
     lists: Lists,
+    split: Split,
 ) -> Result<Converted<WordRead>> {
     let bytes: &[u8] = source.as_ref();
     meta::check_given(&options.meta)?;
@@ -228,6 +254,7 @@ fn read_word(
             limits,
             lists,
             parsed: &parsed,
+            split,
         };
         text_side(&mut pkg, &main, &main_rels, &read, report)
     })?;
@@ -297,7 +324,16 @@ struct Reading<'r> {
     limits: &'r Limits,
     lists: Lists,
     parsed: &'r dyn Fn(),
+    /// Which bodies are converted in two halves at once ([`DEFAULT_SPLIT`] but in tests).
+    split: Split,
 }
+
+/// Bodies of [`tree::seam::SPLIT_FROM`] top-level blocks or more are converted in two halves
+/// at once, the second half by this thread when the pool has not started on it.
+const DEFAULT_SPLIT: Split = Split {
+    from: tree::seam::SPLIT_FROM,
+    always: false,
+};
 
 /// Reads the text parts (main, styles, numbering, notes, comments, core properties, page
 /// headers and footers, diagrams, charts) and converts them.
@@ -313,6 +349,7 @@ fn text_side(
         limits,
         lists,
         parsed,
+        ..
     } = *read;
     let (text, parts, core) = main_beside_parts(
         pkg,
@@ -365,6 +402,15 @@ fn text_side(
         charts: &charts,
         chunks: &chunks,
         core_language: core.language.as_deref(),
+        // The picture thread inflating pictures meanwhile wants the other core.
+        split: if options.parse_on_one_core || options.inflate_pictures {
+            Split {
+                from: usize::MAX,
+                always: false,
+            }
+        } else {
+            read.split
+        },
     };
     let mut built = tree::convert::build(src, body, comments, page, report);
     // The chunks' pictures, beside the document's own (named apart).

@@ -99,7 +99,7 @@ impl<'a> Converter<'a> {
                 "w:fldChar",
             );
         }
-        let blocks = self.block_list(body.blocks, Some(&widths));
+        let blocks = self.top_level(body.blocks, &widths);
         if !self.carry.is_empty() {
             self.carry.clear();
         }
@@ -139,6 +139,19 @@ impl<'a> Converter<'a> {
             ..Out::default()
         };
         let mut pending: Vec<Item> = Vec::new();
+        self.blocks_into(blocks, widths, &mut out, &mut pending);
+        self.finish_list(out, pending, widths.is_some())
+    }
+
+    /// Converts `blocks` onto `out`, the anchors before a paragraph waiting in `pending`;
+    /// `widths` per block of `blocks` at top level.
+    pub(super) fn blocks_into(
+        &mut self,
+        blocks: impl IntoIterator<Item = model::Block>,
+        widths: Option<&[u64]>,
+        out: &mut Out,
+        pending: &mut Vec<Item>,
+    ) {
         for (i, b) in blocks.into_iter().enumerate() {
             if let Some(w) = widths {
                 self.text_width = w.get(i).copied().unwrap_or(DEFAULT_TEXT_WIDTH);
@@ -157,7 +170,7 @@ impl<'a> Converter<'a> {
                     }
                 }
                 model::Block::Para(p) => {
-                    let items = std::mem::take(&mut pending);
+                    let items = std::mem::take(pending);
                     if self.src.word_refs {
                         // mammoth writes a bookmark between paragraphs before the paragraph.
                         for item in &items {
@@ -169,7 +182,7 @@ impl<'a> Converter<'a> {
                     // A section ends with this paragraph: the next block starts the next one.
                     let section = widths.and(p.props.section.clone());
                     let before = out.blocks.len();
-                    self.paragraph(p, items, &mut out);
+                    self.paragraph(p, items, out);
                     if let Some(section) = section {
                         // A paragraph holding nothing but the section break is the break
                         // (read as mammoth reads, it stays: its raw text counts it).
@@ -191,10 +204,20 @@ impl<'a> Converter<'a> {
                         }
                         _ => true,
                     });
-                    self.table(t, &mut out);
+                    self.table(t, out);
                 }
             }
         }
+    }
+
+    /// Ends a block list: the anchors left after its last paragraph, then the captions onto
+    /// the blocks they name (at `top` level moving the section ends with the blocks).
+    pub(super) fn finish_list(
+        &mut self,
+        out: Out,
+        pending: Vec<Item>,
+        top: bool,
+    ) -> Vec<ast::Block> {
         // Anchors after the last paragraph: bookmarks wait for the next block; comment anchors
         // with nothing to attach to are dropped (their comment stays in the list).
         for item in pending {
@@ -203,7 +226,6 @@ impl<'a> Converter<'a> {
             }
         }
         let mut marks: Vec<usize> = self.section_ends.iter().map(|(at, _)| *at).collect();
-        let top = widths.is_some();
         let blocks = super::captions::attach(
             out,
             &mut self.report,

@@ -16,7 +16,7 @@ use foldhash::fast::RandomState as FastHash;
 use super::looks::NumberLooks;
 use super::mapping::{StyleInfo, StyleMapping};
 use super::media::MediaNames;
-use super::numbering::ListCounters;
+use super::numbering::{Count, ListCounters, ListNumber};
 use crate::ast;
 use crate::import::docx::parse::notes::NoteMap;
 use crate::import::docx::parse::numbering::Numbering;
@@ -29,6 +29,7 @@ use crate::report::{Location, Report, WarningKind};
 pub const DEFAULT_TEXT_WIDTH: u64 = 6 * 914_400;
 
 /// Everything stage two reads besides the body.
+#[derive(Clone, Copy)]
 pub struct Sources<'a> {
     pub styles: &'a Styles,
     pub numbering: &'a Numbering,
@@ -55,6 +56,18 @@ pub struct Sources<'a> {
     pub core_language: Option<&'a str>,
     /// Embedded chunks read, by part name.
     pub chunks: &'a HashMap<String, crate::import::docx::chunks::ChunkBlocks>,
+    /// Which bodies are converted in two halves at once (`super::seam`).
+    pub split: Split,
+}
+
+/// Which bodies are converted in two halves at once (`super::seam`).
+#[derive(Debug, Clone, Copy)]
+pub struct Split {
+    /// Bodies of this many top-level blocks or more; `usize::MAX`: none.
+    pub from: usize,
+    /// The calling thread leaves the second half to the pool even when the pool has not
+    /// started on it by the time the first is done (tests, to join halves of small files).
+    pub always: bool,
 }
 
 /// A block list being built, with what the caption pass needs to know: which blocks are
@@ -130,6 +143,20 @@ pub struct Converter<'a> {
     pub(super) theme_lang: LangSlots,
     /// Room for the plain text of the paragraph being decided, reused from one to the next.
     pub(super) para_text: String,
+    /// Kept by the converter of the body's second half (`super::seam`), which starts without
+    /// what the first half leaves: what it did with the state that carries across the seam.
+    pub(super) log: Option<Box<SeamLog>>,
+}
+
+/// What the converter of the body's second half did with the state that carries across the
+/// seam, in order, so it can be done again behind the first half's state and checked
+/// (`super::seam`).
+#[derive(Debug, Default)]
+pub struct SeamLog {
+    /// Each numbered paragraph counted, with the number it got.
+    pub lists: Vec<(Count, ListNumber)>,
+    /// The key of each warning given once, with its index in the report.
+    pub warned: Vec<(String, usize)>,
 }
 
 impl<'a> Converter<'a> {
@@ -158,6 +185,7 @@ impl<'a> Converter<'a> {
             looks: NumberLooks::default(),
             theme_lang: LangSlots::default(),
             para_text: String::new(),
+            log: None,
         }
     }
 
@@ -188,6 +216,11 @@ impl<'a> Converter<'a> {
         message: impl Into<String>,
         element: &str,
     ) {
+        if let Some(log) = &mut self.log {
+            if !self.warned.contains(&key) {
+                log.warned.push((key.clone(), self.report.warnings().len()));
+            }
+        }
         if self.warned.insert(key) {
             self.warn(kind, message, element);
         }
@@ -219,6 +252,17 @@ impl<'a> Converter<'a> {
             }
         }
         id
+    }
+
+    /// Counts a numbered paragraph.
+    pub(super) fn count_list(&mut self, count: Count) -> ListNumber {
+        let n = self
+            .lists
+            .count(&count, self.src.numbering, self.src.styles);
+        if let Some(log) = &mut self.log {
+            log.lists.push((count, n.clone()));
+        }
+        n
     }
 
     /// Takes the bookmarks waiting for a block (before a table) as its id.

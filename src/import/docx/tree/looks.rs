@@ -35,6 +35,13 @@ impl NumberLooks {
             .or_insert(look);
     }
 
+    /// Records what `later` recorded, as if its paragraphs came after these.
+    pub fn extend(&mut self, later: NumberLooks) {
+        for (key, look) in later.levels {
+            self.levels.entry(key).or_insert(look);
+        }
+    }
+
     /// The look of list `list_id` at tree `level`.
     pub fn get(&self, list_id: &str, level: u8) -> Option<&NumberLook> {
         self.levels.get(&(list_id.to_string(), level))

@@ -5,7 +5,7 @@
 use std::collections::{HashMap, HashSet};
 
 /// Media names handed out while converting, and the parts they come from.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct MediaNames {
     by_part: HashMap<String, String>,
     taken: HashSet<String>,

@@ -32,4 +32,5 @@ pub mod pages;
 pub mod paragraphs;
 pub mod pictures;
 pub mod references;
+pub mod seam;
 pub mod tables;

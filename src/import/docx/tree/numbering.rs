@@ -28,7 +28,7 @@ pub struct ListNumber {
 }
 
 /// Counters for one document part.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct ListCounters {
     /// Word's counters: by abstract definition, or by `numId` when the num overrides levels.
     word: HashMap<String, [Option<u32>; LEVELS]>,
@@ -36,29 +36,52 @@ pub struct ListCounters {
     naive: HashMap<String, [u32; LEVELS]>,
 }
 
+/// What counting one numbered paragraph needs of its level: kept by a half of the body
+/// converted apart (`super::seam`), to count it again behind the first half's counters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Count {
+    /// `numId`.
+    num_id: String,
+    /// The counters it moves: `a:` and the abstract definition's id, or `n:` and the `numId`
+    /// when the num overrides levels.
+    key: String,
+    /// The level, 0..LEVELS.
+    level: usize,
+    /// Where the level starts (`w:startOverride`, else `w:start`, else 0).
+    start_value: u32,
+    /// The level's format.
+    format: NumberFormat,
+}
+
+impl Count {
+    /// The count of one paragraph at `lvl` of list `num_id`.
+    pub fn of(num_id: &str, lvl: &ResolvedLevel) -> Self {
+        Count {
+            num_id: num_id.to_string(),
+            key: if lvl.overridden {
+                format!("n:{num_id}")
+            } else {
+                format!("a:{}", lvl.abstract_id)
+            },
+            level: usize::from(lvl.ilvl).min(LEVELS - 1),
+            start_value: lvl.start_override.or(lvl.level.start).unwrap_or(0),
+            format: lvl.level.number_format(),
+        }
+    }
+}
+
 impl ListCounters {
-    /// Counts one numbered paragraph at `lvl` of list `num_id`.
-    pub fn next(
-        &mut self,
-        num_id: &str,
-        lvl: &ResolvedLevel,
-        numbering: &Numbering,
-        styles: &Styles,
-    ) -> ListNumber {
-        let l = usize::from(lvl.ilvl).min(LEVELS - 1);
-        let format = lvl.level.number_format();
-        let key = if lvl.overridden {
-            format!("n:{num_id}")
-        } else {
-            format!("a:{}", lvl.abstract_id)
-        };
-        let start_value = lvl.start_override.or(lvl.level.start).unwrap_or(0);
+    /// Counts one numbered paragraph.
+    pub fn count(&mut self, c: &Count, numbering: &Numbering, styles: &Styles) -> ListNumber {
+        let l = c.level;
+        let num_id = c.num_id.as_str();
+        let format = c.format;
         // Word: restart deeper levels unless their lvlRestart says otherwise.
         let restart_of = |m: usize| numbering.restart_of(num_id, m as u8, styles);
-        let word = self.word.entry(key).or_insert([None; LEVELS]);
+        let word = self.word.entry(c.key.clone()).or_insert([None; LEVELS]);
         let value = match word[l] {
             Some(v) => v.saturating_add(1),
-            None => start_value,
+            None => c.start_value,
         };
         word[l] = Some(value);
         for (m, slot) in word.iter_mut().enumerate().skip(l + 1) {
@@ -494,7 +517,7 @@ mod tests {
                     ilvl: Some(*ilvl),
                 };
                 let lvl = n.resolve(&np, None, &styles).unwrap();
-                let out = c.next(id, &lvl, &n, &styles);
+                let out = c.count(&Count::of(id, &lvl), &n, &styles);
                 (out.start, out.restart)
             })
             .collect()

@@ -9,7 +9,7 @@ use std::rc::Rc;
 use super::converter::{CaptionInfo, Converter, Out};
 use super::looks::NumberLook;
 use super::mapping::{self, Basis, NumberingFacts, ParagraphFacts, StyleInfo};
-use super::numbering::ListNumber;
+use super::numbering::{Count, ListNumber};
 use crate::ast::inline::{Leaf, Mark, Run as IRun, from_runs};
 use crate::ast::{self, Align, Change, Inline, NumberFormat, Paragraph, TextStyle, TextType};
 use crate::import::docx::parse::model::{self, Item};
@@ -414,10 +414,7 @@ impl<'a> Converter<'a> {
             Some((id, lvl))
                 if lvl.level.number_format() != NumberFormat::None || kind.is_list() =>
             {
-                let n = self
-                    .lists
-                    .next(id, lvl, self.src.numbering, self.src.styles);
-                Some(n)
+                Some(self.count_list(Count::of(id, lvl)))
             }
             _ => None,
         }

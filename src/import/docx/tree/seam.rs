@@ -1,0 +1,292 @@
+//! Stage two's top level in two halves at once: a long body's second half is converted on the
+//! rayon pool while the calling thread converts the first, then joined behind it as if one
+//! converter had read on.
+//!
+//! The second half's converter starts without what the first half leaves: list counters, ids
+//! taken, media names, warnings given once, styles looked at, the open field stack, bookmarks
+//! waiting for a block. Of what carries on it keeps a log or the state itself, and the join does
+//! its part again behind the first half's state and checks that nothing came out otherwise:
+//! - each numbered paragraph is counted again behind the first half's counters and must get
+//!   the same number (a list carried across the seam numbers the same whenever Word's count and
+//!   a writer's naive count agree there, which they do but for contrived numbering);
+//! - its ids and aliases must name no bookmark the first half gave out;
+//! - its media names, handed out again behind the first half's, must come out the same;
+//! - at the seam no field may be open and no bookmark waiting, and at most one half may hold
+//!   SmartArt (their list ids count up);
+//! - a warning given once that the first half gave already is dropped; warning locations move
+//!   by the first half's block count.
+//!
+//! Where a check fails the second half is converted again on the calling thread, from the
+//! blocks kept for that (the pool's converter worked on copies made one block at a time), so
+//! the tree and the warnings are always one converter's.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Mutex;
+
+use super::converter::{Converter, FieldState, Out, SeamLog, Sources};
+use super::looks::NumberLooks;
+use super::media::MediaNames;
+use crate::ast;
+use crate::import::docx::parse::model::{self, Item};
+use crate::import::docx::parse::props::{LangSlots, Section};
+use crate::report::Report;
+
+/// Bodies of this many top-level blocks or more are converted in two halves at once: the
+/// 5,500 blocks of a 564-page file took about 45 ms on one core; a few hundred take well over
+/// a millisecond, which a spawn costs a thousandth of.
+pub const SPLIT_FROM: usize = 400;
+
+/// What the second half's converter leaves, for the join.
+struct Half {
+    out: Out,
+    pending: Vec<Item>,
+    report: Report,
+    log: SeamLog,
+    media: MediaNames,
+    wide_images: HashSet<(String, u64, u64)>,
+    diagram_count: usize,
+    ids: HashSet<String>,
+    alias: HashMap<String, String>,
+    carry: Vec<String>,
+    unmapped_styles: HashMap<String, bool>,
+    fields: FieldState,
+    note_ids: Vec<String>,
+    outside_bookmarks: Vec<String>,
+    section_ends: Vec<(usize, Section)>,
+    looks: NumberLooks,
+    text_width: u64,
+    block_no: usize,
+}
+
+impl Converter<'_> {
+    /// Converts the body's top-level blocks (`widths`: each one's text width) into one block
+    /// list: in two halves at once when the body is long and the pool has a second thread.
+    pub(super) fn top_level(
+        &mut self,
+        mut blocks: Vec<model::Block>,
+        widths: &[u64],
+    ) -> Vec<ast::Block> {
+        let at = (blocks.len() >= self.src.split.from && rayon::current_num_threads() > 1)
+            .then(|| seam(&blocks))
+            .flatten();
+        let Some(at) = at else {
+            return self.block_list(blocks, Some(widths));
+        };
+        let (first_widths, second_widths) = widths.split_at(at.min(widths.len()));
+        let second = Mutex::new(Some(blocks.split_off(at)));
+        let src = self.src;
+        let theme_lang = self.theme_lang.clone();
+        let fields_disabled = self.fields.disabled;
+        let mut out = Out {
+            blocks: Vec::with_capacity(blocks.len() * 2),
+            ..Out::default()
+        };
+        let mut pending: Vec<Item> = Vec::new();
+        let mut half: Option<(Box<Half>, Vec<model::Block>)> = None;
+        rayon::in_place_scope(|scope| {
+            let half = &mut half;
+            let second = &second;
+            scope.spawn(move |_| {
+                if let Some(blocks) = take(second) {
+                    *half = Some(convert_half(
+                        src,
+                        theme_lang,
+                        fields_disabled,
+                        blocks,
+                        second_widths,
+                    ));
+                }
+            });
+            self.blocks_into(blocks, Some(first_widths), &mut out, &mut pending);
+            // The pool had not started on the second half: this thread reads on alone.
+            if !src.split.always {
+                if let Some(rest) = take(second) {
+                    self.blocks_into(rest, Some(second_widths), &mut out, &mut pending);
+                }
+            }
+        });
+        if let Some((half, kept)) = half {
+            if let Err(half) = self.join(&mut out, &mut pending, half) {
+                // Dropped where it was made, beside this thread's work.
+                rayon::spawn(move || drop(half));
+                self.blocks_into(kept, Some(second_widths), &mut out, &mut pending);
+            } else {
+                rayon::spawn(move || drop(kept));
+            }
+        }
+        self.finish_list(out, pending, true)
+    }
+
+    /// Joins the second half behind the first (`out`, `pending` and this converter's state),
+    /// or hands it back untouched when it would not have come out the same behind it.
+    fn join(
+        &mut self,
+        out: &mut Out,
+        pending: &mut Vec<Item>,
+        half: Box<Half>,
+    ) -> Result<(), Box<Half>> {
+        let at_rest = self.carry.is_empty()
+            && pending.is_empty()
+            && self.fields.frames.is_empty()
+            && self.fields.overflow == 0
+            && (self.diagram_count == 0 || half.diagram_count == 0);
+        let ids_apart = !half
+            .ids
+            .iter()
+            .chain(half.alias.keys())
+            .any(|b| self.ids.contains(b));
+        if !at_rest || !ids_apart {
+            return Err(half);
+        }
+        let mut lists = self.lists.clone();
+        let same_numbers = half.log.lists.iter().all(|(count, number)| {
+            lists.count(count, self.src.numbering, self.src.styles) == *number
+        });
+        let mut media = self.media.clone();
+        let same_names = half
+            .media
+            .wanted
+            .iter()
+            .all(|(part, name)| media.name_for(part) == *name);
+        if !same_numbers || !same_names {
+            return Err(half);
+        }
+        let half = *half;
+        self.lists = lists;
+        self.media = media;
+        self.ids.extend(half.ids);
+        self.alias.extend(half.alias);
+        let mut dropped: Vec<usize> = Vec::new();
+        for (key, at) in half.log.warned {
+            if !self.warned.insert(key) {
+                dropped.push(at);
+            }
+        }
+        let offset = out.blocks.len();
+        for (i, mut warning) in half.report.into_warnings().into_iter().enumerate() {
+            if dropped.binary_search(&i).is_ok() {
+                continue;
+            }
+            if let Some(block) = &mut warning.location.block {
+                *block += offset;
+            }
+            self.report.push(warning);
+        }
+        for (style, done) in half.unmapped_styles {
+            // A style the first half has nothing more to say of stays so.
+            if self.unmapped_styles.get(&style) != Some(&true) {
+                self.unmapped_styles.insert(style, done);
+            }
+        }
+        self.looks.extend(half.looks);
+        self.wide_images.extend(half.wide_images);
+        self.diagram_count += half.diagram_count;
+        self.note_ids.extend(half.note_ids);
+        self.outside_bookmarks.extend(half.outside_bookmarks);
+        self.section_ends.extend(
+            half.section_ends
+                .into_iter()
+                .map(|(at, section)| (at + offset, section)),
+        );
+        out.captions.extend(
+            half.out
+                .captions
+                .into_iter()
+                .map(|(at, info)| (at + offset, info)),
+        );
+        out.blocks.extend(half.out.blocks);
+        *pending = half.pending;
+        self.carry = half.carry;
+        self.fields = half.fields;
+        self.text_width = half.text_width;
+        self.block_no = offset + half.block_no;
+        Ok(())
+    }
+}
+
+/// Converts the second half from nothing carried over, on copies of its blocks made one at a
+/// time; hands back the blocks themselves for a second try.
+fn convert_half(
+    src: Sources<'_>,
+    theme_lang: LangSlots,
+    fields_disabled: bool,
+    blocks: Vec<model::Block>,
+    widths: &[u64],
+) -> (Box<Half>, Vec<model::Block>) {
+    let mut conv = Converter::new(src, Report::new());
+    conv.theme_lang = theme_lang;
+    conv.fields = FieldState {
+        disabled: fields_disabled,
+        ..FieldState::default()
+    };
+    conv.log = Some(Box::default());
+    let mut out = Out {
+        blocks: Vec::with_capacity(blocks.len()),
+        ..Out::default()
+    };
+    let mut pending = Vec::new();
+    conv.blocks_into(blocks.iter().cloned(), Some(widths), &mut out, &mut pending);
+    let half = Box::new(Half {
+        out,
+        pending,
+        report: conv.report,
+        log: conv.log.map(|log| *log).unwrap_or_default(),
+        media: conv.media,
+        wide_images: conv.wide_images,
+        diagram_count: conv.diagram_count,
+        ids: conv.ids,
+        alias: conv.alias,
+        carry: conv.carry,
+        unmapped_styles: conv.unmapped_styles,
+        fields: conv.fields,
+        note_ids: conv.note_ids,
+        outside_bookmarks: conv.outside_bookmarks,
+        section_ends: conv.section_ends,
+        looks: conv.looks,
+        text_width: conv.text_width,
+        block_no: conv.block_no,
+    });
+    (half, blocks)
+}
+
+/// Takes the second half's blocks, for whichever thread gets there first.
+fn take(second: &Mutex<Option<Vec<model::Block>>>) -> Option<Vec<model::Block>> {
+    match second.lock() {
+        Ok(mut slot) => slot.take(),
+        Err(poisoned) => poisoned.into_inner().take(),
+    }
+}
+
+/// Where the second half starts: the first block past three fifths of the body that no loose
+/// anchor stands before (anchors wait for the next paragraph, which would then be the other
+/// half's). Three fifths, not half: the pool's converter also copies its blocks, and a block
+/// cost it about one and a half times what it cost the calling thread (large.docx: 18 ms
+/// against 13 ms for halves of one size).
+fn seam(blocks: &[model::Block]) -> Option<usize> {
+    (blocks.len() / 5 * 3..blocks.len())
+        .find(|&at| at > 0 && !matches!(blocks.get(at - 1), Some(model::Block::Loose(_)) | None))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_seam_falls_three_fifths_in_and_never_behind_a_loose_anchor() {
+        let para = || model::Block::Para(model::Para::default());
+        let loose = || model::Block::Loose(Item::Bookmark("b".into()));
+        let plain: Vec<model::Block> = (0..10).map(|_| para()).collect();
+        assert_eq!(seam(&plain), Some(6));
+        let mut anchored = plain.clone();
+        anchored[5] = loose();
+        anchored[6] = loose();
+        assert_eq!(seam(&anchored), Some(8));
+        let mut ends_loose = plain;
+        ends_loose[9] = loose();
+        for b in ends_loose.iter_mut().skip(5) {
+            *b = loose();
+        }
+        assert_eq!(seam(&ends_loose), None);
+        assert_eq!(seam(&[]), None);
+    }
+}
