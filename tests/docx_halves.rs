@@ -145,27 +145,61 @@ fn pictures_of_one_file_name_in_both_halves_are_named_as_one_converter_names_the
     assert_eq!(names, ["image1-2.png", "image1.png", "image9.png"]);
 }
 
-#[test]
-fn a_bookmark_named_in_both_halves_is_the_first_blocks_id() {
-    let marked = |text: &str| {
-        format!(
-            r#"<w:p><w:bookmarkStart w:id="1" w:name="twice"/><w:r><w:t>{text}</w:t></w:r><w:bookmarkEnd w:id="1"/></w:p>"#
-        )
-    };
-    let bytes = docx(&around_seam(&[marked("first")], &[marked("second")]))
-        .styles(NORMAL)
-        .build();
-    let c = alike(&bytes, &DocxImportOptions::default(), "bookmarks").expect("reads");
-    let ids: Vec<&str> = c
-        .value
+fn marked(names: &[&str], text: &str) -> String {
+    let starts: String = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| format!(r#"<w:bookmarkStart w:id="{i}" w:name="{n}"/>"#))
+        .collect();
+    let ends: String = (0..names.len())
+        .map(|i| format!(r#"<w:bookmarkEnd w:id="{i}"/>"#))
+        .collect();
+    format!(r#"<w:p>{starts}<w:r><w:t>{text}</w:t></w:r>{ends}</w:p>"#)
+}
+
+fn ids(c: &Converted<Document>) -> Vec<&str> {
+    c.value
         .blocks
         .iter()
         .filter_map(|b| match b {
             Block::Paragraph(p) => p.id.as_deref(),
             _ => None,
         })
-        .collect();
-    assert_eq!(ids, ["twice"]);
+        .collect()
+}
+
+#[test]
+fn a_bookmark_named_in_both_halves_is_the_first_blocks_id() {
+    let link = r##"<w:p><w:hyperlink w:anchor="_Toc9"><w:r><w:t>see there</w:t></w:r></w:hyperlink></w:p>"##;
+    let bytes = docx(&around_seam(
+        &[marked(&["twice"], "first")],
+        &[
+            marked(&["twice"], "second"),
+            marked(&["twice", "other", "_Toc9"], "third"),
+            link.to_string(),
+        ],
+    ))
+    .styles(NORMAL)
+    .build();
+    let c = alike(&bytes, &DocxImportOptions::default(), "bookmarks").expect("reads");
+    assert_eq!(ids(&c), ["twice", "other"]);
+    // Word's own bookmark on that block points where the block's id does.
+    let json = serde_json::to_string(&c.value.blocks[8]).expect("serialises");
+    assert!(json.contains("#other"), "{json}");
+}
+
+#[test]
+fn an_empty_section_break_paragraph_losing_its_id_to_the_first_half_is_dropped() {
+    let empty_break = r#"<w:p><w:pPr><w:sectPr><w:pgSz w:w="11906" w:h="16838"/></w:sectPr></w:pPr><w:bookmarkStart w:id="1" w:name="twice"/><w:bookmarkEnd w:id="1"/></w:p>"#;
+    let bytes = docx(&around_seam(
+        &[marked(&["twice"], "first")],
+        &[empty_break.to_string()],
+    ))
+    .styles(NORMAL)
+    .build();
+    let c = alike(&bytes, &DocxImportOptions::default(), "section break").expect("reads");
+    assert_eq!(ids(&c), ["twice"]);
+    assert_eq!(c.value.blocks.len(), 9, "{:?}", c.value.blocks);
 }
 
 #[test]

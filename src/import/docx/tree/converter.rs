@@ -153,8 +153,11 @@ pub struct Converter<'a> {
 /// (`super::seam`).
 #[derive(Debug, Default)]
 pub struct SeamLog {
-    /// Each numbered paragraph counted, with the number it got.
-    pub lists: Vec<(Count, ListNumber)>,
+    /// Each numbered paragraph counted, with the number it kept (none for a paragraph that
+    /// counts but is no numbered kind).
+    pub lists: Vec<(Count, Option<ListNumber>)>,
+    /// The bookmarks of each block that took an id, with the id it took.
+    pub ids: Vec<(Vec<String>, String)>,
     /// The key of each warning given once, with its index in the report.
     pub warned: Vec<(String, usize)>,
 }
@@ -226,39 +229,24 @@ impl<'a> Converter<'a> {
         }
     }
     pub(super) fn assign_id(&mut self, bookmarks: &mut Vec<String>) -> Option<String> {
-        // A name not starting with `_` is the tree's id (the writer's contract); Word's own
-        // `_Toc…`/`_Ref…` bookmarks on the same block become aliases of it, so references to
-        // them resolve to that id.
-        if let Some(i) = bookmarks
-            .iter()
-            .position(|b| !b.starts_with('_') && !self.ids.contains(b))
-        {
-            let named = bookmarks.remove(i);
-            bookmarks.insert(0, named);
-        }
-        let mut id: Option<String> = None;
-        for b in bookmarks.drain(..) {
-            if self.ids.contains(&b) {
-                continue;
-            }
-            match &id {
-                None => {
-                    self.ids.insert(b.clone());
-                    id = Some(b);
-                }
-                Some(first) => {
-                    self.alias.insert(b, first.clone());
-                }
-            }
+        let given = match &self.log {
+            Some(_) if !bookmarks.is_empty() => Some(bookmarks.clone()),
+            _ => None,
+        };
+        let id = assign(&mut self.ids, &mut self.alias, bookmarks);
+        if let (Some(log), Some(given), Some(id)) = (&mut self.log, given, &id) {
+            log.ids.push((given, id.clone()));
         }
         id
     }
 
     /// Counts a numbered paragraph.
-    pub(super) fn count_list(&mut self, count: Count) -> ListNumber {
+    /// Counts a numbered paragraph; its number when `kept` (the paragraph is a numbered kind).
+    pub(super) fn count_list(&mut self, count: Count, kept: bool) -> Option<ListNumber> {
         let n = self
             .lists
             .count(&count, self.src.numbering, self.src.styles);
+        let n = kept.then_some(n);
         if let Some(log) = &mut self.log {
             log.lists.push((count, n.clone()));
         }
@@ -270,6 +258,40 @@ impl<'a> Converter<'a> {
         let mut carried = std::mem::take(&mut self.carry);
         self.assign_id(&mut carried)
     }
+}
+
+/// Gives a block the first of `bookmarks` not in `ids` as its id, and records it there. A name
+/// not starting with `_` goes first (the tree's id, by the writers' contract); Word's own
+/// `_Toc…`/`_Ref…` bookmarks on the same block become aliases of it, so references to them
+/// resolve to that id.
+pub(super) fn assign(
+    ids: &mut HashSet<String>,
+    alias: &mut HashMap<String, String>,
+    bookmarks: &mut Vec<String>,
+) -> Option<String> {
+    if let Some(i) = bookmarks
+        .iter()
+        .position(|b| !b.starts_with('_') && !ids.contains(b))
+    {
+        let named = bookmarks.remove(i);
+        bookmarks.insert(0, named);
+    }
+    let mut id: Option<String> = None;
+    for b in bookmarks.drain(..) {
+        if ids.contains(&b) {
+            continue;
+        }
+        match &id {
+            None => {
+                ids.insert(b.clone());
+                id = Some(b);
+            }
+            Some(first) => {
+                alias.insert(b, first.clone());
+            }
+        }
+    }
+    id
 }
 
 /// One complex field open across paragraphs: its instruction so far, and what its result does.

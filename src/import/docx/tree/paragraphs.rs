@@ -409,21 +409,19 @@ impl<'a> Converter<'a> {
         kind: TextType,
         level: u8,
     ) -> Option<ListNumber> {
+        let kept = matches!(
+            kind,
+            TextType::ListOl | TextType::ListUl | TextType::HeadingOl | TextType::ParagraphOl
+        );
         let list = match &info.num {
             // A level without numbers counts only for the list items mapping made of it.
             Some((id, lvl))
                 if lvl.level.number_format() != NumberFormat::None || kind.is_list() =>
             {
-                Some(self.count_list(Count::of(id, lvl)))
+                self.count_list(Count::of(id, lvl), kept)
             }
             _ => None,
-        }
-        .filter(|_| {
-            matches!(
-                kind,
-                TextType::ListOl | TextType::ListUl | TextType::HeadingOl | TextType::ParagraphOl
-            )
-        });
+        };
         if let (Some(l), Some((_, lvl))) = (&list, &info.num) {
             self.looks.record(
                 &l.list_id,

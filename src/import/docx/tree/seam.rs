@@ -8,8 +8,11 @@
 //! its part again behind the first half's state and checks that nothing came out otherwise:
 //! - each numbered paragraph is counted again behind the first half's counters and must get
 //!   the same number (a list carried across the seam numbers the same whenever Word's count and
-//!   a writer's naive count agree there, which they do but for contrived numbering);
-//! - its ids and aliases must name no bookmark the first half gave out;
+//!   a writer's naive count agree there; they do not where several list ids share one
+//!   definition's counters, as LibreOffice writes lists);
+//! - where a bookmark is named in both halves, its blocks' bookmarks are given out as ids
+//!   again behind the first half's, and a top-level block whose id comes out otherwise takes
+//!   the new one (aliases follow);
 //! - its media names, handed out again behind the first half's, must come out the same;
 //! - at the seam no field may be open and no bookmark waiting, and at most one half may hold
 //!   SmartArt (their list ids count up);
@@ -23,7 +26,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 
-use super::converter::{Converter, FieldState, Out, SeamLog, Sources};
+use super::converter::{self, Converter, FieldState, Out, SeamLog, Sources};
 use super::looks::NumberLooks;
 use super::media::MediaNames;
 use crate::ast;
@@ -130,17 +133,14 @@ impl Converter<'_> {
             && self.fields.frames.is_empty()
             && self.fields.overflow == 0
             && (self.diagram_count == 0 || half.diagram_count == 0);
-        let ids_apart = !half
-            .ids
-            .iter()
-            .chain(half.alias.keys())
-            .any(|b| self.ids.contains(b));
-        if !at_rest || !ids_apart {
+        if !at_rest {
             return Err(half);
         }
         let mut lists = self.lists.clone();
-        let same_numbers = half.log.lists.iter().all(|(count, number)| {
-            lists.count(count, self.src.numbering, self.src.styles) == *number
+        // Every paragraph counts again; only the numbers kept must come out the same.
+        let same_numbers = half.log.lists.iter().fold(true, |same, (count, kept)| {
+            let number = lists.count(count, self.src.numbering, self.src.styles);
+            same && kept.as_ref().is_none_or(|kept| *kept == number)
         });
         let mut media = self.media.clone();
         let same_names = half
@@ -151,11 +151,29 @@ impl Converter<'_> {
         if !same_numbers || !same_names {
             return Err(half);
         }
-        let half = *half;
+        let mut half = *half;
+        let ids = if half
+            .ids
+            .iter()
+            .chain(half.alias.keys())
+            .any(|b| self.ids.contains(b))
+        {
+            // A bookmark named in both halves: its ids given out again behind the first
+            // half's, onto the blocks that took them.
+            match again_behind(&self.ids, &self.alias, &half.log.ids, &mut half.out.blocks) {
+                Some(ids) => ids,
+                None => return Err(Box::new(half)),
+            }
+        } else {
+            let mut ids = std::mem::take(&mut self.ids);
+            ids.extend(std::mem::take(&mut half.ids));
+            let mut alias = std::mem::take(&mut self.alias);
+            alias.extend(std::mem::take(&mut half.alias));
+            (ids, alias)
+        };
+        (self.ids, self.alias) = ids;
         self.lists = lists;
         self.media = media;
-        self.ids.extend(half.ids);
-        self.alias.extend(half.alias);
         let mut dropped: Vec<usize> = Vec::new();
         for (key, at) in half.log.warned {
             if !self.warned.insert(key) {
@@ -201,6 +219,50 @@ impl Converter<'_> {
         self.text_width = half.text_width;
         self.block_no = offset + half.block_no;
         Ok(())
+    }
+}
+
+/// The ids and aliases one converter would have given the second half's blocks behind the
+/// first half's `ids` and `alias`: each block's bookmarks (`given`) assigned again, and a block
+/// of `blocks` whose id comes out otherwise given the new one. `None` where that would not
+/// make the same tree: the block is not at top level (in a cell a caption's id may have moved
+/// onto its picture by then, a choice that depends on the id), it is not found (dropped after
+/// it took the id), or it is an empty paragraph losing its id (a section break paragraph
+/// without one is dropped).
+fn again_behind(
+    ids: &HashSet<String>,
+    alias: &HashMap<String, String>,
+    given: &[(Vec<String>, String)],
+    blocks: &mut [ast::Block],
+) -> Option<(HashSet<String>, HashMap<String, String>)> {
+    let (mut ids, mut alias) = (ids.clone(), alias.clone());
+    for (bookmarks, took) in given {
+        let now = converter::assign(&mut ids, &mut alias, &mut bookmarks.clone());
+        if now.as_ref() == Some(took) {
+            continue;
+        }
+        // One block took it (an embedded chunk's blocks bring ids of their own).
+        if blocks.iter().filter(|b| id_of(b) == Some(took)).count() != 1 {
+            return None;
+        }
+        match blocks.iter_mut().find(|b| id_of(b) == Some(took))? {
+            ast::Block::Paragraph(p) if now.is_none() && p.content.is_empty() => return None,
+            ast::Block::Paragraph(p) => p.id = now,
+            ast::Block::Image(i) => i.id = now,
+            ast::Block::Table(t) => t.id = now,
+            _ => return None,
+        }
+    }
+    Some((ids, alias))
+}
+
+/// The id of a block that can take one from its bookmarks.
+fn id_of(block: &ast::Block) -> Option<&String> {
+    match block {
+        ast::Block::Paragraph(p) => p.id.as_ref(),
+        ast::Block::Image(i) => i.id.as_ref(),
+        ast::Block::Table(t) => t.id.as_ref(),
+        _ => None,
     }
 }
 
