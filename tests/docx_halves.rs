@@ -189,6 +189,42 @@ fn a_bookmark_named_in_both_halves_is_the_first_blocks_id() {
 }
 
 #[test]
+fn a_bookmark_named_in_both_halves_is_given_again_in_a_cell_too() {
+    let table = format!(
+        "<w:tbl><w:tr><w:tc>{}</w:tc><w:tc>{}</w:tc></w:tr></w:tbl>",
+        marked(&["twice", "inner"], "in a cell"),
+        p("beside")
+    );
+    let bytes = docx(&around_seam(&[marked(&["twice"], "first")], &[table]))
+        .styles(NORMAL)
+        .build();
+    let c = alike(&bytes, &DocxImportOptions::default(), "cell").expect("reads");
+    let json = serde_json::to_string(&c.value.blocks[6]).expect("serialises");
+    assert!(json.contains(r#""id":"inner""#), "{json}");
+}
+
+#[test]
+fn a_list_renumbered_across_the_seam_with_a_numbered_section_break_dropped() {
+    // The dropped paragraph took a number the tree no longer shows: the numbers cannot be
+    // matched to the paragraphs by their order, so the second half is converted again.
+    let numbered_break = r#"<w:p><w:pPr><w:numPr><w:ilvl w:val="0"/><w:numId w:val="4"/></w:numPr><w:sectPr><w:pgSz w:w="11906" w:h="16838"/></w:sectPr></w:pPr></w:p>"#;
+    let first: Vec<String> = (1..=5)
+        .map(|i| numbered(1, 0, &format!("one {i}")))
+        .collect();
+    let second = vec![
+        numbered(4, 0, "four"),
+        numbered_break.to_string(),
+        numbered(4, 0, "five"),
+    ];
+    let bytes = docx(&around_seam(&first, &second))
+        .styles(NORMAL)
+        .numbering(LISTS)
+        .build();
+    let c = alike(&bytes, &DocxImportOptions::default(), "numbered break").expect("reads");
+    assert_eq!(c.value.blocks.len(), 9, "{:?}", c.value.blocks);
+}
+
+#[test]
 fn an_empty_section_break_paragraph_losing_its_id_to_the_first_half_is_dropped() {
     let empty_break = r#"<w:p><w:pPr><w:sectPr><w:pgSz w:w="11906" w:h="16838"/></w:sectPr></w:pPr><w:bookmarkStart w:id="1" w:name="twice"/><w:bookmarkEnd w:id="1"/></w:p>"#;
     let bytes = docx(&around_seam(

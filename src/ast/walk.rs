@@ -56,9 +56,7 @@ impl Document {
     /// in a table's cells after the table's place): for a pass that works on each paragraph on
     /// its own, on all cores.
     pub fn paragraphs_mut(&mut self) -> Vec<&mut Paragraph> {
-        let mut out = Vec::new();
-        paragraphs_mut(&mut self.blocks, &mut out);
-        out
+        paragraphs_in(&mut self.blocks)
     }
 
     /// Calls `f` on every list of inline content: paragraph text (in tables too), note content
@@ -214,6 +212,14 @@ fn walk_mut(
         }
         path.0.pop();
     }
+}
+
+/// Every paragraph of `blocks` and of their tables' cells, mutably, in the order of
+/// [`Document::paragraphs_mut`].
+pub(crate) fn paragraphs_in(blocks: &mut [Block]) -> Vec<&mut Paragraph> {
+    let mut out = Vec::new();
+    paragraphs_mut(blocks, &mut out);
+    out
 }
 
 /// [`walk_mut`]'s order, keeping only paragraphs: a callback cannot hand its block out.

@@ -166,6 +166,9 @@ impl<'a> Converter<'a> {
                             for block in &chunk.blocks {
                                 out.push(block.clone());
                             }
+                            if let Some(log) = &mut self.log {
+                                log.unnumbered_lists = true;
+                            }
                         }
                     }
                 }
@@ -192,6 +195,9 @@ impl<'a> Converter<'a> {
                                 if q.content.is_empty() && q.id.is_none())
                         {
                             out.blocks.pop();
+                            if let Some(log) = &mut self.log {
+                                log.unnumbered_lists = true;
+                            }
                         }
                         self.section_ends.push((out.blocks.len(), section));
                     }

@@ -156,6 +156,11 @@ pub struct SeamLog {
     /// Each numbered paragraph counted, with the number it kept (none for a paragraph that
     /// counts but is no numbered kind).
     pub lists: Vec<(Count, Option<ListNumber>)>,
+    /// The index in `lists` of each paragraph made that took its number, in the order made.
+    pub numbered: Vec<usize>,
+    /// Blocks came or went that `numbered` does not list (an embedded chunk's, a section
+    /// break paragraph dropped): numbers cannot be matched to the blocks by their order.
+    pub unnumbered_lists: bool,
     /// The bookmarks of each block that took an id, with the id it took.
     pub ids: Vec<(Vec<String>, String)>,
     /// The key of each warning given once, with its index in the report.

@@ -509,6 +509,12 @@ impl<'a> Converter<'a> {
                     } else {
                         None
                     };
+                    if first && d.list.is_some() {
+                        // The number counted last (in `decide`) is this paragraph's.
+                        if let Some(log) = &mut self.log {
+                            log.numbered.push(log.lists.len().saturating_sub(1));
+                        }
+                    }
                     let para = text_paragraph(info, indent_left, d, runs, id, first);
                     first = false;
                     match &d.caption {

@@ -6,10 +6,10 @@
 //! taken, media names, warnings given once, styles looked at, the open field stack, bookmarks
 //! waiting for a block. Of what carries on it keeps a log or the state itself, and the join does
 //! its part again behind the first half's state and checks that nothing came out otherwise:
-//! - each numbered paragraph is counted again behind the first half's counters and must get
-//!   the same number (a list carried across the seam numbers the same whenever Word's count and
-//!   a writer's naive count agree there; they do not where several list ids share one
-//!   definition's counters, as LibreOffice writes lists);
+//! - each numbered paragraph is counted again behind the first half's counters; a paragraph
+//!   whose number comes out otherwise (where several list ids share one definition's counters,
+//!   as LibreOffice writes lists) takes the new start and restart, found among the paragraphs
+//!   of its list by the order they were made;
 //! - where a bookmark is named in both halves, its blocks' bookmarks are given out as ids
 //!   again behind the first half's, and a top-level block whose id comes out otherwise takes
 //!   the new one (aliases follow);
@@ -29,6 +29,7 @@ use std::sync::Mutex;
 use super::converter::{self, Converter, FieldState, Out, SeamLog, Sources};
 use super::looks::NumberLooks;
 use super::media::MediaNames;
+use super::numbering::ListNumber;
 use crate::ast;
 use crate::import::docx::parse::model::{self, Item};
 use crate::import::docx::parse::props::{LangSlots, Section};
@@ -136,22 +137,29 @@ impl Converter<'_> {
         if !at_rest {
             return Err(half);
         }
-        let mut lists = self.lists.clone();
-        // Every paragraph counts again; only the numbers kept must come out the same.
-        let same_numbers = half.log.lists.iter().fold(true, |same, (count, kept)| {
-            let number = lists.count(count, self.src.numbering, self.src.styles);
-            same && kept.as_ref().is_none_or(|kept| *kept == number)
-        });
         let mut media = self.media.clone();
         let same_names = half
             .media
             .wanted
             .iter()
             .all(|(part, name)| media.name_for(part) == *name);
-        if !same_numbers || !same_names {
+        if !same_names {
             return Err(half);
         }
+        // Every paragraph counts again; a number kept that comes out otherwise goes onto the
+        // paragraph that took it.
+        let mut lists = self.lists.clone();
+        let mut renumbered: HashMap<usize, ListNumber> = HashMap::new();
+        for (i, (count, kept)) in half.log.lists.iter().enumerate() {
+            let number = lists.count(count, self.src.numbering, self.src.styles);
+            if kept.as_ref().is_some_and(|kept| *kept != number) {
+                renumbered.insert(i, number);
+            }
+        }
         let mut half = *half;
+        if !renumbered.is_empty() && !renumber(&half.log, &renumbered, &mut half.out.blocks) {
+            return Err(Box::new(half));
+        }
         let ids = if half
             .ids
             .iter()
@@ -225,10 +233,10 @@ impl Converter<'_> {
 /// The ids and aliases one converter would have given the second half's blocks behind the
 /// first half's `ids` and `alias`: each block's bookmarks (`given`) assigned again, and a block
 /// of `blocks` whose id comes out otherwise given the new one. `None` where that would not
-/// make the same tree: the block is not at top level (in a cell a caption's id may have moved
-/// onto its picture by then, a choice that depends on the id), it is not found (dropped after
-/// it took the id), or it is an empty paragraph losing its id (a section break paragraph
-/// without one is dropped).
+/// make the same tree: the block is a picture or table in a cell (a caption's id may have
+/// moved onto it, a choice that depends on the id), it is not found (dropped after it took the
+/// id) or not alone with the id, or it is an empty paragraph losing its id (a section break
+/// paragraph without one is dropped).
 fn again_behind(
     ids: &HashSet<String>,
     alias: &HashMap<String, String>,
@@ -242,27 +250,104 @@ fn again_behind(
             continue;
         }
         // One block took it (an embedded chunk's blocks bring ids of their own).
-        if blocks.iter().filter(|b| id_of(b) == Some(took)).count() != 1 {
+        let mut found = Vec::new();
+        holders(blocks, took, true, &mut found);
+        let [holder] = found.as_mut_slice() else {
             return None;
-        }
-        match blocks.iter_mut().find(|b| id_of(b) == Some(took))? {
-            ast::Block::Paragraph(p) if now.is_none() && p.content.is_empty() => return None,
-            ast::Block::Paragraph(p) => p.id = now,
-            ast::Block::Image(i) => i.id = now,
-            ast::Block::Table(t) => t.id = now,
+        };
+        match holder {
+            Holder::Movable { id, empty } if !(*empty && now.is_none()) => **id = now,
             _ => return None,
         }
     }
     Some((ids, alias))
 }
 
-/// The id of a block that can take one from its bookmarks.
-fn id_of(block: &ast::Block) -> Option<&String> {
-    match block {
-        ast::Block::Paragraph(p) => p.id.as_ref(),
-        ast::Block::Image(i) => i.id.as_ref(),
-        ast::Block::Table(t) => t.id.as_ref(),
-        _ => None,
+/// Gives the paragraphs of `blocks` that took the numbers `renumbered` names (by index in
+/// `log.lists`) their new start and restart. The numbered paragraphs of each list are matched
+/// to the numbers in the order they were made: false where that cannot be done surely (blocks
+/// came or went that the log does not list, a list's paragraphs do not match its numbers one
+/// to one, or one does not carry the number it took).
+fn renumber(
+    log: &SeamLog,
+    renumbered: &HashMap<usize, ListNumber>,
+    blocks: &mut [ast::Block],
+) -> bool {
+    if log.unnumbered_lists {
+        return false;
+    }
+    // The index in `log.lists` of each list's numbered paragraphs, in the order made.
+    let mut made: HashMap<&str, Vec<usize>> = HashMap::new();
+    for &i in &log.numbered {
+        match log.lists.get(i) {
+            Some((_, Some(number))) => made.entry(number.list_id.as_str()).or_default().push(i),
+            _ => return false,
+        }
+    }
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    for p in ast::paragraphs_in(blocks) {
+        // A list this half numbered none of (SmartArt's) is none of this pass's business.
+        let Some((id, order)) = p.list_id.as_deref().and_then(|id| made.get_key_value(id)) else {
+            continue;
+        };
+        let nth = seen.entry(id).or_insert(0);
+        let Some(&i) = order.get(*nth) else {
+            return false;
+        };
+        *nth += 1;
+        let Some((_, Some(took))) = log.lists.get(i) else {
+            return false;
+        };
+        if p.start != took.start || p.restart != took.restart {
+            return false;
+        }
+        if let Some(number) = renumbered.get(&i) {
+            p.start = number.start;
+            p.restart = number.restart;
+        }
+    }
+    made.iter()
+        .all(|(id, order)| seen.get(id) == Some(&order.len()))
+}
+
+/// A block holding an id, as [`holders`] finds it.
+enum Holder<'b> {
+    /// A top-level block, or a paragraph in a cell: its id may change (`empty`: a paragraph
+    /// without content, which a section break may drop when it has no id).
+    Movable {
+        id: &'b mut Option<String>,
+        empty: bool,
+    },
+    /// A picture or table in a cell: it may hold its caption's id, moved there by a choice that
+    /// depended on that id.
+    Fixed,
+}
+
+/// The blocks of `blocks` (at `top` level or in a cell) and of their tables' cells whose id
+/// is `id`.
+fn holders<'b>(blocks: &'b mut [ast::Block], id: &str, top: bool, out: &mut Vec<Holder<'b>>) {
+    for block in blocks {
+        // (the id, an empty paragraph, a paragraph)
+        let (slot, empty, paragraph) = match block {
+            ast::Block::Paragraph(p) => (&mut p.id, p.content.is_empty(), true),
+            ast::Block::Image(i) => (&mut i.id, false, false),
+            ast::Block::Table(t) => {
+                let cells = t.rows.iter_mut().flat_map(|r| r.cells.iter_mut());
+                for cell in cells {
+                    holders(&mut cell.blocks, id, false, out);
+                }
+                (&mut t.id, false, false)
+            }
+            _ => continue,
+        };
+        if slot.as_deref() != Some(id) {
+            continue;
+        }
+        out.push(if top || paragraph {
+            Holder::Movable { id: slot, empty }
+        } else {
+            Holder::Fixed
+        });
     }
 }
 
