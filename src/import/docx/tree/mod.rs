@@ -12,6 +12,7 @@
 //!   list form; [`looks`]: how Word draws each list level, handed out for magic import.
 //! - [`tables`]: Word's rows and cells onto the tree's grid; [`captions`]: caption paragraphs
 //!   onto the pictures and tables they name.
+//! - [`seam`]: a long body converted in two halves at once and joined as one converter's.
 //! - [`media`]: media names; [`pictures`]: loaded pictures into the media store, and the
 //!   passes over picture blocks; [`references`]: bookmark ids and the cross-references to
 //!   them; [`meta`]: metadata under the caller's values; [`language`]: languages and
