@@ -225,6 +225,21 @@ fn a_list_renumbered_across_the_seam_with_a_numbered_section_break_dropped() {
 }
 
 #[test]
+fn every_bookmark_named_in_both_halves_reads_as_one_converter_reads_it() {
+    // 300 ids to move at the join, more than it moves (each move walks the half): the second
+    // half is converted again, with the same result.
+    let first: String = (0..450)
+        .map(|i| marked(&[&format!("mark{i}")], &format!("first {i}")))
+        .collect();
+    let second: String = (0..300)
+        .map(|i| marked(&[&format!("mark{i}")], &format!("second {i}")))
+        .collect();
+    let bytes = docx(&(first + &second)).styles(NORMAL).build();
+    let c = alike(&bytes, &DocxImportOptions::default(), "many").expect("reads");
+    assert_eq!(ids(&c).len(), 450);
+}
+
+#[test]
 fn an_empty_section_break_paragraph_losing_its_id_to_the_first_half_is_dropped() {
     let empty_break = r#"<w:p><w:pPr><w:sectPr><w:pgSz w:w="11906" w:h="16838"/></w:sectPr></w:pPr><w:bookmarkStart w:id="1" w:name="twice"/><w:bookmarkEnd w:id="1"/></w:p>"#;
     let bytes = docx(&around_seam(

@@ -40,6 +40,10 @@ use crate::report::Report;
 /// a millisecond, which a spawn costs a thousandth of.
 pub const SPLIT_FROM: usize = 400;
 
+/// At most this many of the second half's ids are moved onto other bookmarks at the join
+/// ([`again_behind`]); past it the second half is converted again.
+const MAX_IDS_MOVED: usize = 256;
+
 /// What the second half's converter leaves, for the join.
 struct Half {
     out: Out,
@@ -244,10 +248,17 @@ fn again_behind(
     blocks: &mut [ast::Block],
 ) -> Option<(HashSet<String>, HashMap<String, String>)> {
     let (mut ids, mut alias) = (ids.clone(), alias.clone());
+    let mut moved = 0;
     for (bookmarks, took) in given {
         let now = converter::assign(&mut ids, &mut alias, &mut bookmarks.clone());
         if now.as_ref() == Some(took) {
             continue;
+        }
+        // Each move walks the half's blocks: a file naming every bookmark twice is converted
+        // again instead.
+        moved += 1;
+        if moved > MAX_IDS_MOVED {
+            return None;
         }
         // One block took it (an embedded chunk's blocks bring ids of their own).
         let mut found = Vec::new();
