@@ -240,6 +240,61 @@ fn every_bookmark_named_in_both_halves_reads_as_one_converter_reads_it() {
 }
 
 #[test]
+fn a_list_renumbered_across_the_seam_in_merged_cells_reads_as_one_converter_reads_it() {
+    // A vertically merged cell's text joins the cell it continues, in an earlier row, so the
+    // tree's order of the list's paragraphs is not the order they were made in.
+    let cell = |merge: &str, body: &str| format!("<w:tc><w:tcPr>{merge}</w:tcPr>{body}</w:tc>");
+    let table = format!(
+        "<w:tbl><w:tr>{}{}</w:tr><w:tr>{}{}</w:tr></w:tbl>",
+        cell(r#"<w:vMerge w:val="restart"/>"#, &numbered(7, 0, "x")),
+        cell("", &numbered(4, 0, "b")),
+        cell("<w:vMerge/>", &numbered(4, 0, "c")),
+        cell("", &p("y")),
+    );
+    let first: Vec<String> = (1..=5)
+        .map(|i| numbered(1, 0, &format!("one {i}")))
+        .collect();
+    let numbering = format!(
+        r#"{LISTS}<w:abstractNum w:abstractNumId="70"><w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/></w:lvl></w:abstractNum><w:num w:numId="7"><w:abstractNumId w:val="70"/></w:num>"#
+    );
+    let bytes = docx(&around_seam(&first, &[table]))
+        .styles(NORMAL)
+        .numbering(&numbering)
+        .build();
+    let c = alike(&bytes, &DocxImportOptions::default(), "merged cells").expect("reads");
+    assert!(
+        matches!(c.value.blocks[6], Block::Table(_)),
+        "{:?}",
+        c.value.blocks[6]
+    );
+}
+
+#[test]
+fn a_caption_in_a_cell_whose_bookmark_the_first_half_took_reads_as_one_converter_reads_it() {
+    // Whether a caption goes onto its picture depends on the ids both hold.
+    let styles = [NORMAL.to_string(), pstyle("Caption", "caption", "")].concat();
+    let picture = format!(
+        r#"<w:p><w:bookmarkStart w:id="1" w:name="Pic"/>{}<w:bookmarkEnd w:id="1"/></w:p>"#,
+        drawing("rIdImg", 914_400, 914_400, "alt")
+    );
+    let caption = format!(
+        r#"<w:p><w:pPr><w:pStyle w:val="Caption"/></w:pPr><w:bookmarkStart w:id="2" w:name="Fig"/><w:bookmarkStart w:id="3" w:name="_Ref9"/><w:r><w:t xml:space="preserve">Figure </w:t></w:r>{}<w:r><w:t xml:space="preserve">: a cat</w:t></w:r><w:bookmarkEnd w:id="2"/><w:bookmarkEnd w:id="3"/></w:p>"#,
+        field(r"SEQ Figure \* ARABIC", "1")
+    );
+    let table = format!("<w:tbl><w:tr><w:tc>{picture}{caption}</w:tc></w:tr></w:tbl>");
+    let bytes = docx(&around_seam(&[marked(&["Fig"], "first")], &[table]))
+        .styles(&styles)
+        .image("rIdImg", "image1.png", png(4, 4))
+        .build();
+    let c = alike(&bytes, &DocxImportOptions::default(), "cell caption").expect("reads");
+    assert!(
+        matches!(c.value.blocks[6], Block::Table(_)),
+        "{:?}",
+        c.value.blocks[6]
+    );
+}
+
+#[test]
 fn an_empty_section_break_paragraph_losing_its_id_to_the_first_half_is_dropped() {
     let empty_break = r#"<w:p><w:pPr><w:sectPr><w:pgSz w:w="11906" w:h="16838"/></w:sectPr></w:pPr><w:bookmarkStart w:id="1" w:name="twice"/><w:bookmarkEnd w:id="1"/></w:p>"#;
     let bytes = docx(&around_seam(

@@ -166,9 +166,7 @@ impl<'a> Converter<'a> {
                             for block in &chunk.blocks {
                                 out.push(block.clone());
                             }
-                            if let Some(log) = &mut self.log {
-                                log.unnumbered_lists = true;
-                            }
+                            self.lose_order(true);
                         }
                     }
                 }
@@ -195,9 +193,7 @@ impl<'a> Converter<'a> {
                                 if q.content.is_empty() && q.id.is_none())
                         {
                             out.blocks.pop();
-                            if let Some(log) = &mut self.log {
-                                log.unnumbered_lists = true;
-                            }
+                            self.lose_order(true);
                         }
                         self.section_ends.push((out.blocks.len(), section));
                     }
@@ -229,6 +225,11 @@ impl<'a> Converter<'a> {
         for item in pending {
             if let Item::Bookmark(name) = item {
                 self.carry.push(name);
+            }
+        }
+        if !top && !out.captions.is_empty() {
+            if let Some(log) = &mut self.log {
+                log.nested_captions = true;
             }
         }
         let mut marks: Vec<usize> = self.section_ends.iter().map(|(at, _)| *at).collect();

@@ -158,9 +158,14 @@ pub struct SeamLog {
     pub lists: Vec<(Count, Option<ListNumber>)>,
     /// The index in `lists` of each paragraph made that took its number, in the order made.
     pub numbered: Vec<usize>,
-    /// Blocks came or went that `numbered` does not list (an embedded chunk's, a section
-    /// break paragraph dropped): numbers cannot be matched to the blocks by their order.
-    pub unnumbered_lists: bool,
+    /// Blocks came, went or moved that these logs do not follow (an embedded chunk's blocks, a
+    /// dropped section break paragraph, a merged cell's blocks moved into the cell it
+    /// continues): numbered paragraphs cannot be found by the order they were made, nor a
+    /// block by the id it took.
+    pub order_lost: bool,
+    /// A caption was attached inside a cell or a text box, a choice that depends on the ids of
+    /// the caption and of what it names.
+    pub nested_captions: bool,
     /// The bookmarks of each block that took an id, with the id it took.
     pub ids: Vec<(Vec<String>, String)>,
     /// The key of each warning given once, with its index in the report.
@@ -246,6 +251,14 @@ impl<'a> Converter<'a> {
     }
 
     /// Counts a numbered paragraph.
+    /// Notes in the seam log, when `lost`, that blocks came, went or moved out of the order
+    /// they were made in.
+    pub(super) fn lose_order(&mut self, lost: bool) {
+        if let (Some(log), true) = (&mut self.log, lost) {
+            log.order_lost = true;
+        }
+    }
+
     /// Counts a numbered paragraph; its number when `kept` (the paragraph is a numbered kind).
     pub(super) fn count_list(&mut self, count: Count, kept: bool) -> Option<ListNumber> {
         let n = self

@@ -11,8 +11,8 @@
 //!   as LibreOffice writes lists) takes the new start and restart, found among the paragraphs
 //!   of its list by the order they were made;
 //! - where a bookmark is named in both halves, its blocks' bookmarks are given out as ids
-//!   again behind the first half's, and a top-level block whose id comes out otherwise takes
-//!   the new one (aliases follow);
+//!   again behind the first half's, and the block whose id comes out otherwise takes the new
+//!   one (aliases follow);
 //! - its media names, handed out again behind the first half's, must come out the same;
 //! - at the seam no field may be open and no bookmark waiting, and at most one half may hold
 //!   SmartArt (their list ids count up);
@@ -172,7 +172,7 @@ impl Converter<'_> {
         {
             // A bookmark named in both halves: its ids given out again behind the first
             // half's, onto the blocks that took them.
-            match again_behind(&self.ids, &self.alias, &half.log.ids, &mut half.out.blocks) {
+            match again_behind(&self.ids, &self.alias, &half.log, &mut half.out.blocks) {
                 Some(ids) => ids,
                 None => return Err(Box::new(half)),
             }
@@ -235,21 +235,27 @@ impl Converter<'_> {
 }
 
 /// The ids and aliases one converter would have given the second half's blocks behind the
-/// first half's `ids` and `alias`: each block's bookmarks (`given`) assigned again, and a block
-/// of `blocks` whose id comes out otherwise given the new one. `None` where that would not
-/// make the same tree: the block is a picture or table in a cell (a caption's id may have
-/// moved onto it, a choice that depends on the id), it is not found (dropped after it took the
-/// id) or not alone with the id, or it is an empty paragraph losing its id (a section break
-/// paragraph without one is dropped).
+/// first half's `ids` and `alias`: each block's bookmarks (`log.ids`) assigned again, and the
+/// block of `blocks` whose id comes out otherwise given the new one. `None` where that would
+/// not make the same tree:
+/// - a caption was attached inside a cell or text box (the choice depends on ids);
+/// - blocks came, went or moved that the log does not follow (the block found by its id may
+///   not be the one that took it);
+/// - no block or several hold the id;
+/// - an empty paragraph would lose its id (a section break paragraph without one is dropped);
+/// - more than [`MAX_IDS_MOVED`] ids would move.
 fn again_behind(
     ids: &HashSet<String>,
     alias: &HashMap<String, String>,
-    given: &[(Vec<String>, String)],
+    log: &SeamLog,
     blocks: &mut [ast::Block],
 ) -> Option<(HashSet<String>, HashMap<String, String>)> {
+    if log.nested_captions || log.order_lost {
+        return None;
+    }
     let (mut ids, mut alias) = (ids.clone(), alias.clone());
     let mut moved = 0;
-    for (bookmarks, took) in given {
+    for (bookmarks, took) in &log.ids {
         let now = converter::assign(&mut ids, &mut alias, &mut bookmarks.clone());
         if now.as_ref() == Some(took) {
             continue;
@@ -260,31 +266,54 @@ fn again_behind(
         if moved > MAX_IDS_MOVED {
             return None;
         }
-        // One block took it (an embedded chunk's blocks bring ids of their own).
         let mut found = Vec::new();
-        holders(blocks, took, true, &mut found);
-        let [holder] = found.as_mut_slice() else {
-            return None;
-        };
-        match holder {
-            Holder::Movable { id, empty } if !(*empty && now.is_none()) => **id = now,
+        holders(blocks, took, &mut found);
+        match found.as_mut_slice() {
+            [(_, true)] if now.is_none() => return None,
+            [(id, _)] => **id = now,
             _ => return None,
         }
     }
     Some((ids, alias))
 }
 
+/// The id fields of the blocks of `blocks` and of their tables' cells that hold `id`, each
+/// with whether its block is a paragraph without content.
+fn holders<'b>(
+    blocks: &'b mut [ast::Block],
+    id: &str,
+    out: &mut Vec<(&'b mut Option<String>, bool)>,
+) {
+    for block in blocks {
+        let (slot, empty) = match block {
+            ast::Block::Paragraph(p) => (&mut p.id, p.content.is_empty()),
+            ast::Block::Image(i) => (&mut i.id, false),
+            ast::Block::Table(t) => {
+                let cells = t.rows.iter_mut().flat_map(|r| r.cells.iter_mut());
+                for cell in cells {
+                    holders(&mut cell.blocks, id, out);
+                }
+                (&mut t.id, false)
+            }
+            _ => continue,
+        };
+        if slot.as_deref() == Some(id) {
+            out.push((slot, empty));
+        }
+    }
+}
+
 /// Gives the paragraphs of `blocks` that took the numbers `renumbered` names (by index in
 /// `log.lists`) their new start and restart. The numbered paragraphs of each list are matched
 /// to the numbers in the order they were made: false where that cannot be done surely (blocks
-/// came or went that the log does not list, a list's paragraphs do not match its numbers one
-/// to one, or one does not carry the number it took).
+/// came, went or moved that the log does not follow, a list's paragraphs do not match its
+/// numbers one to one, or one does not carry the number it took).
 fn renumber(
     log: &SeamLog,
     renumbered: &HashMap<usize, ListNumber>,
     blocks: &mut [ast::Block],
 ) -> bool {
-    if log.unnumbered_lists {
+    if log.order_lost {
         return false;
     }
     // The index in `log.lists` of each list's numbered paragraphs, in the order made.
@@ -319,47 +348,6 @@ fn renumber(
     }
     made.iter()
         .all(|(id, order)| seen.get(id) == Some(&order.len()))
-}
-
-/// A block holding an id, as [`holders`] finds it.
-enum Holder<'b> {
-    /// A top-level block, or a paragraph in a cell: its id may change (`empty`: a paragraph
-    /// without content, which a section break may drop when it has no id).
-    Movable {
-        id: &'b mut Option<String>,
-        empty: bool,
-    },
-    /// A picture or table in a cell: it may hold its caption's id, moved there by a choice that
-    /// depended on that id.
-    Fixed,
-}
-
-/// The blocks of `blocks` (at `top` level or in a cell) and of their tables' cells whose id
-/// is `id`.
-fn holders<'b>(blocks: &'b mut [ast::Block], id: &str, top: bool, out: &mut Vec<Holder<'b>>) {
-    for block in blocks {
-        // (the id, an empty paragraph, a paragraph)
-        let (slot, empty, paragraph) = match block {
-            ast::Block::Paragraph(p) => (&mut p.id, p.content.is_empty(), true),
-            ast::Block::Image(i) => (&mut i.id, false, false),
-            ast::Block::Table(t) => {
-                let cells = t.rows.iter_mut().flat_map(|r| r.cells.iter_mut());
-                for cell in cells {
-                    holders(&mut cell.blocks, id, false, out);
-                }
-                (&mut t.id, false, false)
-            }
-            _ => continue,
-        };
-        if slot.as_deref() != Some(id) {
-            continue;
-        }
-        out.push(if top || paragraph {
-            Holder::Movable { id: slot, empty }
-        } else {
-            Holder::Fixed
-        });
-    }
 }
 
 /// Converts the second half from nothing carried over, on copies of its blocks made one at a

@@ -74,6 +74,7 @@ impl Converter<'_> {
                     if let Some(prev) = placed.last_mut().filter(|p| !p.filler) {
                         prev.span += span;
                         let blocks = self.cell_blocks(cell.blocks, &t.grid, prev.col, prev.span);
+                        self.lose_order(!blocks.is_empty());
                         prev.cell.blocks.extend(blocks.into_iter().filter(has_text));
                         col += span;
                         continue;
@@ -87,6 +88,7 @@ impl Converter<'_> {
                             .is_some_and(|o| o.col == col && o.span == span);
                         if fits {
                             let blocks = self.cell_blocks(cell.blocks, &t.grid, col, span);
+                            self.lose_order(!blocks.is_empty());
                             if let Some(o) = rows.get_mut(orow).and_then(|c| c.get_mut(oidx)) {
                                 o.rowspan += 1;
                                 // Text in a covered cell is unusual; keep it in the merged cell.
