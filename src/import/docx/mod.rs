@@ -169,7 +169,17 @@ pub fn read_source(
     options: &DocxImportOptions,
     limits: &Limits,
 ) -> Result<Converted<Document>> {
-    let read = read_word(source, options, limits, Lists::Canonical, DEFAULT_SPLIT)?;
+    read_document(source, options, limits, DEFAULT_SPLIT)
+}
+
+/// [`read_word`] with the lists in canonical form, handing out the tree.
+fn read_document(
+    source: Source<'_>,
+    options: &DocxImportOptions,
+    limits: &Limits,
+    split: Split,
+) -> Result<Converted<Document>> {
+    let read = read_word(source, options, limits, Lists::Canonical, split)?;
     Ok(Converted {
         value: read.value.doc,
         warnings: read.warnings,
@@ -198,17 +208,7 @@ pub(crate) fn read_split_from(
         from: split_from,
         always: true,
     };
-    let read = read_word(
-        Source::Borrowed(bytes),
-        options,
-        &Limits::default(),
-        Lists::Canonical,
-        split,
-    )?;
-    Ok(Converted {
-        value: read.value.doc,
-        warnings: read.warnings,
-    })
+    read_document(Source::Borrowed(bytes), options, &Limits::default(), split)
 }
 
 /// The zip entries of the pictures the main document part of the Word file `bytes` shows,
@@ -404,10 +404,7 @@ fn text_side(
         core_language: core.language.as_deref(),
         // The picture thread inflating pictures meanwhile wants the other core.
         split: if options.parse_on_one_core || options.inflate_pictures {
-            Split {
-                from: usize::MAX,
-                always: false,
-            }
+            Split::NEVER
         } else {
             read.split
         },

@@ -70,6 +70,14 @@ pub struct Split {
     pub always: bool,
 }
 
+impl Split {
+    /// No body is split.
+    pub const NEVER: Split = Split {
+        from: usize::MAX,
+        always: false,
+    };
+}
+
 /// A block list being built, with what the caption pass needs to know: which blocks are
 /// caption paragraphs.
 #[derive(Default)]
@@ -250,7 +258,6 @@ impl<'a> Converter<'a> {
         id
     }
 
-    /// Counts a numbered paragraph.
     /// Notes in the seam log, when `lost`, that blocks came, went or moved out of the order
     /// they were made in.
     pub(super) fn lose_order(&mut self, lost: bool) {
@@ -261,11 +268,10 @@ impl<'a> Converter<'a> {
 
     /// Counts a numbered paragraph; its number when `kept` (the paragraph is a numbered kind).
     pub(super) fn count_list(&mut self, count: Count, kept: bool) -> Option<ListNumber> {
-        let n = self
-            .lists
-            .count(&count, self.src.numbering, self.src.styles);
+        let logged = self.log.is_some().then(|| count.clone());
+        let n = self.lists.count(count, self.src.numbering, self.src.styles);
         let n = kept.then_some(n);
-        if let Some(log) = &mut self.log {
+        if let (Some(log), Some(count)) = (&mut self.log, logged) {
             log.lists.push((count, n.clone()));
         }
         n

@@ -71,14 +71,15 @@ impl Count {
 }
 
 impl ListCounters {
-    /// Counts one numbered paragraph.
-    pub fn count(&mut self, c: &Count, numbering: &Numbering, styles: &Styles) -> ListNumber {
+    /// Counts one numbered paragraph (taken whole: its names become the counters' keys and
+    /// the number's list id without copies).
+    pub fn count(&mut self, c: Count, numbering: &Numbering, styles: &Styles) -> ListNumber {
         let l = c.level;
         let num_id = c.num_id.as_str();
         let format = c.format;
         // Word: restart deeper levels unless their lvlRestart says otherwise.
         let restart_of = |m: usize| numbering.restart_of(num_id, m as u8, styles);
-        let word = self.word.entry(c.key.clone()).or_insert([None; LEVELS]);
+        let word = self.word.entry(c.key).or_insert([None; LEVELS]);
         let value = match word[l] {
             Some(v) => v.saturating_add(1),
             None => c.start_value,
@@ -113,7 +114,7 @@ impl ListCounters {
         };
         naive[l] = if !drawn { naive_value } else { value.max(1) };
         ListNumber {
-            list_id: num_id.to_string(),
+            list_id: c.num_id,
             format,
             start,
             restart,
@@ -517,7 +518,7 @@ mod tests {
                     ilvl: Some(*ilvl),
                 };
                 let lvl = n.resolve(&np, None, &styles).unwrap();
-                let out = c.count(&Count::of(id, &lvl), &n, &styles);
+                let out = c.count(Count::of(id, &lvl), &n, &styles);
                 (out.start, out.restart)
             })
             .collect()

@@ -36,8 +36,8 @@ use crate::import::docx::parse::props::{LangSlots, Section};
 use crate::report::Report;
 
 /// Bodies of this many top-level blocks or more are converted in two halves at once: the
-/// 5,500 blocks of a 564-page file took about 45 ms on one core; a few hundred take well over
-/// a millisecond, which a spawn costs a thousandth of.
+/// 6,000 blocks of a 564-page file took about 25 ms on one core, so a few hundred take more
+/// than a millisecond, of which a spawn costs a few microseconds.
 pub const SPLIT_FROM: usize = 400;
 
 /// At most this many of the second half's ids are moved onto other bookmarks at the join
@@ -81,14 +81,15 @@ impl Converter<'_> {
             return self.block_list(blocks, Some(widths));
         };
         let (first_widths, second_widths) = widths.split_at(at.min(widths.len()));
+        // Room for one block each, as `block_list` makes.
+        let mut out = Out {
+            blocks: Vec::with_capacity(blocks.len()),
+            ..Out::default()
+        };
         let second = Mutex::new(Some(blocks.split_off(at)));
         let src = self.src;
         let theme_lang = self.theme_lang.clone();
         let fields_disabled = self.fields.disabled;
-        let mut out = Out {
-            blocks: Vec::with_capacity(blocks.len() * 2),
-            ..Out::default()
-        };
         let mut pending: Vec<Item> = Vec::new();
         let mut half: Option<(Box<Half>, Vec<model::Block>)> = None;
         rayon::in_place_scope(|scope| {
@@ -155,7 +156,7 @@ impl Converter<'_> {
         let mut lists = self.lists.clone();
         let mut renumbered: HashMap<usize, ListNumber> = HashMap::new();
         for (i, (count, kept)) in half.log.lists.iter().enumerate() {
-            let number = lists.count(count, self.src.numbering, self.src.styles);
+            let number = lists.count(count.clone(), self.src.numbering, self.src.styles);
             if kept.as_ref().is_some_and(|kept| *kept != number) {
                 renumbered.insert(i, number);
             }
@@ -372,25 +373,55 @@ fn convert_half(
     };
     let mut pending = Vec::new();
     conv.blocks_into(blocks.iter().cloned(), Some(widths), &mut out, &mut pending);
+    // Every field named: a field added to the converter must be decided on here (and in the
+    // join), or this stops compiling.
+    let Converter {
+        src: _,
+        report,
+        media,
+        wide_images,
+        diagram_count,
+        lists: _,
+        ids,
+        alias,
+        carry,
+        chains: _,
+        warned: _,
+        unmapped_styles,
+        fields,
+        text_width,
+        note_depth: _,
+        note_ids,
+        outside_bookmarks,
+        footer_mode: _,
+        block_no,
+        section_ends,
+        looks,
+        theme_lang: _,
+        para_text: _,
+        log,
+    } = conv;
+    // `lists` and `warned` are done again from the log; the note depth and footer mode are
+    // back at none after each block; the chains and the text room are caches.
     let half = Box::new(Half {
         out,
         pending,
-        report: conv.report,
-        log: conv.log.map(|log| *log).unwrap_or_default(),
-        media: conv.media,
-        wide_images: conv.wide_images,
-        diagram_count: conv.diagram_count,
-        ids: conv.ids,
-        alias: conv.alias,
-        carry: conv.carry,
-        unmapped_styles: conv.unmapped_styles,
-        fields: conv.fields,
-        note_ids: conv.note_ids,
-        outside_bookmarks: conv.outside_bookmarks,
-        section_ends: conv.section_ends,
-        looks: conv.looks,
-        text_width: conv.text_width,
-        block_no: conv.block_no,
+        report,
+        log: log.map(|log| *log).unwrap_or_default(),
+        media,
+        wide_images,
+        diagram_count,
+        ids,
+        alias,
+        carry,
+        unmapped_styles,
+        fields,
+        note_ids,
+        outside_bookmarks,
+        section_ends,
+        looks,
+        text_width,
+        block_no,
     });
     (half, blocks)
 }
