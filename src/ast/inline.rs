@@ -630,6 +630,100 @@ pub fn normalize(inlines: &[Inline]) -> Vec<Inline> {
     from_runs(to_runs(inlines))
 }
 
+/// Canonical `inlines` without the wrappers `unwrap` picks, each one's children in its place,
+/// and what then stands side by side joined: text to text, a wrapper to the same wrapper. This
+/// is [`normalize`] of the same runs without those marks (every wrapper of canonical content
+/// nests in mark order, so joining neighbours level by level is all that normalizing would do),
+/// made without flattening the content into runs and nesting it again: the texts and the kept
+/// wrappers move, none is copied.
+pub fn unwrap_marks(mut inlines: Vec<Inline>, unwrap: &impl Fn(&Inline) -> bool) -> Vec<Inline> {
+    // One wrapper to unwrap around everything (a paragraph in its own language's one mark): its
+    // children are the list.
+    while let [only] = inlines.as_mut_slice() {
+        if !unwrap(only) {
+            break;
+        }
+        match only.children_mut() {
+            Some(children) => inlines = std::mem::take(children),
+            None => break,
+        }
+    }
+    // Nothing to unwrap: the list as it is, not built again.
+    if !inlines.iter().any(|i| holds(i, unwrap)) {
+        return inlines;
+    }
+    let mut out = Vec::with_capacity(inlines.len());
+    for inline in inlines {
+        push_unwrapped(&mut out, inline, unwrap);
+    }
+    out
+}
+
+/// Whether `inline` is or holds a wrapper `unwrap` picks.
+fn holds(inline: &Inline, unwrap: &impl Fn(&Inline) -> bool) -> bool {
+    inline
+        .children()
+        .is_some_and(|c| unwrap(inline) || c.iter().any(|i| holds(i, unwrap)))
+}
+
+/// Adds `inline` to `out` for [`unwrap_marks`].
+fn push_unwrapped(out: &mut Vec<Inline>, inline: Inline, unwrap: &impl Fn(&Inline) -> bool) {
+    let inline = if unwrap(&inline) {
+        match Mark::split(inline) {
+            Ok((_, children)) => {
+                for child in children {
+                    push_unwrapped(out, child, unwrap);
+                }
+                return;
+            }
+            Err(leaf) => leaf,
+        }
+    } else {
+        inline
+    };
+    match (out.last_mut(), inline) {
+        // The canonical form has no empty text (`from_runs` drops it).
+        (_, Inline::Text { text }) if text.is_empty() => {}
+        (Some(Inline::Text { text: into }), Inline::Text { text }) => into.push_str(&text),
+        (Some(last), mut inline) if same_wrapper(last, &inline) => {
+            if let (Some(into), Some(children)) = (last.children_mut(), inline.children_mut()) {
+                for child in std::mem::take(children) {
+                    push_unwrapped(into, child, unwrap);
+                }
+            }
+        }
+        (_, mut inline) => {
+            if let Some(children) = inline.children_mut() {
+                *children = unwrap_marks(std::mem::take(children), unwrap);
+                // A wrapper around nothing but what was dropped is no wrapper in canonical form.
+                if children.is_empty() {
+                    return;
+                }
+            }
+            out.push(inline);
+        }
+    }
+}
+
+/// Whether `a` and `b` are wrappers of the same mark (what [`from_runs`] keeps in one).
+fn same_wrapper(a: &Inline, b: &Inline) -> bool {
+    match (a, b) {
+        (Inline::Styled { style: x, .. }, Inline::Styled { style: y, .. }) => x == y,
+        (Inline::Link { href: x, .. }, Inline::Link { href: y, .. }) => x == y,
+        (Inline::Span { style: x, .. }, Inline::Span { style: y, .. }) => x == y,
+        (
+            Inline::Lang {
+                lang: x, dir: dx, ..
+            },
+            Inline::Lang {
+                lang: y, dir: dy, ..
+            },
+        ) => x == y && dx == dy,
+        (Inline::Tracked { change: x, .. }, Inline::Tracked { change: y, .. }) => x == y,
+        _ => false,
+    }
+}
+
 /// Whether `inlines` are already in canonical form.
 pub fn is_normalized(inlines: &[Inline]) -> bool {
     normalize(inlines) == inlines
@@ -670,6 +764,76 @@ mod tests {
     }
     fn t(s: &str) -> Inline {
         Inline::text(s)
+    }
+
+    /// A mark of a small set (two of each kind where the kind has a value) and a leaf of text,
+    /// a break or an atom, for [`unwrap_marks`]'s property.
+    fn arb_run() -> impl proptest::strategy::Strategy<Value = Run> {
+        use proptest::prelude::*;
+        let marks = [
+            Mark::Tracked(ChangeKey {
+                insert: true,
+                author: Some("A".into()),
+                date: None,
+            }),
+            Mark::Tracked(ChangeKey {
+                insert: false,
+                author: None,
+                date: None,
+            }),
+            Mark::Link("x".into()),
+            Mark::Link("y".into()),
+            Mark::Lang(LangKey {
+                lang: Some("en".into()),
+                dir: None,
+            }),
+            Mark::Lang(LangKey {
+                lang: None,
+                dir: Some(crate::ast::Direction::Rtl),
+            }),
+            Mark::Span("s".into()),
+            Mark::Style(TextStyle::Bold),
+            Mark::Style(TextStyle::Italic),
+        ];
+        let leaf = prop_oneof![
+            Just(Leaf::Text("a".into())),
+            Just(Leaf::Text("b".into())),
+            Just(Leaf::Text(String::new())),
+            Just(Leaf::LineBreak),
+            Just(Leaf::Atom(Inline::CommentEnd { id: "c".into() })),
+        ];
+        (proptest::sample::subsequence(marks.to_vec(), 0..=4), leaf)
+            .prop_map(|(marks, leaf)| Run { marks, leaf })
+    }
+
+    /// Which marks a case of the property below unwraps.
+    type IsMark = fn(&Mark) -> bool;
+
+    proptest::proptest! {
+        /// Unwrapping marks of canonical content in place gives what nesting the same runs
+        /// without those marks gives.
+        #[test]
+        fn unwrapping_marks_is_normalizing_the_runs_without_them(
+            runs in proptest::collection::vec(arb_run(), 0..12)
+        ) {
+            let content = from_runs(runs.clone());
+            let kinds: [(&str, IsMark); 3] = [
+                ("lang", |m| matches!(m, Mark::Lang(_))),
+                ("link", |m| matches!(m, Mark::Link(_))),
+                ("bold", |m| *m == Mark::Style(TextStyle::Bold)),
+            ];
+            for (kind, is_mark) in kinds {
+                let without = runs.iter().cloned().map(|mut r| {
+                    r.marks.retain(|m| !is_mark(m));
+                    r
+                });
+                proptest::prop_assert_eq!(
+                    unwrap_marks(content.clone(), &|i| Mark::of(i).is_some_and(|m| is_mark(&m))),
+                    from_runs(without),
+                    "unwrapping {}", kind
+                );
+            }
+        }
     }
 
     #[test]
