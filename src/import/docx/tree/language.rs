@@ -122,21 +122,26 @@ pub fn settle(
     default_bidi: Option<bool>,
     default_lang: Option<&str>,
 ) -> Settled {
-    // One count per paragraph: the tally needs every paragraph's before the rewrite below can
-    // start, and the rewrite needs each paragraph's own language, which comes from the same
-    // count. Each paragraph is counted and rewritten on its own, so both run on all cores
-    // (together a quarter of building the tree, which is otherwise one core's work); the counts
-    // are added up in the body's order, so "the first to appear among equals" is the same.
+    // One count per paragraph, and one rewrite. A paragraph with a language of its own (most:
+    // one with letters, or with a language in its mark) is made relative to it in the same
+    // task that counts it, while its content is still in the cache; only the tally, added up
+    // in the body's order afterwards (so "the first to appear among equals" is the same),
+    // waits for every count. Both passes run on all cores.
     let mut paras = doc.paragraphs_mut();
-    let mut tally = Tally::default();
-    let own: Vec<Option<usize>> = paras
-        .par_iter()
+    let counted: Vec<Counted> = paras
+        .par_iter_mut()
         .with_min_len(PARAGRAPHS_PER_TASK)
-        .map(|p| ParaCount::of(p))
-        .collect::<Vec<_>>()
-        .into_iter()
-        .map(|count| tally.add(count))
+        .map(|p| {
+            let counted = Counted::of(p);
+            if let Some(lang) = counted.own_name() {
+                let dir = p.dir.unwrap_or(Direction::Ltr);
+                p.content = relative_owned(std::mem::take(&mut p.content), Some(lang), dir);
+            }
+            counted
+        })
         .collect();
+    let mut tally = Tally::default();
+    let own: Vec<Option<usize>> = counted.into_iter().map(|c| tally.add(c)).collect();
     let language = tally.language().map(str::to_string);
     let direction = match default_bidi {
         Some(true) => Direction::Rtl,
@@ -156,10 +161,16 @@ pub fn settle(
         .zip(own)
         .with_min_len(PARAGRAPHS_PER_TASK)
         .for_each(|(p, own)| {
-            // A paragraph without letters or a language of its own is in the document's.
-            let lang = own.and_then(|i| tally.name(i)).or(doc_lang);
             let dir = p.dir.unwrap_or(Direction::Ltr);
-            p.content = relative_owned(std::mem::take(&mut p.content), lang, dir);
+            let lang = match own.and_then(|i| tally.name(i)) {
+                Some(lang) => Some(lang),
+                // A paragraph without letters or a language of its own is in the document's:
+                // made relative to it only now.
+                None => {
+                    p.content = relative_owned(std::mem::take(&mut p.content), doc_lang, dir);
+                    doc_lang
+                }
+            };
             p.lang = lang.filter(|l| Some(*l) != doc_lang).map(str::to_string);
             p.dir = (dir != direction).then_some(dir);
         });
@@ -188,6 +199,8 @@ struct Tally {
     /// Language → its place in `chars` (a hostile file can name thousands). Looked up for every
     /// paragraph, so hashed with foldhash (seeded per process) instead of SipHash.
     places: HashMap<String, usize, FastHash>,
+    /// The place last looked up.
+    last: usize,
     rtl: usize,
     ltr: usize,
 }
@@ -221,25 +234,78 @@ impl<'p> ParaCount<'p> {
     }
 }
 
+/// A [`ParaCount`] that outlives its paragraph's language marks (the rewrite drops them).
+struct Counted {
+    rtl: bool,
+    /// Characters per language, in order of first appearance.
+    counts: smallvec::SmallVec<[(String, usize); 2]>,
+    /// The paragraph's own language, as its place in `counts` (always among them).
+    own: Option<usize>,
+}
+
+impl Counted {
+    fn of(p: &ast::Paragraph) -> Self {
+        let count = ParaCount::of(p);
+        Counted {
+            rtl: count.rtl,
+            own: count
+                .own
+                .and_then(|o| count.counts.iter().position(|(l, _)| *l == o)),
+            counts: count
+                .counts
+                .iter()
+                .map(|(l, n)| (l.to_string(), *n))
+                .collect(),
+        }
+    }
+
+    /// The paragraph's own language.
+    fn own_name(&self) -> Option<&str> {
+        self.own
+            .and_then(|i| self.counts.get(i))
+            .map(|(l, _)| l.as_str())
+    }
+}
+
 impl Tally {
     /// Adds a paragraph's count; returns its own language as an index for [`Tally::name`].
-    fn add(&mut self, count: ParaCount<'_>) -> Option<usize> {
+    fn add(&mut self, count: Counted) -> Option<usize> {
         if count.rtl {
             self.rtl += 1;
         } else {
             self.ltr += 1;
         }
-        for (lang, n) in count.counts {
-            match self.places.get(lang).and_then(|&at| self.chars.get_mut(at)) {
-                Some((_, c)) => *c += n,
-                None => {
-                    self.places.insert(lang.to_string(), self.chars.len());
-                    self.chars.push((lang.to_string(), n));
-                }
+        let mut own = None;
+        for (i, (lang, n)) in count.counts.into_iter().enumerate() {
+            let at = self.place(lang);
+            if let Some((_, c)) = self.chars.get_mut(at) {
+                *c += n;
+            }
+            if count.own == Some(i) {
+                own = Some(at);
             }
         }
-        // The paragraph's own language is among those just counted.
-        count.own.and_then(|l| self.places.get(l).copied())
+        own
+    }
+
+    /// The place of `lang` in `chars`, listed with no characters if new. Most paragraphs are
+    /// in the language of the one before: that one is compared first, without hashing.
+    fn place(&mut self, lang: String) -> usize {
+        if let Some((l, _)) = self.chars.get(self.last) {
+            if *l == lang {
+                return self.last;
+            }
+        }
+        let at = match self.places.get(&lang) {
+            Some(&at) => at,
+            None => {
+                self.places.insert(lang.clone(), self.chars.len());
+                self.chars.push((lang, 0));
+                self.chars.len() - 1
+            }
+        };
+        self.last = at;
+        at
     }
 
     /// The language at `index`.
@@ -337,54 +403,72 @@ fn most_common<'c>(counts: &[(&'c str, usize)]) -> Option<&'c str> {
 }
 
 /// [`relative`] for content the caller gives up. Most paragraphs are in one language with no
-/// run in another, so their content is free of language marks, or is one language mark around
-/// everything that says what the paragraph says. [`relative`] would flatten such content into
-/// runs and nest it again only to drop that mark; here the mark is dropped directly. (Debug
-/// builds check that both ways give the same content, so every test that reads a Word file
-/// checks this shortcut.)
+/// run in another: every language mark in them says the paragraph's language (or none) and no
+/// other direction, so each would be dropped. [`relative`] would flatten such content into runs
+/// and nest it again only to drop those marks; here they are unwrapped in place
+/// ([`ast::inline::unwrap_marks`]). (Debug builds check that both ways give the same content,
+/// so every test that reads a Word file checks this shortcut.)
 fn relative_owned(content: Vec<Inline>, lang: Option<&str>, dir: Direction) -> Vec<Inline> {
     let opposite = match dir {
         Direction::Ltr => Direction::Rtl,
         Direction::Rtl => Direction::Ltr,
     };
-    let unwrap = match content.as_slice() {
-        [
-            Inline::Lang {
-                lang: l,
-                dir: d,
-                children,
-            },
-        ] if (l.is_none() || l.as_deref() == lang)
-            && *d != Some(opposite)
-            && !has_lang_or_note(children) =>
-        {
-            true
-        }
-        all if !has_lang_or_note(all) => false,
-        _ => return relative(content, lang, dir),
+    // A mark that says the paragraph's language or none, and not the other direction, says
+    // nothing relative to the paragraph (nor does a neutral run that would take its language).
+    let says_nothing = |l: &Option<String>, d: &Option<Direction>| {
+        (l.is_none() || l.as_deref() == lang) && *d != Some(opposite)
     };
-    #[cfg(debug_assertions)]
-    let slow = relative(content.clone(), lang, dir);
-    let kept = if unwrap {
-        let mut content = content;
-        match content.pop() {
-            Some(Inline::Lang { children, .. }) => children,
-            other => other.into_iter().collect(),
+    match marks_say(&content, &says_nothing) {
+        Marks::None => content,
+        Marks::Nothing => {
+            #[cfg(debug_assertions)]
+            let slow = relative(content.clone(), lang, dir);
+            let kept = ast::inline::unwrap_marks(content, &|i| matches!(i, Inline::Lang { .. }));
+            #[cfg(debug_assertions)]
+            debug_assert_eq!(kept, slow, "the shortcut of `relative` changed the content");
+            kept
         }
-    } else {
-        content
-    };
-    #[cfg(debug_assertions)]
-    debug_assert_eq!(kept, slow, "the shortcut of `relative` changed the content");
-    kept
+        Marks::Something => relative(content, lang, dir),
+    }
 }
 
-/// Whether `content` holds a language mark or a note at any depth.
-fn has_lang_or_note(content: &[Inline]) -> bool {
-    content.iter().any(|inline| match inline {
-        Inline::Lang { .. } | Inline::Note { .. } => true,
-        other => other.children().is_some_and(has_lang_or_note),
-    })
+/// What the language marks of some content say, for [`relative_owned`].
+enum Marks {
+    /// There are none (and no notes).
+    None,
+    /// Every one says nothing relative to the paragraph (and there are no notes).
+    Nothing,
+    /// One says something, or a note is inside (its content is made relative on its own).
+    Something,
+}
+
+/// Whether `content` holds language marks or notes at any depth, and whether every language
+/// mark `says_nothing`.
+fn marks_say(
+    content: &[Inline],
+    says_nothing: &impl Fn(&Option<String>, &Option<Direction>) -> bool,
+) -> Marks {
+    let mut found = Marks::None;
+    for inline in content {
+        let inner = match inline {
+            Inline::Note { .. } => return Marks::Something,
+            Inline::Lang { lang, dir, .. } if !says_nothing(lang, dir) => return Marks::Something,
+            Inline::Lang { children, .. } => {
+                found = Marks::Nothing;
+                marks_say(children, says_nothing)
+            }
+            other => match other.children() {
+                Some(children) => marks_say(children, says_nothing),
+                None => continue,
+            },
+        };
+        match inner {
+            Marks::Something => return Marks::Something,
+            Marks::Nothing => found = Marks::Nothing,
+            Marks::None => {}
+        }
+    }
+    found
 }
 
 /// `content` with its provisional language marks made relative to a paragraph of `lang` and
