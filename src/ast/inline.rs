@@ -635,7 +635,8 @@ pub fn normalize(inlines: &[Inline]) -> Vec<Inline> {
 /// is [`normalize`] of the same runs without those marks (every wrapper of canonical content
 /// nests in mark order, so joining neighbours level by level is all that normalizing would do),
 /// made without flattening the content into runs and nesting it again: the texts and the kept
-/// wrappers move, none is copied.
+/// wrappers move (a text is copied only onto the one it joins). Notes are atoms here: their
+/// content is left as it is.
 pub fn unwrap_marks(mut inlines: Vec<Inline>, unwrap: &impl Fn(&Inline) -> bool) -> Vec<Inline> {
     // One wrapper to unwrap around everything (a paragraph in its own language's one mark): its
     // children are the list.
