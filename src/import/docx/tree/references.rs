@@ -39,36 +39,54 @@ pub fn rewrite_targets(doc: &mut Document, alias: &HashMap<String, String>) {
 /// Word has no field showing a heading's number and its text together; that pair is how Word
 /// users (and our writer) write "see 2.1 Scope".
 pub fn join_number_and_text_refs(list: &mut Vec<Inline>) {
-    let mut i = 0;
-    while i + 2 < list.len() {
-        let joined = match (&list[i], &list[i + 1], &list[i + 2]) {
-            (
-                Inline::CrossRef {
-                    target: a,
-                    number: true,
-                    text: false,
-                },
-                Inline::Text { text: space },
-                Inline::CrossRef {
-                    target: b,
-                    number: false,
-                    text: true,
-                },
-            ) if a == b && space == " " => Some(a.clone()),
+    // Most lists hold no such pair: nothing moves then. Otherwise the list is made again in one
+    // pass (joining in place moved the rest of the list for every pair: a hostile paragraph of
+    // many pairs took time growing with the square of its length).
+    if !list.windows(3).any(is_number_and_text) {
+        return;
+    }
+    let old = std::mem::take(list);
+    list.reserve(old.len());
+    for inline in old {
+        list.push(inline);
+        let Some(from) = list.len().checked_sub(3) else {
+            continue;
+        };
+        let joined = match &list[from..] {
+            w @ [_, _, Inline::CrossRef { target, .. }] if is_number_and_text(w) => {
+                Some(target.clone())
+            }
             _ => None,
         };
         if let Some(target) = joined {
-            list.splice(
-                i..i + 3,
-                [Inline::CrossRef {
-                    target,
-                    number: true,
-                    text: true,
-                }],
-            );
+            list.truncate(from);
+            list.push(Inline::CrossRef {
+                target,
+                number: true,
+                text: true,
+            });
         }
-        i += 1;
     }
+}
+
+/// Whether `w` is `REF x \r`, one space, `REF x` (a joined pair is neither end of another).
+fn is_number_and_text(w: &[Inline]) -> bool {
+    matches!(
+        w,
+        [
+            Inline::CrossRef {
+                target: a,
+                number: true,
+                text: false,
+            },
+            Inline::Text { text: space },
+            Inline::CrossRef {
+                target: b,
+                number: false,
+                text: true,
+            },
+        ] if a == b && space == " "
+    )
 }
 
 /// Takes away block ids that are hidden bookmarks (`_Toc…`, `_Ref…`, `_GoBack`: Word makes
@@ -133,5 +151,36 @@ mod tests {
         };
         assert_eq!(p.content, [link("#h1", "see Scope")]);
         assert!(doc.validate().is_ok(), "{:?}", doc.validate());
+    }
+
+    /// Every pair is joined, in one pass over the list, however many it holds; what is not a
+    /// whole pair stays as it was.
+    #[test]
+    fn number_and_text_pairs_join_into_one_reference_each() {
+        let r = |target: &str, number: bool, text: bool| Inline::CrossRef {
+            target: target.into(),
+            number,
+            text,
+        };
+        let pair = |t: &str| [r(t, true, false), Inline::text(" "), r(t, false, true)];
+        let mut list: Vec<Inline> = Vec::new();
+        let mut expected: Vec<Inline> = Vec::new();
+        for i in 0..20_000 {
+            let t = format!("h{i}");
+            list.extend(pair(&t));
+            expected.push(r(&t, true, true));
+            if i % 1000 == 0 {
+                // Neither a pair of two targets nor a number without its text joins.
+                list.extend([r("a", true, false), Inline::text(" "), r("b", false, true)]);
+                expected.extend([r("a", true, false), Inline::text(" "), r("b", false, true)]);
+                list.push(r("c", true, false));
+                expected.push(r("c", true, false));
+            }
+        }
+        join_number_and_text_refs(&mut list);
+        assert_eq!(list, expected);
+        let mut none = vec![Inline::text("x"), r("a", true, false)];
+        join_number_and_text_refs(&mut none);
+        assert_eq!(none, [Inline::text("x"), r("a", true, false)]);
     }
 }
