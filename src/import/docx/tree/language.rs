@@ -205,57 +205,37 @@ struct Tally {
     ltr: usize,
 }
 
-/// One paragraph's part of the [`Tally`], counted on its own.
-struct ParaCount<'p> {
-    rtl: bool,
-    /// Characters per language, in order of first appearance.
-    counts: LangList<'p>,
-    /// The paragraph's own language: the most common among its text, else its mark's.
-    own: Option<&'p str>,
-}
-
-impl<'p> ParaCount<'p> {
-    fn of(p: &'p ast::Paragraph) -> Self {
-        let mut counts = Counts::default();
-        count_chars(&p.content, None, &mut counts);
-        let mut counts = counts.list;
-        let own = most_common(&counts).or(p.lang.as_deref());
-        if counts.is_empty() {
-            // A paragraph without text says its language in its mark, which counts once.
-            if let Some(l) = &p.lang {
-                counts.push((l.as_str(), 1));
-            }
-        }
-        ParaCount {
-            rtl: p.dir == Some(Direction::Rtl),
-            counts,
-            own,
-        }
-    }
-}
-
-/// A [`ParaCount`] that outlives its paragraph's language marks (the rewrite drops them).
+/// One paragraph's part of the [`Tally`], counted on its own. It owns its language names: the
+/// rewrite that follows the count drops the marks they were read from.
 struct Counted {
     rtl: bool,
     /// Characters per language, in order of first appearance.
     counts: smallvec::SmallVec<[(String, usize); 2]>,
-    /// The paragraph's own language, as its place in `counts` (always among them).
+    /// The paragraph's own language (the most common among its text, else its mark's), as its
+    /// place in `counts`.
     own: Option<usize>,
 }
 
 impl Counted {
     fn of(p: &ast::Paragraph) -> Self {
-        let count = ParaCount::of(p);
+        let mut counts = Counts::default();
+        count_chars(&p.content, None, &mut counts);
+        let list = counts.list;
+        let (counts, own) = match most_common(&list) {
+            Some(own) => (
+                list.iter().map(|(l, n)| (l.to_string(), *n)).collect(),
+                list.iter().position(|(l, _)| *l == own),
+            ),
+            // A paragraph without text says its language in its mark, which counts once.
+            None => match &p.lang {
+                Some(l) => (smallvec::smallvec![(l.clone(), 1)], Some(0)),
+                None => (smallvec::SmallVec::new(), None),
+            },
+        };
         Counted {
-            rtl: count.rtl,
-            own: count
-                .own
-                .and_then(|o| count.counts.iter().position(|(l, _)| *l == o)),
-            counts: count
-                .counts
-                .iter()
-                .map(|(l, n)| (l.to_string(), *n))
-                .collect(),
+            rtl: p.dir == Some(Direction::Rtl),
+            counts,
+            own,
         }
     }
 
