@@ -18,7 +18,7 @@ use super::block::Direction;
 mod canonical;
 
 pub use canonical::{
-    Leaf, Run, canonical_marks, from_runs, into_runs, is_normalized, normalize, to_runs,
+    Leaf, Run, append, canonical_marks, from_runs, into_runs, is_normalized, normalize, to_runs,
     unwrap_marks,
 };
 

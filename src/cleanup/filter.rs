@@ -155,21 +155,72 @@ fn all_bold(content: &[Inline]) -> bool {
 }
 
 /// Whether the last visible character of `content` is a letter, digit or comma (and the
-/// content ends with text, not with a note or image).
+/// content ends with text, not with a note or image). It looks from the end, so asking it of a
+/// paragraph that keeps growing at its end (`merge-with-next`) costs what it reads there, not
+/// the whole paragraph each time.
 pub fn ends_mid_sentence(content: &[Inline]) -> bool {
-    let runs = to_runs(content);
-    let Some(last) = runs.iter().rev().find(|r| match &r.leaf {
-        Leaf::Text(t) => !t.trim().is_empty(),
-        _ => true,
-    }) else {
-        return false;
-    };
-    match &last.leaf {
-        Leaf::Text(t) => t
+    match last_shown(content) {
+        Some(Inline::Text { text }) => text
             .trim_end()
             .chars()
             .last()
             .is_some_and(|c| c.is_alphanumeric() || c == ','),
         _ => false,
+    }
+}
+
+/// The last leaf of `content` that shows something: text that is not all white space, a line
+/// break or an atom (the leaves [`to_runs`] makes, in reverse).
+fn last_shown(content: &[Inline]) -> Option<&Inline> {
+    content
+        .iter()
+        .rev()
+        .find_map(|inline| match (inline.children(), inline) {
+            (Some(children), _) => last_shown(children),
+            (None, Inline::Text { text }) if text.trim().is_empty() => None,
+            (None, leaf) => Some(leaf),
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ast::NoteKind;
+
+    /// The definition over runs, as first written: the last run that shows something.
+    fn by_runs(content: &[Inline]) -> bool {
+        let runs = to_runs(content);
+        let last = runs.iter().rev().find(|r| match &r.leaf {
+            Leaf::Text(t) => !t.trim().is_empty(),
+            _ => true,
+        });
+        matches!(last.map(|r| &r.leaf), Some(Leaf::Text(t))
+            if t.trim_end().chars().last().is_some_and(|c| c.is_alphanumeric() || c == ','))
+    }
+
+    #[test]
+    fn looking_from_the_end_is_looking_at_the_last_run() {
+        let t = Inline::text;
+        let bold = |c| Inline::styled(TextStyle::Bold, c);
+        let note = Inline::Note {
+            kind: NoteKind::Footnote,
+            content: vec![t("ends")],
+        };
+        let cases: Vec<(Vec<Inline>, bool)> = vec![
+            (vec![], false),
+            (vec![t("  ")], false),
+            (vec![t("was")], true),
+            (vec![t("so,  ")], true),
+            (vec![t("done.")], false),
+            (vec![bold(vec![t("was")]), t(" "), bold(vec![])], true),
+            (vec![t("was"), bold(vec![t("End.")]), t("  ")], false),
+            (vec![t("was"), Inline::LineBreak, t(" ")], false),
+            (vec![t("was"), note.clone()], false),
+            (vec![note, bold(vec![bold(vec![t("deep")]), t("\t")])], true),
+        ];
+        for (content, expected) in cases {
+            assert_eq!(ends_mid_sentence(&content), expected, "{content:?}");
+            assert_eq!(by_runs(&content), expected, "{content:?}");
+        }
     }
 }

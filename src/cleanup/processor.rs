@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 
 use super::Action;
 use super::images::{self, ImageOp};
-use crate::ast::inline::{Leaf, Run, from_runs, normalize, to_runs};
+use crate::ast::inline::{Leaf, Run, append, from_runs, is_normalized, normalize, to_runs};
 use crate::ast::{
     Align, Block, Document, Inline, Mark, MediaStore, Paragraph, TextStyle, TextType,
 };
@@ -178,36 +178,46 @@ fn run_list(
             changes += before - blocks.len();
         }
         Processor::MergeWithNext => {
-            // `origin[i]`: the index block `i` had before any merge, for `removed`.
-            let mut origin: Vec<usize> = (0..blocks.len()).collect();
-            let mut i = 0;
-            while i + 1 < blocks.len() {
+            // One pass into a new list: a paragraph that takes in the next grows where it is
+            // (the next one's content appended, already in canonical form), so a chain of any
+            // length costs its size, where removing each block and normalizing the whole
+            // paragraph again after every merge cost its square.
+            let mut kept: Vec<Block> = Vec::with_capacity(blocks.len());
+            // Whether the last kept block has taken in a paragraph already (its content is
+            // canonical by then).
+            let mut grown = false;
+            for (index, block) in std::mem::take(blocks).into_iter().enumerate() {
                 // Only a paragraph takes the next one's text: a custom catalog's filter could
-                // pass any block, and the text must not go with it.
-                let merge = matches!(blocks.get(i), Some(b @ Block::Paragraph(_)) if passes(action, b, ctx))
-                    && matches!(blocks.get(i + 1), Some(Block::Paragraph(next)) if continues(next));
-                if !merge {
-                    i += 1;
+                // pass any block, and the text must not go with it. The filter is asked again
+                // of a paragraph that has taken one in: it may go on into the next.
+                let takes = matches!(&block, Block::Paragraph(next) if continues(next))
+                    && matches!(kept.last(), Some(b @ Block::Paragraph(_)) if passes(action, b, ctx));
+                if !takes {
+                    kept.push(block);
+                    grown = false;
                     continue;
                 }
-                let next = blocks.remove(i + 1);
-                if i + 1 < origin.len() {
-                    let went = origin.remove(i + 1);
-                    if let Some(slot) = removed.as_mut().and_then(|r| r.get_mut(went)) {
-                        *slot = true;
-                    }
-                }
                 if let (Some(Block::Paragraph(p)), Block::Paragraph(next)) =
-                    (blocks.get_mut(i), next)
+                    (kept.last_mut(), block)
                 {
-                    let mut content = std::mem::take(&mut p.content);
-                    content.push(Inline::text(" "));
-                    content.extend(next.content);
-                    p.content = normalize(&content);
+                    if !grown && !is_normalized(&p.content) {
+                        p.content = normalize(&p.content);
+                    }
+                    let next = if is_normalized(&next.content) {
+                        next.content
+                    } else {
+                        normalize(&next.content)
+                    };
+                    append(&mut p.content, vec![Inline::text(" ")]);
+                    append(&mut p.content, next);
+                    grown = true;
                     changes += 1;
                 }
-                // Stay on `i`: the merged paragraph may go on into the next one.
+                if let Some(slot) = removed.as_mut().and_then(|r| r.get_mut(index)) {
+                    *slot = true;
+                }
             }
+            *blocks = kept;
         }
         processor => {
             for block in blocks.iter_mut() {
@@ -505,5 +515,144 @@ mod tests {
                 Inline::styled(TextStyle::Bold, vec![Inline::text("c")])
             ]
         );
+    }
+
+    /// The merge as it was first written, a block removed and the paragraph normalized whole
+    /// at every step: the model the one-pass merge must agree with.
+    fn merge_model(
+        blocks: &mut Vec<Block>,
+        action: &Action,
+        ctx: &Ctx,
+        removed: &mut [bool],
+    ) -> usize {
+        let mut origin: Vec<usize> = (0..blocks.len()).collect();
+        let mut changes = 0;
+        let mut i = 0;
+        while i + 1 < blocks.len() {
+            let merge = matches!(&blocks[i], b @ Block::Paragraph(_) if passes(action, b, ctx))
+                && matches!(&blocks[i + 1], Block::Paragraph(next) if continues(next));
+            if !merge {
+                i += 1;
+                continue;
+            }
+            let Block::Paragraph(next) = blocks.remove(i + 1) else {
+                unreachable!("checked above")
+            };
+            removed[origin.remove(i + 1)] = true;
+            if let Block::Paragraph(p) = &mut blocks[i] {
+                let mut content = std::mem::take(&mut p.content);
+                content.push(Inline::text(" "));
+                content.extend(next.content);
+                p.content = normalize(&content);
+                changes += 1;
+            }
+        }
+        changes
+    }
+
+    /// A paragraph's content of a few pieces: text that starts in lower or upper case and ends
+    /// mid-sentence or not, bold, a break, a note, and two texts side by side (not canonical).
+    fn arb_block() -> impl proptest::strategy::Strategy<Value = Block> {
+        use crate::ast::NoteKind;
+        use proptest::prelude::*;
+        let piece = prop_oneof![
+            Just(vec![Inline::text("was")]),
+            Just(vec![Inline::text("Next.")]),
+            Just(vec![Inline::text("and so,")]),
+            Just(vec![Inline::text(" ")]),
+            Just(vec![Inline::styled(
+                TextStyle::Bold,
+                vec![Inline::text("goes")]
+            )]),
+            Just(vec![Inline::styled(
+                TextStyle::Bold,
+                vec![Inline::text("On.")]
+            )]),
+            Just(vec![Inline::LineBreak]),
+            Just(vec![Inline::Note {
+                kind: NoteKind::Footnote,
+                content: vec![Inline::text("n")],
+            }]),
+            Just(vec![Inline::text("on"), Inline::text("ly")]),
+        ];
+        let kind = prop_oneof![Just(TextType::Paragraph), Just(TextType::Heading)];
+        prop_oneof![
+            8 => (kind, proptest::collection::vec(piece, 0..4)).prop_map(|(kind, pieces)| {
+                Block::Paragraph(Paragraph::new(kind, pieces.concat()))
+            }),
+            1 => Just(Block::PageBreak),
+        ]
+    }
+
+    proptest::proptest! {
+        /// The one-pass merge gives the blocks, changes and removed blocks the model gives,
+        /// under the built-in routine's filters and under filters that look at the whole
+        /// growing paragraph.
+        #[test]
+        fn merging_in_one_pass_is_merging_block_by_block(
+            blocks in proptest::collection::vec(arb_block(), 0..12)
+        ) {
+            use super::super::Filter;
+            let media = MediaStore::default();
+            let ctx = Ctx { media: &media, quotes: Quotes::for_language("") };
+            let filter_sets = [
+                vec![Filter::TextType { text_type: TextType::Paragraph }, Filter::EndsMidSentence],
+                vec![Filter::Paragraph],
+                vec![Filter::Short { max_chars: 12 }],
+                vec![Filter::NoFinalPunctuation, Filter::AllBold],
+            ];
+            for filters in filter_sets {
+                let action = Action { filters, processor: Processor::MergeWithNext };
+                let mut expected = blocks.clone();
+                let mut expected_removed = vec![false; blocks.len()];
+                let expected_changes =
+                    merge_model(&mut expected, &action, &ctx, &mut expected_removed);
+                let mut got = blocks.clone();
+                let mut removed = vec![false; blocks.len()];
+                let changes = run_list(&mut got, &action, &ctx, Some(&mut removed));
+                proptest::prop_assert_eq!(&got, &expected, "{:?}", action.filters);
+                proptest::prop_assert_eq!(changes, expected_changes);
+                proptest::prop_assert_eq!(removed, expected_removed);
+            }
+        }
+    }
+
+    /// A chain of 20,000 paragraphs that each go on with the sentence becomes one paragraph
+    /// (removing a block and normalizing the paragraph at every merge took this quadratic).
+    #[test]
+    fn a_long_chain_merges_into_one_paragraph() {
+        use super::super::Filter;
+        let media = MediaStore::default();
+        let ctx = Ctx {
+            media: &media,
+            quotes: Quotes::for_language(""),
+        };
+        let action = Action {
+            filters: vec![Filter::EndsMidSentence],
+            processor: Processor::MergeWithNext,
+        };
+        let mut blocks: Vec<Block> = (0..20_000)
+            .map(|i| {
+                let word = if i == 0 { "It" } else { "went" };
+                Block::Paragraph(Paragraph::new(
+                    TextType::Paragraph,
+                    vec![Inline::styled(TextStyle::Bold, vec![Inline::text(word)])],
+                ))
+            })
+            .collect();
+        let mut removed = vec![false; blocks.len()];
+        let changes = run_list(&mut blocks, &action, &ctx, Some(&mut removed));
+        assert_eq!(changes, 19_999);
+        assert_eq!(removed.iter().filter(|r| **r).count(), 19_999);
+        assert!(!removed[0]);
+        let [Block::Paragraph(p)] = blocks.as_slice() else {
+            panic!("{} blocks", blocks.len())
+        };
+        // Bold words with plain spaces between them: one wrapper per word, canonical.
+        assert!(is_normalized(&p.content));
+        assert_eq!(p.content.len(), 2 * 20_000 - 1);
+        let text = crate::ast::inline::plain_text(&p.content);
+        assert!(text.starts_with("It went went"));
+        assert_eq!(text.len(), 2 + 19_999 * 5);
     }
 }

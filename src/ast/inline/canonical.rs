@@ -256,6 +256,17 @@ pub fn unwrap_marks(mut inlines: Vec<Inline>, unwrap: &impl Fn(&Inline) -> bool)
     out
 }
 
+/// Canonical `more` added after canonical `out`, joined where the two touch (text to text, a
+/// wrapper to the same wrapper, level by level): [`normalize`] of the two lists one after the
+/// other, made in time proportional to `more` alone, so content built up piece by piece (a
+/// paragraph that takes in the next, again and again) is not flattened and nested whole for
+/// every piece.
+pub fn append(out: &mut Vec<Inline>, more: Vec<Inline>) {
+    for inline in more {
+        push_unwrapped(out, inline, &|_| false);
+    }
+}
+
 /// Whether `inline` is or holds a wrapper `unwrap` picks.
 fn holds(inline: &Inline, unwrap: &impl Fn(&Inline) -> bool) -> bool {
     inline
@@ -409,6 +420,20 @@ mod tests {
                     "unwrapping {}", kind
                 );
             }
+        }
+    }
+
+    proptest::proptest! {
+        /// Appending canonical content to canonical content gives what nesting both lists'
+        /// runs together gives.
+        #[test]
+        fn appending_is_normalizing_both_runs(
+            first in proptest::collection::vec(arb_run(), 0..10),
+            second in proptest::collection::vec(arb_run(), 0..10),
+        ) {
+            let mut content = from_runs(first.clone());
+            append(&mut content, from_runs(second.clone()));
+            proptest::prop_assert_eq!(content, from_runs(first.into_iter().chain(second)));
         }
     }
 
