@@ -865,3 +865,23 @@ proptest! {
         checked(&d);
     }
 }
+
+/// Breaks at the start and end of a paragraph leave no empty lines, however many there are
+/// (they were taken off the front one at a time, which took time growing with their square).
+#[test]
+fn many_leading_and_trailing_breaks_leave_one_line() {
+    let mut content = vec![Inline::LineBreak; 50_000];
+    content.push(t("Zeile"));
+    content.extend(vec![Inline::LineBreak; 3]);
+    let out = checked(&doc(vec![p(TextType::Paragraph, 0, content)]));
+    assert_eq!(out.value.matches("Zeile").count(), 1, "{}", out.value);
+    assert!(!out.value.contains("<abs/>"), "{}", out.value);
+    assert!(!out.value.contains("<abs></abs>"), "{}", out.value);
+    // Breaks alone: one empty paragraph is what is left.
+    let out = checked(&doc(vec![p(
+        TextType::Paragraph,
+        0,
+        vec![Inline::LineBreak; 40_000],
+    )]));
+    assert_eq!(out.value.matches("<abs").count(), 1, "{}", out.value);
+}

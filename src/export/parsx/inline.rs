@@ -65,9 +65,9 @@ impl Writer<'_> {
             while lines.len() > 1 && lines.last().is_some_and(Vec::is_empty) {
                 lines.pop();
             }
-            while lines.len() > 1 && lines.first().is_some_and(Vec::is_empty) {
-                lines.remove(0);
-            }
+            // Counted, then drained at once: a paragraph may start with many breaks.
+            let leading = lines.iter().take_while(|l| l.is_empty()).count();
+            lines.drain(..leading.min(lines.len() - 1));
         }
         lines.into_iter().map(from_runs).collect()
     }

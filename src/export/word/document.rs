@@ -93,11 +93,12 @@ impl<'a> Writer<'a> {
                 // The sections that end before this block.
                 while self
                     .section_ends
-                    .first()
+                    .front()
                     .is_some_and(|(start, _)| *start <= i)
                 {
-                    let (_, sect_pr) = self.section_ends.remove(0);
-                    super::page_parts::end_section(out, &sect_pr);
+                    if let Some((_, sect_pr)) = self.section_ends.pop_front() {
+                        super::page_parts::end_section(out, &sect_pr);
+                    }
                 }
             }
             if !matches!(block, Block::Paragraph(p) if p.kind.is_list()) {

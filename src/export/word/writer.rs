@@ -11,7 +11,7 @@
 //! to live in `document`, which imported `runs`, `captions` and `langdir` while they imported
 //! it).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::fmt::Write;
 
 use crate::ast::{Align, Block, Document, TextType};
@@ -256,8 +256,9 @@ pub(crate) struct Writer<'a> {
     /// results (empty without the `pdf` feature or when no list is written).
     pub pages: Vec<Option<u32>>,
     /// (first top-level block of a section, the `w:sectPr` of the section before it), for
-    /// every section after the first, in order.
-    pub section_ends: Vec<(usize, String)>,
+    /// every section after the first, in order; taken from the front as the body is written
+    /// (a queue: a file may have a section per paragraph).
+    pub section_ends: VecDeque<(usize, String)>,
 }
 
 impl<'a> Writer<'a> {
@@ -318,7 +319,7 @@ impl<'a> Writer<'a> {
             cell: None,
             wrote_toc: false,
             pages: Vec::new(),
-            section_ends: Vec::new(),
+            section_ends: VecDeque::new(),
             lang_context: LangContext::default(),
             doc_lang: doc_lang(&tpl.styles, doc),
             paragraph_langs: doc.has_paragraph_lang(),
