@@ -370,3 +370,59 @@ fn libreoffice_shows_the_written_sections_headers() {
     // The footer's fields, filled in by LibreOffice.
     assert!(all.contains("Page 3 of"), "{all}");
 }
+
+/// A section per paragraph (a file may have thousands) is written whole: the Word writer took
+/// each section's end off the front of a list, which moved every later one. Read back, the
+/// headers past the reader's bound of 3,000 parts are left out, and it says so once.
+#[test]
+fn a_section_per_paragraph_is_written_and_read_to_the_bound() {
+    use sdconv::ast::pages::{PageSection, Slots};
+    let n = 5_000;
+    let mut doc = sdconv::Document::new();
+    for i in 0..n {
+        doc.blocks
+            .push(sdconv::ast::Block::Paragraph(sdconv::ast::Paragraph::new(
+                sdconv::ast::TextType::Paragraph,
+                vec![sdconv::ast::Inline::text(format!("Section {i}"))],
+            )));
+    }
+    doc.meta.pages = Pages {
+        sections: (0..n)
+            .map(|start| PageSection {
+                start,
+                header: Slots {
+                    default: text(&format!("Head {start}")),
+                    ..Slots::default()
+                },
+                ..PageSection::default()
+            })
+            .collect(),
+        ..Pages::default()
+    };
+    let out = sdconv::export(&doc, Format::Word, &ExportOptions::default()).unwrap();
+    let mut zip =
+        sdconv::internal::archive::ZipReader::new(&out.value, &sdconv::Limits::default()).unwrap();
+    let main = String::from_utf8(zip.read("word/document.xml").unwrap()).unwrap();
+    assert_eq!(main.matches("<w:sectPr").count(), n);
+    let back = read(&out.value);
+    let sections = &back.value.meta.pages.sections;
+    assert_eq!(sections.len(), n);
+    let kept = sections
+        .iter()
+        .filter(|s| s.header.default.is_some())
+        .count();
+    assert!((2_900..=3_000).contains(&kept), "{kept} headers kept");
+    for (a, b) in sections.iter().zip(&doc.meta.pages.sections).take(kept) {
+        assert_eq!(a, b);
+    }
+    let dropped: Vec<_> = back
+        .warnings
+        .iter()
+        .filter(|w| w.kind == sdconv::WarningKind::Dropped)
+        .collect();
+    assert_eq!(dropped.len(), 1, "{:?}", back.warnings);
+    assert!(
+        dropped[0].message.contains("header and footer parts"),
+        "{dropped:?}"
+    );
+}

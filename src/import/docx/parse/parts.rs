@@ -145,10 +145,19 @@ pub fn read_page_parts(
             _ => None,
         })
         .chain(body.final_section.as_ref());
+    // The parts past the bound (told once, at the first of them).
+    let mut left_out: HashSet<&str> = HashSet::new();
+    let mut first_left_out = None;
     for section in sections {
         let refs = section.headers.iter().map(|r| (true, r));
         for (header, (_, id)) in refs.chain(section.footers.iter().map(|r| (false, r))) {
-            if out.parts.contains_key(id) || out.parts.len() >= MAX_PAGE_PARTS {
+            if out.parts.contains_key(id) {
+                continue;
+            }
+            if out.parts.len() >= MAX_PAGE_PARTS {
+                if left_out.insert(id) && first_left_out.is_none() {
+                    first_left_out = main_rels.get(id).map(|r| r.target.clone());
+                }
                 continue;
             }
             let Some(part) = main_rels
@@ -181,6 +190,16 @@ pub fn read_page_parts(
             }
             out.parts.insert(id.clone(), blocks);
         }
+    }
+    if !left_out.is_empty() {
+        report.warn(
+            WarningKind::Dropped,
+            format!(
+                "{} header and footer parts past the first {MAX_PAGE_PARTS} are left out",
+                left_out.len()
+            ),
+            Location::part(first_left_out.unwrap_or_default()),
+        );
     }
     Ok(out)
 }
