@@ -14,6 +14,10 @@ use crate::xml::{LocalName, XmlReader};
 /// Most data points kept per series; a chart part is data the user saw, not a data store.
 const MAX_POINTS: usize = 10_000;
 
+/// Most cells of a chart's data table: a few points with far-apart indices in many series
+/// would otherwise make a table of millions of empty cells from a small part.
+const MAX_CELLS: usize = 1_000_000;
+
 /// One series: name, categories, values (by point index).
 #[derive(Debug, Default, PartialEq)]
 struct Series {
@@ -38,6 +42,8 @@ pub struct ChartPart {
     /// The title text.
     pub title: Option<String>,
     series: Vec<Series>,
+    /// A series had more than [`MAX_POINTS`] points: the rest were not kept.
+    points_refused: bool,
 }
 
 /// Where inside a series the cached points being read belong.
@@ -162,12 +168,19 @@ fn take_text(
     let Some(ser) = data.series.last_mut() else {
         return;
     };
-    match slot {
-        Slot::Name => ser.name.push_str(&s),
-        Slot::Categories if ser.categories.len() < MAX_POINTS => ser.categories.push((point, s)),
-        Slot::Values if ser.values.len() < MAX_POINTS => ser.values.push((point, s)),
-        Slot::Sizes if ser.sizes.len() < MAX_POINTS => ser.sizes.push((point, s)),
-        _ => {}
+    let list = match slot {
+        Slot::Name => {
+            ser.name.push_str(&s);
+            return;
+        }
+        Slot::Categories => &mut ser.categories,
+        Slot::Values => &mut ser.values,
+        Slot::Sizes => &mut ser.sizes,
+    };
+    if list.len() < MAX_POINTS {
+        list.push((point, s));
+    } else {
+        data.points_refused = true;
     }
 }
 
@@ -175,52 +188,35 @@ impl ChartPart {
     /// The data table: a header row (an empty corner, then the series names), then one row per
     /// category with each series' value; the title is the caption. `None` without any series.
     pub fn to_table(&self) -> Option<Table> {
-        if self.series.is_empty() {
-            return None;
-        }
-        let series = &self.series[..self.series.len().min(MAX_TABLE_COLUMNS - 1)];
-        let points = series
-            .iter()
-            .flat_map(|s| s.values.iter().chain(&s.categories).map(|(i, _)| *i + 1))
-            .max()
-            .unwrap_or(0)
-            .min(MAX_POINTS);
+        let shape = self.shape()?;
+        let series = &self.series[..shape.series];
+        let kind = self.chart_kind();
+        let bubble = kind == ChartKind::Bubble;
         let named = series.iter().find(|s| !s.categories.is_empty());
-        let categories = (0..points)
+        let named_at = named.map(|s| by_point(&s.categories, shape.points));
+        let categories = (0..shape.points)
             .map(|p| {
-                named
-                    .and_then(|s| s.categories.iter().find(|(i, _)| *i == p))
-                    .map(|(_, c)| c.clone())
+                named_at
+                    .as_ref()
+                    .and_then(|at| at.get(p).copied().flatten())
                     .filter(|c| !c.is_empty())
-                    .unwrap_or_else(|| (p + 1).to_string())
+                    .map_or_else(|| (p + 1).to_string(), str::to_string)
             })
             .collect();
-        let kind = if self.other {
-            ChartKind::Other
-        } else {
-            ChartKind::from_plot(&self.kind, self.horizontal, &self.grouping)
-        };
-        let at = |list: &[(usize, String)], p: usize| {
-            list.iter()
-                .find(|(i, _)| *i == p)
-                .map(|(_, v)| v.clone())
-                .unwrap_or_default()
-        };
-        let bubble = kind == ChartKind::Bubble;
-        // A bubble chart's series each give two columns: values, then sizes.
-        let series = if bubble {
-            &series[..series.len().min((MAX_TABLE_COLUMNS - 1) / 2)]
-        } else {
-            series
-        };
-        let values = (0..points)
+        // Each column's values by point, looked up once: finding each point in its list took
+        // time growing with points × points × series.
+        let columns: Vec<Vec<Option<&str>>> = series
+            .iter()
+            .flat_map(|s| {
+                let sizes = bubble.then(|| by_point(&s.sizes, shape.points));
+                std::iter::once(by_point(&s.values, shape.points)).chain(sizes)
+            })
+            .collect();
+        let values = (0..shape.points)
             .map(|p| {
-                series
+                columns
                     .iter()
-                    .flat_map(|s| {
-                        let size = bubble.then(|| at(&s.sizes, p));
-                        std::iter::once(at(&s.values, p)).chain(size)
-                    })
+                    .map(|c| c.get(p).copied().flatten().unwrap_or_default().to_string())
                     .collect()
             })
             .collect();
@@ -241,6 +237,78 @@ impl ChartPart {
         };
         Some(data.to_table())
     }
+
+    /// What [`ChartPart::to_table`] leaves out of this part's data, said for a warning: points
+    /// past [`MAX_POINTS`] in a series or past the table's bound of cells, series past its
+    /// columns. `None` when the table holds it all.
+    pub fn left_out(&self) -> Option<String> {
+        let shape = self.shape()?;
+        let wanted_points = self
+            .series
+            .iter()
+            .flat_map(|s| s.values.iter().chain(&s.categories).chain(&s.sizes))
+            .map(|(i, _)| i.saturating_add(1))
+            .max()
+            .unwrap_or(0);
+        let mut lost = Vec::new();
+        if self.points_refused || wanted_points > shape.points {
+            lost.push(format!("points past the first {}", shape.points));
+        }
+        if shape.series < self.series.len() {
+            lost.push(format!("series past the first {}", shape.series));
+        }
+        (!lost.is_empty()).then(|| lost.join(" and "))
+    }
+
+    /// The kind of chart the table says it was.
+    fn chart_kind(&self) -> ChartKind {
+        if self.other {
+            ChartKind::Other
+        } else {
+            ChartKind::from_plot(&self.kind, self.horizontal, &self.grouping)
+        }
+    }
+
+    /// How many series and points the table holds; `None` without any series.
+    fn shape(&self) -> Option<Shape> {
+        if self.series.is_empty() {
+            return None;
+        }
+        let bubble = self.chart_kind() == ChartKind::Bubble;
+        // A bubble chart's series each give two columns: values, then sizes.
+        let per_series = if bubble { 2 } else { 1 };
+        let series = self.series.len().min((MAX_TABLE_COLUMNS - 1) / per_series);
+        let points = self.series[..series]
+            .iter()
+            .flat_map(|s| {
+                s.values
+                    .iter()
+                    .chain(&s.categories)
+                    .map(|(i, _)| i.saturating_add(1))
+            })
+            .max()
+            .unwrap_or(0)
+            .min(MAX_POINTS)
+            .min(MAX_CELLS / (series * per_series + 1));
+        Some(Shape { series, points })
+    }
+}
+
+/// The series and points of a chart's data table.
+struct Shape {
+    series: usize,
+    points: usize,
+}
+
+/// Each point's entry of `list` (the first given for it), by point index below `points`.
+fn by_point(list: &[(usize, String)], points: usize) -> Vec<Option<&str>> {
+    let mut at = vec![None; points];
+    for (i, v) in list {
+        if let Some(slot @ None) = at.get_mut(*i) {
+            *slot = Some(v.as_str());
+        }
+    }
+    at
 }
 
 #[cfg(test)]
@@ -336,5 +404,85 @@ mod tests {
         let data =
             read("<c:chartSpace xmlns:c=\"c\"/>", "c.xml", &Limits::default()).unwrap_or_default();
         assert!(data.to_table().is_none());
+    }
+
+    /// A bar chart part of `series`, each a list of (point index, value).
+    fn chart_of(series: &[Vec<(usize, String)>]) -> String {
+        let sers: String = series
+            .iter()
+            .map(|points| {
+                let pts: String = points
+                    .iter()
+                    .map(|(i, v)| format!(r#"<c:pt idx="{i}"><c:v>{v}</c:v></c:pt>"#))
+                    .collect();
+                format!("<c:ser><c:val><c:numRef><c:numCache>{pts}</c:numCache></c:numRef></c:val></c:ser>")
+            })
+            .collect();
+        format!(
+            r#"<c:chartSpace xmlns:c="c"><c:chart><c:plotArea><c:barChart>{sers}</c:barChart></c:plotArea></c:chart></c:chartSpace>"#
+        )
+    }
+
+    fn table_of(series: &[Vec<(usize, String)>]) -> (ChartPart, Table) {
+        let data = read(&chart_of(series), "c.xml", &Limits::default()).unwrap_or_default();
+        let table = data.to_table().unwrap_or_default();
+        (data, table)
+    }
+
+    #[test]
+    fn a_point_given_twice_shows_its_first_value_and_nothing_is_left_out() {
+        let (data, table) = table_of(&[vec![(1, "7".into()), (0, "4".into()), (1, "9".into())]]);
+        assert_eq!(
+            texts(&table),
+            [vec!["", "Series 1"], vec!["1", "4"], vec!["2", "7"]]
+        );
+        assert_eq!(data.left_out(), None);
+        let bar = read(BAR, "c.xml", &Limits::default()).unwrap_or_default();
+        assert_eq!(bar.left_out(), None);
+    }
+
+    #[test]
+    fn points_past_the_bound_are_left_out_and_said() {
+        let long: Vec<(usize, String)> = (0..MAX_POINTS + 5).map(|i| (i, i.to_string())).collect();
+        let (data, table) = table_of(&[long]);
+        assert_eq!(table.rows.len(), MAX_POINTS + 1);
+        let last = texts(&table).pop().unwrap_or_default();
+        assert_eq!(last, [MAX_POINTS.to_string(), (MAX_POINTS - 1).to_string()]);
+        assert_eq!(
+            data.left_out().as_deref(),
+            Some("points past the first 10000")
+        );
+    }
+
+    #[test]
+    fn far_apart_points_in_many_series_stay_within_the_cells_bound() {
+        // 300 series of one point each, 9,999 rows apart from the first: three million cells
+        // from a part of a few kilobytes.
+        let series: Vec<Vec<(usize, String)>> = (0..300)
+            .map(|k| vec![(if k == 0 { 9_999 } else { 0 }, k.to_string())])
+            .collect();
+        let (data, table) = table_of(&series);
+        let cells: usize = table.rows.iter().map(|r| r.cells.len()).sum();
+        assert!(cells <= MAX_CELLS + 301, "{cells} cells");
+        assert!(!table.rows[1].cells[2].blocks.is_empty());
+        let points = MAX_CELLS / 301;
+        assert_eq!(table.rows.len(), points + 1);
+        assert_eq!(
+            data.left_out(),
+            Some(format!("points past the first {points}"))
+        );
+    }
+
+    #[test]
+    fn series_past_the_columns_are_left_out_and_said() {
+        let series: Vec<Vec<(usize, String)>> = (0..MAX_TABLE_COLUMNS + 3)
+            .map(|k| vec![(0, k.to_string())])
+            .collect();
+        let (data, table) = table_of(&series);
+        assert_eq!(table.rows[0].cells.len(), MAX_TABLE_COLUMNS);
+        assert_eq!(
+            data.left_out().as_deref(),
+            Some("series past the first 999")
+        );
     }
 }

@@ -298,6 +298,16 @@ pub fn read_charts(
         };
         match charts::read(&text, &rel.target, limits) {
             Ok(data) => {
+                if let Some(lost) = data.left_out() {
+                    report.warn(
+                        WarningKind::Dropped,
+                        format!(
+                            "chart part {}: {lost} are left out of its data table",
+                            rel.target
+                        ),
+                        Location::part(rel.target.clone()),
+                    );
+                }
                 if let Some(table) = data.to_table() {
                     out.insert(rel.target.clone(), table);
                 }
