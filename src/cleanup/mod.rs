@@ -15,6 +15,8 @@ mod filter;
 mod images;
 mod processor;
 
+use std::collections::HashSet;
+
 use serde_json::Value;
 
 use crate::ast::Document;
@@ -168,9 +170,10 @@ pub fn apply(doc: &mut Document, keys: &[String], report: &mut Report) -> Result
 pub fn run(doc: &mut Document, routine: &Routine, report: &mut Report) -> Result<usize> {
     // A reader may hand over a tree that is already off (a linked picture that is not in the
     // media store, with its warning); a routine must only not make it worse. Locations move
-    // when blocks go, so violations are compared by message.
-    let before: Vec<String> = match doc.validate() {
-        Ok(()) => Vec::new(),
+    // when blocks go, so violations are compared by message (a set: a tree may have a
+    // violation per block).
+    let before: HashSet<String> = match doc.validate() {
+        Ok(()) => HashSet::new(),
         Err(v) => v.into_iter().map(|v| v.message).collect(),
     };
     let mut changes = 0;
