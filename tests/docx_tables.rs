@@ -316,3 +316,36 @@ fn table_width_borders_heights_and_cell_formatting_from_other_producers() {
         .collect();
     assert_eq!(invalid.len(), 3, "{invalid:?}");
 }
+
+/// A row wider than the tree's widest table (1,000 columns) loses the cells past it, and says
+/// how many in one warning; many header rows stay header rows (each row used to ask every row
+/// before it).
+#[test]
+fn cells_past_the_widest_table_are_told_and_header_rows_stay_headers() {
+    let wide: Vec<String> = (0..1_003).map(|i| tc("", &format!("c{i}"))).collect();
+    let header = r#"<w:tblHeader/>"#;
+    let mut rows: Vec<String> = (0..3_000)
+        .map(|i| tr(header, &[tc("", &format!("h{i}"))]))
+        .collect();
+    rows.push(tr("", &wide));
+    rows.push(tr(header, &[tc("", "body, not a header")]));
+    let c = docx(&tbl(&[1000], &rows)).read();
+    valid(&c);
+    let t = table(&c, 0);
+    assert_eq!(t.rows.len(), 3_002);
+    assert!(t.rows[..3_000].iter().all(|r| r.header));
+    assert!(!t.rows[3_000].header && !t.rows[3_001].header);
+    assert_eq!(t.rows[3_000].cells.len(), 1_000);
+    let dropped: Vec<&str> = c
+        .warnings
+        .iter()
+        .filter(|w| w.kind == WarningKind::Dropped)
+        .map(|w| w.message.as_str())
+        .collect();
+    assert_eq!(
+        dropped,
+        ["3 cell(s) past the table's 1000 columns are left out"],
+        "{:?}",
+        c.warnings
+    );
+}

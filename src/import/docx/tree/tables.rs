@@ -46,6 +46,8 @@ impl Converter<'_> {
         // the origin for vertical merges. Keyed sparsely so wide spans cost nothing per column.
         let mut owner = Owners::default();
         let mut merge_repaired = false;
+        // Cells past the widest table the tree holds, and whether any had text.
+        let mut cut_cells = 0usize;
         let headers: Vec<bool> = t.rows.iter().map(|r| r.header).collect();
         let row_heights: Vec<Option<String>> = t
             .rows
@@ -65,9 +67,11 @@ impl Converter<'_> {
             if col > 0 {
                 placed.push(filler(0, col));
             }
-            for cell in row.cells {
+            let in_row = row.cells.len();
+            for (k, cell) in row.cells.into_iter().enumerate() {
                 let span = (cell.span.max(1) as usize).min(MAX_TABLE_COLUMNS);
                 if col + span > MAX_TABLE_COLUMNS {
+                    cut_cells += in_row - k;
                     break;
                 }
                 if cell.hmerge == Some(Merge::Continue) {
@@ -159,6 +163,15 @@ impl Converter<'_> {
                 "a vertically merged cell has no matching cell above; kept as a cell of its own",
             );
         }
+        if cut_cells > 0 {
+            self.warn(
+                WarningKind::Dropped,
+                format!(
+                    "{cut_cells} cell(s) past the table's {MAX_TABLE_COLUMNS} columns are left out"
+                ),
+                "w:tc",
+            );
+        }
 
         // The grid: tblGrid's columns, or more when rows reach further.
         let reach = rows
@@ -173,6 +186,7 @@ impl Converter<'_> {
         let mut active: Vec<(usize, usize, u32)> = Vec::new();
         let mut padded = false;
         let mut out_rows = Vec::with_capacity(rows.len());
+        let mut all_headers = true;
         let total_rows = rows.len();
         for (r, mut placed) in rows.into_iter().enumerate() {
             let mut spans: Vec<(usize, usize)> = active
@@ -194,8 +208,10 @@ impl Converter<'_> {
                 padded = true;
             }
             placed.sort_by_key(|p| p.col);
-            let header = headers.get(r).copied().unwrap_or(false)
-                && out_rows.iter().all(|row: &Row| row.header);
+            // A header row only among header rows from the first (kept as the rows go: asking
+            // every row before took time growing with the square of the rows).
+            let header = headers.get(r).copied().unwrap_or(false) && all_headers;
+            all_headers = header;
             let min_height = row_heights.get(r).cloned().flatten();
             let rows_left = (total_rows - r) as u32;
             for a in &mut active {
