@@ -33,6 +33,15 @@ fn tbl(grid: &[u32], rows: &[String]) -> String {
     )
 }
 
+/// The messages of the warnings of `kind`.
+fn messages_of(c: &sdconv::Converted<sdconv::Document>, kind: WarningKind) -> Vec<&str> {
+    c.warnings
+        .iter()
+        .filter(|w| w.kind == kind)
+        .map(|w| w.message.as_str())
+        .collect()
+}
+
 /// Each row as (text, colspan, rowspan) per cell.
 fn shape(t: &Table) -> Vec<Vec<(String, u32, u32)>> {
     t.rows
@@ -143,12 +152,7 @@ fn grid_before_after_and_ragged_rows_keep_the_grid_valid() {
             ],
         ]
     );
-    let repaired: Vec<&str> = c
-        .warnings
-        .iter()
-        .filter(|w| w.kind == WarningKind::Repaired)
-        .map(|w| w.message.as_str())
-        .collect();
+    let repaired = messages_of(&c, WarningKind::Repaired);
     assert_eq!(repaired.len(), 2, "{repaired:?}");
 }
 
@@ -308,12 +312,7 @@ fn table_width_borders_heights_and_cell_formatting_from_other_producers() {
         ),
         (None, &None, &None)
     );
-    let invalid: Vec<&str> = c
-        .warnings
-        .iter()
-        .filter(|w| w.kind == WarningKind::InvalidValue)
-        .map(|w| w.message.as_str())
-        .collect();
+    let invalid = messages_of(&c, WarningKind::InvalidValue);
     assert_eq!(invalid.len(), 3, "{invalid:?}");
 }
 
@@ -336,12 +335,7 @@ fn cells_past_the_widest_table_are_told_and_header_rows_stay_headers() {
     assert!(t.rows[..3_000].iter().all(|r| r.header));
     assert!(!t.rows[3_000].header && !t.rows[3_001].header);
     assert_eq!(t.rows[3_000].cells.len(), 1_000);
-    let dropped: Vec<&str> = c
-        .warnings
-        .iter()
-        .filter(|w| w.kind == WarningKind::Dropped)
-        .map(|w| w.message.as_str())
-        .collect();
+    let dropped = messages_of(&c, WarningKind::Dropped);
     assert_eq!(
         dropped,
         ["3 cell(s) past the table's 1000 columns are left out"],
