@@ -446,6 +446,39 @@ fn hostile_input_is_refused_or_converted_without_panic() {
     assert_eq!(err.kind(), sdconv::ErrorKind::TooLarge);
 }
 
+/// Notes nested six deep that each refer to the next twelve times would hold 6.5 million
+/// inline nodes from a text of a kilobyte (and eight deep, twenty times, a billion): past a
+/// budget in proportion to the text, references stay as text, said once. A note referred to
+/// twice in an ordinary text is copied twice.
+#[test]
+fn note_copies_are_bounded_by_the_text() {
+    let refs = |i: usize| format!("[^n{i}]").repeat(12);
+    let chain: String = (0..6)
+        .map(|i| {
+            let inner = if i < 5 { refs(i + 1) } else { String::new() };
+            format!("[^n{i}]: level {i} {inner}\n\n")
+        })
+        .collect();
+    let md = format!("start {}\n\n{chain}", refs(0));
+    assert!(md.len() < 2_000);
+    let r = import(&md);
+    let mut nodes = 0usize;
+    r.value.walk_inlines(&mut |_| nodes += 1);
+    assert!(nodes < 300_000, "{nodes} inline nodes");
+    let told: Vec<_> = r
+        .warnings
+        .iter()
+        .filter(|w| w.kind == WarningKind::Dropped && w.message.contains("referred to more often"))
+        .collect();
+    assert_eq!(told.len(), 1, "{:?}", r.warnings);
+    let r = import("a[^x] b[^x]\n\n[^x]: the note\n");
+    let mut notes = 0;
+    r.value
+        .walk_inlines(&mut |i| notes += usize::from(matches!(i, Inline::Note { .. })));
+    assert_eq!(notes, 2);
+    assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+}
+
 // ----- writer ------------------------------------------------------------------------------
 
 #[test]

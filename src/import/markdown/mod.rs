@@ -21,7 +21,9 @@
 //!   cell `align`, columns of equal width; cell text → one paragraph.
 //! - Footnotes: the definition's content becomes the [`Inline::Note`] at each reference (several
 //!   paragraphs joined by line breaks; lists and tables inside are flattened, warned); unused
-//!   definitions are warned (pulldown-cmark leaves a reference without definition as text).
+//!   definitions are warned (pulldown-cmark leaves a reference without definition as text). Each
+//!   reference holds a copy; once the copies would pass a budget in proportion to the text
+//!   (notes referred to many times, nested), further references stay as text, warned.
 //! - Block quotes → their paragraphs with `indent` + 1 per quote level and the style `Quote`.
 //! - Code blocks → a code block paragraph (`code`: the info string's first word as language) of
 //!   code-formatted text, lines joined by line breaks (an empty code block is dropped, warned).
@@ -58,6 +60,14 @@ const QUOTE_STYLE: &str = "Quote";
 /// How deep footnote definitions may refer to further footnotes before the reference is kept as
 /// text (bounds recursion on hostile input).
 const MAX_NOTE_DEPTH: usize = 8;
+
+/// Inline nodes that references may copy out of their notes, per event of the text (at least
+/// [`MIN_NOTE_COPIES`]): an ordinary text refers to each note once, which copies fewer nodes
+/// than its own events.
+const NOTE_COPIES_PER_EVENT: usize = 8;
+
+/// The least budget of copied note nodes, for short texts.
+const MIN_NOTE_COPIES: usize = 100_000;
 
 /// Options for the Markdown reader.
 #[derive(Debug, Clone, Default)]
@@ -106,6 +116,10 @@ pub fn read(
         used: HashSet::new(),
         active: Vec::new(),
         notes: HashMap::new(),
+        note_copies: 0,
+        note_budget: NOTE_COPIES_PER_EVENT
+            .saturating_mul(events.len())
+            .max(MIN_NOTE_COPIES),
         report,
         media: MediaStore::new(),
         media_by_path: HashMap::new(),
@@ -152,8 +166,11 @@ struct Reader<'e, 'a, 'r> {
     used: HashSet<String>,
     /// Labels whose definitions are being converted (cycle guard).
     active: Vec<String>,
-    /// Converted note contents by label.
-    notes: HashMap<String, Vec<Inline>>,
+    /// Converted note contents by label, with their size ([`notes::size`]).
+    notes: HashMap<String, (Vec<Inline>, usize)>,
+    /// Inline nodes the references' copies of notes hold so far, and the most they may.
+    note_copies: usize,
+    note_budget: usize,
     report: Report,
     media: MediaStore,
     media_by_path: HashMap<String, String>,

@@ -25,17 +25,34 @@ impl Reader<'_, '_, '_> {
             return;
         }
         self.used.insert(key.clone());
-        let content = match self.notes.get(&key) {
-            Some(c) => c.clone(),
-            None => {
-                self.active.push(key.clone());
-                let blocks = self.blocks(range);
-                self.active.pop();
-                let c = self.note_content(blocks);
-                self.notes.insert(key, c.clone());
-                c
-            }
+        if !self.notes.contains_key(&key) {
+            self.active.push(key.clone());
+            let blocks = self.blocks(range);
+            self.active.pop();
+            let c = self.note_content(blocks);
+            let size = size(&c);
+            self.notes.insert(key.clone(), (c, size));
+        }
+        let Some((content, size)) = self.notes.get(&key) else {
+            return;
         };
+        // Every reference holds a copy of its note, notes inside included: a note referred to
+        // many times, or notes nested a few deep that each refer to the next many times, would
+        // make copies without end from a short text. Past a budget in proportion to the text,
+        // a reference stays as text.
+        let copied = self.note_copies.saturating_add(*size);
+        if copied > self.note_budget {
+            self.warn_once(
+                "note-copies",
+                WarningKind::Dropped,
+                "footnotes referred to more often than the text could hold are kept as their \
+                 references ([^label])",
+            );
+            self.text(st, format!("[^{label}]"));
+            return;
+        }
+        self.note_copies = copied;
+        let content = content.clone();
         self.push_atom(
             st,
             Inline::Note {
@@ -96,4 +113,18 @@ impl Reader<'_, '_, '_> {
         }
         crate::ast::inline::normalize(&out)
     }
+}
+
+/// How many inline nodes `content` holds, notes' contents included.
+fn size(content: &[Inline]) -> usize {
+    content
+        .iter()
+        .map(|i| {
+            let inside = match i {
+                Inline::Note { content, .. } => size(content),
+                other => other.children().map_or(0, size),
+            };
+            inside.saturating_add(1)
+        })
+        .fold(0, usize::saturating_add)
 }
