@@ -90,9 +90,10 @@ impl Pages {
     /// whether block `i` (of the tree before) went. A section whose blocks all went starts
     /// where the next block is.
     pub fn blocks_removed(&mut self, removed: &[bool]) {
-        for section in &mut self.sections {
-            let before = removed.get(..section.start).unwrap_or(removed);
-            section.start -= before.iter().filter(|r| **r).count();
+        let mut starts: Vec<usize> = self.sections.iter().map(|s| s.start).collect();
+        move_past_removed(&mut starts, removed);
+        for (section, start) in self.sections.iter_mut().zip(starts) {
+            section.start = start;
         }
     }
 
@@ -233,6 +234,26 @@ impl PageText {
     }
 }
 
+/// Moves each block index of `at` back by the blocks `removed` (one flag per block as they
+/// were) before it, so it names the same block, or the one after the blocks that went. One
+/// count of the flags serves every index: counting them again for each took sections × blocks.
+pub fn move_past_removed(at: &mut [usize], removed: &[bool]) {
+    if !removed.contains(&true) {
+        return;
+    }
+    // `gone[i]`: how many of the first `i` blocks went.
+    let mut gone = Vec::with_capacity(removed.len() + 1);
+    gone.push(0usize);
+    let mut n = 0;
+    for r in removed {
+        n += usize::from(*r);
+        gone.push(n);
+    }
+    for a in at.iter_mut() {
+        *a -= gone.get(*a).copied().unwrap_or(n);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -301,5 +322,25 @@ mod tests {
         };
         assert_eq!(pages.section_of(4).map(|s| s.start), Some(0));
         assert_eq!(pages.section_of(5).map(|s| s.start), Some(5));
+    }
+
+    /// Each index moves back by the flags set before it, an index past the end by all of them.
+    #[test]
+    fn indices_move_back_past_the_blocks_removed() {
+        let removed = [false, true, true, false, true, false];
+        let naive = |a: usize| {
+            a - removed[..a.min(removed.len())]
+                .iter()
+                .filter(|r| **r)
+                .count()
+        };
+        let mut at: Vec<usize> = (0..=8).collect();
+        let want: Vec<usize> = at.iter().map(|&a| naive(a)).collect();
+        move_past_removed(&mut at, &removed);
+        assert_eq!(at, want);
+        assert_eq!(at, [0, 1, 1, 1, 2, 2, 3, 4, 5]);
+        let mut same = vec![0, 3, 9];
+        move_past_removed(&mut same, &[false; 4]);
+        assert_eq!(same, [0, 3, 9]);
     }
 }

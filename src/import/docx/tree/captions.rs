@@ -169,10 +169,7 @@ pub fn attach(out: Out, report: &mut Report, part: &str, marks: &mut [usize]) ->
             *p = true;
         }
     }
-    for mark in marks.iter_mut() {
-        let before = removed.get(..*mark).unwrap_or(&removed);
-        *mark -= before.iter().filter(|r| **r).count();
-    }
+    crate::ast::pages::move_past_removed(marks, &removed);
     let mut index = 0;
     blocks.retain(|_| {
         let keep = !removed.get(index).copied().unwrap_or(false);

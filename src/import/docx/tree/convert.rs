@@ -232,7 +232,13 @@ impl<'a> Converter<'a> {
                 log.nested_captions = true;
             }
         }
-        let mut marks: Vec<usize> = self.section_ends.iter().map(|(at, _)| *at).collect();
+        // Only the body's list has sections: a cell's list (a file may have as many cells as
+        // sections) must not copy their starts.
+        let mut marks: Vec<usize> = if top {
+            self.section_ends.iter().map(|(at, _)| *at).collect()
+        } else {
+            Vec::new()
+        };
         let blocks = super::captions::attach(
             out,
             &mut self.report,
