@@ -426,3 +426,41 @@ fn a_section_per_paragraph_is_written_and_read_to_the_bound() {
         "{dropped:?}"
     );
 }
+
+/// One long header named by many sections: each section holds its own copy, so past 64 MiB of
+/// page text held together the sections after show none, said once (a 3 MB header in 41
+/// sections would be 123 MB; in 4,000 sections, from a file of a few kilobytes compressed,
+/// 12 GB).
+#[test]
+fn a_long_header_in_many_sections_is_copied_within_a_bound() {
+    let long = "header text ".repeat(250_000);
+    let sect = r#"<w:sectPr><w:headerReference w:type="default" r:id="rIdH1"/></w:sectPr>"#;
+    let body: String = (0..40)
+        .map(|i| format!("<w:p><w:pPr>{sect}</w:pPr><w:r><w:t>S{i}</w:t></w:r></w:p>"))
+        .collect();
+    let c = docx(&format!("{body}{sect}"))
+        .rel("rIdH1", "header", "header1.xml", false)
+        .part("word/header1.xml", &header(&long))
+        .read();
+    let sections = &c.value.meta.pages.sections;
+    assert_eq!(sections.len(), 41);
+    let shown = sections
+        .iter()
+        .take_while(|s| s.header.default.is_some())
+        .count();
+    let held = shown * long.len();
+    assert!(
+        (20..41).contains(&shown),
+        "{shown} sections show the header"
+    );
+    assert!(held <= 64 << 20, "{held} bytes held");
+    assert!(sections[shown..].iter().all(|s| s.header.default.is_none()));
+    let dropped: Vec<&str> = c
+        .warnings
+        .iter()
+        .filter(|w| w.kind == sdconv::WarningKind::Dropped)
+        .map(|w| w.message.as_str())
+        .collect();
+    assert_eq!(dropped.len(), 1, "{:?}", c.warnings);
+    assert!(dropped[0].contains("64 MiB"), "{dropped:?}");
+}

@@ -10,6 +10,7 @@ use crate::import::docx::parse::parts::PageParts;
 use crate::import::docx::parse::props::Section;
 
 use super::converter::Converter;
+use crate::report::WarningKind;
 
 /// The private-use character that stands for a page-number field in a header's text while it
 /// is converted (never in the tree: [`Converter::page_text`] turns it back into the field).
@@ -91,10 +92,24 @@ impl Converter<'_> {
             .into_iter()
             .chain(std::iter::once((usize::MAX, last.unwrap_or_default())));
         let mut template_footer: Option<String> = None;
-        let mut converted: HashMap<String, Option<PageText>> = HashMap::new();
+        // A part's text and its size ([`text_size`]).
+        let mut converted: HashMap<String, (Option<PageText>, usize)> = HashMap::new();
+        // Each section holds its own copy of what it shows: the page text they hold together
+        // (`held`, each one's in `sizes`) stays within `MAX_PAGE_TEXT`.
+        let mut sizes: Vec<usize> = Vec::with_capacity(sections.capacity());
+        let mut held = 0usize;
+        let mut over = false;
         for (next, props) in all {
             // Inherited: what the previous section shows, for each kind this one leaves out.
-            let mut section = sections.last().cloned().unwrap_or_default();
+            let last = sizes.last().copied().unwrap_or(0);
+            let (mut section, mut size) = match sections.last() {
+                Some(prev) if held.saturating_add(last) <= MAX_PAGE_TEXT => (prev.clone(), last),
+                Some(_) => {
+                    over = true;
+                    (PageSection::default(), 0)
+                }
+                None => (PageSection::default(), 0),
+            };
             section.start = start;
             section.title_page = props.title_page;
             for (refs, slots) in [
@@ -114,32 +129,56 @@ impl Converter<'_> {
                         continue;
                     }
                     // A part several sections name is converted once.
-                    let text = match converted.get(id) {
-                        Some(text) => text.clone(),
-                        None => {
-                            let text = parts.parts.remove(id).and_then(|b| self.page_text(b));
-                            converted.insert(id.clone(), text.clone());
-                            text
-                        }
-                    };
-                    match kind.as_str() {
-                        "first" => slots.first = text,
-                        "even" => slots.even = text,
-                        _ => slots.default = text,
+                    if !converted.contains_key(id) {
+                        let text = parts.parts.remove(id).and_then(|b| self.page_text(b));
+                        let n = text_size(&text);
+                        converted.insert(id.clone(), (text, n));
                     }
+                    let Some((text, n)) = converted.get(id) else {
+                        continue;
+                    };
+                    let slot = match kind.as_str() {
+                        "first" => &mut slots.first,
+                        "even" => &mut slots.even,
+                        _ => &mut slots.default,
+                    };
+                    let without = size.saturating_sub(text_size(slot));
+                    if held.saturating_add(without).saturating_add(*n) > MAX_PAGE_TEXT {
+                        // Not what the section before showed either: nothing.
+                        *slot = None;
+                        size = without;
+                        over = true;
+                        continue;
+                    }
+                    *slot = text.clone();
+                    size = without.saturating_add(*n);
                 }
             }
             // A section with no blocks (the body ends with a section break) shows nothing.
             if sections.last().is_some_and(|s| s.start == start) {
                 sections.pop();
+                held = held.saturating_sub(sizes.pop().unwrap_or(0));
             }
             sections.push(section);
+            sizes.push(size);
+            held = held.saturating_add(size);
             if next == usize::MAX {
                 break;
             }
             start = next;
         }
         parts.parts.clear();
+        if over {
+            self.warn(
+                WarningKind::Dropped,
+                format!(
+                    "headers and footers past {} MiB of page text held by the sections together \
+                     are left out (each section holds its own copy)",
+                    MAX_PAGE_TEXT >> 20
+                ),
+                "w:sectPr",
+            );
+        }
         let pages = Pages {
             even_and_odd: parts.even_and_odd,
             sections,
@@ -150,6 +189,22 @@ impl Converter<'_> {
             (pages, template_footer)
         }
     }
+}
+
+/// The most page text (bytes of text, and one per piece) the sections of a document hold
+/// together. Each section holds its own copy of the headers and footers it shows, so one long
+/// header named by thousands of sections would otherwise be copied thousands of times.
+const MAX_PAGE_TEXT: usize = 64 << 20;
+
+/// The size of a header's or footer's text, as [`MAX_PAGE_TEXT`] counts it.
+fn text_size(text: &Option<PageText>) -> usize {
+    text.iter()
+        .flat_map(|t| t.paragraphs.iter().flatten())
+        .map(|piece| match piece {
+            PagePiece::Text(s) => s.len().saturating_add(1),
+            _ => 1,
+        })
+        .fold(0, usize::saturating_add)
 }
 
 fn is_blank(pieces: &[PagePiece]) -> bool {
