@@ -1,5 +1,5 @@
-//! Stage one for a large main part: two parsers at once, the second from a paragraph past three
-//! fifths of the part ([`parse_main`]). The parser itself knows of the split only its [`Half`] (kept with
+//! Stage one for a large main part: two parsers at once, the second from a paragraph past the
+//! middle ([`parse_main`]). The parser itself knows of the split only its [`Half`] (kept with
 //! the parser, in [`super::parser`]): where it is at body level, the bookmarks it opens and
 //! cannot close, the warnings it gives once. Here the halves are started, met and joined, so
 //! that blocks, facts, warnings and errors are those of one parser reading the whole part.
@@ -23,7 +23,7 @@ pub const PARALLEL_PARSE_FROM: usize = 1 << 20;
 
 /// Parses a main document part like [`BodyParser::parse_document`]. With `in_halves`, one of
 /// [`PARALLEL_PARSE_FROM`] bytes or more is parsed in two halves at once (on the rayon pool):
-/// the second from the first paragraph at body level past three fifths ([`split_point`]), behind
+/// the second from the first paragraph at body level past the middle ([`split_point`]), behind
 /// the part's own root and body start tags; the first stops there if nothing it read carries
 /// over (nothing open but bookmarks), else it reads on alone and the second half's work is
 /// dropped. Either way the blocks, facts, warnings and errors are those of one parser reading
@@ -175,19 +175,10 @@ fn second_half(
 
 /// Where the second half of a main part starts, and the start tags it is read behind.
 struct Split {
-    /// Byte offset of a `<w:p>` start tag at body level past [`split_from`].
+    /// Byte offset of a `<w:p>` start tag at body level past the middle.
     at: usize,
     /// `<ROOT><BODY>` with the part's own element names (quick-xml checks end tags by name).
     open: String,
-}
-
-/// Where in a part of `len` bytes the second half may start: three fifths in. The second half
-/// scans the part from its start to find its place (about a third of the parse's time per
-/// byte) before it parses, so from the middle it ended about 4 ms after the first half, which
-/// waited. large.docx, the parse done (the later half's end), medians of 20 alternated runs:
-/// 15.3 ms from the middle, 13.4 ms from three fifths (sooner in 15 of 20).
-fn split_from(len: usize) -> usize {
-    len / 5 * 3
 }
 
 /// Whether an element holds paragraphs inside a body-level block: a `<w:p>` inside one is no
@@ -200,7 +191,7 @@ fn is_holder(local: &[u8]) -> bool {
 /// The length of the longest name the scan looks for (`txbxContent`).
 const LONGEST_NAME: usize = 11;
 
-/// The first paragraph start tag at body level from [`split_from`] on, by a byte scan
+/// The first paragraph start tag at body level from the middle of `text` on, by a byte scan
 /// that counts the holders ([`is_holder`]) open (with the body's prefix); `None` when the root
 /// is not a `document` whose child `body` is found early, or there is no such paragraph.
 fn split_point(text: &str) -> Option<Split> {
@@ -230,7 +221,7 @@ fn split_point(text: &str) -> Option<Split> {
     let root = root?;
     let prefix = body.strip_suffix("body")?.as_bytes();
     let bytes = text.as_bytes();
-    let from = split_from(bytes.len());
+    let middle = bytes.len() / 2;
     let mut open = 0i64;
     let mut i = usize::try_from(r.buffer_position()).ok()?;
     while let Some(found) = memchr::memchr(b'<', bytes.get(i..)?) {
@@ -268,7 +259,7 @@ fn split_point(text: &str) -> Option<Split> {
         };
         let local = &name[..len];
         let holder = is_holder(local);
-        let paragraph = !holder && at >= from && open == 0 && !closing && local == b"p";
+        let paragraph = !holder && at >= middle && open == 0 && !closing && local == b"p";
         if !holder && !paragraph {
             continue;
         }
@@ -308,25 +299,16 @@ mod tests {
             .collect()
     }
 
-    /// A main part: `first` after 7,200 paragraphs, more filler, the place the second half
-    /// starts from ([`split_from`]), more filler, `second`, 4,800 more paragraphs (about 1.5 MB:
-    /// parsed in halves).
+    /// A main part: `first` after 6,000 paragraphs, more filler, the middle, more filler,
+    /// `second`, 6,000 more paragraphs (about 1.5 MB: parsed in halves).
     fn part(first: &str, second: &str) -> String {
         format!(
             r#"<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>{}{first}{}{}{second}{}<w:sectPr><w:pgSz w:w="11906"/></w:sectPr></w:body></w:document>"#,
-            filler(7200),
+            filler(6000),
             filler(500),
             filler(500),
-            filler(4800)
+            filler(6000)
         )
-    }
-
-    #[test]
-    fn the_place_lies_between_first_and_second() {
-        let text = part("<!--first-->", "<!--second-->");
-        let from = split_from(text.len());
-        assert!(text.find("<!--first-->").unwrap() < from);
-        assert!(from < text.find("<!--second-->").unwrap());
     }
 
     /// Parses `text` by one parser and by [`parse_halves`]: blocks, final section, facts,
@@ -364,7 +346,7 @@ mod tests {
     }
 
     /// [`alike`] until the halves go as `want`: whether the second half is found before the
-    /// first passes the place depends on how the threads are scheduled (tests run side by
+    /// first passes the middle depends on how the threads are scheduled (tests run side by
     /// side), so a few tries are allowed; the results must agree every time.
     fn alike_as(text: &str, want: Halves) {
         let mut tries = Vec::new();
@@ -384,7 +366,7 @@ mod tests {
     }
 
     #[test]
-    fn a_bookmark_open_across_the_place_ends_after_a_seq_field_as_a_number() {
+    fn a_bookmark_open_across_the_middle_ends_after_a_seq_field_as_a_number() {
         let seq = r#"<w:p><w:r><w:t xml:space="preserve">Figure </w:t></w:r><w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText> SEQ Figure </w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r><w:r><w:t>1</w:t></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r><w:bookmarkEnd w:id="7"/></w:p>"#;
         let text = part(r#"<w:bookmarkStart w:id="7" w:name="figure-one"/>"#, seq);
         alike_as(&text, Halves::Two);
@@ -411,14 +393,14 @@ mod tests {
     }
 
     #[test]
-    fn a_field_open_across_the_place_is_read_by_one_parser() {
+    fn a_field_open_across_the_middle_is_read_by_one_parser() {
         let begin = r#"<w:p><w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText> TOC \o </w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r><w:r><w:t>Contents</w:t></w:r></w:p>"#;
         let end = r#"<w:p><w:r><w:fldChar w:fldCharType="end"/></w:r></w:p>"#;
         alike_as(&part(begin, end), Halves::One);
     }
 
     #[test]
-    fn a_table_across_the_place_is_not_split() {
+    fn a_table_across_the_middle_is_not_split() {
         let rows: String = (0..1500)
             .map(|i| format!("<w:tr><w:tc><w:p><w:r><w:t>cell {i}</w:t></w:r></w:p></w:tc></w:tr>"))
             .collect();
@@ -433,11 +415,11 @@ mod tests {
         // The scan reads names only this far.
         assert!(is_holder(&b"txbxContent"[..LONGEST_NAME]));
         // Names that begin like a holder (`tblPr`, `sdtContent`, `customXmlPr`) are none: the
-        // first paragraph past `split_from` is the place.
+        // first paragraph past the middle is the place.
         let odd = r#"<w:tblPr/><w:sdtContent><w:tblPr></w:tblPr><w:customXmlPr/>"#;
         let text = part(odd, "</w:sdtContent>");
-        let from = split_from(text.len());
-        let first_p = from + text[from..].find("<w:p>").unwrap();
+        let middle = text.len() / 2;
+        let first_p = middle + text[middle..].find("<w:p>").unwrap();
         assert_eq!(split_point(&text).expect("a place").at, first_p);
         // A holder whose name ends at a tab before its attributes is one: no place until it
         // ends.
@@ -484,7 +466,7 @@ mod tests {
     }
 
     #[test]
-    fn tags_in_a_comment_across_the_place_read_alike() {
+    fn tags_in_a_comment_across_the_middle_read_alike() {
         // The scan skips comments whole (tags in one would count as holders that never end), and
         // looks at every byte a bounded number of times.
         let noise = format!("<!-- {} -->", "<w:tbl x <w:p y ".repeat(40_000));
