@@ -471,6 +471,22 @@ fn note_copies_are_bounded_by_the_text() {
         .filter(|w| w.kind == WarningKind::Dropped && w.message.contains("referred to more often"))
         .collect();
     assert_eq!(told.len(), 1, "{:?}", r.warnings);
+    // One long note referred to many times: its text counts, not its one node.
+    let long = "word ".repeat(20_000);
+    let md = format!("{}\n\n[^x]: {long}\n", "[^x]".repeat(2_000));
+    let r = import(&md);
+    let mut held = 0usize;
+    r.value.walk_inlines(&mut |i| {
+        if let Inline::Text { text } = i {
+            held += text.len();
+        }
+    });
+    assert!(held < 16 * md.len() + (2 << 20), "{held} bytes of text");
+    assert!(
+        r.warnings
+            .iter()
+            .any(|w| w.message.contains("referred to more often"))
+    );
     let r = import("a[^x] b[^x]\n\n[^x]: the note\n");
     let mut notes = 0;
     r.value

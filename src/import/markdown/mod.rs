@@ -61,13 +61,13 @@ const QUOTE_STYLE: &str = "Quote";
 /// text (bounds recursion on hostile input).
 const MAX_NOTE_DEPTH: usize = 8;
 
-/// Inline nodes that references may copy out of their notes, per event of the text (at least
-/// [`MIN_NOTE_COPIES`]): an ordinary text refers to each note once, which copies fewer nodes
-/// than its own events.
-const NOTE_COPIES_PER_EVENT: usize = 8;
+/// What references may copy out of their notes ([`notes::size`]: bytes of text, and one per
+/// node), per byte of the text (at least [`MIN_NOTE_COPIES`]): an ordinary text refers to each
+/// note once or twice, which copies no more than the text holds.
+const NOTE_COPIES_PER_BYTE: usize = 8;
 
-/// The least budget of copied note nodes, for short texts.
-const MIN_NOTE_COPIES: usize = 100_000;
+/// The least budget of copied note content, for short texts.
+const MIN_NOTE_COPIES: usize = 1 << 20;
 
 /// Options for the Markdown reader.
 #[derive(Debug, Clone, Default)]
@@ -117,8 +117,8 @@ pub fn read(
         active: Vec::new(),
         notes: HashMap::new(),
         note_copies: 0,
-        note_budget: NOTE_COPIES_PER_EVENT
-            .saturating_mul(events.len())
+        note_budget: NOTE_COPIES_PER_BYTE
+            .saturating_mul(text.len())
             .max(MIN_NOTE_COPIES),
         report,
         media: MediaStore::new(),
@@ -168,7 +168,8 @@ struct Reader<'e, 'a, 'r> {
     active: Vec<String>,
     /// Converted note contents by label, with their size ([`notes::size`]).
     notes: HashMap<String, (Vec<Inline>, usize)>,
-    /// Inline nodes the references' copies of notes hold so far, and the most they may.
+    /// What the references' copies of notes hold so far ([`notes::size`]), and the most they
+    /// may.
     note_copies: usize,
     note_budget: usize,
     report: Report,

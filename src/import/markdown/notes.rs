@@ -36,10 +36,10 @@ impl Reader<'_, '_, '_> {
         let Some((content, size)) = self.notes.get(&key) else {
             return;
         };
-        // Every reference holds a copy of its note, notes inside included: a note referred to
-        // many times, or notes nested a few deep that each refer to the next many times, would
-        // make copies without end from a short text. Past a budget in proportion to the text,
-        // a reference stays as text.
+        // Every reference holds a copy of its note, notes inside included: a long note referred
+        // to many times, or notes nested a few deep that each refer to the next many times,
+        // would make copies without end from a short text. Past a budget in proportion to the
+        // text, a reference stays as text.
         let copied = self.note_copies.saturating_add(*size);
         if copied > self.note_budget {
             self.warn_once(
@@ -115,16 +115,38 @@ impl Reader<'_, '_, '_> {
     }
 }
 
-/// How many inline nodes `content` holds, notes' contents included.
-fn size(content: &[Inline]) -> usize {
+/// What `content` holds, as the copy budget counts it: the bytes of its texts and other strings
+/// (a formula's as its linear text), and one for each node, notes' contents included.
+pub(super) fn size(content: &[Inline]) -> usize {
     content
         .iter()
         .map(|i| {
+            let own = match i {
+                Inline::Text { text } => text.len(),
+                Inline::Link { href, .. } => href.len(),
+                Inline::Span { style, .. } => style.len(),
+                Inline::CrossRef { target, .. } => target.len(),
+                Inline::Image {
+                    media,
+                    caption,
+                    alt,
+                } => [Some(media), caption.as_ref(), alt.as_ref()]
+                    .into_iter()
+                    .flatten()
+                    .map(String::len)
+                    .fold(0, usize::saturating_add),
+                Inline::IndexMark { id }
+                | Inline::CommentStart { id }
+                | Inline::CommentEnd { id } => id.len(),
+                Inline::Ruby { base, reading } => base.len().saturating_add(reading.len()),
+                Inline::Math { math, .. } => crate::ast::math::linear_text(math).len(),
+                _ => 0,
+            };
             let inside = match i {
                 Inline::Note { content, .. } => size(content),
                 other => other.children().map_or(0, size),
             };
-            inside.saturating_add(1)
+            own.saturating_add(inside).saturating_add(1)
         })
         .fold(0, usize::saturating_add)
 }
