@@ -2,7 +2,7 @@
 //! `--track-changes`): every change shown marked, all accepted, or all rejected, and comments
 //! kept or left out. Applied to the tree before any writer sees it, so every format agrees.
 
-use super::inline::{append, is_normalized, normalize};
+use super::inline::{append, normalize_owned};
 use super::{Block, ChangeKind, Document, Inline};
 
 /// What the writers show of tracked changes.
@@ -74,16 +74,13 @@ fn join_paragraphs(blocks: &mut Vec<Block>, joins: &dyn Fn(ChangeKind) -> bool) 
         if let (Some(Block::Paragraph(prev)), Block::Paragraph(next)) = (out.last_mut(), &mut block)
             && prev.mark.as_ref().is_some_and(|m| joins(m.kind))
         {
-            if !grown && !is_normalized(&prev.content) {
-                prev.content = normalize(&prev.content);
+            if !grown {
+                prev.content = normalize_owned(std::mem::take(&mut prev.content));
             }
-            let more = std::mem::take(&mut next.content);
-            let more = if is_normalized(&more) {
-                more
-            } else {
-                normalize(&more)
-            };
-            append(&mut prev.content, more);
+            append(
+                &mut prev.content,
+                normalize_owned(std::mem::take(&mut next.content)),
+            );
             prev.mark = next.mark.take();
             removed[i] = true;
             grown = true;
@@ -205,6 +202,7 @@ fn needs_edit(inline: &Inline, decide: &mut impl FnMut(&Inline) -> Edit) -> bool
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ast::inline::normalize;
     use crate::ast::{Block, Change, Comment, Paragraph};
 
     fn tracked(kind: ChangeKind, text: &str) -> Inline {

@@ -18,8 +18,8 @@ use super::block::Direction;
 mod canonical;
 
 pub use canonical::{
-    Leaf, Run, append, canonical_marks, from_runs, into_runs, is_normalized, normalize, to_runs,
-    unwrap_marks,
+    Leaf, Run, append, canonical_marks, from_runs, into_runs, is_normalized, normalize,
+    normalize_owned, to_runs, unwrap_marks,
 };
 
 /// A character-level format. The declaration order is the canonical nesting order, outermost

@@ -177,7 +177,8 @@ fn last_shown(content: &[Inline]) -> Option<&Inline> {
         .rev()
         .find_map(|inline| match (inline.children(), inline) {
             (Some(children), _) => last_shown(children),
-            (None, Inline::Text { text }) if text.trim().is_empty() => None,
+            // From the end only: a merged paragraph's last text can be long.
+            (None, Inline::Text { text }) if text.trim_end().is_empty() => None,
             (None, leaf) => Some(leaf),
         })
 }

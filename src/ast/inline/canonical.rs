@@ -226,6 +226,12 @@ pub fn normalize(inlines: &[Inline]) -> Vec<Inline> {
     from_runs(to_runs(inlines))
 }
 
+/// [`normalize`] for content the caller gives up: its texts move into the runs instead of being
+/// copied.
+pub fn normalize_owned(inlines: Vec<Inline>) -> Vec<Inline> {
+    from_runs(into_runs(inlines))
+}
+
 /// Canonical `inlines` without the wrappers `unwrap` picks, each one's children in its place,
 /// and what then stands side by side joined: text to text, a wrapper to the same wrapper. This
 /// is [`normalize`] of the same runs without those marks (every wrapper of canonical content

@@ -243,8 +243,7 @@ impl ChartPart {
     /// columns. `None` when the table holds it all.
     pub fn left_out(&self) -> Option<String> {
         let shape = self.shape()?;
-        let wanted_points = self
-            .series
+        let wanted_points = self.series[..shape.series]
             .iter()
             .flat_map(|s| s.values.iter().chain(&s.categories).chain(&s.sizes))
             .map(|(i, _)| i.saturating_add(1))

@@ -155,8 +155,11 @@ pub fn read_page_parts(
                 continue;
             }
             if out.parts.len() >= MAX_PAGE_PARTS {
-                if left_out.insert(id) && first_left_out.is_none() {
-                    first_left_out = main_rels.get(id).map(|r| r.target.clone());
+                // Only parts that would have been read count as left out.
+                if let Some(rel) = main_rels.get(id).filter(|r| !r.external) {
+                    if left_out.insert(id) && first_left_out.is_none() {
+                        first_left_out = Some(rel.target.clone());
+                    }
                 }
                 continue;
             }

@@ -239,12 +239,7 @@ impl<'a> Converter<'a> {
         } else {
             Vec::new()
         };
-        let blocks = super::captions::attach(
-            out,
-            &mut self.report,
-            self.src.main_part,
-            if top { &mut marks } else { &mut [] },
-        );
+        let blocks = super::captions::attach(out, &mut self.report, self.src.main_part, &mut marks);
         if top {
             for ((at, _), moved) in self.section_ends.iter_mut().zip(marks) {
                 *at = moved;

@@ -116,6 +116,7 @@ impl Converter<'_> {
                 (&props.headers, &mut section.header),
                 (&props.footers, &mut section.footer),
             ] {
+                // At most three of each (the parser keeps no more).
                 for (kind, id) in refs {
                     if parts.template_footers.contains(id) {
                         // Our writer's frame around the service's footer: that footer only.
@@ -196,13 +197,19 @@ impl Converter<'_> {
 /// header named by thousands of sections would otherwise be copied thousands of times.
 const MAX_PAGE_TEXT: usize = 64 << 20;
 
-/// The size of a header's or footer's text, as [`MAX_PAGE_TEXT`] counts it.
+/// The size of a header's or footer's text, as [`MAX_PAGE_TEXT`] counts it: the bytes of its
+/// texts, and one for each piece and each paragraph (empty ones are copied too).
 fn text_size(text: &Option<PageText>) -> usize {
     text.iter()
-        .flat_map(|t| t.paragraphs.iter().flatten())
-        .map(|piece| match piece {
-            PagePiece::Text(s) => s.len().saturating_add(1),
-            _ => 1,
+        .flat_map(|t| &t.paragraphs)
+        .map(|pieces| {
+            pieces
+                .iter()
+                .map(|piece| match piece {
+                    PagePiece::Text(s) => s.len().saturating_add(1),
+                    _ => 1,
+                })
+                .fold(1, usize::saturating_add)
         })
         .fold(0, usize::saturating_add)
 }

@@ -46,7 +46,7 @@ impl Converter<'_> {
         // the origin for vertical merges. Keyed sparsely so wide spans cost nothing per column.
         let mut owner = Owners::default();
         let mut merge_repaired = false;
-        // Cells past the widest table the tree holds, and whether any had text.
+        // Cells past the widest table the tree holds, told once.
         let mut cut_cells = 0usize;
         let headers: Vec<bool> = t.rows.iter().map(|r| r.header).collect();
         let row_heights: Vec<Option<String>> = t
