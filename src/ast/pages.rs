@@ -90,11 +90,7 @@ impl Pages {
     /// whether block `i` (of the tree before) went. A section whose blocks all went starts
     /// where the next block is.
     pub fn blocks_removed(&mut self, removed: &[bool]) {
-        let mut starts: Vec<usize> = self.sections.iter().map(|s| s.start).collect();
-        move_past_removed(&mut starts, removed);
-        for (section, start) in self.sections.iter_mut().zip(starts) {
-            section.start = start;
-        }
+        move_past_removed(self.sections.iter_mut().map(|s| &mut s.start), removed);
     }
 
     /// The section holding top-level block `block`.
@@ -234,10 +230,10 @@ impl PageText {
     }
 }
 
-/// Moves each block index of `at` back by the blocks `removed` (one flag per block as they
+/// Moves each block index `at` gives back by the blocks `removed` (one flag per block as they
 /// were) before it, so it names the same block, or the one after the blocks that went. One
 /// count of the flags serves every index: counting them again for each took sections × blocks.
-pub fn move_past_removed(at: &mut [usize], removed: &[bool]) {
+pub fn move_past_removed<'a>(at: impl IntoIterator<Item = &'a mut usize>, removed: &[bool]) {
     if !removed.contains(&true) {
         return;
     }
@@ -249,7 +245,7 @@ pub fn move_past_removed(at: &mut [usize], removed: &[bool]) {
         n += usize::from(*r);
         gone.push(n);
     }
-    for a in at.iter_mut() {
+    for a in at {
         *a -= gone.get(*a).copied().unwrap_or(n);
     }
 }

@@ -95,15 +95,16 @@ impl Converter<'_> {
         // A part's text and its size ([`text_size`]).
         let mut converted: HashMap<String, (Option<PageText>, usize)> = HashMap::new();
         // Each section holds its own copy of what it shows: the page text they hold together
-        // (`held`, each one's in `sizes`) stays within `MAX_PAGE_TEXT`.
-        let mut sizes: Vec<usize> = Vec::with_capacity(sections.capacity());
+        // (`held`; the last one's `last_size`) stays within `MAX_PAGE_TEXT`.
         let mut held = 0usize;
+        let mut last_size = 0usize;
         let mut over = false;
         for (next, props) in all {
             // Inherited: what the previous section shows, for each kind this one leaves out.
-            let last = sizes.last().copied().unwrap_or(0);
             let (mut section, mut size) = match sections.last() {
-                Some(prev) if held.saturating_add(last) <= MAX_PAGE_TEXT => (prev.clone(), last),
+                Some(prev) if held.saturating_add(last_size) <= MAX_PAGE_TEXT => {
+                    (prev.clone(), last_size)
+                }
                 Some(_) => {
                     over = true;
                     (PageSection::default(), 0)
@@ -158,10 +159,10 @@ impl Converter<'_> {
             // A section with no blocks (the body ends with a section break) shows nothing.
             if sections.last().is_some_and(|s| s.start == start) {
                 sections.pop();
-                held = held.saturating_sub(sizes.pop().unwrap_or(0));
+                held = held.saturating_sub(last_size);
             }
             sections.push(section);
-            sizes.push(size);
+            last_size = size;
             held = held.saturating_add(size);
             if next == usize::MAX {
                 break;
