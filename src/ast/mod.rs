@@ -11,6 +11,7 @@
 pub mod block;
 pub mod changes;
 pub mod chart;
+pub mod footprint;
 pub mod inline;
 pub mod length;
 pub mod links;

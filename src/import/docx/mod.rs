@@ -43,6 +43,7 @@ use parse::pictures::MediaJob;
 use parse::rels::Relationships;
 use tree::convert::Built;
 use tree::converter::{Sources, Split};
+use tree::copies::{CopiedParts, Copies};
 use tree::{meta, numbering as lists, pictures, references};
 
 /// Options of the Word reader. Input limits are an argument of their own ([`read_source`]).
@@ -387,6 +388,13 @@ fn text_side(
     let names = parts::part_names(pkg);
     let charts = parts::read_charts(pkg, main_rels, limits, &mut report)?;
     let comment_ids = comments.iter().map(|c| c.id.clone()).collect();
+    let copies = Copies::measure(CopiedParts {
+        footnotes: &footnotes,
+        endnotes: &endnotes,
+        charts: &charts,
+        diagrams: &diagrams,
+        chunks: &chunks,
+    });
     let src = Sources {
         styles: &styles,
         numbering: &numbering,
@@ -401,6 +409,7 @@ fn text_side(
         diagrams: &diagrams,
         charts: &charts,
         chunks: &chunks,
+        copies: &copies,
         core_language: core.language.as_deref(),
         // The picture thread inflating pictures meanwhile wants the other core.
         split: if options.parse_on_one_core || options.inflate_pictures {

@@ -61,9 +61,9 @@ const QUOTE_STYLE: &str = "Quote";
 /// text (bounds recursion on hostile input).
 const MAX_NOTE_DEPTH: usize = 8;
 
-/// What references may copy out of their notes ([`notes::size`]: bytes of text, and one per
-/// node), per byte of the text (at least [`MIN_NOTE_COPIES`]): an ordinary text refers to each
-/// note once or twice, which copies no more than the text holds.
+/// What references may copy out of their notes ([`crate::ast::footprint::inlines`]: bytes of
+/// text, and one per node), per byte of the text (at least [`MIN_NOTE_COPIES`]): an ordinary
+/// text refers to each note once or twice, which copies no more than the text holds.
 const NOTE_COPIES_PER_BYTE: usize = 8;
 
 /// The least budget of copied note content, for short texts.
@@ -166,9 +166,9 @@ struct Reader<'e, 'a, 'r> {
     used: HashSet<String>,
     /// Labels whose definitions are being converted (cycle guard).
     active: Vec<String>,
-    /// Converted note contents by label, with their size ([`notes::size`]).
+    /// Converted note contents by label, with their footprint (one per node).
     notes: HashMap<String, (Vec<Inline>, usize)>,
-    /// What the references' copies of notes hold so far ([`notes::size`]), and the most they
+    /// What the references' copies of notes hold so far (footprints), and the most they
     /// may.
     note_copies: usize,
     note_budget: usize,

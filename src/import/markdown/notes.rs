@@ -2,7 +2,7 @@
 //! nesting kept as text), as a note's inline content.
 
 use super::{MAX_NOTE_DEPTH, Reader, State};
-use crate::ast::{Block, Inline, NoteKind, TextType};
+use crate::ast::{Block, Inline, NoteKind, TextType, footprint};
 use crate::report::WarningKind;
 
 impl Reader<'_, '_, '_> {
@@ -30,7 +30,7 @@ impl Reader<'_, '_, '_> {
             let blocks = self.blocks(range);
             self.active.pop();
             let c = self.note_content(blocks);
-            let size = size(&c);
+            let size = footprint::inlines(&c, 1);
             self.notes.insert(key.clone(), (c, size));
         }
         let Some((content, size)) = self.notes.get(&key) else {
@@ -113,40 +113,4 @@ impl Reader<'_, '_, '_> {
         }
         crate::ast::inline::normalize(&out)
     }
-}
-
-/// What `content` holds, as the copy budget counts it: the bytes of its texts and other strings
-/// (a formula's as its linear text), and one for each node, notes' contents included.
-pub(super) fn size(content: &[Inline]) -> usize {
-    content
-        .iter()
-        .map(|i| {
-            let own = match i {
-                Inline::Text { text } => text.len(),
-                Inline::Link { href, .. } => href.len(),
-                Inline::Span { style, .. } => style.len(),
-                Inline::CrossRef { target, .. } => target.len(),
-                Inline::Image {
-                    media,
-                    caption,
-                    alt,
-                } => [Some(media), caption.as_ref(), alt.as_ref()]
-                    .into_iter()
-                    .flatten()
-                    .map(String::len)
-                    .fold(0, usize::saturating_add),
-                Inline::IndexMark { id }
-                | Inline::CommentStart { id }
-                | Inline::CommentEnd { id } => id.len(),
-                Inline::Ruby { base, reading } => base.len().saturating_add(reading.len()),
-                Inline::Math { math, .. } => crate::ast::math::linear_text(math).len(),
-                _ => 0,
-            };
-            let inside = match i {
-                Inline::Note { content, .. } => size(content),
-                other => other.children().map_or(0, size),
-            };
-            own.saturating_add(inside).saturating_add(1)
-        })
-        .fold(0, usize::saturating_add)
 }

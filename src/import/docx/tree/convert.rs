@@ -7,6 +7,7 @@
 use std::collections::HashSet;
 
 use super::converter::{Converter, DEFAULT_TEXT_WIDTH, FieldState, Out, Sources};
+use super::copies::Copied;
 use super::looks::NumberLooks;
 use super::references;
 use crate::ast::{self, Comment};
@@ -163,6 +164,9 @@ impl<'a> Converter<'a> {
                 model::Block::Para(p) if !p.chunks.is_empty() => {
                     for part in &p.chunks {
                         if let Some(chunk) = self.src.chunks.get(part) {
+                            if !self.copy_fits(Copied::Chunk, part, "w:altChunk") {
+                                continue;
+                            }
                             for block in &chunk.blocks {
                                 out.push(block.clone());
                             }

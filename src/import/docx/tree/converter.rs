@@ -13,6 +13,7 @@ use std::rc::Rc;
 
 use foldhash::fast::RandomState as FastHash;
 
+use super::copies::Copies;
 use super::looks::NumberLooks;
 use super::mapping::{StyleInfo, StyleMapping};
 use super::media::MediaNames;
@@ -58,6 +59,8 @@ pub struct Sources<'a> {
     pub chunks: &'a HashMap<String, crate::import::docx::chunks::ChunkBlocks>,
     /// Which bodies are converted in two halves at once (`super::seam`).
     pub split: Split,
+    /// The footprint of each part copied where it is named, and the budget of those copies.
+    pub copies: &'a Copies<'a>,
 }
 
 /// Which bodies are converted in two halves at once (`super::seam`).
@@ -121,6 +124,11 @@ pub struct Converter<'a> {
     pub wide_images: HashSet<(String, u64, u64)>,
     /// SmartArt diagrams converted so far (each gets its own list id).
     pub(super) diagram_count: usize,
+    /// The footprint of the copies of notes, charts, diagrams and embedded documents so far
+    /// (`super::copies`).
+    pub(super) copied: usize,
+    /// A copy was left out past the budget.
+    pub(super) copies_refused: bool,
     pub(super) lists: ListCounters,
     pub(super) ids: HashSet<String>,
     /// Bookmark names that point at another block's id.
@@ -188,6 +196,8 @@ impl<'a> Converter<'a> {
             media: MediaNames::default(),
             wide_images: HashSet::new(),
             diagram_count: 0,
+            copied: 0,
+            copies_refused: false,
             lists: ListCounters::default(),
             ids: HashSet::new(),
             alias: HashMap::new(),

@@ -3,6 +3,7 @@
 //! tree's inline runs; note and comment bodies flattened to inline content.
 
 use super::converter::{Converter, FieldState};
+use super::copies::Copied;
 use super::paragraphs::{ParaInfo, ParaState, Segment};
 use crate::ast::inline::{ChangeKey, Leaf, Mark, Run as IRun, from_runs};
 use crate::ast::{self, Inline, NoteKind, TextStyle};
@@ -137,6 +138,7 @@ impl<'a> Converter<'a> {
                         continue;
                     }
                     match self.src.charts.get(&part) {
+                        Some(_) if !self.copy_fits(Copied::Chart, &part, "c:chart") => {}
                         Some(table) => {
                             self.warn(
                                 WarningKind::Lossy,
@@ -341,7 +343,15 @@ impl<'a> Converter<'a> {
             );
             return None;
         };
-        // A note may be referenced twice; each reference converts its own copy.
+        // A note may be referenced twice; each reference converts its own copy, within the
+        // budget of copies.
+        let copied = match kind {
+            NoteKind::Endnote => Copied::Endnote,
+            _ => Copied::Footnote,
+        };
+        if !self.copy_fits(copied, id, "w:footnoteReference") {
+            return None;
+        }
         let blocks = blocks.clone();
         if self.src.word_refs {
             self.note_ids.push(id.to_string());

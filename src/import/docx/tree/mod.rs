@@ -12,7 +12,8 @@
 //!   list form; [`looks`]: how Word draws each list level, handed out for magic import.
 //! - [`tables`]: Word's rows and cells onto the tree's grid; [`captions`]: caption paragraphs
 //!   onto the pictures and tables they name.
-//! - [`seam`]: a long body converted in two halves at once and joined as one converter's.
+//! - [`seam`]: a long body converted in two halves at once and joined as one converter's;
+//!   [`copies`]: the budget of what parts named at several places copy into the tree.
 //! - [`media`]: media names; [`pictures`]: loaded pictures into the media store, and the
 //!   passes over picture blocks; [`references`]: bookmark ids and the cross-references to
 //!   them; [`meta`]: metadata under the caller's values; [`language`]: languages and
@@ -21,6 +22,7 @@
 pub mod captions;
 pub mod convert;
 pub mod converter;
+pub mod copies;
 pub mod fields;
 pub mod inlines;
 pub mod language;

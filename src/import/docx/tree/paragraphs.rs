@@ -7,6 +7,7 @@
 use std::rc::Rc;
 
 use super::converter::{CaptionInfo, Converter, Out};
+use super::copies::Copied;
 use super::looks::NumberLook;
 use super::mapping::{self, Basis, NumberingFacts, ParagraphFacts, StyleInfo};
 use super::numbering::{Count, ListNumber};
@@ -568,6 +569,9 @@ impl<'a> Converter<'a> {
             out.blocks.extend(blocks);
         }
         for part in diagrams {
+            if !self.copy_fits(Copied::Diagram, &part, "dgm:relIds") {
+                continue;
+            }
             let items = self.src.diagrams.get(&part).cloned().unwrap_or_default();
             self.warn(
                 WarningKind::Lossy,

@@ -16,6 +16,8 @@
 //! - its media names, handed out again behind the first half's, must come out the same;
 //! - at the seam no field may be open and no bookmark waiting, and at most one half may hold
 //!   SmartArt (their list ids count up);
+//! - the copies of parts named at several places (`super::copies`) must fit the budget
+//!   together, with none left out in the second half;
 //! - a warning given once that the first half gave already is dropped; warning locations move
 //!   by the first half's block count.
 //!
@@ -53,6 +55,8 @@ struct Half {
     media: MediaNames,
     wide_images: HashSet<(String, u64, u64)>,
     diagram_count: usize,
+    copied: usize,
+    copies_refused: bool,
     ids: HashSet<String>,
     alias: HashMap<String, String>,
     carry: Vec<String>,
@@ -138,7 +142,11 @@ impl Converter<'_> {
             && pending.is_empty()
             && self.fields.frames.is_empty()
             && self.fields.overflow == 0
-            && (self.diagram_count == 0 || half.diagram_count == 0);
+            && (self.diagram_count == 0 || half.diagram_count == 0)
+            // One converter counts the copies on from the first half's: it would have left
+            // out what the second half kept only when both together pass the budget.
+            && !half.copies_refused
+            && self.copied.saturating_add(half.copied) <= self.src.copies.budget;
         if !at_rest {
             return Err(half);
         }
@@ -212,6 +220,7 @@ impl Converter<'_> {
         self.looks.extend(half.looks);
         self.wide_images.extend(half.wide_images);
         self.diagram_count += half.diagram_count;
+        self.copied += half.copied;
         self.note_ids.extend(half.note_ids);
         self.outside_bookmarks.extend(half.outside_bookmarks);
         self.section_ends.extend(
@@ -381,6 +390,8 @@ fn convert_half(
         media,
         wide_images,
         diagram_count,
+        copied,
+        copies_refused,
         lists: _,
         ids,
         alias,
@@ -411,6 +422,8 @@ fn convert_half(
         media,
         wide_images,
         diagram_count,
+        copied,
+        copies_refused,
         ids,
         alias,
         carry,

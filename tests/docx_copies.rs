@@ -1,0 +1,176 @@
+//! Parts the tree copies at every place that names them (notes, charts, SmartArt diagrams,
+//! embedded documents) stay within a budget: a few kilobytes of zipped XML that name a 1 MiB
+//! part hundreds of times read into a tree of tens of megabytes, not hundreds, with one warning
+//! for the references left out; the first ones are kept. The body's two halves
+//! (`src/import/docx/tree/seam.rs`) leave out the same references as one converter.
+
+mod docx_support;
+
+use docx_support::*;
+use sdconv::ast::{Block, Inline, inline::plain_text};
+use sdconv::import::docx::DocxImportOptions;
+use sdconv::internal::read_docx_split_from;
+use sdconv::{Converted, Document, WarningKind};
+
+/// The size of the part named again and again.
+const BIG: usize = 1 << 20;
+/// How often it is named: 200 MiB of copies without a budget.
+const NAMED: usize = 200;
+
+const DGM: &str = "http://schemas.openxmlformats.org/drawingml/2006/diagram";
+
+fn big_text() -> String {
+    "copied ".repeat(BIG / 7)
+}
+
+/// A paragraph per reference, so a long body splits into halves.
+fn paragraphs(each: &str) -> String {
+    (0..NAMED)
+        .map(|i| format!(r#"<w:p><w:r><w:t>P{i} </w:t></w:r>{each}</w:p>"#))
+        .collect()
+}
+
+fn note_doc() -> Docx {
+    let notes = format!(
+        r#"<w:footnote w:id="1"><w:p><w:r><w:t>{}</w:t></w:r></w:p></w:footnote>"#,
+        big_text()
+    );
+    docx(&paragraphs(r#"<w:r><w:footnoteReference w:id="1"/></w:r>"#)).footnotes(&notes)
+}
+
+fn chart_doc() -> Docx {
+    let chart = format!(
+        r#"<?xml version="1.0" encoding="UTF-8"?><c:chartSpace xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart><c:plotArea><c:barChart><c:ser><c:tx><c:strRef><c:strCache><c:pt idx="0"><c:v>S</c:v></c:pt></c:strCache></c:strRef></c:tx><c:cat><c:strRef><c:strCache><c:pt idx="0"><c:v>{}</c:v></c:pt></c:strCache></c:strRef></c:cat><c:val><c:numRef><c:numCache><c:pt idx="0"><c:v>1</c:v></c:pt></c:numCache></c:numRef></c:val></c:ser></c:barChart></c:plotArea></c:chart></c:chartSpace>"#,
+        big_text()
+    );
+    let run = r#"<w:r><w:drawing><wp:inline><wp:extent cx="5486400" cy="3200400"/><wp:docPr id="2" name="Chart 1"/><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" r:id="rId9"/></a:graphicData></a:graphic></wp:inline></w:drawing></w:r>"#;
+    docx(&paragraphs(run))
+        .rel("rId9", "chart", "charts/chart1.xml", false)
+        .part("word/charts/chart1.xml", chart.as_bytes())
+}
+
+fn diagram_doc() -> Docx {
+    let data = format!(
+        r#"<dgm:dataModel xmlns:dgm="{DGM}" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><dgm:ptLst><dgm:pt modelId="{{0}}" type="doc"><dgm:prSet/><dgm:spPr/><dgm:t><a:bodyPr/><a:p><a:endParaRPr/></a:p></dgm:t></dgm:pt><dgm:pt modelId="{{A}}"><dgm:prSet/><dgm:spPr/><dgm:t><a:bodyPr/><a:p><a:r><a:t>{}</a:t></a:r></a:p></dgm:t></dgm:pt></dgm:ptLst><dgm:cxnLst><dgm:cxn modelId="1" srcId="{{0}}" destId="{{A}}" srcOrd="0" destOrd="0"/></dgm:cxnLst></dgm:dataModel>"#,
+        big_text()
+    );
+    let run = format!(
+        r#"<w:r><w:drawing><wp:inline><wp:extent cx="5486400" cy="3200400"/><wp:docPr id="1" name="Diagram 1"/><a:graphic><a:graphicData uri="{DGM}"><dgm:relIds xmlns:dgm="{DGM}" r:dm="rIdDm" r:lo="rIdLo" r:qs="rIdQs" r:cs="rIdCs"/></a:graphicData></a:graphic></wp:inline></w:drawing></w:r>"#
+    );
+    docx(&paragraphs(&run))
+        .rel("rIdDm", "diagramData", "diagrams/data1.xml", false)
+        .part("word/diagrams/data1.xml", data.as_bytes())
+}
+
+fn chunk_doc() -> Docx {
+    let body: String = (0..NAMED)
+        .map(|i| format!(r#"<w:p><w:r><w:t>P{i}</w:t></w:r></w:p><w:altChunk r:id="rIdC"/>"#))
+        .collect();
+    docx(&body)
+        .rel("rIdC", "aFChunk", "chunk.txt", false)
+        .part("word/chunk.txt", big_text().as_bytes())
+}
+
+/// Reads `doc` in two halves (any body of two blocks or more) and by one converter, asserts
+/// both alike, and hands back the one converter's.
+fn read_alike(doc: &Docx) -> Converted<Document> {
+    let bytes = doc.build();
+    assert!(
+        bytes.len() < 64 << 10,
+        "the file is small: {} bytes",
+        bytes.len()
+    );
+    let options = DocxImportOptions::default();
+    let halves = read_docx_split_from(&bytes, &options, 2).expect("reads in halves");
+    let one = read_docx_split_from(&bytes, &options, usize::MAX).expect("reads");
+    assert!(halves.value == one.value, "the trees differ");
+    assert_eq!(halves.warnings, one.warnings);
+    one
+}
+
+/// How many copies of the big text the tree holds, and in which paragraphs (`P{i}`) the
+/// copies stand or follow.
+fn copies(doc: &Document) -> (usize, Vec<usize>) {
+    let mut count = 0;
+    let mut after = Vec::new();
+    let mut last = None;
+    doc.walk_blocks(&mut |_, block| match block {
+        Block::Paragraph(p) => {
+            let text = plain_text(&p.content);
+            if let Some(n) = text.strip_prefix('P') {
+                last = n.split(' ').next().and_then(|n| n.parse::<usize>().ok());
+            }
+            let notes = p
+                .content
+                .iter()
+                .filter(|i| matches!(i, Inline::Note { content, .. } if plain_text(content).len() > BIG / 2))
+                .count();
+            let inside = usize::from(text.len() > BIG / 2);
+            for _ in 0..notes + inside {
+                count += 1;
+                after.extend(last);
+            }
+        }
+        Block::Table(_) | Block::Image(_) | Block::PageBreak | Block::Directory { .. } => {}
+    });
+    (count, after)
+}
+
+fn check(name: &str, doc: &Docx) {
+    let c = read_alike(doc);
+    valid(&c);
+    let (count, after) = copies(&c.value);
+    // The budget: the part once and 16 MiB of copies more, about 17 copies of 1 MiB.
+    assert!(
+        (10..=20).contains(&count),
+        "{name}: {count} copies of the {NAMED} references"
+    );
+    // The first references are the ones kept.
+    assert_eq!(after, (0..count).collect::<Vec<_>>(), "{name}");
+    let refused: Vec<_> = c
+        .warnings
+        .iter()
+        .filter(|w| w.message.contains("named many times"))
+        .collect();
+    assert_eq!(refused.len(), 1, "{name}: {:?}", c.warnings);
+    assert_eq!(refused[0].kind, WarningKind::Dropped, "{name}");
+}
+
+#[test]
+fn a_note_named_hundreds_of_times_is_copied_within_the_budget() {
+    check("note", &note_doc());
+}
+
+#[test]
+fn a_chart_named_hundreds_of_times_is_copied_within_the_budget() {
+    check("chart", &chart_doc());
+}
+
+#[test]
+fn a_diagram_named_hundreds_of_times_is_copied_within_the_budget() {
+    check("diagram", &diagram_doc());
+}
+
+#[test]
+fn an_embedded_document_named_hundreds_of_times_is_copied_within_the_budget() {
+    check("chunk", &chunk_doc());
+}
+
+#[test]
+fn a_note_named_twice_is_copied_twice_without_a_warning() {
+    let notes = r#"<w:footnote w:id="1"><w:p><w:r><w:t>Shared note</w:t></w:r></w:p></w:footnote>"#;
+    let body = [
+        r#"<w:p><w:r><w:t>One</w:t></w:r><w:r><w:footnoteReference w:id="1"/></w:r></w:p>"#,
+        r#"<w:p><w:r><w:t>Two</w:t></w:r><w:r><w:footnoteReference w:id="1"/></w:r></w:p>"#,
+    ]
+    .concat();
+    let c = read_alike(&docx(&body).footnotes(notes));
+    let mut notes = 0;
+    c.value.walk_inlines(&mut |i| {
+        if matches!(i, Inline::Note { content, .. } if plain_text(content) == "Shared note") {
+            notes += 1;
+        }
+    });
+    assert_eq!(notes, 2);
+    assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+}
