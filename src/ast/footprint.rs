@@ -82,7 +82,7 @@ fn paragraph(p: &Paragraph, node: usize) -> usize {
         .saturating_add(inlines(&p.content, node))
 }
 
-fn strings<'s, const N: usize>(all: [Option<&'s String>; N]) -> usize {
+fn strings<const N: usize>(all: [Option<&String>; N]) -> usize {
     all.into_iter()
         .flatten()
         .map(String::len)
