@@ -11,6 +11,8 @@
 //! and outside character styles and formatting (see [`Mark`]). Runs never nest two: an inner
 //! `Lang` overrides the outer one's fields, so flattening keeps one merged mark per run.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use super::block::Direction;
@@ -259,12 +261,13 @@ impl Inline {
 pub enum Mark {
     /// Inside a tracked change.
     Tracked(ChangeKey),
-    /// Inside a link to this target.
-    Link(String),
+    /// Inside a link to this target. Every run inside the link holds the mark, so the target
+    /// is shared, not copied: a long target over many runs would otherwise be copied per run.
+    Link(Arc<str>),
     /// In another language or direction.
     Lang(LangKey),
-    /// Inside a character style of this name.
-    Span(String),
+    /// Inside a character style of this name (shared as a link's target is).
+    Span(Arc<str>),
     /// Formatted.
     Style(TextStyle),
 }
@@ -300,18 +303,18 @@ impl LangKey {
 pub struct ChangeKey {
     /// `true` for an insertion, `false` for a deletion.
     pub insert: bool,
-    /// The author.
-    pub author: Option<String>,
+    /// The author (shared by every run of the change, as a link's target is).
+    pub author: Option<Arc<str>>,
     /// The date.
-    pub date: Option<String>,
+    pub date: Option<Arc<str>>,
 }
 
 impl From<&Change> for ChangeKey {
     fn from(c: &Change) -> Self {
         ChangeKey {
             insert: c.kind == ChangeKind::Insert,
-            author: c.author.clone(),
-            date: c.date.clone(),
+            author: c.author.as_deref().map(Arc::from),
+            date: c.date.as_deref().map(Arc::from),
         }
     }
 }
@@ -324,8 +327,8 @@ impl From<&ChangeKey> for Change {
             } else {
                 ChangeKind::Delete
             },
-            author: k.author.clone(),
-            date: k.date.clone(),
+            author: k.author.as_deref().map(str::to_string),
+            date: k.date.as_deref().map(str::to_string),
         }
     }
 }
@@ -335,8 +338,8 @@ impl Mark {
     pub fn of(inline: &Inline) -> Option<Mark> {
         match inline {
             Inline::Styled { style, .. } => Some(Mark::Style(*style)),
-            Inline::Link { href, .. } => Some(Mark::Link(href.clone())),
-            Inline::Span { style, .. } => Some(Mark::Span(style.clone())),
+            Inline::Link { href, .. } => Some(Mark::Link(href.as_str().into())),
+            Inline::Span { style, .. } => Some(Mark::Span(style.as_str().into())),
             Inline::Lang { lang, dir, .. } => Some(Mark::Lang(LangKey {
                 lang: lang.clone(),
                 dir: *dir,
@@ -351,8 +354,8 @@ impl Mark {
     pub fn split(inline: Inline) -> Result<(Mark, Vec<Inline>), Inline> {
         Ok(match inline {
             Inline::Styled { style, children } => (Mark::Style(style), children),
-            Inline::Link { href, children } => (Mark::Link(href), children),
-            Inline::Span { style, children } => (Mark::Span(style), children),
+            Inline::Link { href, children } => (Mark::Link(href.into()), children),
+            Inline::Span { style, children } => (Mark::Span(style.into()), children),
             Inline::Lang {
                 lang,
                 dir,
@@ -371,11 +374,11 @@ impl Mark {
                 children,
             },
             Mark::Link(href) => Inline::Link {
-                href: href.clone(),
+                href: href.to_string(),
                 children,
             },
             Mark::Span(style) => Inline::Span {
-                style: style.clone(),
+                style: style.to_string(),
                 children,
             },
             Mark::Lang(key) => Inline::Lang {

@@ -195,7 +195,7 @@ mod tests {
         let mut p = Plain::default();
         let got = reduce(
             vec![
-                Mark::Link(String::new()),
+                Mark::Link("".into()),
                 Mark::Link("a".into()),
                 Mark::Span("Quote".into()),
                 Mark::Link("b".into()),

@@ -12,6 +12,9 @@ use crate::xml::escape_attr;
 
 use super::writer::{MARK, Part, PendingRef, Writer, field, text_run};
 
+/// The longest character style id written: the length of the longest style name Word allows.
+const MAX_STYLE_ID: usize = 253;
+
 /// Run properties every run of a context shares.
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct RunContext {
@@ -23,7 +26,7 @@ pub(crate) struct RunContext {
 
 fn link_of(run: &Run) -> Option<&str> {
     run.marks.iter().find_map(|m| match m {
-        Mark::Link(h) => Some(h.as_str()),
+        Mark::Link(h) => Some(&**h),
         _ => None,
     })
 }
@@ -195,7 +198,7 @@ impl Writer<'_> {
             })
             .collect();
         let span = marks.iter().find_map(|m| match m {
-            Mark::Span(s) => Some(s.as_str()),
+            Mark::Span(s) => Some(&**s),
             _ => None,
         });
         let code = styles.contains(&TextStyle::Code);
@@ -248,7 +251,13 @@ impl Writer<'_> {
         if let Some(id) = self.char_style_ids.get(name) {
             return id.clone();
         }
-        let base: String = name.chars().filter(char::is_ascii_alphanumeric).collect();
+        // Every run in the style names its id: a name far longer than Word allows (253
+        // characters) would otherwise be written again for each run.
+        let base: String = name
+            .chars()
+            .filter(char::is_ascii_alphanumeric)
+            .take(MAX_STYLE_ID)
+            .collect();
         let base = if base.is_empty() {
             "Span".to_string()
         } else {

@@ -225,7 +225,7 @@ impl<'a> Reader<'_, 'a, '_> {
                 } else {
                     dest_url.to_string()
                 };
-                self.push_mark(st, Mark::Link(href));
+                self.push_mark(st, Mark::Link(href.into()));
             }
             Tag::Image {
                 dest_url, title, ..

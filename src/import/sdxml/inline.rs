@@ -76,7 +76,9 @@ impl Parser<'_> {
                     (k == "href").then(|| href = Some(v.into_owned())).is_some()
                 });
                 let mark = match href {
-                    Some(h) if !h.is_empty() => Some(crate::ast::Mark::Link(self.repair_href(h))),
+                    Some(h) if !h.is_empty() => {
+                        Some(crate::ast::Mark::Link(self.repair_href(h).into()))
+                    }
                     other => {
                         self.bad_value("a", "href", other.as_deref().unwrap_or(""), "no link");
                         None
@@ -92,7 +94,7 @@ impl Parser<'_> {
                         .is_some()
                 });
                 let mark = match style {
-                    Some(s) if !s.is_empty() => Some(crate::ast::Mark::Span(s)),
+                    Some(s) if !s.is_empty() => Some(crate::ast::Mark::Span(s.into())),
                     other => {
                         self.bad_value(
                             "inline",

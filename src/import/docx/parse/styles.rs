@@ -7,6 +7,7 @@
 //! recognises the style id pattern (`berschrift1`, `Titre1`, `Heading1`).
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use foldhash::fast::RandomState as FastHash;
 
@@ -41,6 +42,9 @@ pub struct Style {
     pub id: String,
     /// `w:name`.
     pub name: Option<String>,
+    /// The name shown: `w:name`, else the id. Every run in a character style holds it in a
+    /// mark, so it is shared, not copied per run.
+    pub shown: Arc<str>,
     /// `w:type`.
     pub kind: StyleKind,
     /// `w:basedOn`.
@@ -104,6 +108,7 @@ impl Styles {
                         styles.add(Style {
                             id,
                             name: None,
+                            shown: Arc::from(""),
                             kind: kind_of(attr_string(&e, "type").as_deref()),
                             based_on: None,
                             is_default: false,
@@ -122,10 +127,11 @@ impl Styles {
         Ok(styles)
     }
 
-    fn add(&mut self, style: Style) {
+    fn add(&mut self, mut style: Style) {
         if style.id.is_empty() || self.map.contains_key(&style.id) {
             return;
         }
+        style.shown = Arc::from(style.name.as_deref().unwrap_or(&style.id));
         if style.is_default
             && style.kind == StyleKind::Paragraph
             && self.default_paragraph.is_none()
@@ -266,6 +272,7 @@ fn parse_style(r: &mut XmlReader<'_>, start: &quick_xml::events::BytesStart<'_>)
     let mut style = Style {
         id: attr_string(start, "styleId").unwrap_or_default(),
         name: None,
+        shown: Arc::from(""),
         kind: kind_of(attr_string(start, "type").as_deref()),
         based_on: None,
         is_default: attr_string(start, "default").is_some_and(|v| !super::xmlutil::is_off(&v)),

@@ -334,7 +334,8 @@ pub(super) struct Frame {
     pub(super) instr: String,
     pub(super) result: bool,
     pub(super) drop: bool,
-    pub(super) link: Option<String>,
+    /// The target of the hyperlink the result is, shared by the runs of the result.
+    pub(super) link: Option<std::sync::Arc<str>>,
 }
 
 /// The stack of complex fields open (ECMA-376 §17.16), kept across paragraphs; the steps

@@ -56,7 +56,7 @@ impl<'a> Converter<'a> {
         let (drop, link) = self.field_effect(kind, st, true);
         f.result = true;
         f.drop = drop;
-        f.link = link;
+        f.link = link.map(Into::into);
         self.fields.frames.push(f);
     }
 

@@ -2,6 +2,8 @@
 //! hyperlinks, tracked changes, notes, comment anchors, charts, formulas and pictures, as the
 //! tree's inline runs; note and comment bodies flattened to inline content.
 
+use std::sync::Arc;
+
 use super::converter::{Converter, FieldState};
 use super::copies::Copied;
 use super::paragraphs::{ParaInfo, ParaState, Segment};
@@ -16,7 +18,7 @@ impl<'a> Converter<'a> {
         for item in items {
             match item {
                 Item::Run(run) => self.run(run, info, st),
-                Item::LinkStart(h) => st.links.push(h),
+                Item::LinkStart(h) => st.links.push(h.into()),
                 Item::LinkEnd => {
                     st.links.pop();
                 }
@@ -27,7 +29,7 @@ impl<'a> Converter<'a> {
                 }
                 Item::CommentStart(id) => self.comment_anchor(st, Inline::CommentStart { id }),
                 Item::CommentEnd(id) => self.comment_anchor(st, Inline::CommentEnd { id }),
-                Item::ChangeStart(c) => st.changes.push(c),
+                Item::ChangeStart(c) => st.changes.push(ChangeKey::from(&c)),
                 Item::ChangeEnd => {
                     st.changes.pop();
                 }
@@ -174,7 +176,7 @@ impl<'a> Converter<'a> {
         }
     }
 
-    pub(super) fn current_link(&self, st: &ParaState) -> Option<String> {
+    pub(super) fn current_link(&self, st: &ParaState) -> Option<Arc<str>> {
         self.fields
             .frames
             .iter()
@@ -194,7 +196,7 @@ impl<'a> Converter<'a> {
             m.push(Mark::Link(l));
         }
         for c in &st.changes {
-            m.push(Mark::Tracked(ChangeKey::from(c)));
+            m.push(Mark::Tracked(c.clone()));
         }
         st.runs.push(IRun { marks: m, leaf });
     }
@@ -309,9 +311,8 @@ impl<'a> Converter<'a> {
             marks.push(Mark::Style(TextStyle::Code));
         }
         if let Some(s) = char_style {
-            let name = s.name.as_deref().unwrap_or(&s.id);
             if self.src.word_refs || (s.custom && !s.linked && !code_style) {
-                marks.push(Mark::Span(name.to_string()));
+                marks.push(Mark::Span(Arc::clone(&s.shown)));
             }
         }
         marks

@@ -5,14 +5,15 @@
 //! image blocks, text boxes and SmartArt follow their anchoring paragraph.
 
 use std::rc::Rc;
+use std::sync::Arc;
 
 use super::converter::{CaptionInfo, Converter, Out};
 use super::copies::Copied;
 use super::looks::NumberLook;
 use super::mapping::{self, Basis, NumberingFacts, ParagraphFacts, StyleInfo};
 use super::numbering::{Count, ListNumber};
-use crate::ast::inline::{Leaf, Mark, Run as IRun, from_runs};
-use crate::ast::{self, Align, Change, Inline, NumberFormat, Paragraph, TextStyle, TextType};
+use crate::ast::inline::{ChangeKey, Leaf, Mark, Run as IRun, from_runs};
+use crate::ast::{self, Align, Inline, NumberFormat, Paragraph, TextStyle, TextType};
 use crate::import::docx::parse::model::{self, Item};
 use crate::import::docx::parse::numbering::ResolvedLevel;
 use crate::import::docx::parse::props::{NumPr, ParaProps, RunProps};
@@ -35,8 +36,10 @@ pub(super) struct SeqMark {
 pub(super) struct ParaState {
     pub(super) segments: Vec<Segment>,
     pub(super) runs: Vec<IRun>,
-    pub(super) links: Vec<String>,
-    pub(super) changes: Vec<Change>,
+    /// The hyperlinks open, innermost last: their targets, which every run inside shares.
+    pub(super) links: Vec<Arc<str>>,
+    /// The tracked changes open, innermost last, as the marks every run inside shares.
+    pub(super) changes: Vec<ChangeKey>,
     pub(super) bookmarks: Vec<String>,
     pub(super) seq: Option<SeqMark>,
     pub(super) extents: Vec<Option<(u64, u64)>>,
