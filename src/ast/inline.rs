@@ -368,11 +368,14 @@ impl Mark {
 
     /// Wraps `children` in this mark.
     pub fn wrap(&self, children: Vec<Inline>) -> Inline {
+        self.clone().into_wrapper(children)
+    }
+
+    /// [`Mark::wrap`] for a mark the caller gives up: a language moves instead of being
+    /// copied (shared strings are copied once either way).
+    pub fn into_wrapper(self, children: Vec<Inline>) -> Inline {
         match self {
-            Mark::Style(style) => Inline::Styled {
-                style: *style,
-                children,
-            },
+            Mark::Style(style) => Inline::Styled { style, children },
             Mark::Link(href) => Inline::Link {
                 href: href.to_string(),
                 children,
@@ -381,13 +384,13 @@ impl Mark {
                 style: style.to_string(),
                 children,
             },
-            Mark::Lang(key) => Inline::Lang {
-                lang: key.lang.clone(),
-                dir: key.dir,
+            Mark::Lang(LangKey { lang, dir }) => Inline::Lang {
+                lang,
+                dir,
                 children,
             },
             Mark::Tracked(key) => Inline::Tracked {
-                change: key.into(),
+                change: (&key).into(),
                 children,
             },
         }

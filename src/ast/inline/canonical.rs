@@ -3,7 +3,7 @@
 //! marks merged, empty text and empty wrappers gone; and [`unwrap_marks`], which takes some
 //! wrappers out of canonical content without flattening it.
 
-use super::{Inline, LangKey, Mark, TextStyle};
+use super::{Inline, Mark, TextStyle};
 
 /// The leaf of a [`Run`].
 #[derive(Debug, Clone, PartialEq)]
@@ -200,27 +200,7 @@ fn close_frame(open: &mut Vec<(Mark, Vec<Inline>)>, top: &mut Vec<Inline>) {
     let Some((mark, children)) = open.pop() else {
         return;
     };
-    // Like `Mark::wrap`, but the mark is owned: its string moves instead of being cloned.
-    let wrapped = match mark {
-        Mark::Style(style) => Inline::Styled { style, children },
-        Mark::Link(href) => Inline::Link {
-            href: href.to_string(),
-            children,
-        },
-        Mark::Span(style) => Inline::Span {
-            style: style.to_string(),
-            children,
-        },
-        Mark::Lang(LangKey { lang, dir }) => Inline::Lang {
-            lang,
-            dir,
-            children,
-        },
-        Mark::Tracked(key) => Inline::Tracked {
-            change: (&key).into(),
-            children,
-        },
-    };
+    let wrapped = mark.into_wrapper(children);
     match open.last_mut() {
         Some((_, parent)) => parent.push(wrapped),
         None => top.push(wrapped),
@@ -351,7 +331,7 @@ pub fn is_normalized(inlines: &[Inline]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Change, ChangeKey, ChangeKind, NoteKind};
+    use super::super::{Change, ChangeKey, ChangeKind, LangKey, NoteKind};
     use super::*;
     use crate::ast::Direction;
 
