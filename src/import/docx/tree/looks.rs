@@ -29,10 +29,12 @@ pub struct NumberLooks {
 impl NumberLooks {
     /// Records the look of list `list_id` at tree `level`. The first paragraph seen wins: one
     /// list id at one tree level is one Word level in every document but contrived ones.
-    pub fn record(&mut self, list_id: &str, level: u8, look: NumberLook) {
+    pub fn record(&mut self, list_id: &str, level: u8, look: impl FnOnce() -> NumberLook) {
+        // Made only for the first paragraph of a level: the level's text is the numbering
+        // part's, which thousands of paragraphs may name.
         self.levels
             .entry((list_id.to_string(), level))
-            .or_insert(look);
+            .or_insert_with(look);
     }
 
     /// Records what `later` recorded, as if its paragraphs came after these.
@@ -64,8 +66,8 @@ mod tests {
             format: NumberFormat::Decimal,
             text: Some(t.into()),
         };
-        looks.record("3", 1, look("%1.%2"));
-        looks.record("3", 1, look("%2."));
+        looks.record("3", 1, || look("%1.%2"));
+        looks.record("3", 1, || look("%2."));
         assert_eq!(looks.get("3", 1), Some(&look("%1.%2")));
         assert_eq!(looks.get("3", 0), None);
         assert!(!looks.is_empty());

@@ -427,14 +427,10 @@ impl<'a> Converter<'a> {
             _ => None,
         };
         if let (Some(l), Some((_, lvl))) = (&list, &info.num) {
-            self.looks.record(
-                &l.list_id,
-                level,
-                NumberLook {
-                    format: l.format,
-                    text: lvl.level.text.clone(),
-                },
-            );
+            self.looks.record(&l.list_id, level, || NumberLook {
+                format: l.format,
+                text: lvl.level.text.clone(),
+            });
         }
         list
     }
