@@ -223,3 +223,33 @@ fn mutated_corpus_main_parts_never_panic() {
         outcomes.0, outcomes.1
     );
 }
+
+/// Every paragraph in a style holds the style's name in the tree: a name far longer than Word
+/// allows, on thousands of paragraphs, would be copied into each. It is cut to Word's 253
+/// characters, with one warning.
+#[test]
+fn style_names_longer_than_word_allows_are_cut() {
+    let long = format!("{}é", "N".repeat(300));
+    let style = format!(
+        r#"<w:style w:type="paragraph" w:customStyle="1" w:styleId="Long"><w:name w:val="{long}"/></w:style>"#
+    );
+    let body = (0..3)
+        .map(|i| {
+            format!(
+                r#"<w:p><w:pPr><w:pStyle w:val="Long"/></w:pPr><w:r><w:t>p{i}</w:t></w:r></w:p>"#
+            )
+        })
+        .collect::<String>();
+    let c = run(docx(&body).styles(&style).build()).expect("reads");
+    valid(&c);
+    let styles: Vec<_> = paras(&c).iter().map(|p| p.style.clone()).collect();
+    assert_eq!(styles, vec![Some("N".repeat(253)); 3]);
+    let cut: Vec<_> = messages(&c)
+        .into_iter()
+        .filter(|m| m.contains("style names longer than Word allows"))
+        .collect();
+    assert_eq!(
+        cut,
+        ["1 style names longer than Word allows are cut to 253 characters"]
+    );
+}

@@ -15,7 +15,7 @@ use super::package::Package;
 use super::parser::{BodyParser, Facts};
 use super::rels::Relationships;
 use super::smartart::{self, DiagramItem};
-use super::styles::Styles;
+use super::styles::{MAX_NAME_CHARS, Styles};
 use crate::ast::NoteKind;
 use crate::error::{Error, Result};
 use crate::limits::Limits;
@@ -53,7 +53,20 @@ pub fn read_text_parts(
         "styles",
         report,
         &mut images,
-        |t, p, _, _| Styles::parse(t, p, limits),
+        |t, p, _, r| {
+            let styles = Styles::parse(t, p, limits)?;
+            if styles.names_cut > 0 {
+                r.warn(
+                    WarningKind::InvalidValue,
+                    format!(
+                        "{} style names longer than Word allows are cut to {MAX_NAME_CHARS} characters",
+                        styles.names_cut
+                    ),
+                    Location::part(p).element("w:name"),
+                );
+            }
+            Ok(styles)
+        },
     )?
     .unwrap_or_default();
     let numbering = optional(

@@ -45,6 +45,8 @@ pub struct Style {
     /// The name shown: `w:name`, else the id. Every run in a character style holds it in a
     /// mark, so it is shared, not copied per run.
     pub shown: Arc<str>,
+    /// Its name was cut to [`MAX_NAME_CHARS`].
+    pub name_cut: bool,
     /// `w:type`.
     pub kind: StyleKind,
     /// `w:basedOn`.
@@ -84,7 +86,14 @@ pub struct Styles {
     pub doc_rpr: RunProps,
     /// Document default paragraph properties (`w:docDefaults/w:pPrDefault`): its `w:bidi`.
     pub doc_ppr: ParaProps,
+    /// How many names were cut to [`MAX_NAME_CHARS`].
+    pub names_cut: usize,
 }
+
+/// The longest style name kept, in characters: the longest Word allows. Every paragraph and
+/// table in a style holds its name in the tree, so a longer one, which only a hostile file
+/// holds, would be copied thousands of times.
+pub const MAX_NAME_CHARS: usize = 253;
 
 impl Styles {
     /// Parses `styles.xml`.
@@ -109,6 +118,7 @@ impl Styles {
                             id,
                             name: None,
                             shown: Arc::from(""),
+                            name_cut: false,
                             kind: kind_of(attr_string(&e, "type").as_deref()),
                             based_on: None,
                             is_default: false,
@@ -132,6 +142,7 @@ impl Styles {
             return;
         }
         style.shown = Arc::from(style.name.as_deref().unwrap_or(&style.id));
+        self.names_cut += usize::from(style.name_cut);
         if style.is_default
             && style.kind == StyleKind::Paragraph
             && self.default_paragraph.is_none()
@@ -273,6 +284,7 @@ fn parse_style(r: &mut XmlReader<'_>, start: &quick_xml::events::BytesStart<'_>)
         id: attr_string(start, "styleId").unwrap_or_default(),
         name: None,
         shown: Arc::from(""),
+        name_cut: false,
         kind: kind_of(attr_string(start, "type").as_deref()),
         based_on: None,
         is_default: attr_string(start, "default").is_some_and(|v| !super::xmlutil::is_off(&v)),
@@ -307,7 +319,15 @@ fn parse_style(r: &mut XmlReader<'_>, start: &quick_xml::events::BytesStart<'_>)
 
 fn apply_style_child(name: &str, e: &quick_xml::events::BytesStart<'_>, style: &mut Style) {
     match name {
-        "name" => style.name = val(e).filter(|n| !n.is_empty()),
+        "name" => {
+            style.name = val(e).filter(|n| !n.is_empty()).map(|mut n| {
+                if let Some((cut, _)) = n.char_indices().nth(MAX_NAME_CHARS) {
+                    n.truncate(cut);
+                    style.name_cut = true;
+                }
+                n
+            })
+        }
         "basedOn" => style.based_on = val(e).filter(|b| *b != style.id),
         "link" => style.linked = true,
         "qFormat" | "semiHidden" | "uiPriority" | "unhideWhenUsed" | "rsid" => {}
