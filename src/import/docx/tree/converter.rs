@@ -13,7 +13,7 @@ use std::rc::Rc;
 
 use foldhash::fast::RandomState as FastHash;
 
-use super::copies::Copies;
+use super::copies::{Copied, Copies};
 use super::looks::NumberLooks;
 use super::mapping::{StyleInfo, StyleMapping};
 use super::media::MediaNames;
@@ -256,6 +256,28 @@ impl<'a> Converter<'a> {
             self.warn(kind, message, element);
         }
     }
+
+    /// Whether one more copy of the part fits the budget (`super::copies`): counted when it does; when not, the
+    /// caller leaves the reference out and one warning says so.
+    pub(super) fn copy_fits(&mut self, kind: Copied, name: &str, element: &str) -> bool {
+        let copied = self.copied.saturating_add(self.src.copies.size(kind, name));
+        if copied <= self.src.copies.budget {
+            self.copied = copied;
+            return true;
+        }
+        self.copies_refused = true;
+        self.warn_once(
+            "copy-budget".into(),
+            WarningKind::Dropped,
+            format!(
+                "parts named many times (notes, charts, SmartArt, embedded documents) would copy more than {} MiB into the tree; the references past that are left out",
+                self.src.copies.budget >> 20
+            ),
+            element,
+        );
+        false
+    }
+
     pub(super) fn assign_id(&mut self, bookmarks: &mut Vec<String>) -> Option<String> {
         let given = match &self.log {
             Some(_) if !bookmarks.is_empty() => Some(bookmarks.clone()),

@@ -3,7 +3,8 @@
 //! ordinary files; a hostile one can name a 1 MB note a million times in a few kilobytes of
 //! zipped XML. The copies together stay within a budget: every part's size once (so a file that
 //! names each part once never reaches it), and [`MIN_COPIES`] more for parts named again.
-//! Past it a reference is left out, with one warning.
+//! Past it a reference is left out, with one warning (`Converter::copy_fits`, beside the
+//! converter's other helpers).
 //!
 //! Sizes are footprints ([`crate::ast::footprint`]): bytes of text, and [`NODE_WEIGHT`] for
 //! each node, about what a node takes in memory, so the budget bounds memory as well as text.
@@ -16,13 +17,11 @@ use std::collections::HashMap;
 
 use foldhash::fast::RandomState as FastHash;
 
-use super::converter::Converter;
 use crate::ast::{self, footprint};
 use crate::import::docx::chunks::ChunkBlocks;
 use crate::import::docx::parse::model::{Block, Item, RunItem};
 use crate::import::docx::parse::notes::NoteMap;
 use crate::import::docx::parse::smartart::DiagramItem;
-use crate::report::WarningKind;
 
 /// What a node weighs in a footprint: about its size in memory.
 pub const NODE_WEIGHT: usize = 32;
@@ -107,29 +106,6 @@ impl<'a> Copies<'a> {
     /// The footprint of one copy of a part (nothing for a part not read).
     pub fn size(&self, kind: Copied, name: &str) -> usize {
         self.sizes.get(&(kind, name)).copied().unwrap_or(0)
-    }
-}
-
-impl Converter<'_> {
-    /// Whether one more copy of the part fits the budget: counted when it does; when not, the
-    /// caller leaves the reference out and one warning says so.
-    pub(super) fn copy_fits(&mut self, kind: Copied, name: &str, element: &str) -> bool {
-        let copied = self.copied.saturating_add(self.src.copies.size(kind, name));
-        if copied <= self.src.copies.budget {
-            self.copied = copied;
-            return true;
-        }
-        self.copies_refused = true;
-        self.warn_once(
-            "copy-budget".into(),
-            WarningKind::Dropped,
-            format!(
-                "parts named many times (notes, charts, SmartArt, embedded documents) would copy more than {} MiB into the tree; the references past that are left out",
-                self.src.copies.budget >> 20
-            ),
-            element,
-        );
-        false
     }
 }
 
