@@ -1173,3 +1173,31 @@ fn captions_are_visible_text_with_their_labels_and_read_back() {
         ]
     );
 }
+
+/// A reference link copies its definition's target at every use: 20,000 uses of a 64 KB
+/// target would hold 1.3 GB from a text of 205 KB. pulldown-cmark expands references only up to
+/// about the text's size and leaves the rest as their text, which the tree keeps as written.
+#[test]
+fn reference_link_targets_are_bounded_by_the_text() {
+    let target = format!("https://example.org/{}", "a".repeat(64 << 10));
+    let md = format!("{}\n\n[r]: {target}\n", "[t][r] ".repeat(20_000));
+    let r = import(&md);
+    let mut targets = 0usize;
+    let mut links = 0usize;
+    let mut text = String::new();
+    r.value.walk_inlines(&mut |i| match i {
+        Inline::Link { href, .. } => {
+            links += 1;
+            targets += href.len();
+        }
+        Inline::Text { text: t } => text.push_str(t),
+        _ => {}
+    });
+    assert!(links > 0, "the first uses are links");
+    assert!(targets <= 2 * md.len(), "{targets} bytes of targets");
+    assert_eq!(
+        text.matches('t').count(),
+        20_000,
+        "every use's text is kept"
+    );
+}
