@@ -1,10 +1,11 @@
 //! What a copy of part of the tree holds, as the readers' copy budgets count it: the bytes of
 //! its texts and other strings, and a weight for each node.
 //!
-//! A reader that copies one source part at each place that names it (a Markdown note at each
-//! reference; a Word note, chart, SmartArt diagram or embedded document likewise) bounds those
-//! copies by this measure, so a small file cannot name one large part a million times. The
-//! caller picks the node weight: one to count nodes, or about a node's memory to bound memory.
+//! A reader that copies one source part at each place that names it bounds those copies by
+//! this measure, so a small file cannot name one large part a million times: the Markdown
+//! reader its notes, the Word reader its charts and embedded documents (and its notes, before
+//! conversion, counted alike in `import::docx::tree::copies`). The caller picks the node
+//! weight: one to count nodes, or about a node's memory to bound memory.
 
 use super::{Block, Inline, Paragraph, Table};
 
@@ -29,6 +30,9 @@ pub fn inlines(content: &[Inline], node: usize) -> usize {
                 | Inline::CommentEnd { id } => id.len(),
                 Inline::Ruby { base, reading } => base.len().saturating_add(reading.len()),
                 Inline::Math { math, .. } => super::math::linear_text(math).len(),
+                Inline::Tracked { change, .. } => {
+                    strings([change.author.as_ref(), change.date.as_ref()])
+                }
                 _ => 0,
             };
             let inside = match i {
@@ -82,7 +86,8 @@ fn paragraph(p: &Paragraph, node: usize) -> usize {
         .saturating_add(inlines(&p.content, node))
 }
 
-fn strings<const N: usize>(all: [Option<&String>; N]) -> usize {
+/// The bytes of the strings that are there.
+pub(crate) fn strings<const N: usize>(all: [Option<&String>; N]) -> usize {
     all.into_iter()
         .flatten()
         .map(String::len)

@@ -388,13 +388,22 @@ fn text_side(
     let names = parts::part_names(pkg);
     let charts = parts::read_charts(pkg, main_rels, limits, &mut report)?;
     let comment_ids = comments.iter().map(|c| c.id.clone()).collect();
-    let copies = Copies::measure(CopiedParts {
-        footnotes: &footnotes,
-        endnotes: &endnotes,
-        charts: &charts,
-        diagrams: &diagrams,
-        chunks: &chunks,
-    });
+    let copies = Copies::measure(
+        CopiedParts {
+            footnotes: &footnotes,
+            endnotes: &endnotes,
+            charts: &charts,
+            diagrams: &diagrams,
+            chunks: &chunks,
+        },
+        // An embedded document's blocks are a part the outer budget counts: were each nested
+        // document given room of its own, nesting would multiply it.
+        if options.chunk_depth == 0 {
+            tree::copies::MIN_COPIES
+        } else {
+            0
+        },
+    );
     let src = Sources {
         styles: &styles,
         numbering: &numbering,

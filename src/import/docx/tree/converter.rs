@@ -127,8 +127,6 @@ pub struct Converter<'a> {
     /// The footprint of the copies of notes, charts, diagrams and embedded documents so far
     /// (`super::copies`).
     pub(super) copied: usize,
-    /// A copy was left out past the budget.
-    pub(super) copies_refused: bool,
     pub(super) lists: ListCounters,
     pub(super) ids: HashSet<String>,
     /// Bookmark names that point at another block's id.
@@ -197,7 +195,6 @@ impl<'a> Converter<'a> {
             wide_images: HashSet::new(),
             diagram_count: 0,
             copied: 0,
-            copies_refused: false,
             lists: ListCounters::default(),
             ids: HashSet::new(),
             alias: HashMap::new(),
@@ -257,15 +254,14 @@ impl<'a> Converter<'a> {
         }
     }
 
-    /// Whether one more copy of the part fits the budget (`super::copies`): counted when it does; when not, the
-    /// caller leaves the reference out and one warning says so.
+    /// Whether one more copy of the part fits the budget (`super::copies`): counted when it
+    /// does; when not, the caller leaves the reference out and one warning says so.
     pub(super) fn copy_fits(&mut self, kind: Copied, name: &str, element: &str) -> bool {
         let copied = self.copied.saturating_add(self.src.copies.size(kind, name));
         if copied <= self.src.copies.budget {
             self.copied = copied;
             return true;
         }
-        self.copies_refused = true;
         self.warn_once(
             "copy-budget".into(),
             WarningKind::Dropped,

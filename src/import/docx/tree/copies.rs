@@ -2,7 +2,8 @@
 //! charts, SmartArt diagrams and embedded documents (`w:altChunk`). Word names each once in
 //! ordinary files; a hostile one can name a 1 MB note a million times in a few kilobytes of
 //! zipped XML. The copies together stay within a budget: every part's size once (so a file that
-//! names each part once never reaches it), and [`MIN_COPIES`] more for parts named again.
+//! names each part once never reaches it), and [`MIN_COPIES`] more for parts named again (none
+//! more in an embedded Word document, whose blocks the outer document copies within its own).
 //! Past it a reference is left out, with one warning (`Converter::copy_fits`, beside the
 //! converter's other helpers).
 //!
@@ -10,8 +11,9 @@
 //! each node, about what a node takes in memory, so the budget bounds memory as well as text.
 //!
 //! The body's second half (`super::seam`) starts with nothing copied; the join keeps it only when
-//! both halves' copies together fit and the second half left nothing out, else that half is
-//! converted again behind the first, so the copies left out are always one converter's.
+//! both halves' copies together fit (what the second half left out, one converter leaves out
+//! too), else that half is converted again behind the first, so the copies left out are always
+//! one converter's.
 
 use std::collections::HashMap;
 
@@ -23,8 +25,9 @@ use crate::import::docx::parse::model::{Block, Item, RunItem};
 use crate::import::docx::parse::notes::NoteMap;
 use crate::import::docx::parse::smartart::DiagramItem;
 
-/// What a node weighs in a footprint: about its size in memory.
-pub const NODE_WEIGHT: usize = 32;
+/// What a node weighs in a footprint: about its size in memory (the tree's inlines take 80
+/// bytes, its blocks up to 240).
+pub const NODE_WEIGHT: usize = 128;
 
 /// What parts named more than once may copy beyond every part's size once.
 pub const MIN_COPIES: usize = 16 << 20;
@@ -67,8 +70,10 @@ pub struct CopiedParts<'a> {
 }
 
 impl<'a> Copies<'a> {
-    /// Measures every part once.
-    pub fn measure(parts: CopiedParts<'a>) -> Self {
+    /// Measures every part once; the budget is their sizes and `beyond` more
+    /// ([`MIN_COPIES`] for a document, nothing for one embedded in another, which the
+    /// outer document's budget counts as a part of its own).
+    pub fn measure(parts: CopiedParts<'a>, beyond: usize) -> Self {
         let mut sizes = HashMap::default();
         let notes = [
             (Copied::Footnote, parts.footnotes),
@@ -96,10 +101,7 @@ impl<'a> Copies<'a> {
             let size = footprint::blocks(&chunk.blocks, NODE_WEIGHT);
             sizes.insert((Copied::Chunk, part.as_str()), size);
         }
-        let budget = sizes
-            .values()
-            .copied()
-            .fold(MIN_COPIES, usize::saturating_add);
+        let budget = sizes.values().copied().fold(beyond, usize::saturating_add);
         Copies { sizes, budget }
     }
 
@@ -148,11 +150,9 @@ fn item(item: &Item) -> usize {
                     RunItem::NoteRef(_, s) | RunItem::CommentRef(s) => s.len(),
                     RunItem::Ruby(base, reading) => base.len().saturating_add(reading.len()),
                     RunItem::Math { math, .. } => ast::math::linear_text(math).len(),
-                    RunItem::Image(img) => [img.alt.as_ref(), img.title.as_ref()]
-                        .into_iter()
-                        .flatten()
-                        .map(String::len)
-                        .fold(0, usize::saturating_add),
+                    RunItem::Image(img) => {
+                        footprint::strings([img.alt.as_ref(), img.title.as_ref()])
+                    }
                     _ => 0,
                 };
                 text.saturating_add(NODE_WEIGHT)
@@ -163,6 +163,8 @@ fn item(item: &Item) -> usize {
         | Item::CommentStart(s)
         | Item::CommentEnd(s)
         | Item::SimpleFieldStart(s) => s.len(),
+        // Every copy of the note holds the change's author and date again.
+        Item::ChangeStart(c) => footprint::strings([c.author.as_ref(), c.date.as_ref()]),
         _ => 0,
     };
     own.saturating_add(NODE_WEIGHT)

@@ -17,7 +17,7 @@
 //! - at the seam no field may be open and no bookmark waiting, and at most one half may hold
 //!   SmartArt (their list ids count up);
 //! - the copies of parts named at several places (`super::copies`) must fit the budget
-//!   together, with none left out in the second half;
+//!   together (a copy the second half left out, one converter leaves out too);
 //! - a warning given once that the first half gave already is dropped; warning locations move
 //!   by the first half's block count.
 //!
@@ -56,7 +56,6 @@ struct Half {
     wide_images: HashSet<(String, u64, u64)>,
     diagram_count: usize,
     copied: usize,
-    copies_refused: bool,
     ids: HashSet<String>,
     alias: HashMap<String, String>,
     carry: Vec<String>,
@@ -144,8 +143,8 @@ impl Converter<'_> {
             && self.fields.overflow == 0
             && (self.diagram_count == 0 || half.diagram_count == 0)
             // One converter counts the copies on from the first half's: it would have left
-            // out what the second half kept only when both together pass the budget.
-            && !half.copies_refused
+            // out what the second half kept only when both together pass the budget (and what
+            // the second half left out, it would leave out too).
             && self.copied.saturating_add(half.copied) <= self.src.copies.budget;
         if !at_rest {
             return Err(half);
@@ -391,7 +390,6 @@ fn convert_half(
         wide_images,
         diagram_count,
         copied,
-        copies_refused,
         lists: _,
         ids,
         alias,
@@ -423,7 +421,6 @@ fn convert_half(
         wide_images,
         diagram_count,
         copied,
-        copies_refused,
         ids,
         alias,
         carry,
