@@ -12,7 +12,8 @@ use crate::xml::escape_attr;
 
 use super::writer::{MARK, Part, PendingRef, Writer, field, text_run};
 
-/// The longest character style id written: the length of the longest style name Word allows.
+/// The longest name a character style id is made of (a number may follow to keep ids apart):
+/// the length of the longest style name Word allows.
 const MAX_STYLE_ID: usize = 253;
 
 /// Run properties every run of a context shares.

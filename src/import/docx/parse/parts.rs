@@ -59,7 +59,7 @@ pub fn read_text_parts(
                 r.warn(
                     WarningKind::InvalidValue,
                     format!(
-                        "{} style names longer than Word allows are cut to {MAX_NAME_CHARS} characters",
+                        "style names longer than Word allows are cut to {MAX_NAME_CHARS} characters ({} of them)",
                         styles.names_cut
                     ),
                     Location::part(p).element("w:name"),
