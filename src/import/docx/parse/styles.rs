@@ -42,11 +42,9 @@ pub struct Style {
     pub id: String,
     /// `w:name`.
     pub name: Option<String>,
-    /// The name shown: `w:name`, else the id. Every run in a character style holds it in a
-    /// mark, so it is shared, not copied per run.
+    /// The name shown: `w:name`, else the id, set when the style is added to [`Styles`].
+    /// Every run in a character style holds it in a mark, so it is shared, not copied per run.
     pub shown: Arc<str>,
-    /// Its name was cut to [`MAX_NAME_CHARS`].
-    pub name_cut: bool,
     /// `w:type`.
     pub kind: StyleKind,
     /// `w:basedOn`.
@@ -117,8 +115,8 @@ impl Styles {
                         styles.add(Style {
                             id,
                             name: None,
+                            // Set by `add`, with the name cut there.
                             shown: Arc::from(""),
-                            name_cut: false,
                             kind: kind_of(attr_string(&e, "type").as_deref()),
                             based_on: None,
                             is_default: false,
@@ -141,8 +139,14 @@ impl Styles {
         if style.id.is_empty() || self.map.contains_key(&style.id) {
             return;
         }
+        // Names are cut here, for the styles kept (a repeated id is dropped above).
+        if let Some(name) = &mut style.name {
+            if let Some((cut, _)) = name.char_indices().nth(MAX_NAME_CHARS) {
+                name.truncate(cut);
+                self.names_cut += 1;
+            }
+        }
         style.shown = Arc::from(style.name.as_deref().unwrap_or(&style.id));
-        self.names_cut += usize::from(style.name_cut);
         if style.is_default
             && style.kind == StyleKind::Paragraph
             && self.default_paragraph.is_none()
@@ -283,8 +287,8 @@ fn parse_style(r: &mut XmlReader<'_>, start: &quick_xml::events::BytesStart<'_>)
     let mut style = Style {
         id: attr_string(start, "styleId").unwrap_or_default(),
         name: None,
+        // Set by `add`, with the name cut there.
         shown: Arc::from(""),
-        name_cut: false,
         kind: kind_of(attr_string(start, "type").as_deref()),
         based_on: None,
         is_default: attr_string(start, "default").is_some_and(|v| !super::xmlutil::is_off(&v)),
@@ -319,15 +323,7 @@ fn parse_style(r: &mut XmlReader<'_>, start: &quick_xml::events::BytesStart<'_>)
 
 fn apply_style_child(name: &str, e: &quick_xml::events::BytesStart<'_>, style: &mut Style) {
     match name {
-        "name" => {
-            style.name = val(e).filter(|n| !n.is_empty()).map(|mut n| {
-                if let Some((cut, _)) = n.char_indices().nth(MAX_NAME_CHARS) {
-                    n.truncate(cut);
-                    style.name_cut = true;
-                }
-                n
-            })
-        }
+        "name" => style.name = val(e).filter(|n| !n.is_empty()),
         "basedOn" => style.based_on = val(e).filter(|b| *b != style.id),
         "link" => style.linked = true,
         "qFormat" | "semiHidden" | "uiPriority" | "unhideWhenUsed" | "rsid" => {}
