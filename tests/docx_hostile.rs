@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use docx_support::*;
 use sdconv::Error;
+use sdconv::ast::TextType;
 use sdconv::import::docx::{DocxImportOptions, read};
 
 fn run(bytes: Vec<u8>) -> Result<sdconv::Converted<sdconv::Document>, Error> {
@@ -252,5 +253,35 @@ fn style_names_longer_than_word_allows_are_cut() {
     assert_eq!(
         cut,
         ["style names longer than Word allows are cut to 253 characters (1 of them)"]
+    );
+}
+
+/// A level is resolved for every numbered paragraph and each paragraph's count holds its
+/// definition's id: a numbering part with a megabyte id or level text would be copied for each.
+/// Ids longer than a number can be leave their definitions out (here the abstract one and the
+/// list naming it); level strings longer than 255
+/// characters are cut; each with one warning. The ordinary list beside them still numbers.
+#[test]
+fn numbering_ids_and_level_texts_are_bounded() {
+    let long_id = "7".repeat(100);
+    let numbering = format!(
+        r#"<w:abstractNum w:abstractNumId="1"><w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1.{}"/></w:lvl></w:abstractNum><w:abstractNum w:abstractNumId="{long_id}"><w:lvl w:ilvl="0"><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/></w:lvl></w:abstractNum><w:num w:numId="1"><w:abstractNumId w:val="1"/></w:num><w:num w:numId="2"><w:abstractNumId w:val="{long_id}"/></w:num>"#,
+        "x".repeat(300)
+    );
+    let body = [numbered(1, 0, "kept"), numbered(2, 0, "left")].concat();
+    let c = run(docx(&body).numbering(&numbering).build()).expect("reads");
+    valid(&c);
+    let kinds: Vec<_> = paras(&c).iter().map(|p| p.kind).collect();
+    assert_eq!(kinds, [TextType::ListOl, TextType::Paragraph]);
+    let told: Vec<_> = messages(&c)
+        .into_iter()
+        .filter(|m| m.starts_with("numbering"))
+        .collect();
+    assert_eq!(
+        told,
+        [
+            "numbering definitions with an id longer than 32 characters are left out (2 of them)",
+            "numbering level texts, formats and styles longer than 255 characters are cut (1 of them)"
+        ]
     );
 }

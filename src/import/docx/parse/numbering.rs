@@ -138,6 +138,32 @@ pub struct ResolvedLevel {
 pub struct Numbering {
     abstracts: HashMap<String, AbstractNum>,
     nums: HashMap<String, Num>,
+    /// Definitions left out for an id longer than [`MAX_ID`].
+    pub ignored: usize,
+    /// Level texts, formats and styles cut to [`MAX_LEVEL_STRING`] characters.
+    pub cut: usize,
+}
+
+/// The longest numbering id kept, in bytes: ids are decimal numbers (`ST_DecimalNumber`), so
+/// a longer one is no id Word wrote. Every numbered paragraph's count holds its definition's
+/// id, so a long one would be copied for each.
+pub const MAX_ID: usize = 32;
+
+/// The longest level text (`%1.%2.`), format or style name kept, in characters: a level is
+/// resolved for every numbered paragraph, which copies them.
+pub const MAX_LEVEL_STRING: usize = 255;
+
+/// Cuts a level's strings to [`MAX_LEVEL_STRING`] characters; how many were cut.
+fn bound_level(level: &mut Level) -> usize {
+    [&mut level.text, &mut level.format, &mut level.pstyle]
+        .into_iter()
+        .flatten()
+        .filter_map(|s| {
+            let (cut, _) = s.char_indices().nth(MAX_LEVEL_STRING)?;
+            s.truncate(cut);
+            Some(())
+        })
+        .count()
 }
 
 impl Numbering {
@@ -151,12 +177,29 @@ impl Numbering {
                     "numbering" => {}
                     "abstractNum" => {
                         let id = attr_string(&e, "abstractNumId").unwrap_or_default();
-                        let a = parse_abstract(&mut r)?;
+                        let mut a = parse_abstract(&mut r)?;
+                        if id.len() > MAX_ID {
+                            n.ignored += 1;
+                            continue;
+                        }
+                        n.cut += a.levels.values_mut().map(bound_level).sum::<usize>();
                         n.abstracts.entry(id).or_insert(a);
                     }
                     "num" => {
                         let id = attr_string(&e, "numId").unwrap_or_default();
-                        let num = parse_num(&mut r)?;
+                        let mut num = parse_num(&mut r)?;
+                        if id.len() > MAX_ID
+                            || num.abstract_id.as_ref().is_some_and(|a| a.len() > MAX_ID)
+                        {
+                            n.ignored += 1;
+                            continue;
+                        }
+                        n.cut += num
+                            .overrides
+                            .values_mut()
+                            .filter_map(|o| o.level.as_mut())
+                            .map(bound_level)
+                            .sum::<usize>();
                         n.nums.entry(id).or_insert(num);
                     }
                     _ => r.skip_element()?,

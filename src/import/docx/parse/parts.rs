@@ -10,7 +10,7 @@ use super::comments::{self, RawComment};
 use super::core_props::{self, CoreProps};
 use super::model;
 use super::notes::{self, NoteMap};
-use super::numbering::Numbering;
+use super::numbering::{MAX_ID, MAX_LEVEL_STRING, Numbering};
 use super::package::Package;
 use super::parser::{BodyParser, Facts};
 use super::rels::Relationships;
@@ -75,7 +75,31 @@ pub fn read_text_parts(
         "numbering",
         report,
         &mut images,
-        |t, p, _, _| Numbering::parse(t, p, limits),
+        |t, p, _, r| {
+            let numbering = Numbering::parse(t, p, limits)?;
+            let loc = || Location::part(p).element("w:numbering");
+            if numbering.ignored > 0 {
+                r.warn(
+                    WarningKind::InvalidValue,
+                    format!(
+                        "numbering definitions with an id longer than {MAX_ID} characters are left out ({} of them)",
+                        numbering.ignored
+                    ),
+                    loc(),
+                );
+            }
+            if numbering.cut > 0 {
+                r.warn(
+                    WarningKind::InvalidValue,
+                    format!(
+                        "numbering level texts, formats and styles longer than {MAX_LEVEL_STRING} characters are cut ({} of them)",
+                        numbering.cut
+                    ),
+                    loc(),
+                );
+            }
+            Ok(numbering)
+        },
     )?
     .unwrap_or_default();
     let footnotes = optional(
