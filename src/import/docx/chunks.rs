@@ -89,14 +89,14 @@ pub(super) fn read_chunks(
     let nested_limits = limits.clone().with_max_total_size(share);
     let mut out = HashMap::new();
     for part in parts {
-        if out.contains_key(&part) {
+        if out.contains_key(&*part) {
             continue;
         }
         let warn = |report: &mut Report, kind: WarningKind, why: String| {
             report.warn(
                 kind,
                 why,
-                Location::part(part.clone()).element("w:altChunk"),
+                Location::part(part.to_string()).element("w:altChunk"),
             );
         };
         if out.len() >= MAX_CHUNKS {
@@ -161,7 +161,7 @@ pub(super) fn read_chunks(
             }
         };
         if let Some(chunk) = chunk {
-            out.insert(part, chunk);
+            out.insert(part.to_string(), chunk);
         }
     }
     Ok(out)

@@ -379,6 +379,11 @@ fn text_side(
         &mut facts,
         !options.parse_on_one_core,
     )?;
+    // Every link target the file writes down, once: the budget of link copies starts there.
+    let links = main_rels
+        .iter()
+        .map(|r| r.target.len())
+        .fold(text.len(), usize::saturating_add);
     drop(text);
     // From here this thread works alone (the parts left are small, the tree is built here).
     parsed();
@@ -395,6 +400,7 @@ fn text_side(
             charts: &charts,
             diagrams: &diagrams,
             chunks: &chunks,
+            links,
         },
         // An embedded document's blocks are a part the outer budget counts: were each nested
         // document given room of its own, nesting would multiply it.

@@ -12,7 +12,7 @@
 
 use quick_xml::events::{BytesStart, Event};
 
-use super::model::{Block, Body, Item, Para, Run, RunItem};
+use super::model::{Block, Body, Item, LinkTarget, Para, Run, RunItem};
 use super::parser::{BodyParser, Ctx, Half, MAX_OPEN_BOOKMARKS, ignorable, is_seq};
 use super::props::{parse_ppr, parse_sectpr};
 use super::xmlutil::{attr, attr_string, element_text};
@@ -415,11 +415,12 @@ impl<'a, 'c> BodyParser<'a, 'c> {
             }
             "hyperlink" => {
                 let href = self.link_href(e);
-                if let Some(h) = &href {
-                    p.items.push(Item::LinkStart(h.clone()));
+                let linked = href.is_some();
+                if let Some(h) = href {
+                    p.items.push(Item::LinkStart(h));
                 }
                 self.inline_until_end(p)?;
-                if href.is_some() {
+                if linked {
                     p.items.push(Item::LinkEnd);
                 }
             }
@@ -498,7 +499,7 @@ impl<'a, 'c> BodyParser<'a, 'c> {
     }
 
     /// The href of a `w:hyperlink`: its relationship target, `#anchor`, or both joined.
-    fn link_href(&mut self, e: &BytesStart<'_>) -> Option<String> {
+    fn link_href(&mut self, e: &BytesStart<'_>) -> Option<LinkTarget> {
         let anchor = attr_string(e, "anchor").filter(|a| !a.is_empty());
         let target = match attr_string(e, "id") {
             Some(id) => match self.rels.get(&id) {
@@ -514,12 +515,7 @@ impl<'a, 'c> BodyParser<'a, 'c> {
             },
             None => None,
         };
-        match (target, anchor) {
-            (Some(t), Some(a)) => Some(format!("{t}#{a}")),
-            (Some(t), None) => Some(t),
-            (None, Some(a)) => Some(format!("#{a}")),
-            (None, None) => None,
-        }
+        (target.is_some() || anchor.is_some()).then_some(LinkTarget { target, anchor })
     }
 }
 

@@ -2,9 +2,32 @@
 //! tree. Relationship ids are already resolved (links carry their href, images their part name),
 //! so stage two never needs to know which part content came from.
 
+use std::sync::Arc;
+
 use crate::ast::{Change, NoteKind, VAlign};
 
 use super::props::{ParaProps, RunProps, Section};
+
+/// Where a hyperlink points, as the file says it: its relationship's target, shared with every
+/// hyperlink that names it, and a bookmark in it. The two are joined into one href only in the
+/// tree, within the budget of what links copy there (a file can name one long target from
+/// thousands of hyperlinks, each with an anchor of its own).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinkTarget {
+    /// The relationship's target (`https://…`).
+    pub target: Option<Arc<str>>,
+    /// `w:anchor`: a bookmark name, in the target or, without one, in this document.
+    pub anchor: Option<String>,
+}
+
+impl LinkTarget {
+    /// The bytes of the href it makes.
+    pub fn len(&self) -> usize {
+        let target = self.target.as_deref().map_or(0, str::len);
+        let anchor = self.anchor.as_deref().map_or(0, |a| a.len() + 1);
+        target.saturating_add(anchor)
+    }
+}
 
 /// A block-level element.
 #[derive(Debug, Clone, PartialEq)]
@@ -30,11 +53,12 @@ pub struct Para {
     /// A code block's language, from the tag of a content control around the paragraph (how
     /// our writer keeps it).
     pub code_language: Option<String>,
-    /// SmartArt data parts (`dgm:relIds@r:dm`) anchored in this paragraph, by part name.
-    pub diagrams: Vec<String>,
+    /// SmartArt data parts (`dgm:relIds@r:dm`) anchored in this paragraph, by part name
+    /// (shared with the relationship, as every name taken from one is).
+    pub diagrams: Vec<Arc<str>>,
     /// Embedded chunks (`w:altChunk`) this block stands for, by part name: a paragraph made
     /// for them, with nothing else.
-    pub chunks: Vec<String>,
+    pub chunks: Vec<Arc<str>>,
 }
 
 /// Paragraph-level content.
@@ -42,8 +66,8 @@ pub struct Para {
 pub enum Item {
     /// `w:r`.
     Run(Run),
-    /// A hyperlink starts (`w:hyperlink`); the href is resolved (`https://…`, `#anchor`).
-    LinkStart(String),
+    /// A hyperlink starts (`w:hyperlink`).
+    LinkStart(LinkTarget),
     /// The innermost open hyperlink ends.
     LinkEnd,
     /// `w:bookmarkStart@w:name`.
@@ -98,7 +122,7 @@ pub enum RunItem {
     /// `w:ruby`: the base text and its reading.
     Ruby(String, String),
     /// A chart (`c:chart`), by the name of its chart part.
-    Chart(String),
+    Chart(Arc<str>),
     /// An equation (`m:oMath`; `display` for one in `m:oMathPara`).
     Math {
         /// Displayed on its own line.
@@ -123,9 +147,9 @@ pub enum BreakKind {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ImageTarget {
     /// A part of the package (`word/media/image1.png`).
-    Part(String),
+    Part(Arc<str>),
     /// Linked, not embedded: a URL or file path.
-    External(String),
+    External(Arc<str>),
 }
 
 /// A picture.

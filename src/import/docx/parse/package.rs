@@ -169,7 +169,7 @@ impl<'a> Package<'a> {
             .package_rels
             .iter()
             .find(|r| r.is("officeDocument") && !r.external)
-            .map(|r| r.target.clone());
+            .map(|r| r.target.to_string());
         let candidate = by_rel
             .clone()
             .filter(|t| self.zip.contains(t))

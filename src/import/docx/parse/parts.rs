@@ -4,6 +4,7 @@
 //! reported and skipped; limits still stop the import.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use super::charts;
 use super::comments::{self, RawComment};
@@ -195,7 +196,7 @@ pub fn read_page_parts(
                 // Only parts that would have been read count as left out.
                 if let Some(rel) = main_rels.get(id).filter(|r| !r.external) {
                     if left_out.insert(id) && first_left_out.is_none() {
-                        first_left_out = Some(rel.target.clone());
+                        first_left_out = Some(rel.target.to_string());
                     }
                 }
                 continue;
@@ -203,7 +204,7 @@ pub fn read_page_parts(
             let Some(part) = main_rels
                 .get(id)
                 .filter(|r| !r.external)
-                .map(|r| r.target.clone())
+                .map(|r| r.target.to_string())
             else {
                 continue;
             };
@@ -254,7 +255,7 @@ fn read_settings(
     let Some(part) = main_rels
         .first_of_type("settings")
         .filter(|r| !r.external)
-        .map(|r| r.target.clone())
+        .map(|r| r.target.to_string())
     else {
         return Ok(Default::default());
     };
@@ -279,7 +280,7 @@ pub fn read_diagrams(
     collect_parts(&body.blocks, &|p| &p.diagrams, &mut diagram_parts);
     let mut diagrams = HashMap::new();
     for part in diagram_parts {
-        if diagrams.contains_key(&part) {
+        if diagrams.contains_key(&*part) {
             continue;
         }
         let items = optional_part(
@@ -290,7 +291,7 @@ pub fn read_diagrams(
             &mut |text, p, _rels, _r| smartart::read(text, p, limits),
         )?
         .unwrap_or_default();
-        diagrams.insert(part, items);
+        diagrams.insert(part.to_string(), items);
     }
     Ok(diagrams)
 }
@@ -299,8 +300,8 @@ pub fn read_diagrams(
 /// included, in order.
 pub(in crate::import::docx) fn collect_parts(
     blocks: &[model::Block],
-    which: &dyn Fn(&model::Para) -> &Vec<String>,
-    out: &mut Vec<String>,
+    which: &dyn Fn(&model::Para) -> &Vec<Arc<str>>,
+    out: &mut Vec<Arc<str>>,
 ) {
     for b in blocks {
         match b {
@@ -330,7 +331,7 @@ pub fn read_charts(
 ) -> Result<HashMap<String, crate::ast::Table>> {
     let mut out = HashMap::new();
     for rel in rels.iter().filter(|r| r.is("chart") && !r.external) {
-        if out.contains_key(&rel.target) {
+        if out.contains_key(&*rel.target) {
             continue;
         }
         let Some(text) = pkg.read_text(&rel.target, report)? else {
@@ -345,17 +346,17 @@ pub fn read_charts(
                             "chart part {}: {lost} are left out of its data table",
                             rel.target
                         ),
-                        Location::part(rel.target.clone()),
+                        Location::part(rel.target.to_string()),
                     );
                 }
                 if let Some(table) = data.to_table() {
-                    out.insert(rel.target.clone(), table);
+                    out.insert(rel.target.to_string(), table);
                 }
             }
             Err(e) => report.warn(
                 WarningKind::InvalidValue,
                 format!("chart part {} could not be read: {e}", rel.target),
-                Location::part(rel.target.clone()),
+                Location::part(rel.target.to_string()),
             ),
         }
     }
@@ -380,7 +381,7 @@ pub fn main_pictures(pkg: &Package<'_>, main_rels: &Relationships) -> Vec<String
 fn image_parts(rels: &Relationships) -> Vec<String> {
     rels.iter()
         .filter(|r| r.is("image") && !r.external)
-        .map(|r| r.target.clone())
+        .map(|r| r.target.to_string())
         .collect()
 }
 
@@ -390,7 +391,7 @@ pub fn read_core(pkg: &mut Package<'_>, report: &mut Report) -> Result<CoreProps
     let Some(part) = pkg
         .package_rels
         .first_of_type("core-properties")
-        .map(|r| r.target.clone())
+        .map(|r| r.target.to_string())
     else {
         return Ok(CoreProps::default());
     };
@@ -426,7 +427,7 @@ fn optional<T>(
     let Some(part) = main_rels
         .first_of_type(rel_type)
         .filter(|r| !r.external)
-        .map(|r| r.target.clone())
+        .map(|r| r.target.to_string())
     else {
         return Ok(None);
     };

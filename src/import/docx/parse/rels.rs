@@ -3,6 +3,7 @@
 //! relative to the source part, with `.`/`..` segments and `%xx` escapes undone.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use quick_xml::events::Event;
 
@@ -20,8 +21,9 @@ pub struct Relationship {
     /// `http://purl.oclc.org/ooxml/…`).
     pub rel_type: String,
     /// For internal targets the resolved part name (`word/media/image1.png`); for external ones
-    /// the target as written (a URL or a file path).
-    pub target: String,
+    /// the target as written (a URL or a file path). Shared: every element that names the
+    /// relationship holds it, and a file can name one long target many times.
+    pub target: Arc<str>,
     /// `TargetMode="External"`.
     pub external: bool,
 }
@@ -64,9 +66,9 @@ impl Relationships {
                     let external = attr_string(&e, "TargetMode")
                         .is_some_and(|m| m.eq_ignore_ascii_case("external"));
                     let target = if external {
-                        target
+                        target.into()
                     } else {
-                        resolve_target(source_dir, &target)
+                        resolve_target(source_dir, &target).into()
                     };
                     rels.push(Relationship {
                         id,
@@ -211,9 +213,9 @@ mod tests {
         .unwrap();
         let img = rels.get("rId1").unwrap();
         assert!(img.is("image") && !img.external);
-        assert_eq!(img.target, "word/media/i.png");
+        assert_eq!(&*img.target, "word/media/i.png");
         let link = rels.get("rId2").unwrap();
         assert!(link.external && link.is("hyperlink"));
-        assert_eq!(link.target, "https://e.org/?a=1&b=2");
+        assert_eq!(&*link.target, "https://e.org/?a=1&b=2");
     }
 }

@@ -163,7 +163,7 @@ impl<'a> Converter<'a> {
                 // An embedded chunk: its blocks stand where it stood.
                 model::Block::Para(p) if !p.chunks.is_empty() => {
                     for part in &p.chunks {
-                        if let Some(chunk) = self.src.chunks.get(part) {
+                        if let Some(chunk) = self.src.chunks.get(&**part) {
                             if !self.copy_fits(Copied::Chunk, part, "w:altChunk") {
                                 continue;
                             }

@@ -63,6 +63,15 @@ pub struct Sources<'a> {
     pub copies: &'a Copies<'a>,
 }
 
+/// What a copy counted against the budget of copies is of: each has its own warning.
+#[derive(Debug, Clone, Copy)]
+enum Budgeted {
+    /// A part named at several places (`Converter::copy_fits`).
+    Parts,
+    /// A link target (`Converter::link_fits`).
+    Links,
+}
+
 /// Which bodies are converted in two halves at once (`super::seam`).
 #[derive(Debug, Clone, Copy)]
 pub struct Split {
@@ -254,23 +263,45 @@ impl<'a> Converter<'a> {
         }
     }
 
+    /// Whether `bytes` more of link targets fit the budget of copies (`super::copies`):
+    /// counted when they do; when not, the caller keeps the text without its link (or leaves a
+    /// linked picture out) and one warning says so. Each wrapper of a link's text and each
+    /// linked picture holds a copy of its target, and a hostile file can cut one link into a
+    /// wrapper per run (runs in and out of a tracked change), carry a field's link across
+    /// thousands of paragraphs, or name one long target from thousands of places.
+    pub(super) fn link_fits(&mut self, bytes: usize, element: &str) -> bool {
+        self.fits(bytes, Budgeted::Links, element)
+    }
+
     /// Whether one more copy of the part fits the budget (`super::copies`): counted when it
     /// does; when not, the caller leaves the reference out and one warning says so.
     pub(super) fn copy_fits(&mut self, kind: Copied, name: &str, element: &str) -> bool {
-        let copied = self.copied.saturating_add(self.src.copies.size(kind, name));
+        self.fits(self.src.copies.size(kind, name), Budgeted::Parts, element)
+    }
+
+    /// Counts `bytes` more copies when they fit the budget, else warns once for `what`.
+    fn fits(&mut self, bytes: usize, what: Budgeted, element: &str) -> bool {
+        let copied = self.copied.saturating_add(bytes);
         if copied <= self.src.copies.budget {
             self.copied = copied;
             return true;
         }
-        self.warn_once(
-            "copy-budget".into(),
-            WarningKind::Dropped,
-            format!(
-                "parts named many times (notes, charts, SmartArt, embedded documents) would copy more than {} MiB into the tree; the references past that are left out",
-                self.src.copies.budget >> 20
+        let mib = self.src.copies.budget >> 20;
+        let (key, message) = match what {
+            Budgeted::Parts => (
+                "copy-budget",
+                format!(
+                    "parts named many times (notes, charts, SmartArt, embedded documents) would copy more than {mib} MiB into the tree; the references past that are left out"
+                ),
             ),
-            element,
-        );
+            Budgeted::Links => (
+                "link-budget",
+                format!(
+                    "links and linked pictures would copy more than {mib} MiB of their targets into the tree; the links past that keep their text without the link, the pictures are left out"
+                ),
+            ),
+        };
+        self.warn_once(key.into(), WarningKind::Dropped, message, element);
         false
     }
 

@@ -7,6 +7,11 @@
 //! Past it a reference is left out, with one warning (`Converter::copy_fits`, beside the
 //! converter's other helpers).
 //!
+//! Links copy their targets the same way: every wrapper of a link's text and every linked
+//! picture holds one (`Converter::link_fits`). Their copies count against the same budget, which
+//! holds every target the file writes down once: its relationships' targets and its main part,
+//! where anchors and field codes are written.
+//!
 //! Sizes are footprints ([`crate::ast::footprint`]): bytes of text, and [`NODE_WEIGHT`] for
 //! each node, about what a node takes in memory, so the budget bounds memory as well as text.
 //!
@@ -67,6 +72,9 @@ pub struct CopiedParts<'a> {
     pub diagrams: &'a HashMap<String, Vec<DiagramItem>>,
     /// Embedded documents by part.
     pub chunks: &'a HashMap<String, ChunkBlocks>,
+    /// The bytes of the link targets the file writes down: its relationships' targets, and its
+    /// main part, which holds every anchor and field code.
+    pub links: usize,
 }
 
 impl<'a> Copies<'a> {
@@ -101,7 +109,10 @@ impl<'a> Copies<'a> {
             let size = footprint::blocks(&chunk.blocks, NODE_WEIGHT);
             sizes.insert((Copied::Chunk, part.as_str()), size);
         }
-        let budget = sizes.values().copied().fold(beyond, usize::saturating_add);
+        let budget = sizes
+            .values()
+            .copied()
+            .fold(beyond.saturating_add(parts.links), usize::saturating_add);
         Copies { sizes, budget }
     }
 
@@ -146,7 +157,8 @@ fn item(item: &Item) -> usize {
             .iter()
             .map(|c| {
                 let text = match c {
-                    RunItem::Text(s) | RunItem::Instr(s) | RunItem::Chart(s) => s.len(),
+                    RunItem::Text(s) | RunItem::Instr(s) => s.len(),
+                    RunItem::Chart(s) => s.len(),
                     RunItem::NoteRef(_, s) | RunItem::CommentRef(s) => s.len(),
                     RunItem::Ruby(base, reading) => base.len().saturating_add(reading.len()),
                     RunItem::Math { math, .. } => ast::math::linear_text(math).len(),
@@ -158,8 +170,8 @@ fn item(item: &Item) -> usize {
                 text.saturating_add(NODE_WEIGHT)
             })
             .fold(0, usize::saturating_add),
-        Item::LinkStart(s)
-        | Item::Bookmark(s)
+        Item::LinkStart(link) => link.len(),
+        Item::Bookmark(s)
         | Item::CommentStart(s)
         | Item::CommentEnd(s)
         | Item::SimpleFieldStart(s) => s.len(),

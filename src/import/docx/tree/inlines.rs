@@ -9,7 +9,7 @@ use super::copies::Copied;
 use super::paragraphs::{ParaInfo, ParaState, Segment};
 use crate::ast::inline::{ChangeKey, Leaf, Mark, Run as IRun, from_runs};
 use crate::ast::{self, Inline, NoteKind, TextStyle};
-use crate::import::docx::parse::model::{self, BreakKind, ImageTarget, Item, RunItem};
+use crate::import::docx::parse::model::{self, BreakKind, ImageTarget, Item, LinkTarget, RunItem};
 use crate::import::docx::parse::props::{RunProps, VertAlign};
 use crate::report::WarningKind;
 
@@ -18,7 +18,10 @@ impl<'a> Converter<'a> {
         for item in items {
             match item {
                 Item::Run(run) => self.run(run, info, st),
-                Item::LinkStart(h) => st.links.push(h.into()),
+                Item::LinkStart(target) => {
+                    let href = self.link_href(target);
+                    st.links.push(href);
+                }
                 Item::LinkEnd => {
                     st.links.pop();
                 }
@@ -139,7 +142,7 @@ impl<'a> Converter<'a> {
                     if self.footer_mode || !self.visible() {
                         continue;
                     }
-                    match self.src.charts.get(&part) {
+                    match self.src.charts.get(&*part) {
                         Some(_) if !self.copy_fits(Copied::Chart, &part, "c:chart") => {}
                         Some(table) => {
                             self.warn(
@@ -182,7 +185,54 @@ impl<'a> Converter<'a> {
             .iter()
             .rev()
             .find_map(|f| f.link.clone())
-            .or_else(|| st.links.last().cloned())
+            .or_else(|| st.links.last().cloned().flatten())
+    }
+
+    /// A `w:hyperlink`'s href: its relationship's target, shared, or `#` and its anchor, or the
+    /// two joined, which copies the target and so counts against the budget of link copies.
+    fn link_href(&mut self, link: LinkTarget) -> Option<Arc<str>> {
+        match link {
+            LinkTarget {
+                target: Some(target),
+                anchor: None,
+            } => Some(target),
+            LinkTarget {
+                target: None,
+                anchor: Some(anchor),
+            } => Some(format!("#{anchor}").into()),
+            LinkTarget {
+                target: Some(target),
+                anchor: Some(anchor),
+            } => self
+                .link_fits(target.len(), "w:hyperlink")
+                .then(|| format!("{target}#{anchor}").into()),
+            LinkTarget {
+                target: None,
+                anchor: None,
+            } => None,
+        }
+    }
+
+    /// Whether a leaf under link `href` starts a wrapper of its own rather than going on in the
+    /// one of the leaf before it (the same link under the same changes, around text): every
+    /// wrapper holds a copy of the target, so each one counts against the budget of link copies.
+    fn link_goes_on(st: &ParaState, href: &Arc<str>) -> bool {
+        let Some(prev) = st.runs.last() else {
+            return false;
+        };
+        if matches!(prev.leaf, Leaf::Atom(_)) {
+            return false;
+        }
+        let mut linked = false;
+        let mut changes = st.changes.iter();
+        for mark in &prev.marks {
+            match mark {
+                Mark::Link(l) => linked |= Arc::ptr_eq(l, href),
+                Mark::Tracked(c) if changes.next() != Some(c) => return false,
+                _ => {}
+            }
+        }
+        linked && changes.next().is_none()
     }
 
     pub(super) fn leaf(&mut self, st: &mut ParaState, marks: Vec<Mark>, leaf: Leaf) {
@@ -193,7 +243,11 @@ impl<'a> Converter<'a> {
         st.visible_any = true;
         let mut m = marks;
         if let Some(l) = self.current_link(st) {
-            m.push(Mark::Link(l));
+            // An atom under a link takes no link mark (`Mark::applies_to_atoms`), nor a wrapper.
+            let wraps = !matches!(leaf, Leaf::Atom(_));
+            if !wraps || Self::link_goes_on(st, &l) || self.link_fits(l.len(), "w:hyperlink") {
+                m.push(Mark::Link(l));
+            }
         }
         for c in &st.changes {
             m.push(Mark::Tracked(c.clone()));
@@ -215,12 +269,16 @@ impl<'a> Converter<'a> {
                 self.media.name_for(&part)
             }
             ImageTarget::External(url) => {
+                // Each picture holds its address: a file can name one long one many times.
+                if !self.link_fits(url.len(), "a:blip") {
+                    return None;
+                }
                 self.warn(
                     WarningKind::MissingMedia,
                     format!("linked picture {url} is not embedded in the file; kept as a reference to it"),
                     "a:blip",
                 );
-                url
+                url.to_string()
             }
         };
         Some((

@@ -36,8 +36,9 @@ pub(super) struct SeqMark {
 pub(super) struct ParaState {
     pub(super) segments: Vec<Segment>,
     pub(super) runs: Vec<IRun>,
-    /// The hyperlinks open, innermost last: their targets, which every run inside shares.
-    pub(super) links: Vec<Arc<str>>,
+    /// The hyperlinks open, innermost last: their targets, which every run inside shares
+    /// (`None`: a link past the budget of link copies, whose text is kept without it).
+    pub(super) links: Vec<Option<Arc<str>>>,
     /// The tracked changes open, innermost last, as the marks every run inside shares.
     pub(super) changes: Vec<ChangeKey>,
     pub(super) bookmarks: Vec<String>,
@@ -555,7 +556,7 @@ impl<'a> Converter<'a> {
     fn anchored(
         &mut self,
         textboxes: Vec<Vec<model::Block>>,
-        diagrams: Vec<String>,
+        diagrams: Vec<Arc<str>>,
         out: &mut Out,
     ) {
         for tb in textboxes {
@@ -571,7 +572,7 @@ impl<'a> Converter<'a> {
             if !self.copy_fits(Copied::Diagram, &part, "dgm:relIds") {
                 continue;
             }
-            let items = self.src.diagrams.get(&part).cloned().unwrap_or_default();
+            let items = self.src.diagrams.get(&*part).cloned().unwrap_or_default();
             self.warn(
                 WarningKind::Lossy,
                 "a SmartArt diagram is kept as its text, a nested list after the paragraph that anchors it; the drawing itself is not kept",
