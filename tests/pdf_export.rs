@@ -690,19 +690,7 @@ fn links_and_cross_references_are_clickable() {
     let doc = fx::everything();
     let (out, _) = pdf(&doc, all_on(Language::En));
     let s = save(&out);
-    let qdf = s.path.with_extension("qdf.pdf");
-    let q = tool(
-        "qpdf",
-        &[
-            "--qdf",
-            "--object-streams=disable",
-            p(&s),
-            qdf.to_str().unwrap(),
-        ],
-    );
-    assert!(q.status.success());
-    let raw = std::fs::read(&qdf).unwrap();
-    let text = String::from_utf8_lossy(&raw);
+    let text = qdf_text(&s);
     // External links keep their address; javascript: ones are not links.
     assert!(text.contains("/URI"), "no external link annotation");
     assert!(!text.to_ascii_lowercase().contains("javascript:"));
@@ -711,6 +699,70 @@ fn links_and_cross_references_are_clickable() {
     let gotos = text.matches("/Dest ").count() + text.matches("/S /GoTo").count();
     assert!(gotos >= 10, "only {gotos} internal links");
     assert!(text.contains("/Lang (en)"), "document language");
+}
+
+/// The uncompressed form of a PDF (`qpdf --qdf`), as text.
+fn qdf_text(s: &Saved) -> String {
+    let qdf = s.path.with_extension("qdf.pdf");
+    let q = tool(
+        "qpdf",
+        &[
+            "--qdf",
+            "--object-streams=disable",
+            p(s),
+            qdf.to_str().expect("utf-8 temp path"),
+        ],
+    );
+    assert!(q.status.success());
+    String::from_utf8_lossy(&std::fs::read(&qdf).expect("qdf written")).into_owned()
+}
+
+/// A link to a long address over hundreds of lines is one annotation per page, its lines as
+/// `QuadPoints`, so the address is written twice per page (action and description), not twice
+/// per line; a short address keeps an annotation per line.
+#[test]
+fn a_long_address_over_many_lines_is_written_per_page_not_per_line() {
+    let long = format!("https://example.org/{}", "l".repeat(8_000));
+    let link = |href: &str, words_n| {
+        fx::p(
+            TextType::Paragraph,
+            0,
+            vec![Inline::Link {
+                href: href.into(),
+                children: vec![fx::t(&long_text(3, words_n))],
+            }],
+        )
+    };
+    let mut doc = Document {
+        blocks: vec![link(&long, 3_000), link("https://example.org/short", 60)],
+        ..Document::default()
+    };
+    doc.meta.title = Some("Long links".into());
+    doc.meta.language = Some("en".into());
+    let standard = PdfOptions::new(PagedSettings::default())
+        .with_standard(sdconv::export::pdf::PdfStandard::A2bUa1);
+    let out = write(&doc, &standard).expect("PDF/UA export").value;
+    let s = check("long address", &doc, &out, false);
+    let pages = page_count(&s);
+    assert!(pages >= 3, "the link runs over pages: {pages}");
+    let text = qdf_text(&s);
+    let written = text.matches(long.as_str()).count();
+    assert_eq!(written, 2 * pages, "the long address, twice per page");
+    let quads = text.matches("/QuadPoints").count();
+    assert_eq!(quads, pages, "one annotation per page for the long address");
+    // The short link's lines each have an annotation of their own.
+    let short = text.matches("(https://example.org/short)").count();
+    assert!(short >= 2 * 3, "the short link's lines: {short}");
+    assert!(out.len() < 200_000, "{} bytes", out.len());
+    // Each link is one Link element over all its lines and pages, for a screen reader.
+    let links = struct_tags(&s).iter().filter(|t| *t == "Link").count();
+    assert_eq!(links, 2, "Link elements");
+    if let Some(python) = page_validator() {
+        for profile in ["ua1", "2b"] {
+            let failures = validate(&python, &s, profile);
+            assert!(failures.is_empty(), "{profile}: {failures:?}");
+        }
+    }
 }
 
 #[test]

@@ -386,8 +386,8 @@ impl Flow {
                     {
                         // A directory entry's dot leader is decoration, not text to read.
                         self.tags.current = ARTIFACT;
-                    } else if inline && style.link.is_some() {
-                        self.tags.open(Kind::Link);
+                    } else if let (true, Some(link)) = (inline, style.link) {
+                        self.tags.open_link(link);
                     } else if inline && style.face == crate::fonts::metrics::Face::Mono {
                         self.tags.open(Kind::Code);
                     }

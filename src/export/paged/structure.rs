@@ -110,6 +110,8 @@ pub(crate) struct Structure {
     pub alt: HashMap<String, String>,
     /// The node of each footnote (by index), made where it is first cited.
     notes: HashMap<usize, u32>,
+    /// The link node opened last, and its link ([`Structure::open_link`]).
+    last_link: Option<(u32, u32)>,
     /// Off when the pages keep no items: nothing is recorded.
     pub on: bool,
 }
@@ -127,6 +129,7 @@ impl Default for Structure {
             label: None,
             alt: HashMap::new(),
             notes: HashMap::new(),
+            last_link: None,
             on: true,
         }
     }
@@ -159,6 +162,29 @@ impl Structure {
     pub(crate) fn open(&mut self, kind: Kind) -> u32 {
         let id = self.add(self.current, kind);
         self.current = id;
+        id
+    }
+
+    /// Opens the node of a piece of link `link` (an index into the inliner's links) under the
+    /// current node and makes it current: the node of the piece before it when that is the
+    /// current node's last child, so a link that goes on past a line's end or a change of
+    /// style is one Link element (one link to a screen reader, its annotations together),
+    /// else a new one.
+    pub(crate) fn open_link(&mut self, link: u32) -> u32 {
+        if let Some((node, l)) = self.last_link {
+            let last = self
+                .nodes
+                .get(self.current as usize)
+                .and_then(|n| n.children.last());
+            if l == link && last == Some(&Child::Node(node)) {
+                self.current = node;
+                return node;
+            }
+        }
+        let id = self.open(Kind::Link);
+        if self.on {
+            self.last_link = Some((id, link));
+        }
         id
     }
 

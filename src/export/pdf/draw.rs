@@ -16,7 +16,7 @@ use krilla::action::{Action, LinkAction};
 use krilla::annotation::{Annotation, LinkAnnotation, Target};
 use krilla::color::rgb;
 use krilla::destination::{Destination, XyzDestination};
-use krilla::geom::{PathBuilder, Point, Rect, Size, Transform};
+use krilla::geom::{PathBuilder, Point, Quadrilateral, Rect, Size, Transform};
 use krilla::image::Image;
 use krilla::page::PageSettings;
 use krilla::paint::{Fill, Stroke};
@@ -121,23 +121,50 @@ pub(crate) fn draw(
         }
         // Link annotations, each in its link's node (a link drawn again as an artifact, in a
         // repeated table header, is left out: its first drawing links).
+        let mut long: Vec<LongLink> = Vec::new();
         for (k, item) in page.items.iter().enumerate() {
             if let Item::Link { x, y, w, h, link } = item {
                 let Some(m) = mark_of.get(k).copied() else {
                     continue;
                 };
-                if page
+                let Some(node) = page
                     .marks
                     .get(m as usize)
-                    .is_none_or(|m| m.node == ARTIFACT)
-                {
+                    .map(|m| m.node)
+                    .filter(|n| *n != ARTIFACT)
+                else {
+                    continue;
+                };
+                let Some(rect) = area(*x, *y, *w, *h) else {
+                    continue;
+                };
+                if is_long(cx, *link) {
+                    match long.iter_mut().find(|l| l.node == node && l.link == *link) {
+                        Some(l) => l.areas.push(rect.into()),
+                        None => long.push(LongLink {
+                            node,
+                            mark: m,
+                            link: *link,
+                            areas: vec![rect.into()],
+                        }),
+                    }
                     continue;
                 }
-                if let Some(a) = annotation(*x, *y, *w, *h, *link, cx, total) {
+                if let Some((target, alt)) = target(*link, cx, total) {
+                    let a = Annotation::new_link(LinkAnnotation::new(rect, target), Some(alt));
                     let id = pdf_page.add_tagged_annotation(a);
                     if let Some(list) = ids.get_mut(m as usize) {
                         list.push(id);
                     }
+                }
+            }
+        }
+        for l in long {
+            if let Some((target, alt)) = target(l.link, cx, total) {
+                let a = LinkAnnotation::new_with_quad_points(l.areas, target);
+                let id = pdf_page.add_tagged_annotation(Annotation::new_link(a, Some(alt)));
+                if let Some(list) = ids.get_mut(l.mark as usize) {
+                    list.push(id);
                 }
             }
         }
@@ -164,17 +191,39 @@ fn marks_of(page: &Page) -> Vec<u32> {
     out
 }
 
-/// The link annotation of a clickable area, with its description (PDF/UA wants one).
-fn annotation(
-    x: f32,
-    y: f32,
-    w: f32,
-    h: f32,
+/// Addresses longer than this are written once per page and node, in one annotation over all
+/// the link's areas there (`QuadPoints`), not in an annotation per line: each annotation holds
+/// the address twice (its action and its description), and a link whose text runs over
+/// hundreds of lines would repeat a long one hundreds of times. Shorter ones keep an annotation
+/// per line, which every viewer reads (some take only an annotation's bounding box, which for
+/// an area over several lines covers text beside the link too).
+const LONG_URI: usize = 2048;
+
+/// One long address's areas on a page, in one structure node (each line is a mark of its own:
+/// the annotation goes with the first).
+struct LongLink {
+    node: u32,
+    mark: u32,
     link: u32,
-    cx: &Context<'_>,
-    total: usize,
-) -> Option<Annotation> {
-    let (target, alt) = match cx.links.get(link as usize)? {
+    areas: Vec<Quadrilateral>,
+}
+
+/// Whether link `link` goes to an address longer than [`LONG_URI`].
+fn is_long(cx: &Context<'_>, link: u32) -> bool {
+    matches!(cx.links.get(link as usize), Some(LinkTarget::Uri(u)) if u.len() > LONG_URI)
+}
+
+/// The clickable area of a link's piece, when it has finite bounds.
+fn area(x: f32, y: f32, w: f32, h: f32) -> Option<Rect> {
+    if !(x.is_finite() && y.is_finite() && w.is_finite() && h.is_finite()) {
+        return None;
+    }
+    Rect::from_xywh(x, y, w.max(1.0), h.max(1.0))
+}
+
+/// Where link `link` goes, with its description (PDF/UA wants one).
+fn target(link: u32, cx: &Context<'_>, total: usize) -> Option<(Target, String)> {
+    Some(match cx.links.get(link as usize)? {
         LinkTarget::Uri(u) => (
             Target::Action(Action::Link(LinkAction::new(u.clone()))),
             u.clone(),
@@ -190,15 +239,7 @@ fn annotation(
                 (cx.page_label)(page + 1, total),
             )
         }
-    };
-    if !(x.is_finite() && y.is_finite() && w.is_finite() && h.is_finite()) {
-        return None;
-    }
-    let rect = Rect::from_xywh(x, y, w.max(1.0), h.max(1.0))?;
-    Some(Annotation::new_link(
-        LinkAnnotation::new(rect, target),
-        Some(alt),
-    ))
+    })
 }
 
 /// The marked-content section open on the surface.
