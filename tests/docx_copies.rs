@@ -387,3 +387,63 @@ fn hundreds_of_ordinary_links_are_all_kept() {
     assert_eq!(links, NAMED);
     assert!(c.warnings.is_empty(), "{:?}", c.warnings);
 }
+
+/// One link over 200 runs that change formatting: the runs go on in one wrapper, which is one
+/// copy of its 1 MiB target, so nothing is left out.
+#[test]
+fn a_link_over_runs_of_changing_formatting_is_one_copy() {
+    let runs: String = (0..NAMED)
+        .map(|i| {
+            let bold = if i % 2 == 0 {
+                "<w:rPr><w:b/></w:rPr>"
+            } else {
+                ""
+            };
+            format!(r#"<w:r>{bold}<w:t xml:space="preserve">r{i} </w:t></w:r>"#)
+        })
+        .collect();
+    let body = format!(r#"<w:p><w:hyperlink r:id="rIdL">{runs}</w:hyperlink></w:p>"#);
+    let doc = docx(&body).rel("rIdL", "hyperlink", &big_target(), true);
+    let c = read_alike(&doc);
+    assert_eq!(big_links(&c.value).0, 1);
+    assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+}
+
+/// A note holds its links' targets shared, not copied: a note that names the long target 200
+/// times, cited nowhere, does not raise the budget the body's links are charged against.
+#[test]
+fn a_note_naming_a_long_target_does_not_raise_the_budget() {
+    let links: String = (0..NAMED)
+        .map(|_| r#"<w:hyperlink r:id="rIdL"><w:r><w:t>x</w:t></w:r></w:hyperlink>"#)
+        .collect();
+    let notes = format!(r#"<w:footnote w:id="1"><w:p>{links}</w:p></w:footnote>"#);
+    let body = linked_paragraphs(|_| r#"<w:hyperlink r:id="rIdL">"#.into());
+    let doc = docx(&body)
+        .footnotes(&notes)
+        .rel("rIdL", "hyperlink", &big_target(), true);
+    let tree = check_links("note", &doc, 17);
+    assert_eq!(texts(&tree), expected_linked_texts());
+}
+
+/// An embedded Word document's ordinary links (one relationship named by several hyperlinks)
+/// are all kept: a nested document has room for links that repeat.
+#[test]
+fn an_embedded_word_document_keeps_links_that_share_a_target() {
+    let target = format!("https://example.org/{}", "t".repeat(500));
+    let body: String = (0..10)
+        .map(|i| format!(r#"<w:p><w:hyperlink r:id="rIdL"><w:r><w:t>link {i}</w:t></w:r></w:hyperlink></w:p>"#))
+        .collect();
+    let inner = docx(&body).rel("rIdL", "hyperlink", &target, true).build();
+    let outer = docx(&[p("Before"), r#"<w:altChunk r:id="rIdW"/>"#.to_string()].concat())
+        .rel("rIdW", "aFChunk", "inner.docx", false)
+        .part("word/inner.docx", &inner);
+    let c = read_alike(&outer);
+    let mut links = 0;
+    c.value.walk_inlines(&mut |i| {
+        if matches!(i, Inline::Link { href, .. } if *href == target) {
+            links += 1;
+        }
+    });
+    assert_eq!(links, 10);
+    assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+}

@@ -403,11 +403,13 @@ fn text_side(
             links,
         },
         // An embedded document's blocks are a part the outer budget counts: were each nested
-        // document given room of its own, nesting would multiply it.
+        // document given the room of a document, nesting would multiply it. It gets only what
+        // ordinary links repeat (a relationship named by several hyperlinks, a link cut by
+        // changes), which each chunk's own bytes in the outer file pay for many times over.
         if options.chunk_depth == 0 {
             tree::copies::MIN_COPIES
         } else {
-            0
+            tree::copies::MIN_NESTED_COPIES
         },
     );
     let src = Sources {

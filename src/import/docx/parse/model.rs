@@ -1,6 +1,6 @@
 //! Stage one's output: the body of a Word part as plain Rust values, before any mapping to the
-//! tree. Relationship ids are already resolved (links carry their href, images their part name),
-//! so stage two never needs to know which part content came from.
+//! tree. Relationship ids are already resolved (links carry their target and anchor, images
+//! their part name), so stage two never needs to know which part content came from.
 
 use std::sync::Arc;
 
@@ -18,15 +18,6 @@ pub struct LinkTarget {
     pub target: Option<Arc<str>>,
     /// `w:anchor`: a bookmark name, in the target or, without one, in this document.
     pub anchor: Option<String>,
-}
-
-impl LinkTarget {
-    /// The bytes of the href it makes.
-    pub fn len(&self) -> usize {
-        let target = self.target.as_deref().map_or(0, str::len);
-        let anchor = self.anchor.as_deref().map_or(0, |a| a.len() + 1);
-        target.saturating_add(anchor)
-    }
 }
 
 /// A block-level element.

@@ -133,8 +133,8 @@ pub struct Converter<'a> {
     pub wide_images: HashSet<(String, u64, u64)>,
     /// SmartArt diagrams converted so far (each gets its own list id).
     pub(super) diagram_count: usize,
-    /// The footprint of the copies of notes, charts, diagrams and embedded documents so far
-    /// (`super::copies`).
+    /// The footprint of the copies of notes, charts, diagrams and embedded documents, and the
+    /// bytes of link targets copied, so far (`super::copies`).
     pub(super) copied: usize,
     pub(super) lists: ListCounters,
     pub(super) ids: HashSet<String>,
@@ -286,18 +286,23 @@ impl<'a> Converter<'a> {
             self.copied = copied;
             return true;
         }
-        let mib = self.src.copies.budget >> 20;
+        let budget = self.src.copies.budget;
+        let room = if budget >= 1 << 20 {
+            format!("{} MiB", budget >> 20)
+        } else {
+            format!("{} KiB", budget >> 10)
+        };
         let (key, message) = match what {
             Budgeted::Parts => (
                 "copy-budget",
                 format!(
-                    "parts named many times (notes, charts, SmartArt, embedded documents) would copy more than {mib} MiB into the tree; the references past that are left out"
+                    "parts named many times (notes, charts, SmartArt, embedded documents) would copy more than {room} into the tree; the references past that are left out"
                 ),
             ),
             Budgeted::Links => (
                 "link-budget",
                 format!(
-                    "links and linked pictures would copy more than {mib} MiB of their targets into the tree; the links past that keep their text without the link, the pictures are left out"
+                    "links and linked pictures would copy more than {room} of their targets into the tree; the links past that keep their text without the link, the pictures are left out"
                 ),
             ),
         };

@@ -2,15 +2,17 @@
 //! charts, SmartArt diagrams and embedded documents (`w:altChunk`). Word names each once in
 //! ordinary files; a hostile one can name a 1 MB note a million times in a few kilobytes of
 //! zipped XML. The copies together stay within a budget: every part's size once (so a file that
-//! names each part once never reaches it), and [`MIN_COPIES`] more for parts named again (none
-//! more in an embedded Word document, whose blocks the outer document copies within its own).
+//! names each part once never reaches it), and [`MIN_COPIES`] more for parts named again (only
+//! [`MIN_NESTED_COPIES`] more in an embedded Word document, whose blocks the outer document
+//! copies within its own).
 //! Past it a reference is left out, with one warning (`Converter::copy_fits`, beside the
 //! converter's other helpers).
 //!
 //! Links copy their targets the same way: every wrapper of a link's text and every linked
 //! picture holds one (`Converter::link_fits`). Their copies count against the same budget, which
 //! holds every target the file writes down once: its relationships' targets and its main part,
-//! where anchors and field codes are written.
+//! where anchors and field codes are written (a note's links count only their anchors in the
+//! note's size: the targets are shared).
 //!
 //! Sizes are footprints ([`crate::ast::footprint`]): bytes of text, and [`NODE_WEIGHT`] for
 //! each node, about what a node takes in memory, so the budget bounds memory as well as text.
@@ -36,6 +38,9 @@ pub const NODE_WEIGHT: usize = 128;
 
 /// What parts named more than once may copy beyond every part's size once.
 pub const MIN_COPIES: usize = 16 << 20;
+
+/// [`MIN_COPIES`] for a Word document embedded in another (`w:altChunk`).
+pub const MIN_NESTED_COPIES: usize = 64 << 10;
 
 /// Which kind of part a copy is of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -158,7 +163,9 @@ fn item(item: &Item) -> usize {
             .map(|c| {
                 let text = match c {
                     RunItem::Text(s) | RunItem::Instr(s) => s.len(),
-                    RunItem::Chart(s) => s.len(),
+                    // Shared with the relationship: the chart's table is a copy of its own,
+                    // counted where it is named.
+                    RunItem::Chart(_) => 0,
                     RunItem::NoteRef(_, s) | RunItem::CommentRef(s) => s.len(),
                     RunItem::Ruby(base, reading) => base.len().saturating_add(reading.len()),
                     RunItem::Math { math, .. } => ast::math::linear_text(math).len(),
@@ -170,7 +177,11 @@ fn item(item: &Item) -> usize {
                 text.saturating_add(NODE_WEIGHT)
             })
             .fold(0, usize::saturating_add),
-        Item::LinkStart(link) => link.len(),
+        // The target is shared with the relationship (each wrapper's copy of it is counted
+        // as it is made, `Converter::link_fits`); only the anchor is the note's own. Counting
+        // the target here would let a note that names one long target many times raise the
+        // budget it is charged against.
+        Item::LinkStart(link) => link.anchor.as_deref().map_or(0, str::len),
         Item::Bookmark(s)
         | Item::CommentStart(s)
         | Item::CommentEnd(s)

@@ -153,9 +153,11 @@ impl<'a> Converter<'a> {
                             st.visible_any = true;
                             st.split(ast::Block::Table(table.clone()));
                         }
-                        None => self.warn(
+                        // Once per part: a message per reference would copy its name each time.
+                        None => self.warn_once(
+                            format!("chart-data:{part}"),
                             WarningKind::Dropped,
-                            format!("a chart whose part {part} holds no data is not imported"),
+                            format!("a chart whose part {part} holds no data is not imported (wherever it is named)"),
                             "c:chart",
                         ),
                     }
@@ -213,9 +215,9 @@ impl<'a> Converter<'a> {
         }
     }
 
-    /// Whether a leaf under link `href` starts a wrapper of its own rather than going on in the
-    /// one of the leaf before it (the same link under the same changes, around text): every
-    /// wrapper holds a copy of the target, so each one counts against the budget of link copies.
+    /// Whether a leaf under link `href` goes on in the wrapper of the leaf before it (the same
+    /// link under the same changes, around text) rather than starting one of its own: every
+    /// wrapper holds a copy of the target, so each new one counts against the budget of copies.
     fn link_goes_on(st: &ParaState, href: &Arc<str>) -> bool {
         let Some(prev) = st.runs.last() else {
             return false;
@@ -259,9 +261,11 @@ impl<'a> Converter<'a> {
         let media = match img.target {
             ImageTarget::Part(part) => {
                 if !self.src.parts.contains(&part.to_ascii_lowercase()) {
-                    self.warn(
+                    // Once per part: a message per picture would copy its name each time.
+                    self.warn_once(
+                        format!("missing-picture:{part}"),
                         WarningKind::MissingMedia,
-                        format!("picture {part} is missing from the package; dropped"),
+                        format!("picture {part} is missing from the package; dropped (wherever it is named)"),
                         "a:blip",
                     );
                     return None;
@@ -273,9 +277,10 @@ impl<'a> Converter<'a> {
                 if !self.link_fits(url.len(), "a:blip") {
                     return None;
                 }
-                self.warn(
+                self.warn_once(
+                    format!("linked-picture:{url}"),
                     WarningKind::MissingMedia,
-                    format!("linked picture {url} is not embedded in the file; kept as a reference to it"),
+                    format!("linked picture {url} is not embedded in the file; kept as a reference to it (wherever it is named)"),
                     "a:blip",
                 );
                 url.to_string()
