@@ -121,41 +121,68 @@ pub(crate) fn draw(
         }
         // Link annotations, each in its link's node (a link drawn again as an artifact, in a
         // repeated table header, is left out: its first drawing links).
-        let mut long: Vec<LongLink> = Vec::new();
+        // Each link's pieces on one line (a justified line draws each word apart) make one
+        // area, so an address is not written again for every word.
+        let mut areas: Vec<LinkArea> = Vec::new();
         for (k, item) in page.items.iter().enumerate() {
-            if let Item::Link { x, y, w, h, link } = item {
-                let Some(m) = mark_of.get(k).copied() else {
-                    continue;
-                };
-                let Some(node) = page
-                    .marks
-                    .get(m as usize)
-                    .map(|m| m.node)
-                    .filter(|n| *n != ARTIFACT)
-                else {
-                    continue;
-                };
-                let Some(rect) = area(*x, *y, *w, *h) else {
-                    continue;
-                };
-                if is_long(cx, *link) {
-                    match long.iter_mut().find(|l| l.node == node && l.link == *link) {
-                        Some(l) => l.areas.push(rect.into()),
-                        None => long.push(LongLink {
-                            node,
-                            mark: m,
-                            link: *link,
-                            areas: vec![rect.into()],
-                        }),
-                    }
-                    continue;
+            let Item::Link { x, y, w, h, link } = *item else {
+                continue;
+            };
+            let Some(m) = mark_of.get(k).copied() else {
+                continue;
+            };
+            let Some(node) = page
+                .marks
+                .get(m as usize)
+                .map(|m| m.node)
+                .filter(|n| *n != ARTIFACT)
+            else {
+                continue;
+            };
+            if !(x.is_finite() && y.is_finite() && w.is_finite() && h.is_finite()) {
+                continue;
+            }
+            match areas.last_mut() {
+                Some(a) if a.node == node && a.link == link && a.y == y && a.h == h => {
+                    a.left = a.left.min(x);
+                    a.right = a.right.max(x + w);
                 }
-                if let Some((target, alt)) = target(*link, cx, total) {
-                    let a = Annotation::new_link(LinkAnnotation::new(rect, target), Some(alt));
-                    let id = pdf_page.add_tagged_annotation(a);
-                    if let Some(list) = ids.get_mut(m as usize) {
-                        list.push(id);
-                    }
+                _ => areas.push(LinkArea {
+                    node,
+                    mark: m,
+                    link,
+                    left: x,
+                    right: x + w,
+                    y,
+                    h,
+                }),
+            }
+        }
+        let mut long: Vec<LongLink> = Vec::new();
+        for a in areas {
+            let Some(rect) = area(a.left, a.y, a.right - a.left, a.h) else {
+                continue;
+            };
+            if is_long(cx, a.link) {
+                match long
+                    .iter_mut()
+                    .find(|l| l.node == a.node && l.link == a.link)
+                {
+                    Some(l) => l.areas.push(rect.into()),
+                    None => long.push(LongLink {
+                        node: a.node,
+                        mark: a.mark,
+                        link: a.link,
+                        areas: vec![rect.into()],
+                    }),
+                }
+                continue;
+            }
+            if let Some((target, alt)) = target(a.link, cx, total) {
+                let annotation = Annotation::new_link(LinkAnnotation::new(rect, target), Some(alt));
+                let id = pdf_page.add_tagged_annotation(annotation);
+                if let Some(list) = ids.get_mut(a.mark as usize) {
+                    list.push(id);
                 }
             }
         }
@@ -192,14 +219,25 @@ fn marks_of(page: &Page) -> Vec<u32> {
 }
 
 /// Addresses longer than this are written once per page and node, in one annotation over all
-/// the link's areas there (`QuadPoints`), not in an annotation per line: each annotation holds
+/// the link's lines there (`QuadPoints`), not in an annotation per line: each annotation holds
 /// the address twice (its action and its description), and a link whose text runs over
 /// hundreds of lines would repeat a long one hundreds of times. Shorter ones keep an annotation
 /// per line, which every viewer reads (some take only an annotation's bounding box, which for
 /// an area over several lines covers text beside the link too).
-const LONG_URI: usize = 2048;
+const LONG_URI: usize = 512;
 
-/// One long address's areas on a page, in one structure node (each line is a mark of its own:
+/// A link's pieces on one line, in one structure node: its clickable area.
+struct LinkArea {
+    node: u32,
+    mark: u32,
+    link: u32,
+    left: f32,
+    right: f32,
+    y: f32,
+    h: f32,
+}
+
+/// One long address's lines on a page, in one structure node (each line is a mark of its own:
 /// the annotation goes with the first).
 struct LongLink {
     node: u32,
