@@ -260,7 +260,12 @@ impl<'a> Converter<'a> {
     pub(super) fn image(&mut self, img: model::ImageRef) -> Option<(Inline, Option<(u64, u64)>)> {
         let media = match img.target {
             ImageTarget::Part(part) => {
+                let shared = Arc::as_ptr(&part).cast::<u8>() as usize;
+                if self.missing_parts.contains_key(&shared) {
+                    return None;
+                }
                 if !self.src.parts.contains(&part.to_ascii_lowercase()) {
+                    self.missing_parts.insert(shared, Arc::clone(&part));
                     // Once per part: a message per picture would copy its name each time.
                     self.warn_once(
                         format!("missing-picture:{part}"),

@@ -396,6 +396,7 @@ fn convert_half(
         carry,
         chains: _,
         warned: _,
+        missing_parts: _,
         unmapped_styles,
         fields,
         text_width,
@@ -411,7 +412,8 @@ fn convert_half(
         log,
     } = conv;
     // `lists` and `warned` are done again from the log; the note depth and footer mode are
-    // back at none after each block; the chains and the text room are caches.
+    // back at none after each block; the chains, the text room and the missing parts are
+    // caches.
     let half = Box::new(Half {
         out,
         pending,
