@@ -64,3 +64,37 @@ impl Limits {
         self
     }
 }
+
+/// Longest name, in bytes, the engine repeats wherever something is named: a media file name
+/// given to every picture of a part, a part name in every warning's location. A zip entry's name
+/// can be 64 KiB, so a short file that names one part thousands of times would otherwise write
+/// hundreds of megabytes of one name.
+pub const MAX_REPEATED_NAME: usize = 128;
+
+/// The longest start of `s` that is at most `max` bytes and ends at a character boundary.
+pub(crate) fn char_prefix(s: &str, max: usize) -> &str {
+    if s.len() <= max {
+        return s;
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn char_prefix_never_splits_a_character() {
+        assert_eq!(char_prefix("abc", 5), "abc");
+        assert_eq!(char_prefix("abcdef", 3), "abc");
+        // "é" is two bytes: a cut through it falls back before it.
+        assert_eq!(char_prefix("aé", 2), "a");
+        assert_eq!(char_prefix("aé", 3), "aé");
+        assert_eq!(char_prefix("日本", 4), "日");
+        assert_eq!(char_prefix("日本", 0), "");
+    }
+}

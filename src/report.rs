@@ -7,6 +7,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::limits::{MAX_REPEATED_NAME, char_prefix};
+
 /// A conversion result with its warnings.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Converted<T> {
@@ -73,10 +75,18 @@ pub struct Location {
 }
 
 impl Location {
-    /// A location in a zip part.
-    pub fn part(part: impl Into<String>) -> Self {
+    /// A location in a zip part. A name longer than [`MAX_REPEATED_NAME`] bytes is cut and ends
+    /// in `…`: every warning holds its own copy, and a file can draw thousands of warnings in a
+    /// part with a name of 64 KiB.
+    pub fn part(part: impl AsRef<str>) -> Self {
+        let part = part.as_ref();
+        let shown = if part.len() > MAX_REPEATED_NAME {
+            format!("{}…", char_prefix(part, MAX_REPEATED_NAME))
+        } else {
+            part.to_string()
+        };
         Location {
-            part: Some(part.into()),
+            part: Some(shown),
             ..Location::default()
         }
     }

@@ -93,11 +93,7 @@ pub(super) fn read_chunks(
             continue;
         }
         let warn = |report: &mut Report, kind: WarningKind, why: String| {
-            report.warn(
-                kind,
-                why,
-                Location::part(part.to_string()).element("w:altChunk"),
-            );
+            report.warn(kind, why, Location::part(&*part).element("w:altChunk"));
         };
         if out.len() >= MAX_CHUNKS {
             warn(

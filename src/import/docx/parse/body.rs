@@ -91,7 +91,7 @@ impl<'a, 'c> BodyParser<'a, 'c> {
             self.report.warn(
                 WarningKind::InvalidValue,
                 "the main document part has no w:body; the document is empty",
-                Location::part(self.part.clone()),
+                Location::part(&self.part),
             );
         }
         Ok(Body {

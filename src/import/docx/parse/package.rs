@@ -286,7 +286,7 @@ impl<'a> Package<'a> {
                 report.warn(
                     WarningKind::InvalidValue,
                     format!("{rels_part} is unreadable, its links and images are lost: {e}"),
-                    Location::part(rels_part.clone()),
+                    Location::part(&rels_part),
                 );
                 Ok(Relationships::default())
             }

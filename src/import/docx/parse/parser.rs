@@ -177,7 +177,7 @@ impl<'a, 'c> BodyParser<'a, 'c> {
         self.report.warn(
             kind,
             message,
-            Location::part(self.part.clone()).element(element.to_string()),
+            Location::part(&self.part).element(element.to_string()),
         );
     }
 

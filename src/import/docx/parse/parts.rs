@@ -346,7 +346,7 @@ pub fn read_charts(
                             "chart part {}: {lost} are left out of its data table",
                             rel.target
                         ),
-                        Location::part(rel.target.to_string()),
+                        Location::part(&rel.target),
                     );
                 }
                 if let Some(table) = data.to_table() {
@@ -356,7 +356,7 @@ pub fn read_charts(
             Err(e) => report.warn(
                 WarningKind::InvalidValue,
                 format!("chart part {} could not be read: {e}", rel.target),
-                Location::part(rel.target.to_string()),
+                Location::part(&rel.target),
             ),
         }
     }
@@ -404,7 +404,7 @@ pub fn read_core(pkg: &mut Package<'_>, report: &mut Report) -> Result<CoreProps
             report.warn(
                 WarningKind::InvalidValue,
                 format!("{part} is unreadable; document properties ignored: {e}"),
-                Location::part(part.clone()),
+                Location::part(&part),
             );
             CoreProps::default()
         }),

@@ -146,11 +146,12 @@ pub struct Converter<'a> {
     /// looked up for every paragraph: hashed with foldhash (seeded per process), not SipHash.
     pub(super) chains: HashMap<&'a str, Rc<[StyleInfo<'a>]>, FastHash>,
     pub(super) warned: HashSet<String>,
-    /// Picture parts found missing, by the address of their shared name (each relationship's
-    /// target is one string; held here, so no other string takes its address): a file naming
-    /// one long missing name at every picture has it lower-cased, looked up and warned of
-    /// once, not per picture.
-    pub(super) missing_parts: HashMap<usize, Arc<str>>,
+    /// Picture parts already looked up, by the address of their shared name (each
+    /// relationship's target is one string; held here, so no other string takes its address):
+    /// the media name given, or `None` for a part missing from the package. A file naming one
+    /// long part name at every picture has it lower-cased, looked up and warned of once, not per
+    /// picture.
+    pub(super) picture_parts: HashMap<usize, (Arc<str>, Option<String>)>,
     /// Paragraph styles `warn_unmapped` has looked at: whether it has nothing more to say of
     /// them (warned already, or the default paragraph style), else only paragraphs with
     /// numbering or an outline level can still draw the warning.
@@ -216,7 +217,7 @@ impl<'a> Converter<'a> {
             carry: Vec::new(),
             chains: HashMap::default(),
             warned: HashSet::new(),
-            missing_parts: HashMap::new(),
+            picture_parts: HashMap::new(),
             unmapped_styles: HashMap::new(),
             fields: FieldState::default(),
             text_width: DEFAULT_TEXT_WIDTH,

@@ -261,21 +261,25 @@ impl<'a> Converter<'a> {
         let media = match img.target {
             ImageTarget::Part(part) => {
                 let shared = Arc::as_ptr(&part).cast::<u8>() as usize;
-                if self.missing_parts.contains_key(&shared) {
-                    return None;
+                if let Some((_, known)) = self.picture_parts.get(&shared) {
+                    known.clone()?
+                } else {
+                    let known = if self.src.parts.contains(&part.to_ascii_lowercase()) {
+                        Some(self.media.name_for(&part))
+                    } else {
+                        // Once per part: a message per picture would copy its name each time.
+                        self.warn_once(
+                            format!("missing-picture:{part}"),
+                            WarningKind::MissingMedia,
+                            format!("picture {part} is missing from the package; dropped (wherever it is named)"),
+                            "a:blip",
+                        );
+                        None
+                    };
+                    self.picture_parts
+                        .insert(shared, (Arc::clone(&part), known.clone()));
+                    known?
                 }
-                if !self.src.parts.contains(&part.to_ascii_lowercase()) {
-                    self.missing_parts.insert(shared, Arc::clone(&part));
-                    // Once per part: a message per picture would copy its name each time.
-                    self.warn_once(
-                        format!("missing-picture:{part}"),
-                        WarningKind::MissingMedia,
-                        format!("picture {part} is missing from the package; dropped (wherever it is named)"),
-                        "a:blip",
-                    );
-                    return None;
-                }
-                self.media.name_for(&part)
             }
             ImageTarget::External(url) => {
                 // Each picture holds its address: a file can name one long one many times.

@@ -4,6 +4,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+use crate::limits::{MAX_REPEATED_NAME, char_prefix};
+
 /// Media names handed out while converting, and the parts they come from.
 #[derive(Debug, Default, Clone)]
 pub struct MediaNames {
@@ -24,6 +26,8 @@ impl MediaNames {
         }
         let file = part.rsplit('/').next().unwrap_or(part);
         let file = if file.is_empty() { "image" } else { file };
+        let file = bounded(file);
+        let file = file.as_str();
         let mut name = file.to_string();
         let n = self.next.entry(file.to_ascii_lowercase()).or_insert(2);
         while self.taken.contains(&name.to_ascii_lowercase()) {
@@ -40,6 +44,22 @@ impl MediaNames {
     }
 }
 
+/// `file`, cut to [`MAX_REPEATED_NAME`] bytes: every picture of the part holds its media name,
+/// and a writer writes it wherever the picture is. A short extension is kept, so the name still
+/// says what the file is; a clash between two names cut alike is settled by the counter.
+fn bounded(file: &str) -> String {
+    if file.len() <= MAX_REPEATED_NAME {
+        return file.to_string();
+    }
+    match file.rsplit_once('.') {
+        Some((stem, ext)) if ext.len() <= 16 && !stem.is_empty() => {
+            let stem = char_prefix(stem, MAX_REPEATED_NAME - ext.len() - 1);
+            format!("{stem}.{ext}")
+        }
+        _ => char_prefix(file, MAX_REPEATED_NAME).to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -51,5 +71,23 @@ mod tests {
         assert_eq!(m.name_for("word/media/image1.png"), "image1.png");
         assert_eq!(m.name_for("word/media/sub/image1.png"), "image1-2.png");
         assert_eq!(m.wanted.len(), 2);
+    }
+
+    #[test]
+    fn long_names_are_cut_keeping_the_extension() {
+        let mut m = MediaNames::default();
+        let long = format!("word/media/{}.png", "é".repeat(30_000));
+        let other = format!("word/media/{}x.png", "é".repeat(30_000));
+        let a = m.name_for(&long);
+        let b = m.name_for(&other);
+        assert!(a.len() <= MAX_REPEATED_NAME && a.ends_with(".png"), "{a}");
+        assert_eq!(a, format!("{}.png", "é".repeat(62)));
+        // Cut alike, the second takes the counter.
+        assert_eq!(b, format!("{}-2.png", "é".repeat(62)));
+        assert_eq!(m.name_for(&long), a);
+        let no_ext = format!("word/media/{}", "x".repeat(1_000));
+        assert_eq!(m.name_for(&no_ext), "x".repeat(MAX_REPEATED_NAME));
+        let long_ext = format!("word/media/a.{}", "y".repeat(1_000));
+        assert_eq!(m.name_for(&long_ext).len(), MAX_REPEATED_NAME);
     }
 }

@@ -50,7 +50,7 @@ pub fn store(
                         format!(
                             "picture {name} is not an image format we recognise; kept as it is"
                         ),
-                        Location::part(part.clone()),
+                        Location::part(&part),
                     );
                 }
                 doc.media.insert(item);
@@ -59,7 +59,7 @@ pub fn store(
                 report.warn(
                     WarningKind::MissingMedia,
                     format!("picture {part} cannot be read ({e}); dropped"),
-                    Location::part(part.clone()),
+                    Location::part(&part),
                 );
                 missing.insert(name);
             }
@@ -67,7 +67,7 @@ pub fn store(
                 report.warn(
                     WarningKind::MissingMedia,
                     format!("picture {part} is missing from the package; dropped"),
-                    Location::part(part.clone()),
+                    Location::part(&part),
                 );
                 missing.insert(name);
             }

@@ -396,7 +396,7 @@ fn convert_half(
         carry,
         chains: _,
         warned: _,
-        missing_parts: _,
+        picture_parts: _,
         unmapped_styles,
         fields,
         text_width,
