@@ -118,10 +118,9 @@ impl Filter {
                 crate::magic::marker::parse(&crate::magic::marker::leading_text(&p.content))
                     .is_some()
             }),
-            Filter::NoFinalPunctuation => {
-                let t = text();
-                para.is_some() && !t.trim_end().ends_with(['.', '!', '?', ':', ';', '…'])
-            }
+            Filter::NoFinalPunctuation => para.is_some_and(|p| {
+                !last_plain_char(&p.content).is_some_and(|c| FINAL_PUNCTUATION.contains(&c))
+            }),
             Filter::EndsMidSentence => para.is_some_and(|p| ends_mid_sentence(&p.content)),
         }
     }
@@ -167,6 +166,23 @@ pub fn ends_mid_sentence(content: &[Inline]) -> bool {
             .is_some_and(|c| c.is_alphanumeric() || c == ','),
         _ => false,
     }
+}
+
+/// What ends a sentence, for [`Filter::NoFinalPunctuation`].
+const FINAL_PUNCTUATION: [char; 6] = ['.', '!', '?', ':', ';', '…'];
+
+/// The last character of the [`plain_text`] of `content` that is not white space. It looks from
+/// the end, so asking it of a paragraph that keeps growing at its end (`merge-with-next`) costs
+/// what it reads there, not the whole paragraph each time.
+fn last_plain_char(content: &[Inline]) -> Option<char> {
+    let last = |s: &str| s.trim_end().chars().next_back();
+    content.iter().rev().find_map(|inline| match inline {
+        Inline::Text { text } => last(text),
+        Inline::LineBreak => None,
+        Inline::Ruby { base, reading } => last(&Inline::ruby_text(base, reading)),
+        Inline::Math { math, .. } => last(&crate::ast::math::linear_text(math)),
+        other => other.children().and_then(last_plain_char),
+    })
 }
 
 /// The last leaf of `content` that shows something: text that is not all white space, a line
@@ -222,6 +238,48 @@ mod tests {
         for (content, expected) in cases {
             assert_eq!(ends_mid_sentence(&content), expected, "{content:?}");
             assert_eq!(by_runs(&content), expected, "{content:?}");
+        }
+    }
+
+    #[test]
+    fn the_last_plain_character_is_the_plain_texts() {
+        let t = Inline::text;
+        let bold = |c| Inline::styled(TextStyle::Bold, c);
+        let note = Inline::Note {
+            kind: NoteKind::Footnote,
+            content: vec![t("ends.")],
+        };
+        let ruby = |base: &str, reading: &str| Inline::Ruby {
+            base: base.into(),
+            reading: reading.into(),
+        };
+        let cases: Vec<Vec<Inline>> = vec![
+            vec![],
+            vec![t(" \u{a0} ")],
+            vec![t("done.")],
+            vec![t("done."), note.clone()],
+            vec![t("was"), Inline::LineBreak, t("\t")],
+            vec![bold(vec![t("End!")]), bold(vec![]), t("  ")],
+            vec![t("a"), ruby("漢", "kan")],
+            vec![t("a."), ruby("漢", "")],
+            vec![note, bold(vec![bold(vec![t("deep;")]), t("\n")])],
+        ];
+        for content in cases {
+            let whole = plain_text(&content);
+            assert_eq!(
+                last_plain_char(&content),
+                whole.trim_end().chars().last(),
+                "{content:?}"
+            );
+            let para = Block::Paragraph(crate::ast::Paragraph {
+                content: content.clone(),
+                ..Default::default()
+            });
+            assert_eq!(
+                Filter::NoFinalPunctuation.matches(&para, &MediaStore::default()),
+                !whole.trim_end().ends_with(FINAL_PUNCTUATION),
+                "{content:?}"
+            );
         }
     }
 }

@@ -181,10 +181,9 @@ fn run_list(
             // One pass into a new list: a paragraph that takes in the next grows where it is
             // (the next one's content appended, already in canonical form), so a chain of any
             // length costs its size, where removing each block and normalizing the whole
-            // paragraph again after every merge cost its square. (The built-in routine's filters,
-            // `text-type` and `ends-mid-sentence`, read the paragraph's end only; one that reads
-            // it whole, such as `short` or `no-final-punctuation`, still reads the growing
-            // paragraph at every merge.)
+            // paragraph again after every merge cost its square. (The filters that look at a
+            // paragraph's text read its end only, `short` stops passing once the paragraph is
+            // long; `all-bold` alone still reads a growing all-bold paragraph at every merge.)
             let mut kept: Vec<Block> = Vec::with_capacity(blocks.len());
             // Whether the last kept block has taken in a paragraph already (its content is
             // canonical by then).
@@ -626,8 +625,14 @@ mod tests {
             media: &media,
             quotes: Quotes::for_language(""),
         };
+        for filter in [Filter::EndsMidSentence, Filter::NoFinalPunctuation] {
+            merge_chain(&ctx, filter);
+        }
+    }
+
+    fn merge_chain(ctx: &Ctx, filter: super::super::Filter) {
         let action = Action {
-            filters: vec![Filter::EndsMidSentence],
+            filters: vec![filter],
             processor: Processor::MergeWithNext,
         };
         let mut blocks: Vec<Block> = (0..20_000)
@@ -640,7 +645,7 @@ mod tests {
             })
             .collect();
         let mut removed = vec![false; blocks.len()];
-        let changes = run_list(&mut blocks, &action, &ctx, Some(&mut removed));
+        let changes = run_list(&mut blocks, &action, ctx, Some(&mut removed));
         assert_eq!(changes, 19_999);
         assert_eq!(removed.iter().filter(|r| **r).count(), 19_999);
         assert!(!removed[0]);
