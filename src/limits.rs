@@ -68,8 +68,9 @@ impl Limits {
 /// Longest name, in bytes, the engine repeats wherever something is named: a media file name
 /// given to every picture of a part, a part name in every warning's location. A zip entry's name
 /// can be 64 KiB, so a short file that names one part thousands of times would otherwise write
-/// hundreds of megabytes of one name.
-pub const MAX_REPEATED_NAME: usize = 128;
+/// hundreds of megabytes of one name. (The HTML writer cuts its picture files' names to the
+/// same length, so a media name cut here is written under its own name.)
+pub const MAX_REPEATED_NAME: usize = 120;
 
 /// The longest start of `s` that is at most `max` bytes and ends at a character boundary.
 pub(crate) fn char_prefix(s: &str, max: usize) -> &str {

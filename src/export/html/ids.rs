@@ -7,6 +7,7 @@
 use std::collections::HashSet;
 
 use crate::archive::check_entry_name;
+use crate::limits::MAX_REPEATED_NAME;
 
 /// Hands out unique ids for source ids.
 #[derive(Debug, Default)]
@@ -54,13 +55,13 @@ pub fn image_file_name(name: &str, used: &mut HashSet<String>) -> (String, bool)
     if base.starts_with('.') {
         base.replace_range(..1, "_");
     }
-    if base.len() > 120 {
+    if base.len() > MAX_REPEATED_NAME {
         // Keep the extension: it tells a browser opening the file on its own what it is.
         let ext = base
             .rfind('.')
             .map(|i| base[i..].to_string())
             .unwrap_or_default();
-        base.truncate(120usize.saturating_sub(ext.len().min(20)));
+        base.truncate(MAX_REPEATED_NAME.saturating_sub(ext.len().min(20)));
         base.push_str(&ext[..ext.len().min(20)]);
     }
     if base.is_empty() || check_entry_name(&format!("images/{base}")).is_err() {

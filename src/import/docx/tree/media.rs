@@ -81,9 +81,9 @@ mod tests {
         let a = m.name_for(&long);
         let b = m.name_for(&other);
         assert!(a.len() <= MAX_REPEATED_NAME && a.ends_with(".png"), "{a}");
-        assert_eq!(a, format!("{}.png", "é".repeat(62)));
+        assert_eq!(a, format!("{}.png", "é".repeat(58)));
         // Cut alike, the second takes the counter.
-        assert_eq!(b, format!("{}-2.png", "é".repeat(62)));
+        assert_eq!(b, format!("{}-2.png", "é".repeat(58)));
         assert_eq!(m.name_for(&long), a);
         let no_ext = format!("word/media/{}", "x".repeat(1_000));
         assert_eq!(m.name_for(&no_ext), "x".repeat(MAX_REPEATED_NAME));
