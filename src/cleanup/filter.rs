@@ -87,7 +87,7 @@ impl Filter {
             Filter::PageBreak => matches!(block, Block::PageBreak),
             Filter::TextType { text_type } => para.is_some_and(|p| p.kind == *text_type),
             Filter::Empty => para.is_some_and(|p| is_empty(&p.content)),
-            Filter::AllBold => para.is_some_and(|p| all_bold(&p.content)),
+            Filter::AllBold => para.is_some_and(|p| Boldness::of(&p.content).all_bold()),
             Filter::Short { max_chars } => {
                 let t = text();
                 let n = t.trim().chars().count();
@@ -136,21 +136,52 @@ pub fn is_empty(content: &[Inline]) -> bool {
     })
 }
 
-fn all_bold(content: &[Inline]) -> bool {
-    let runs = to_runs(content);
-    let mut any = false;
-    for r in &runs {
-        if let Leaf::Text(t) = &r.leaf {
-            if t.trim().is_empty() {
-                continue;
+/// What [`Filter::AllBold`] reads of a paragraph. Content followed by more content is all bold
+/// when both parts have no visible text outside bold and one has some in bold, so a paragraph
+/// that keeps growing at its end (`merge-with-next`) is asked only of what it takes in.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Boldness {
+    /// No visible text outside bold.
+    no_plain: bool,
+    /// Some visible text in bold.
+    any_bold: bool,
+}
+
+impl Boldness {
+    /// The boldness of `content`.
+    pub(crate) fn of(content: &[Inline]) -> Self {
+        let mut b = Boldness {
+            no_plain: true,
+            any_bold: false,
+        };
+        for r in &to_runs(content) {
+            if let Leaf::Text(t) = &r.leaf {
+                if t.trim().is_empty() {
+                    continue;
+                }
+                if !r.marks.contains(&Mark::Style(TextStyle::Bold)) {
+                    // Nothing after it can make the content all bold.
+                    b.no_plain = false;
+                    return b;
+                }
+                b.any_bold = true;
             }
-            if !r.marks.contains(&Mark::Style(TextStyle::Bold)) {
-                return false;
-            }
-            any = true;
+        }
+        b
+    }
+
+    /// The boldness of this content followed by content of boldness `next`.
+    pub(crate) fn then(self, next: Boldness) -> Self {
+        Boldness {
+            no_plain: self.no_plain && next.no_plain,
+            any_bold: self.any_bold || next.any_bold,
         }
     }
-    any
+
+    /// Whether every visible character is bold, and there is one.
+    pub(crate) fn all_bold(self) -> bool {
+        self.no_plain && self.any_bold
+    }
 }
 
 /// Whether the last visible character of `content` is a letter, digit or comma (and the

@@ -6,6 +6,7 @@ use serde_json::Value;
 use std::collections::BTreeSet;
 
 use super::Action;
+use super::filter::{Boldness, Filter};
 use super::images::{self, ImageOp};
 use crate::ast::inline::{Leaf, Run, append, from_runs, normalize, normalize_owned, to_runs};
 use crate::ast::{
@@ -154,6 +155,14 @@ fn passes(action: &Action, block: &Block, ctx: &Ctx) -> bool {
     action.filters.iter().all(|f| f.matches(block, ctx.media))
 }
 
+/// [`passes`], with [`Filter::AllBold`] answered from `bold` when it is known.
+fn passes_as(action: &Action, block: &Block, ctx: &Ctx, bold: Option<Boldness>) -> bool {
+    action.filters.iter().all(|f| match (f, bold) {
+        (Filter::AllBold, Some(b)) => b.all_bold(),
+        _ => f.matches(block, ctx.media),
+    })
+}
+
 /// Runs `action` over `blocks` and the blocks of their table cells. `removed`, when given, has
 /// one entry per block of `blocks` as they were and is set for each block that went.
 fn run_list(
@@ -183,20 +192,24 @@ fn run_list(
             // length costs its size, where removing each block and normalizing the whole
             // paragraph again after every merge cost its square. (The filters that look at a
             // paragraph's text read its end only, `short` stops passing once the paragraph is
-            // long; `all-bold` alone still reads a growing all-bold paragraph at every merge.)
+            // long, and `all-bold` is answered from what the paragraph took in.)
             let mut kept: Vec<Block> = Vec::with_capacity(blocks.len());
             // Whether the last kept block has taken in a paragraph already (its content is
             // canonical by then).
             let mut grown = false;
+            // The grown paragraph's boldness, when a filter asks for it.
+            let reads_bold = action.filters.contains(&Filter::AllBold);
+            let mut bold: Option<Boldness> = None;
             for (index, block) in std::mem::take(blocks).into_iter().enumerate() {
                 // Only a paragraph takes the next one's text: a custom catalog's filter could
                 // pass any block, and the text must not go with it. The filter is asked again
                 // of a paragraph that has taken one in: it may go on into the next.
                 let takes = matches!(&block, Block::Paragraph(next) if continues(next))
-                    && matches!(kept.last(), Some(b @ Block::Paragraph(_)) if passes(action, b, ctx));
+                    && matches!(kept.last(), Some(b @ Block::Paragraph(_)) if passes_as(action, b, ctx, bold));
                 if !takes {
                     kept.push(block);
                     grown = false;
+                    bold = None;
                     continue;
                 }
                 if let (Some(Block::Paragraph(p)), Block::Paragraph(next)) =
@@ -204,9 +217,13 @@ fn run_list(
                 {
                     if !grown {
                         p.content = normalize_owned(std::mem::take(&mut p.content));
+                        bold = reads_bold.then(|| Boldness::of(&p.content));
                     }
+                    let next = normalize_owned(next.content);
+                    // The space between is white space, which boldness does not read.
+                    bold = bold.map(|b| b.then(Boldness::of(&next)));
                     append(&mut p.content, vec![Inline::text(" ")]);
-                    append(&mut p.content, normalize_owned(next.content));
+                    append(&mut p.content, next);
                     grown = true;
                     changes += 1;
                 }
@@ -598,6 +615,7 @@ mod tests {
                 vec![Filter::Paragraph],
                 vec![Filter::Short { max_chars: 12 }],
                 vec![Filter::NoFinalPunctuation, Filter::AllBold],
+                vec![Filter::AllBold],
             ];
             for filters in filter_sets {
                 let action = Action { filters, processor: Processor::MergeWithNext };
@@ -625,7 +643,11 @@ mod tests {
             media: &media,
             quotes: Quotes::for_language(""),
         };
-        for filter in [Filter::EndsMidSentence, Filter::NoFinalPunctuation] {
+        for filter in [
+            Filter::EndsMidSentence,
+            Filter::NoFinalPunctuation,
+            Filter::AllBold,
+        ] {
             merge_chain(&ctx, filter);
         }
     }
