@@ -19,6 +19,7 @@ pub mod math;
 pub mod media;
 pub mod numbering;
 pub mod pages;
+pub mod repeats;
 mod validate;
 mod walk;
 
