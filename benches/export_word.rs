@@ -107,7 +107,7 @@ fn large_tree() -> Document {
         }
         if i % 23 == 0 {
             content.push(Inline::Link {
-                href: format!("https://example.org/{i}"),
+                href: format!("https://example.org/{i}").into(),
                 children: vec![Inline::text("link")],
             });
         }

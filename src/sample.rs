@@ -419,7 +419,7 @@ impl Gen {
                     out.push(Inline::text(s));
                     out.push(Inline::text(" See "));
                     out.push(Inline::Link {
-                        href: format!("https://example.org/{}", self.rng.below(1000)),
+                        href: format!("https://example.org/{}", self.rng.below(1000)).into(),
                         children: vec![Inline::text(self.words(2))],
                     });
                     out.push(Inline::text("."));

@@ -440,7 +440,7 @@ fn an_embedded_word_document_keeps_links_that_share_a_target() {
     let c = read_alike(&outer);
     let mut links = 0;
     c.value.walk_inlines(&mut |i| {
-        if matches!(i, Inline::Link { href, .. } if *href == target) {
+        if matches!(i, Inline::Link { href, .. } if **href == *target) {
             links += 1;
         }
     });

@@ -38,7 +38,7 @@ fn hyperlinks_external_internal_and_by_field() {
         .content
         .iter()
         .filter_map(|i| match i {
-            Inline::Link { href, children } => Some((href.clone(), plain_text(children))),
+            Inline::Link { href, children } => Some((href.to_string(), plain_text(children))),
             _ => None,
         })
         .collect();

@@ -187,7 +187,7 @@ fn links_and_autolinks() {
         .content
         .iter()
         .filter_map(|i| match i {
-            Inline::Link { href, .. } => Some(href.as_str()),
+            Inline::Link { href, .. } => Some(&**href),
             _ => None,
         })
         .collect();

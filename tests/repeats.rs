@@ -157,7 +157,7 @@ fn cross_references_past_four_times_their_targets_text_show_its_start() {
         "word ".repeat(13).chars().take(64).collect::<String>()
     );
     for (href, children) in links {
-        assert_eq!(href, "#p");
+        assert_eq!(&**href, "#p");
         assert_eq!(children, &vec![Inline::text(excerpt.clone())]);
     }
     let lossy: Vec<_> = c
@@ -178,4 +178,53 @@ fn cross_references_past_four_times_their_targets_text_show_its_start() {
         100,
         "every reference links to the heading"
     );
+}
+
+/// A link to a 20,000-byte address around 1,000 formulas is 1,001 pieces, each writing the
+/// address: 4 MiB hold 209 of them; the others keep their text without the link.
+#[test]
+fn link_pieces_past_four_times_their_addresses_keep_only_their_text() {
+    let url = format!("https://example.org/{}", "u".repeat(20_000 - 20));
+    let md = format!("[a{}]({url})\n", "$x$a".repeat(1_000));
+    let c = sdconv::import(Format::Markdown, md.as_bytes(), &ImportOptions::default())
+        .expect("markdown");
+    let mut linked = 0;
+    let mut text = String::new();
+    c.value.walk_inlines(&mut |i| match i {
+        Inline::Link { href, .. } => {
+            assert_eq!(&**href, url);
+            linked += 1;
+        }
+        Inline::Text { text: t } => text.push_str(t),
+        _ => {}
+    });
+    assert_eq!(linked, 209);
+    assert_eq!(text, "a".repeat(1_001), "every piece's text is kept");
+    let dropped: Vec<_> = c
+        .warnings
+        .iter()
+        .filter(|w| w.kind == WarningKind::Dropped && w.message.contains("pieces of links"))
+        .collect();
+    assert_eq!(dropped.len(), 1, "{:?}", c.warnings);
+    assert!(
+        dropped[0].message.starts_with("792 "),
+        "{}",
+        dropped[0].message
+    );
+    let html =
+        sdconv::export(&c.value, Format::HtmlAllInOne, &ExportOptions::default()).expect("html");
+    assert!(html.value.len() < 5_000_000, "{} bytes", html.value.len());
+}
+
+/// Thousands of links to one address, each written in the file, are all kept.
+#[test]
+fn many_links_to_one_address_are_all_kept() {
+    let md = "[here](https://example.org/a/rather/long/address/of/a/page.html) ".repeat(20_000);
+    let c = sdconv::import(Format::Markdown, md.as_bytes(), &ImportOptions::default())
+        .expect("markdown");
+    let mut linked = 0;
+    c.value
+        .walk_inlines(&mut |i| linked += matches!(i, Inline::Link { .. }) as usize);
+    assert_eq!(linked, 20_000);
+    assert!(c.warnings.is_empty(), "{:?}", c.warnings);
 }

@@ -114,7 +114,7 @@ fn links(doc: &Document) -> Vec<String> {
     let mut out = Vec::new();
     doc.walk_inlines(&mut |i| {
         if let Inline::Link { href, .. } = i {
-            out.push(href.clone());
+            out.push(href.to_string());
         }
     });
     out

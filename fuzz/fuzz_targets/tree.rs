@@ -241,9 +241,9 @@ impl Gen<'_> {
             },
             3 => Inline::Link {
                 href: if self.flag()? {
-                    "https://example.org/?a=1&b=2".to_string()
+                    "https://example.org/?a=1&b=2".into()
                 } else {
-                    self.name()?
+                    self.name()?.into()
                 },
                 children,
             },

@@ -105,8 +105,9 @@ pub enum Inline {
     },
     /// A hyperlink: `<a href="https://example.org">site</a>`. Internal targets start with `#`.
     Link {
-        /// Where it points.
-        href: String,
+        /// Where it points. Shared: a link cut into pieces (by a picture or a formula inside
+        /// it, which no wrapper holds) is one wrapper per piece, each holding the address.
+        href: Arc<str>,
         /// The link text.
         children: Vec<Inline>,
     },
@@ -338,7 +339,7 @@ impl Mark {
     pub fn of(inline: &Inline) -> Option<Mark> {
         match inline {
             Inline::Styled { style, .. } => Some(Mark::Style(*style)),
-            Inline::Link { href, .. } => Some(Mark::Link(href.as_str().into())),
+            Inline::Link { href, .. } => Some(Mark::Link(Arc::clone(href))),
             Inline::Span { style, .. } => Some(Mark::Span(style.as_str().into())),
             Inline::Lang { lang, dir, .. } => Some(Mark::Lang(LangKey {
                 lang: lang.clone(),
@@ -376,10 +377,7 @@ impl Mark {
     pub fn into_wrapper(self, children: Vec<Inline>) -> Inline {
         match self {
             Mark::Style(style) => Inline::Styled { style, children },
-            Mark::Link(href) => Inline::Link {
-                href: href.to_string(),
-                children,
-            },
+            Mark::Link(href) => Inline::Link { href, children },
             Mark::Span(style) => Inline::Span {
                 style: style.to_string(),
                 children,

@@ -155,7 +155,7 @@ mod tests {
         let mut hrefs = Vec::new();
         doc.walk_inlines(&mut |i| {
             if let Inline::Link { href, .. } = i {
-                hrefs.push(href.clone());
+                hrefs.push(href.to_string());
             }
         });
         assert_eq!(hrefs, ["https://example.com"]);

@@ -1,13 +1,16 @@
-//! What the writers repeat of a document, bounded: every directory lists its entries again,
-//! and a cross-reference that shows its target's text writes that text again. A few kilobytes
-//! of a zip can hold a thousand tables of contents over a thousand headings, or a thousand
-//! cross-references to a heading of 100 KB: written out, gigabytes. Every import passes the tree
-//! through [`bound_repeats`], so every writer sees the bounded tree; ordinary documents are far
-//! from both budgets and come through unchanged.
+//! What the writers repeat of a document, bounded: every directory lists its entries again, a
+//! cross-reference that shows its target's text writes that text again, and every piece of a
+//! link writes its address (a link is cut into pieces wherever a picture or a formula stands in
+//! its text, which no wrapper holds). A few kilobytes of a zip can hold a thousand tables of
+//! contents over a thousand headings, a thousand cross-references to a heading of 100 KB, or a
+//! link to a 100 KB address around thousands of formulas: written out, gigabytes. Every import
+//! passes the tree through [`bound_repeats`], so every writer sees the bounded tree; ordinary
+//! documents are far from these budgets and come through unchanged.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
-use super::inline::{plain_text, plain_text_len};
+use super::inline::{normalize, plain_text, plain_text_len};
 use super::{Block, DirectoryKind, Document, IndexNode, Inline, NoteKind};
 use crate::report::{Location, Report, WarningKind};
 
@@ -27,20 +30,85 @@ const MIN_XREF_BUDGET: usize = 4 << 20;
 /// How much of a target's text a cross-reference past the budget shows, in characters.
 const EXCERPT: usize = 64;
 
+/// The pieces of links write at most this many bytes of addresses in all, or four times every
+/// address once when that is more.
+const MIN_LINK_BUDGET: usize = 4 << 20;
+
 /// Leaves out the directories past their kind's budget and writes the text-showing
 /// cross-references past theirs as a link with the start of the target's text, with one
 /// warning each.
 pub fn bound_repeats(doc: &mut Document, report: &mut Report) {
     let mut repeats = false;
     doc.walk_blocks(&mut |_, b| repeats |= matches!(b, Block::Directory { .. }));
-    doc.walk_inlines(&mut |i| repeats |= matches!(i, Inline::CrossRef { text: true, .. }));
-    // Most documents have neither: no need to measure them.
-    if !repeats {
-        return;
+    // The addresses, each once, and all the pieces' together. The pieces of one link share
+    // its address, so they are told apart by where it is before it is hashed.
+    let mut shared: HashSet<usize> = HashSet::new();
+    let mut addresses: HashSet<Arc<str>> = HashSet::new();
+    let mut address_bytes = 0usize;
+    let mut piece_bytes = 0usize;
+    doc.walk_inlines(&mut |i| match i {
+        Inline::CrossRef { text: true, .. } => repeats = true,
+        Inline::Link { href, .. } => {
+            piece_bytes = piece_bytes.saturating_add(href.len());
+            if shared.insert(Arc::as_ptr(href).cast::<u8>() as usize)
+                && addresses.insert(Arc::clone(href))
+            {
+                address_bytes = address_bytes.saturating_add(href.len());
+            }
+        }
+        _ => {}
+    });
+    let link_budget = MIN_LINK_BUDGET.max(address_bytes.saturating_mul(4));
+    if piece_bytes > link_budget {
+        bound_links(doc, link_budget, report);
     }
-    let sizes = Sizes::of(doc);
-    bound_directories(doc, &sizes, report);
-    bound_cross_refs(doc, &sizes, report);
+    // Most documents have neither directories nor such references: no need to measure them.
+    if repeats {
+        let sizes = Sizes::of(doc);
+        bound_directories(doc, &sizes, report);
+        bound_cross_refs(doc, &sizes, report);
+    }
+}
+
+/// Keeps the pieces of links while their addresses fit `budget` together; past it, a piece's
+/// text stays without its link.
+fn bound_links(doc: &mut Document, budget: usize, report: &mut Report) {
+    let mut written = 0usize;
+    let mut unlinked = 0usize;
+    doc.walk_inline_lists_mut(&mut |list| {
+        if !list.iter().any(|i| matches!(i, Inline::Link { .. })) {
+            return;
+        }
+        let before = unlinked;
+        for inline in std::mem::take(list) {
+            match inline {
+                Inline::Link { href, children } => {
+                    let after = written.saturating_add(href.len());
+                    if after <= budget {
+                        written = after;
+                        list.push(Inline::Link { href, children });
+                    } else {
+                        unlinked += 1;
+                        list.extend(children);
+                    }
+                }
+                other => list.push(other),
+            }
+        }
+        // The text now stands beside its neighbours: as in `links::drop_unsafe_links`, putting
+        // this list in canonical form puts the whole content in it.
+        if unlinked > before {
+            *list = normalize(list);
+        }
+    });
+    report.warn(
+        WarningKind::Dropped,
+        format!(
+            "{unlinked} pieces of links kept as text without their link: together they would \
+             write their addresses more than four times over"
+        ),
+        Location::default().element("a"),
+    );
 }
 
 /// What the directories and cross-references of a document would write, read in one walk.
@@ -201,7 +269,7 @@ fn bound_cross_refs(doc: &mut Document, sizes: &Sizes, report: &mut Report) {
                 excerpt.push('…');
             }
             *inline = Inline::Link {
-                href: format!("#{target}"),
+                href: format!("#{target}").into(),
                 children: vec![Inline::text(excerpt)],
             };
         }

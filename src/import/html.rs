@@ -388,7 +388,7 @@ impl Reader<'_> {
                     .filter(|h| !h.is_empty())
                 {
                     Some(href) => out.push(Inline::Link {
-                        href: href.to_string(),
+                        href: href.into(),
                         children,
                     }),
                     None => out.append(&mut children),
@@ -599,7 +599,7 @@ mod tests {
             panic!()
         };
         assert!(
-            matches!(&p.content[0], Inline::Link { href, .. } if href == "https://example.org")
+            matches!(&p.content[0], Inline::Link { href, .. } if &**href == "https://example.org")
         );
         assert!(
             p.content

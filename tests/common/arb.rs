@@ -221,7 +221,7 @@ fn inline() -> BoxedStrategy<Inline> {
                 3 => (style(), kids.clone())
                     .prop_map(|(style, children)| Inline::Styled { style, children }),
                 1 => (prop_oneof![Just("https://example.org/?a=1&b=2".to_string()), name()], kids.clone())
-                    .prop_map(|(href, children)| Inline::Link { href, children }),
+                    .prop_map(|(href, children)| Inline::Link { href: href.into(), children }),
                 1 => (name(), kids.clone()).prop_map(|(style, children)| Inline::Span { style, children }),
                 1 => (option::of(lang_tag()), option::of(direction()), kids.clone())
                     .prop_map(|(lang, dir, children)| Inline::Lang { lang, dir, children }),

@@ -103,7 +103,7 @@ impl Writer<'_> {
                             .map(|t| t.id.clone())
                             .unwrap_or_else(|| ncname(target)),
                     ),
-                    None => ("verweis-extern", href.clone()),
+                    None => ("verweis-extern", href.to_string()),
                 };
                 self.start_tag("verweis", &[(attr.0, &attr.1)], false);
                 self.inlines(children, in_note);

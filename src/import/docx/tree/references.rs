@@ -20,7 +20,7 @@ pub fn rewrite_targets(doc: &mut Document, alias: &HashMap<String, String>) {
                 }
                 Inline::Link { href, .. } => {
                     if let Some(id) = href.strip_prefix('#').and_then(|a| alias.get(a)) {
-                        *href = format!("#{id}");
+                        *href = format!("#{id}").into();
                         relinked = true;
                     }
                 }
