@@ -315,10 +315,7 @@ impl<'a> Reader<'_, 'a, '_> {
             | TagEnd::Strikethrough
             | TagEnd::Superscript
             | TagEnd::Subscript
-            | TagEnd::Link => {
-                let buf = self.inline_buf(st);
-                buf.marks.pop();
-            }
+            | TagEnd::Link => self.pop_mark(st),
             TagEnd::Image => {}
             TagEnd::DefinitionList
             | TagEnd::DefinitionListTitle

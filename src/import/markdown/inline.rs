@@ -1,6 +1,6 @@
 //! Inline content: the buffer events add runs to, text and formulas, marks and atoms.
 
-use super::{InlineBuf, Para, Reader, State, Verbatim};
+use super::{InlineBuf, MAX_OPEN_MARKS, Para, Reader, State, Verbatim};
 use crate::ast::inline::{Leaf, Run};
 use crate::ast::{Inline, Mark};
 use crate::report::WarningKind;
@@ -58,8 +58,31 @@ impl Reader<'_, '_, '_> {
         });
     }
 
+    /// Opens a mark. One already open adds nothing (the canonical form would drop the copy);
+    /// one beyond [`MAX_OPEN_MARKS`] distinct marks is dropped, warned, its text kept.
     pub(super) fn push_mark(&mut self, st: &mut State, mark: Mark) {
-        self.inline_buf(st).marks.push(mark);
+        let buf = self.inline_buf(st);
+        let open = buf.marks.contains(&mark);
+        let added = !open && buf.marks.len() < MAX_OPEN_MARKS;
+        if added {
+            buf.marks.push(mark);
+        }
+        buf.opened.push(added);
+        if !open && !added {
+            self.warn_once(
+                "mark-depth",
+                WarningKind::Lossy,
+                "formatting or links inside more than 16 different ones are dropped; their text is kept",
+            );
+        }
+    }
+
+    /// Closes the innermost open mark: takes its mark off if its start added one.
+    pub(super) fn pop_mark(&mut self, st: &mut State) {
+        let buf = self.inline_buf(st);
+        if buf.opened.pop() == Some(true) {
+            buf.marks.pop();
+        }
     }
 
     pub(super) fn push_atom(&mut self, st: &mut State, atom: Inline) {

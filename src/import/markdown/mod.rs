@@ -69,6 +69,12 @@ const NOTE_COPIES_PER_BYTE: usize = 8;
 /// The least budget of copied note content, for short texts.
 const MIN_NOTE_COPIES: usize = 1 << 20;
 
+/// The most distinct marks open at once. Styles are at most five (italic, bold, strike,
+/// superscript, subscript) and CommonMark links nest at most two deep (an autolink inside a
+/// link's text), so ordinary text never comes near; only distinct link targets nested without
+/// end could, and each run copies the open marks.
+const MAX_OPEN_MARKS: usize = 16;
+
 /// Options for the Markdown reader.
 #[derive(Debug, Clone, Default)]
 #[non_exhaustive]
@@ -196,7 +202,13 @@ struct ListFrame {
 #[derive(Default)]
 struct InlineBuf {
     runs: Vec<Run>,
+    /// The distinct marks open, which every run added gets: a mark opened inside the same mark
+    /// (`*a *b* c*`) is not repeated, as the tree's canonical form keeps one of each, so hostile
+    /// nesting cannot make each run copy a list as long as the nesting.
     marks: Vec<Mark>,
+    /// One entry per open emphasis, strong, strike-through, script or link tag, innermost last:
+    /// whether it added a mark to `marks` (its end then takes that mark off again).
+    opened: Vec<bool>,
     /// Inside an image: its alt text so far and how many images deep.
     image: Option<PendingImage>,
 }
