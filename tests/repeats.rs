@@ -228,3 +228,45 @@ fn many_links_to_one_address_are_all_kept() {
     assert_eq!(linked, 20_000);
     assert!(c.warnings.is_empty(), "{:?}", c.warnings);
 }
+
+/// Directories in table cells count with the others (a tree from JSON may put them there).
+#[test]
+fn directories_in_table_cells_are_bounded_too() {
+    use sdconv::ast::{Cell, Row, Table};
+    let mut doc = Document::new();
+    let cells = (0..10)
+        .map(|_| Cell {
+            blocks: vec![Block::Directory {
+                kind: DirectoryKind::Content,
+            }],
+            ..Cell::default()
+        })
+        .collect();
+    doc.blocks.push(Block::Table(Table {
+        rows: vec![Row {
+            cells,
+            ..Row::default()
+        }],
+        ..Table::default()
+    }));
+    for _ in 0..100 {
+        doc.blocks.push(heading("h".repeat(20_000), None));
+    }
+    let c = read(&doc);
+    let Block::Table(t) = &c.value.blocks[0] else {
+        panic!("{:?}", c.value.blocks[0])
+    };
+    let kept = t.rows[0]
+        .cells
+        .iter()
+        .filter(|cell| matches!(cell.blocks.as_slice(), [Block::Directory { .. }]))
+        .count();
+    assert_eq!(kept, 4);
+    assert!(
+        c.warnings
+            .iter()
+            .any(|w| w.message.starts_with("6 directories")),
+        "{:?}",
+        c.warnings
+    );
+}

@@ -38,8 +38,13 @@ const MIN_LINK_BUDGET: usize = 4 << 20;
 /// cross-references past theirs as a link with the start of the target's text, with one
 /// warning each.
 pub fn bound_repeats(doc: &mut Document, report: &mut Report) {
-    let mut repeats = false;
-    doc.walk_blocks(&mut |_, b| repeats |= matches!(b, Block::Directory { .. }));
+    let (mut directories, mut in_cells, mut xrefs) = (false, false, false);
+    doc.walk_blocks(&mut |path, b| {
+        if matches!(b, Block::Directory { .. }) {
+            directories = true;
+            in_cells |= path.in_table();
+        }
+    });
     // The addresses, each once, and all the pieces' together. The pieces of one link share
     // its address, so they are told apart by where it is before it is hashed.
     let mut shared: HashSet<usize> = HashSet::new();
@@ -47,7 +52,7 @@ pub fn bound_repeats(doc: &mut Document, report: &mut Report) {
     let mut address_bytes = 0usize;
     let mut piece_bytes = 0usize;
     doc.walk_inlines(&mut |i| match i {
-        Inline::CrossRef { text: true, .. } => repeats = true,
+        Inline::CrossRef { text: true, .. } => xrefs = true,
         Inline::Link { href, .. } => {
             piece_bytes = piece_bytes.saturating_add(href.len());
             if shared.insert(Arc::as_ptr(href).cast::<u8>() as usize)
@@ -63,10 +68,14 @@ pub fn bound_repeats(doc: &mut Document, report: &mut Report) {
         bound_links(doc, link_budget, report);
     }
     // Most documents have neither directories nor such references: no need to measure them.
-    if repeats {
-        let sizes = Sizes::of(doc);
-        bound_directories(doc, &sizes, report);
-        bound_cross_refs(doc, &sizes, report);
+    if directories || xrefs {
+        let sizes = Sizes::of(doc, directories, xrefs);
+        if directories {
+            bound_directories(doc, &sizes, in_cells, report);
+        }
+        if xrefs {
+            bound_cross_refs(doc, &sizes, report);
+        }
     }
 }
 
@@ -124,7 +133,9 @@ struct Sizes {
 }
 
 impl Sizes {
-    fn of(doc: &Document) -> Self {
+    /// What `doc`'s directories list, when it has `directories`, and its targets' text, when
+    /// it has text-showing cross-references (`xrefs`).
+    fn of(doc: &Document, directories: bool, xrefs: bool) -> Self {
         let mut s = Sizes::default();
         let add = |s: &mut Sizes, kind, bytes: usize| {
             let n = s.listed.entry(kind).or_default();
@@ -137,7 +148,8 @@ impl Sizes {
                         add(&mut s, DirectoryKind::Content, plain_text_len(&p.content));
                     }
                     // Only a target's text is needed: most paragraphs have no id.
-                    (p.id.as_ref(), p.id.as_ref().map(|_| plain_text(&p.content)))
+                    let id = p.id.as_ref().filter(|_| xrefs);
+                    (id, id.map(|_| plain_text(&p.content)))
                 }
                 Block::Image(img) => {
                     add(&mut s, DirectoryKind::Images, caption_len(&img.caption));
@@ -155,6 +167,9 @@ impl Sizes {
                 s.targets.entry(id.clone()).or_insert((text.len(), start));
             }
         });
+        if !directories {
+            return s;
+        }
         doc.walk_inlines(&mut |inline| match inline {
             Inline::Link { href, .. } => {
                 add(
@@ -191,7 +206,7 @@ fn caption_len(caption: &Option<String>) -> usize {
     caption.as_ref().map_or(0, String::len)
 }
 
-fn bound_directories(doc: &mut Document, sizes: &Sizes, report: &mut Report) {
+fn bound_directories(doc: &mut Document, sizes: &Sizes, in_cells: bool, report: &mut Report) {
     let mut listed: HashMap<DirectoryKind, usize> = HashMap::new();
     let mut left_out = 0usize;
     let mut keeps = |kind: &DirectoryKind| {
@@ -221,16 +236,18 @@ fn bound_directories(doc: &mut Document, sizes: &Sizes, report: &mut Report) {
         doc.meta.pages.blocks_removed(&removed);
     }
     // Directories in table cells (a tree from JSON may put them anywhere).
-    doc.walk_blocks_mut(&mut |_, block| {
-        if let Block::Table(t) = block {
-            for cell in t.rows.iter_mut().flat_map(|r| r.cells.iter_mut()) {
-                cell.blocks.retain(|b| match b {
-                    Block::Directory { kind } => keeps(kind),
-                    _ => true,
-                });
+    if in_cells {
+        doc.walk_blocks_mut(&mut |_, block| {
+            if let Block::Table(t) = block {
+                for cell in t.rows.iter_mut().flat_map(|r| r.cells.iter_mut()) {
+                    cell.blocks.retain(|b| match b {
+                        Block::Directory { kind } => keeps(kind),
+                        _ => true,
+                    });
+                }
             }
-        }
-    });
+        });
+    }
     if left_out > 0 {
         report.warn(
             WarningKind::Dropped,
