@@ -5,7 +5,7 @@ use quick_xml::events::BytesStart;
 
 use super::attrs::{self, Span};
 use super::frame::{CellFrame, Frame, ImageFrame, ParaFrame, RowFrame, TableFrame};
-use super::parser::{Parser, is_inline_name};
+use super::parser::{Parser, is_inline_name, shown};
 use crate::ast::{
     Align, Block, Cell, DirectoryKind, Image, MAX_LEVEL, Paragraph, Row, Table, TextType, VAlign,
 };
@@ -77,11 +77,14 @@ impl Parser<'_> {
                 return self.inline_start(e, n);
             }
             _ => {
-                let parent = self.frames.last().map(|f| f.name().to_string());
+                let parent = self.frames.last().map(|f| shown(f.name()).into_owned());
                 let parent = parent.unwrap_or_default();
-                let key = format!("{parent}>{name}");
-                self.note(WarningKind::UnknownElement, &key, name, || {
-                    format!("unknown element <{name}> inside <{parent}>: its content was kept")
+                let shown_name = shown(name);
+                let key = format!("{parent}>{shown_name}");
+                self.note(WarningKind::UnknownElement, &key, &shown_name, || {
+                    format!(
+                        "unknown element <{shown_name}> inside <{parent}>: its content was kept"
+                    )
                 });
                 self.frames.push(Frame::Transparent {
                     name: std::borrow::Cow::Owned(name.to_string()),

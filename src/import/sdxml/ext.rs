@@ -4,7 +4,7 @@
 //! that validates.
 
 use super::frame::{Ctx, Frame};
-use super::parser::Parser;
+use super::parser::{Parser, shown};
 use super::runs::Builder;
 use crate::ast::inline::{is_normalized, normalize};
 use crate::ast::{Block, Image, Inline, MAX_INDENT, MAX_LEVEL, Paragraph, Table};
@@ -17,6 +17,7 @@ impl Parser<'_> {
     /// A processing instruction.
     pub(super) fn pi(&mut self, target: &str, content: &str) -> Result<()> {
         if target != TARGET {
+            let target = shown(target);
             let key = format!("pi:{target}");
             self.note(WarningKind::UnknownElement, &key, "", || {
                 format!("processing instruction <?{target}?> is not one of ours; ignored")
@@ -45,7 +46,9 @@ impl Parser<'_> {
                                 ),
                             });
                         }
-                        b.open(mark);
+                        if !b.open(mark) {
+                            self.too_many_marks("");
+                        }
                     }
                     None => self.misplaced("open"),
                 }
@@ -319,15 +322,7 @@ impl Parser<'_> {
                 }
             }
         }
-        let Some(width) = grid_width(t) else {
-            return Err(Error::TooLarge {
-                what: "table columns",
-                detail: format!(
-                    "{}: a table needs more than {MAX_TABLE_COLUMNS} grid columns",
-                    self.part
-                ),
-            });
-        };
+        let width = self.bound_slots(t)?;
         if !t.columns.is_empty() && width > t.columns.len() {
             let (have, need) = (t.columns.len(), width);
             self.note(
@@ -346,6 +341,89 @@ impl Parser<'_> {
             t.columns.resize(need, avg);
         }
         Ok(())
+    }
+}
+
+/// Grid slots (rows × columns) the tables of a document may lay out beyond
+/// [`SLOTS_PER_CELL`] per cell they hold. Writers spend time and memory on every slot (Word
+/// writes a cell for each one a row span covers), and spans let a few bytes ask for many: 20 000
+/// one-cell rows spanning 1 000 rows each push each other into 1 000 columns, a 20-million-slot
+/// grid from a 2 KB zip. Tables whose cells fill their grid never come near the bound, and a
+/// million slots leave room for ragged ones (a wide header over thousands of short rows).
+const TABLE_SLOTS_FREE: usize = 1 << 20;
+
+/// Grid slots each cell read may lay out (spans merge a few slots into one cell).
+const SLOTS_PER_CELL: usize = 4;
+
+impl Parser<'_> {
+    /// The table's grid width, once its grid fits in what the document's tables may still lay
+    /// out (see [`TABLE_SLOTS_FREE`]). A table that does not fit loses, until it does, its rows
+    /// without cells (the spans across them shortened to match), then its row spans, then its
+    /// column spans (one warning saying which). A table that still does not fit, or whose grid
+    /// passes [`MAX_TABLE_COLUMNS`], is refused.
+    fn bound_slots(&mut self, t: &mut Table) -> Result<usize> {
+        let cells: usize = t.rows.iter().map(|r| r.cells.len()).sum();
+        self.table_cells = self.table_cells.saturating_add(cells);
+        let allowed = self
+            .table_cells
+            .saturating_mul(SLOTS_PER_CELL)
+            .saturating_add(TABLE_SLOTS_FREE)
+            .saturating_sub(self.table_slots);
+        let mut width = self.checked_width(t)?;
+        let asked = t.rows.len().saturating_mul(width);
+        let mut done = Vec::new();
+        for step in 0..3 {
+            if t.rows.len().saturating_mul(width) <= allowed {
+                break;
+            }
+            let what = match step {
+                0 => match drop_empty_rows(t) {
+                    0 => continue,
+                    n => format!("its {n} rows without cells were left out"),
+                },
+                1 => match set_spans(t, false) {
+                    0 => continue,
+                    n => format!("{n} row spans were set to 1"),
+                },
+                _ => match set_spans(t, true) {
+                    0 => continue,
+                    n => format!("{n} column spans were set to 1"),
+                },
+            };
+            done.push(what);
+            width = self.checked_width(t)?;
+        }
+        let rows = t.rows.len();
+        let slots = rows.saturating_mul(width);
+        if slots > allowed {
+            return Err(Error::TooLarge {
+                what: "table grid",
+                detail: format!(
+                    "{}: a table of {rows} rows and {width} columns has {slots} grid slots for \
+                     {cells} cells, more than the document's tables may lay out",
+                    self.part
+                ),
+            });
+        }
+        if !done.is_empty() {
+            let done = done.join("; ");
+            self.note(WarningKind::Dropped, "table-slots", "table", || {
+                format!("a table asked for a grid of {asked} slots for {cells} cells: {done}")
+            });
+        }
+        self.table_slots = self.table_slots.saturating_add(slots);
+        Ok(width)
+    }
+
+    /// [`grid_width`], or the error for a grid wider than [`MAX_TABLE_COLUMNS`].
+    fn checked_width(&self, t: &Table) -> Result<usize> {
+        grid_width(t).ok_or_else(|| Error::TooLarge {
+            what: "table columns",
+            detail: format!(
+                "{}: a table needs more than {MAX_TABLE_COLUMNS} grid columns",
+                self.part
+            ),
+        })
     }
 }
 
@@ -378,4 +456,79 @@ fn grid_width(t: &Table) -> Option<usize> {
         }
     }
     Some(width)
+}
+
+/// Leaves out the rows without cells, shortening each row span by the rows it loses, so the
+/// other rows keep their grid positions. Returns how many rows went.
+fn drop_empty_rows(t: &mut Table) -> usize {
+    // `kept_before[i]`: rows with cells among the first `i`.
+    let mut kept_before = Vec::with_capacity(t.rows.len() + 1);
+    let mut kept = 0usize;
+    kept_before.push(0);
+    for row in &t.rows {
+        kept += usize::from(!row.cells.is_empty());
+        kept_before.push(kept);
+    }
+    let count = |i: usize| kept_before.get(i).copied().unwrap_or(kept);
+    for (i, row) in t.rows.iter_mut().enumerate() {
+        for cell in &mut row.cells {
+            let end = i.saturating_add(cell.rowspan.max(1) as usize);
+            let span = count(end).saturating_sub(count(i)).max(1);
+            cell.rowspan = u32::try_from(span).unwrap_or(u32::MAX);
+        }
+    }
+    let before = t.rows.len();
+    t.rows.retain(|r| !r.cells.is_empty());
+    before - t.rows.len()
+}
+
+/// Sets every column span (`colspan`) or row span to 1. Returns how many were larger.
+fn set_spans(t: &mut Table, colspan: bool) -> usize {
+    let mut n = 0;
+    for cell in t.rows.iter_mut().flat_map(|r| &mut r.cells) {
+        let span = if colspan {
+            &mut cell.colspan
+        } else {
+            &mut cell.rowspan
+        };
+        if *span > 1 {
+            *span = 1;
+            n += 1;
+        }
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ast::{Cell, Row, grid_positions};
+
+    fn row(spans: &[u32]) -> Row {
+        Row {
+            cells: spans
+                .iter()
+                .map(|&rowspan| Cell {
+                    rowspan,
+                    ..Cell::default()
+                })
+                .collect(),
+            ..Row::default()
+        }
+    }
+
+    #[test]
+    fn rows_without_cells_go_and_the_others_keep_their_places() {
+        let mut t = Table {
+            rows: vec![row(&[4, 1]), row(&[]), row(&[1]), row(&[]), row(&[1, 1])],
+            ..Table::default()
+        };
+        let before = grid_positions(&t);
+        assert_eq!(drop_empty_rows(&mut t), 2);
+        assert_eq!(t.rows.len(), 3);
+        // The span lost the one empty row it crossed (rows 0-3 of 5 → rows 0-1 of 3).
+        assert_eq!(t.rows[0].cells[0].rowspan, 2);
+        let kept: Vec<_> = before.into_iter().filter(|r| !r.is_empty()).collect();
+        assert_eq!(grid_positions(&t), kept);
+    }
 }

@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use super::parser::Parser;
+use super::parser::{Parser, shown};
 use crate::ast::inline::{Leaf, from_runs, to_runs};
 use crate::ast::{Block, Inline, NoteKind};
 use crate::error::Result;
@@ -23,7 +23,10 @@ pub(super) fn finish(
             }
             None => p.warn.once(
                 WarningKind::MissingMedia,
-                format!("image {name:?} is referenced but not in images/; the reference was kept"),
+                format!(
+                    "image {:?} is referenced but not in images/; the reference was kept",
+                    shown(&name)
+                ),
                 loc,
             ),
         }

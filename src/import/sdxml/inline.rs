@@ -7,8 +7,8 @@ use quick_xml::events::BytesStart;
 
 use super::attrs;
 use super::frame::{Frame, ParaFrame, is_xml_space};
-use super::parser::{Parser, name_of};
-use super::runs::Builder;
+use super::parser::{Parser, name_of, shown};
+use super::runs::{Builder, MAX_RUN_MARKS};
 use crate::ast::{Inline, NoteKind};
 use crate::error::Result;
 use crate::report::WarningKind;
@@ -145,12 +145,14 @@ impl Parser<'_> {
                 self.list_start(e, name == "ol");
             }
             _ => {
-                let parent = self.frames.last().map(|f| f.name().to_string());
+                let parent = self.frames.last().map(|f| shown(f.name()).into_owned());
                 let parent = parent.unwrap_or_default();
-                let key = format!("{parent}>{name}");
-                self.note(WarningKind::UnknownElement, &key, name, || {
+                let shown_name = shown(name);
+                let key = format!("{parent}>{shown_name}");
+                self.note(WarningKind::UnknownElement, &key, &shown_name, || {
                     format!(
-                        "unknown or misplaced element <{name}> inside <{parent}>: its text was kept"
+                        "unknown or misplaced element <{shown_name}> inside <{parent}>: its text was \
+                         kept"
                     )
                 });
                 self.push_inline(name, None);
@@ -160,11 +162,22 @@ impl Parser<'_> {
     }
 
     fn push_inline(&mut self, name: &str, mark: Option<crate::ast::Mark>) {
-        if let Some(b) = self.builder() {
-            b.push_elem(mark);
+        let kept = self.builder().is_none_or(|b| b.push_elem(mark));
+        if !kept {
+            self.too_many_marks(name);
         }
         self.frames.push(Frame::Inline {
             name: name_of(name),
+        });
+    }
+
+    /// A mark left out because [`MAX_RUN_MARKS`] different ones were open (once per document).
+    pub(super) fn too_many_marks(&mut self, what: &str) {
+        self.note(WarningKind::Dropped, "marks-cap", what, || {
+            format!(
+                "text had more than {MAX_RUN_MARKS} different marks (formatting, links, character \
+                 styles) open at once; the innermost were left out"
+            )
         });
     }
 

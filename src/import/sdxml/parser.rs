@@ -2,6 +2,7 @@
 //! `start` decides from the enclosing frame what an element means, `end` closes the top frame and
 //! hands its product (a block, a row, a note, a meta field, …) to the frame below.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 use quick_xml::events::{BytesStart, Event};
@@ -12,7 +13,7 @@ use super::runs::Builder;
 use super::warn::Warnings;
 use crate::ast::{Block, Document, Inline};
 use crate::error::{Error, Result};
-use crate::limits::Limits;
+use crate::limits::{Limits, MAX_REPEATED_NAME, char_prefix};
 use crate::report::Location;
 use crate::report::WarningKind;
 use crate::xml::{XmlReader, push_ref};
@@ -40,30 +41,53 @@ pub(super) struct Parser<'a> {
     saw_root: bool,
     /// Text still to skip: the "base (reading)" our writer puts after a ruby PI for the service.
     pub(super) skip_text: String,
+    /// Grid slots (rows × columns) the tables read so far lay out: bounded by `table_cells`
+    /// (see `ext::TABLE_SLOTS_FREE`).
+    pub(super) table_slots: usize,
+    /// Cells the tables read so far hold.
+    pub(super) table_cells: usize,
     /// Inside a formula's fallback text (between `{"math":…}` and `{"math_end":null}` PIs):
     /// the number of builders open at the formula, so only its own paragraph's text is skipped.
     pub(super) math_fallback: Option<usize>,
 }
 
-/// Where a warning arose: the zip part, the element path from the frames plus `what`, and the
-/// index the current top-level block has (or will have).
+/// Most element names a warning's location shows: the innermost, after `…` when there were
+/// more. Every warning holds its own location, and elements nest up to
+/// `Limits::max_xml_depth` deep with names of any length: a whole path per warning would let a
+/// small file write gigabytes of paths. Real paths are shorter than this.
+const MAX_PATH_NAMES: usize = 12;
+
+/// `name` as warnings show it: cut to [`MAX_REPEATED_NAME`] bytes, ending in `…` when cut (a
+/// warning's key, message and location each hold a copy of the names they mention).
+pub(super) fn shown(name: &str) -> Cow<'_, str> {
+    if name.len() <= MAX_REPEATED_NAME {
+        Cow::Borrowed(name)
+    } else {
+        Cow::Owned(format!("{}…", char_prefix(name, MAX_REPEATED_NAME)))
+    }
+}
+
+/// Where a warning arose: the zip part, the element path from the frames (its last
+/// [`MAX_PATH_NAMES`] names, each [`shown`]) plus `what`, and the index the current top-level
+/// block has (or will have).
 pub(super) fn location(part: &str, frames: &[Frame], block: usize, what: &str) -> Location {
+    let names = || frames.iter().map(Frame::name).filter(|n| !n.is_empty());
+    let skip = names().count().saturating_sub(MAX_PATH_NAMES);
     let mut path = String::new();
-    for f in frames {
-        let n = f.name();
-        if n.is_empty() {
-            continue;
-        }
+    if skip > 0 {
+        path.push('…');
+    }
+    for n in names().skip(skip) {
         if !path.is_empty() {
             path.push('/');
         }
-        path.push_str(n);
+        path.push_str(&shown(n));
     }
     if !what.is_empty() {
         if !what.starts_with('@') && !path.is_empty() {
             path.push('/');
         }
-        path.push_str(what);
+        path.push_str(&shown(what));
     }
     Location::part(part).element(path).block(block)
 }
@@ -86,6 +110,8 @@ pub(super) fn parse<'a>(text: &'a str, part: &'a str, limits: &Limits) -> Result
         saw_root: false,
         skip_text: String::new(),
         math_fallback: None,
+        table_slots: 0,
+        table_cells: 0,
     };
     let mut reader = XmlReader::new(text, part, limits);
     let mut buf = String::new();
@@ -236,6 +262,7 @@ impl<'a> Parser<'a> {
     }
 
     pub(super) fn unknown_attr(&mut self, elem: &str, attr: &str) {
+        let (elem, attr) = (shown(elem), shown(attr));
         let key = format!("{elem}@{attr}");
         self.note(WarningKind::UnknownAttribute, &key, &key, || {
             format!("unknown attribute {attr} on <{elem}> ignored")
@@ -243,6 +270,7 @@ impl<'a> Parser<'a> {
     }
 
     pub(super) fn bad_value(&mut self, elem: &str, attr: &str, value: &str, used: &str) {
+        let (elem, attr, value) = (shown(elem), shown(attr), shown(value));
         let key = format!("{elem}@{attr}");
         self.note(WarningKind::InvalidValue, &key, &key, || {
             format!("invalid value {value:?} for <{elem} {attr}>; {used} used instead")
@@ -400,18 +428,22 @@ impl<'a> Parser<'a> {
         if reported || parent.is_empty() || (inline_ok && is_inline_name(name)) {
             return;
         }
+        let name = shown(name);
         let key = format!("{parent}>{name}");
-        self.note(WarningKind::UnknownElement, &key, name, || {
+        self.note(WarningKind::UnknownElement, &key, &name, || {
             format!("unexpected element <{name}> inside <{parent}>: its text was kept")
         });
     }
 
     pub(super) fn skip_unknown(&mut self, name: &str) {
-        let parent = self.frames.last().map(|f| f.name().to_string());
+        let parent = self.frames.last().map(|f| shown(f.name()).into_owned());
         let parent = parent.unwrap_or_default();
-        let key = format!("skip:{parent}>{name}");
-        self.note(WarningKind::UnknownElement, &key, name, || {
-            format!("unknown element <{name}> inside <{parent}> was left out with its content")
+        let shown_name = shown(name);
+        let key = format!("skip:{parent}>{shown_name}");
+        self.note(WarningKind::UnknownElement, &key, &shown_name, || {
+            format!(
+                "unknown element <{shown_name}> inside <{parent}> was left out with its content"
+            )
         });
         self.frames.push(Frame::Skip {
             name: name_of(name),
@@ -454,7 +486,7 @@ impl<'a> Parser<'a> {
             match a {
                 Ok((k, v)) => {
                     if seen.iter().take(n).any(|s| *s == k) {
-                        self.bad_attrs(elem, format!("attribute {k} repeated"));
+                        self.bad_attrs(elem, format!("attribute {} repeated", shown(k)));
                         continue;
                     }
                     if let Some(slot) = seen.get_mut(n) {
@@ -529,7 +561,7 @@ impl<'a> Parser<'a> {
             }
             other => {
                 if !is_xml_space(s) {
-                    let name = other.name().to_string();
+                    let name = shown(other.name()).into_owned();
                     let key = format!("text:{name}");
                     self.note(WarningKind::Dropped, &key, "", || {
                         format!("text directly inside <{name}> has no place in the tree and was left out")
@@ -544,9 +576,11 @@ impl<'a> Parser<'a> {
     /// Loose inline content in a block container gets a paragraph of its own.
     pub(super) fn open_implicit(&mut self) {
         let (name, quiet, cell) = match self.frames.last() {
-            Some(Frame::Transparent { name, unknown, .. }) => (name.to_string(), *unknown, false),
+            Some(Frame::Transparent { name, unknown, .. }) => {
+                (shown(name).into_owned(), *unknown, false)
+            }
             Some(Frame::Cell(c)) => (c.name.to_string(), false, true),
-            Some(f) => (f.name().to_string(), false, false),
+            Some(f) => (shown(f.name()).into_owned(), false, false),
             None => (String::new(), false, false),
         };
         if cell {
@@ -650,6 +684,7 @@ impl<'a> Parser<'a> {
                 ..
             } => {
                 if chars > 0 && !reported {
+                    let name = shown(&name);
                     let key = format!("skip-text:{name}");
                     self.note(WarningKind::Dropped, &key, &name, || {
                         format!("text inside <{name}> has no place in the tree and was left out")

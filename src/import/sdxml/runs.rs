@@ -2,20 +2,54 @@
 //! open at that point, and [`from_runs`] nests the runs into canonical inline content at the end.
 //! That way any nesting the source uses (`<i><b>x</b></i>` or `<b><i>x</i></b>`) gives the same
 //! tree, and marks opened by `<?sdconv {"open":…}?>` need not nest with the elements around them.
+//! Runs are nested [`FLUSH_RUNS`] at a time and joined to what came before ([`append`] gives the
+//! same canonical content as nesting them all at once), so a long paragraph holds its marks once
+//! per piece of text only for a while.
 
-use crate::ast::inline::{Leaf, Run, from_runs, to_runs};
+use crate::ast::inline::{Leaf, Run, append, from_runs, to_runs};
 use crate::ast::{Inline, Mark};
 
+/// Most different marks one run may carry. Every run holds its own copy of the marks over it,
+/// so marks nested as deep as the XML allows (`Limits::max_xml_depth`) would cost that depth for
+/// every piece of text: a 2 KB zip could ask for gigabytes. A mark opened again inside itself
+/// adds nothing (`<b><b>x</b></b>` is bold once, as the canonical form has it), so only
+/// different marks count, and real text carries a handful (styles, a link, a character style,
+/// a language).
+pub(super) const MAX_RUN_MARKS: usize = 16;
+
+/// How many runs are kept before they are nested. Each run holds a copy of its marks (one
+/// `Mark` is 40 bytes): a paragraph of many short pieces under several marks would otherwise
+/// hold all those copies until its end, several times what its nested content takes.
+const FLUSH_RUNS: usize = 1024;
+
+/// An open element's or PI's mark and whether it is one of the marks that apply.
+#[derive(Debug)]
+enum Held {
+    /// Counted in the builder's `open` marks (it may repeat a mark already open).
+    Counted(Mark),
+    /// Left out: [`MAX_RUN_MARKS`] different marks were open already.
+    Dropped,
+}
+
 /// Builds the inline content of one paragraph, note or comment.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(super) struct Builder {
     runs: Vec<Run>,
+    /// The runs nested so far, in canonical form.
+    done: Vec<Inline>,
+    /// Runs have been nested into `done` (which may still be empty).
+    flushed: bool,
+    /// [`FLUSH_RUNS`], smaller in tests.
+    flush_at: usize,
     /// One entry per open formatting element; `None` for elements that add no mark (a link
     /// without a target, a validity wrapper, an unknown element).
-    elem: Vec<Option<Mark>>,
+    elem: Vec<Option<Held>>,
     /// Marks opened by processing instructions, closed latest first.
-    pi: Vec<Mark>,
-    /// The marks that apply now, recomputed when `dirty`.
+    pi: Vec<Held>,
+    /// The different marks that apply now, each with how many open elements and PIs hold it:
+    /// a mark repeated inside itself is held twice but applies once.
+    open: Vec<(Mark, u32)>,
+    /// The marks that apply now (`open` without the counts), recomputed when `dirty`.
     cur: Vec<Mark>,
     dirty: bool,
     /// The last run is text carrying `cur`: more text can be appended to it.
@@ -24,6 +58,24 @@ pub(super) struct Builder {
     /// through it empty and get their (already canonical) content back afterwards, which spares
     /// `from_runs` normalising every note a second time.
     notes: Vec<Vec<Inline>>,
+}
+
+impl Default for Builder {
+    fn default() -> Self {
+        Builder {
+            runs: Vec::new(),
+            done: Vec::new(),
+            flushed: false,
+            flush_at: FLUSH_RUNS,
+            elem: Vec::new(),
+            pi: Vec::new(),
+            open: Vec::new(),
+            cur: Vec::new(),
+            dirty: false,
+            text_open: false,
+            notes: Vec::new(),
+        }
+    }
 }
 
 impl Builder {
@@ -35,55 +87,94 @@ impl Builder {
     fn marks(&mut self) -> Vec<Mark> {
         if self.dirty {
             self.cur.clear();
-            self.cur.extend(self.elem.iter().flatten().cloned());
-            self.cur.extend(self.pi.iter().cloned());
+            self.cur.extend(self.open.iter().map(|(m, _)| m.clone()));
             self.dirty = false;
         }
         self.cur.clone()
     }
 
-    /// An element opened, adding `mark` (or nothing).
-    pub(super) fn push_elem(&mut self, mark: Option<Mark>) {
-        if mark.is_some() {
-            self.changed();
+    /// Starts holding `mark`: counted again if it is open already, added if fewer than
+    /// [`MAX_RUN_MARKS`] different marks are, else dropped.
+    fn hold(&mut self, mark: Mark) -> Held {
+        if let Some((_, n)) = self.open.iter_mut().find(|(m, _)| *m == mark) {
+            // The marks that apply stay the same: text may go on in the same run.
+            *n += 1;
+            return Held::Counted(mark);
         }
-        self.elem.push(mark);
+        if self.open.len() >= MAX_RUN_MARKS {
+            return Held::Dropped;
+        }
+        self.open.push((mark.clone(), 1));
+        self.changed();
+        Held::Counted(mark)
+    }
+
+    /// Stops holding a mark; it stops applying when nothing else holds it.
+    fn release(&mut self, held: Held) {
+        let Held::Counted(mark) = held else {
+            return;
+        };
+        if let Some(i) = self.open.iter().position(|(m, _)| *m == mark) {
+            let gone = match self.open.get_mut(i) {
+                Some((_, n)) => {
+                    *n = n.saturating_sub(1);
+                    *n == 0
+                }
+                None => false,
+            };
+            if gone {
+                self.open.remove(i);
+                self.changed();
+            }
+        }
+    }
+
+    /// An element opened, adding `mark` (or nothing). Returns `false` when the mark was left
+    /// out because [`MAX_RUN_MARKS`] different marks are open already (the caller reports it).
+    pub(super) fn push_elem(&mut self, mark: Option<Mark>) -> bool {
+        let held = mark.map(|m| self.hold(m));
+        let kept = !matches!(held, Some(Held::Dropped));
+        self.elem.push(held);
+        kept
     }
 
     /// The latest element closed.
     pub(super) fn pop_elem(&mut self) {
-        if let Some(Some(_)) = self.elem.pop() {
-            self.changed();
+        if let Some(Some(held)) = self.elem.pop() {
+            self.release(held);
         }
     }
 
     /// The latest element turns out to be a validity wrapper: its mark is dropped. Returns whether
     /// there was an element to unmark.
     pub(super) fn unmark_elem(&mut self) -> bool {
-        match self.elem.last_mut() {
-            Some(slot) => {
-                if slot.take().is_some() {
-                    self.changed();
-                }
-                true
-            }
-            None => false,
+        let held = match self.elem.last_mut() {
+            Some(slot) => slot.take(),
+            None => return false,
+        };
+        if let Some(held) = held {
+            self.release(held);
         }
+        true
     }
 
-    /// `<?sdconv {"open":MARK}?>`.
-    pub(super) fn open(&mut self, mark: Mark) {
-        self.changed();
-        self.pi.push(mark);
+    /// `<?sdconv {"open":MARK}?>`. Returns `false` when the mark was left out, as
+    /// [`Builder::push_elem`] does.
+    pub(super) fn open(&mut self, mark: Mark) -> bool {
+        let held = self.hold(mark);
+        let kept = !matches!(held, Held::Dropped);
+        self.pi.push(held);
+        kept
     }
 
     /// `<?sdconv {"close":null}?>`; `false` when nothing was open.
     pub(super) fn close(&mut self) -> bool {
-        if self.pi.pop().is_some() {
-            self.changed();
-            true
-        } else {
-            false
+        match self.pi.pop() {
+            Some(held) => {
+                self.release(held);
+                true
+            }
+            None => false,
         }
     }
 
@@ -102,6 +193,7 @@ impl Builder {
                 return;
             }
         }
+        self.make_room();
         let marks = self.marks();
         self.runs.push(Run {
             marks,
@@ -112,6 +204,7 @@ impl Builder {
 
     /// Appends a line break.
     pub(super) fn line_break(&mut self) {
+        self.make_room();
         let marks = self.marks();
         self.runs.push(Run {
             marks,
@@ -131,6 +224,7 @@ impl Builder {
         if let Leaf::Atom(Inline::Note { content, .. }) = &mut leaf {
             self.notes.push(std::mem::take(content));
         }
+        self.make_room();
         self.runs.push(Run { marks, leaf });
         self.text_open = false;
     }
@@ -149,9 +243,29 @@ impl Builder {
         self.elem.len() + self.pi.len()
     }
 
+    /// Nests the runs into `done` when [`FLUSH_RUNS`] are waiting (before a new run is added, so
+    /// the last one is never text still growing).
+    fn make_room(&mut self) {
+        if self.runs.len() < self.flush_at {
+            return;
+        }
+        let content = self.nest();
+        append(&mut self.done, content);
+        self.flushed = true;
+    }
+
+    /// The runs waiting, nested (the builder keeps its buffer).
+    fn nest(&mut self) -> Vec<Inline> {
+        if self.runs.iter().all(|r| r.marks.is_empty()) {
+            unmarked(self.runs.drain(..))
+        } else {
+            from_runs(self.runs.drain(..))
+        }
+    }
+
     /// Whether nothing has been added.
     pub(super) fn is_empty(&self) -> bool {
-        self.runs.is_empty()
+        self.runs.is_empty() && !self.flushed
     }
 
     /// The canonical inline content, and how many processing-instruction marks were left open.
@@ -159,17 +273,21 @@ impl Builder {
     /// build one per paragraph: reusing them saves several allocations each).
     pub(super) fn finish(&mut self) -> (Vec<Inline>, usize) {
         let unclosed = self.pi.len();
-        let mut content = if self.runs.iter().all(|r| r.marks.is_empty()) {
-            unmarked(self.runs.drain(..))
+        let last = self.nest();
+        let mut content = std::mem::take(&mut self.done);
+        if content.is_empty() {
+            content = last;
         } else {
-            from_runs(self.runs.drain(..))
-        };
+            append(&mut content, last);
+        }
         if !self.notes.is_empty() {
             let mut notes = self.notes.drain(..);
             refill_notes(&mut content, &mut notes);
         }
+        self.flushed = false;
         self.elem.clear();
         self.pi.clear();
+        self.open.clear();
         self.cur.clear();
         self.dirty = false;
         self.text_open = false;
@@ -340,5 +458,116 @@ mod tests {
                 Inline::text(" z")
             ]
         );
+    }
+
+    #[test]
+    fn a_repeated_mark_applies_once_while_anything_holds_it() {
+        let bold = || Mark::Style(TextStyle::Bold);
+        let mut b = Builder::default();
+        assert!(b.push_elem(Some(bold())));
+        assert!(b.open(bold()));
+        b.pop_elem();
+        // The PI still holds bold after the element closed.
+        b.text("x");
+        assert!(b.close());
+        b.text("y");
+        let (content, _) = b.finish();
+        assert_eq!(
+            content,
+            vec![
+                Inline::styled(TextStyle::Bold, vec![Inline::text("x")]),
+                Inline::text("y")
+            ]
+        );
+    }
+
+    #[test]
+    fn different_marks_past_the_bound_are_dropped() {
+        let mut b = Builder::default();
+        for k in 0..MAX_RUN_MARKS {
+            assert!(b.push_elem(Some(Mark::Span(format!("s{k}").into()))));
+        }
+        assert!(!b.push_elem(Some(Mark::Span("over".into()))));
+        assert!(!b.open(Mark::Style(TextStyle::Bold)));
+        // A mark open already is not a new one.
+        assert!(b.push_elem(Some(Mark::Span("s0".into()))));
+        b.text("x");
+        assert_eq!(b.runs.first().map(|r| r.marks.len()), Some(MAX_RUN_MARKS));
+        assert!(b.close());
+        b.pop_elem();
+        b.pop_elem();
+        b.pop_elem();
+        b.text("y");
+        assert_eq!(
+            b.runs.last().map(|r| r.marks.len()),
+            Some(MAX_RUN_MARKS - 1)
+        );
+    }
+
+    #[test]
+    fn nesting_in_pieces_equals_nesting_at_once() {
+        use crate::ast::NoteKind;
+        use crate::ast::inline::{ChangeKey, normalize};
+        // A fixed pseudo-random walk over every builder operation.
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let styles = [TextStyle::Bold, TextStyle::Italic, TextStyle::Subscript];
+        for round in 0..40 {
+            let ops: Vec<(u64, u64)> = (0..300).map(|_| (next(11), next(3))).collect();
+            let build = |flush_at: usize| {
+                let mut b = Builder {
+                    flush_at,
+                    ..Builder::default()
+                };
+                for &(op, k) in &ops {
+                    let k = k as usize;
+                    match op {
+                        0 => {
+                            b.push_elem(Some(Mark::Style(styles[k])));
+                        }
+                        1 => {
+                            b.push_elem((k > 0).then(|| Mark::Link(format!("#l{k}").into())));
+                        }
+                        2 => b.pop_elem(),
+                        3 => {
+                            b.open(Mark::Tracked(ChangeKey {
+                                insert: k == 0,
+                                author: None,
+                                date: None,
+                            }));
+                        }
+                        4 => {
+                            b.close();
+                        }
+                        5 | 6 => b.text(["a", "b ", ""][k]),
+                        7 => b.line_break(),
+                        8 => b.atom(Inline::Note {
+                            kind: NoteKind::Footnote,
+                            content: vec![Inline::text(format!("n{round}"))],
+                        }),
+                        9 => b.inline(&Inline::styled(styles[k], vec![Inline::text("p")])),
+                        _ => {
+                            b.unmark_elem();
+                        }
+                    }
+                }
+                b.finish().0
+            };
+            let whole = build(usize::MAX);
+            assert!(is_normalized(&whole));
+            assert_eq!(normalize(&whole), whole);
+            for flush_at in [1, 2, 3, 7] {
+                assert_eq!(
+                    build(flush_at),
+                    whole,
+                    "round {round}, pieces of {flush_at}"
+                );
+            }
+        }
     }
 }
