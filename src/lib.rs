@@ -282,7 +282,8 @@ fn import_source(
         take(read(format, bytes, options, images)?, &mut report)
     };
     ast::links::drop_unsafe_links(&mut doc, &mut report);
-    ast::repeats::bound_repeats(&mut doc, &mut report);
+    // The Word reader bounds its links' copies itself.
+    ast::repeats::bound_repeats(&mut doc, format != Format::Word, &mut report);
     if !options.routines.is_empty() {
         cleanup::apply(&mut doc, &options.routines, &mut report)?;
     }

@@ -120,13 +120,14 @@ fn a_document_with_its_directories_is_untouched() {
 fn cross_references_past_four_times_their_targets_text_show_its_start() {
     let mut doc = Document::new();
     doc.blocks.push(heading("word ".repeat(20_000), Some("p")));
+    // Half of them without a flag: a reference that shows no number shows the text.
     let refs: Vec<Inline> = (0..100)
-        .flat_map(|_| {
+        .flat_map(|i| {
             [
                 Inline::CrossRef {
                     target: "p".into(),
                     number: false,
-                    text: true,
+                    text: i % 2 == 0,
                 },
                 Inline::text(" "),
             ]
@@ -216,16 +217,18 @@ fn link_pieces_past_four_times_their_addresses_keep_only_their_text() {
     assert!(html.value.len() < 5_000_000, "{} bytes", html.value.len());
 }
 
-/// Thousands of links to one address, each written in the file, are all kept.
+/// Forty thousand links to one address, each written in the file, are all kept: 4.4 MB of
+/// addresses, past the 4 MiB floor, but each one is in the file.
 #[test]
 fn many_links_to_one_address_are_all_kept() {
-    let md = "[here](https://example.org/a/rather/long/address/of/a/page.html) ".repeat(20_000);
+    let url = format!("https://example.org/{}", "a".repeat(90));
+    let md = format!("- [details]({url})\n").repeat(40_000);
     let c = sdconv::import(Format::Markdown, md.as_bytes(), &ImportOptions::default())
         .expect("markdown");
     let mut linked = 0;
     c.value
         .walk_inlines(&mut |i| linked += matches!(i, Inline::Link { .. }) as usize);
-    assert_eq!(linked, 20_000);
+    assert_eq!(linked, 40_000);
     assert!(c.warnings.is_empty(), "{:?}", c.warnings);
 }
 
@@ -269,4 +272,46 @@ fn directories_in_table_cells_are_bounded_too() {
         "{:?}",
         c.warnings
     );
+}
+
+/// A directory of many short entries is weighed as the writers pay for it (a line, a number,
+/// dots and a page number each): 2,000 one-letter headings list 514 KB, so eight tables of
+/// contents fill the 4 MiB floor.
+#[test]
+fn short_entries_count_what_a_writer_spends_on_each() {
+    let mut doc = Document::new();
+    for _ in 0..100 {
+        doc.blocks.push(Block::Directory {
+            kind: DirectoryKind::Content,
+        });
+    }
+    for _ in 0..2_000 {
+        doc.blocks.push(heading("h".into(), None));
+    }
+    assert_eq!(directories(&read(&doc).value).len(), 8);
+}
+
+/// A heading's entry shows a picture's alternative text too: 2 MB of it count.
+#[test]
+fn a_heading_entry_counts_its_pictures_alternative_text() {
+    let mut doc = Document::new();
+    for _ in 0..100 {
+        doc.blocks.push(Block::Directory {
+            kind: DirectoryKind::Content,
+        });
+    }
+    let p = Paragraph::new(
+        TextType::Heading,
+        vec![
+            Inline::text("H"),
+            Inline::Image {
+                media: "a.png".into(),
+                caption: None,
+                alt: Some("a".repeat(2_000_000)),
+            },
+        ],
+    );
+    doc.blocks.push(Block::Paragraph(p));
+    let kept = directories(&read(&doc).value).len();
+    assert_eq!(kept, 4, "four times one list of 2 MB");
 }

@@ -4,19 +4,22 @@
 //! its text, which no wrapper holds). A few kilobytes of a zip can hold a thousand tables of
 //! contents over a thousand headings, a thousand cross-references to a heading of 100 KB, or a
 //! link to a 100 KB address around thousands of formulas: written out, gigabytes. Every import
-//! passes the tree through [`bound_repeats`], so every writer sees the bounded tree; ordinary
-//! documents are far from these budgets and come through unchanged.
+//! passes the tree through [`bound_repeats`], so every writer sees the bounded tree. The budgets
+//! are four times what the document holds, and never less than 4 MiB: a document whose
+//! directories, references and links are each written in it is far from them.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
+use super::footprint;
 use super::inline::{normalize, plain_text, plain_text_len};
 use super::{Block, DirectoryKind, Document, IndexNode, Inline, NoteKind};
 use crate::report::{Location, Report, WarningKind};
 
-/// What every entry of a directory costs besides its text (its number, link and markup), in
-/// bytes.
-const ENTRY: usize = 32;
+/// What every entry of a directory costs besides its text, in bytes: about what the PDF and
+/// Word writers spend on one (its line, number, dots, link and page number), the most of any
+/// writer, so a directory of many short entries is weighed as the writers pay for it.
+const ENTRY: usize = 256;
 
 /// The directories of one kind list at most this many bytes in all, or four times what there
 /// is to list when that is more: room for many more lists of one kind than any real document
@@ -34,10 +37,12 @@ const EXCERPT: usize = 64;
 /// address once when that is more.
 const MIN_LINK_BUDGET: usize = 4 << 20;
 
-/// Leaves out the directories past their kind's budget and writes the text-showing
-/// cross-references past theirs as a link with the start of the target's text, with one
-/// warning each.
-pub fn bound_repeats(doc: &mut Document, report: &mut Report) {
+/// Leaves out the directories past their kind's budget, writes the cross-references past
+/// theirs as a link with the start of the target's text, and, when `links` (the Word reader
+/// charges its links against a budget of its own, and its links share one address per
+/// relationship), keeps the text without the link of the link pieces past theirs; one warning
+/// each.
+pub fn bound_repeats(doc: &mut Document, links: bool, report: &mut Report) {
     let (mut directories, mut in_cells, mut xrefs) = (false, false, false);
     doc.walk_blocks(&mut |path, b| {
         if matches!(b, Block::Directory { .. }) {
@@ -45,19 +50,17 @@ pub fn bound_repeats(doc: &mut Document, report: &mut Report) {
             in_cells |= path.in_table();
         }
     });
-    // The addresses, each once, and all the pieces' together. The pieces of one link share
-    // its address, so they are told apart by where it is before it is hashed.
-    let mut shared: HashSet<usize> = HashSet::new();
-    let mut addresses: HashSet<Arc<str>> = HashSet::new();
+    // The addresses as the readers made them (one per link written in the file, which all
+    // its pieces share), each once, and all the pieces' together.
+    let mut links_read: HashSet<usize> = HashSet::new();
     let mut address_bytes = 0usize;
     let mut piece_bytes = 0usize;
     doc.walk_inlines(&mut |i| match i {
-        Inline::CrossRef { text: true, .. } => xrefs = true,
-        Inline::Link { href, .. } => {
+        // Any reference may show its target's text: one without a number does.
+        Inline::CrossRef { .. } => xrefs = true,
+        Inline::Link { href, .. } if links => {
             piece_bytes = piece_bytes.saturating_add(href.len());
-            if shared.insert(Arc::as_ptr(href).cast::<u8>() as usize)
-                && addresses.insert(Arc::clone(href))
-            {
+            if links_read.insert(Arc::as_ptr(href).cast::<u8>() as usize) {
                 address_bytes = address_bytes.saturating_add(href.len());
             }
         }
@@ -126,8 +129,9 @@ struct Sizes {
     /// What one directory of each kind lists, in bytes (an upper bound: every heading, picture,
     /// table, link and note, wherever it is).
     listed: HashMap<DirectoryKind, usize>,
-    /// Each target id's text, in bytes, and its start.
-    targets: HashMap<String, (usize, String)>,
+    /// Each target id's text, in bytes (every string of it, alternative texts included), its
+    /// start and whether that is less than all of it.
+    targets: HashMap<String, (usize, String, bool)>,
     /// All targets' text together.
     target_bytes: usize,
 }
@@ -144,27 +148,32 @@ impl Sizes {
         doc.walk_blocks(&mut |_, block| {
             let (id, text) = match block {
                 Block::Paragraph(p) => {
+                    // All its strings: an entry can show a picture's alternative text too.
+                    let bytes = footprint::inlines(&p.content, 0);
                     if p.kind.is_heading() {
-                        add(&mut s, DirectoryKind::Content, plain_text_len(&p.content));
+                        add(&mut s, DirectoryKind::Content, bytes);
                     }
                     // Only a target's text is needed: most paragraphs have no id.
                     let id = p.id.as_ref().filter(|_| xrefs);
-                    (id, id.map(|_| plain_text(&p.content)))
+                    (id, id.map(|_| (bytes, plain_text(&p.content))))
                 }
                 Block::Image(img) => {
                     add(&mut s, DirectoryKind::Images, caption_len(&img.caption));
-                    (img.id.as_ref(), img.caption.clone())
+                    let text = img.caption.clone();
+                    (img.id.as_ref(), text.map(|t| (t.len(), t)))
                 }
                 Block::Table(t) => {
                     add(&mut s, DirectoryKind::Tables, caption_len(&t.caption));
-                    (t.id.as_ref(), t.caption.clone())
+                    let text = t.caption.clone();
+                    (t.id.as_ref(), text.map(|t| (t.len(), t)))
                 }
                 _ => (None, None),
             };
-            if let (Some(id), Some(text)) = (id, text) {
-                s.target_bytes = s.target_bytes.saturating_add(text.len());
-                let start = text.chars().take(EXCERPT).collect();
-                s.targets.entry(id.clone()).or_insert((text.len(), start));
+            if let (Some(id), Some((bytes, text))) = (id, text) {
+                s.target_bytes = s.target_bytes.saturating_add(bytes);
+                let start: String = text.chars().take(EXCERPT).collect();
+                let cut = start.len() < text.len();
+                s.targets.entry(id.clone()).or_insert((bytes, start, cut));
             }
         });
         if !directories {
@@ -266,13 +275,10 @@ fn bound_cross_refs(doc: &mut Document, sizes: &Sizes, report: &mut Report) {
     let mut cut = 0usize;
     doc.walk_inline_lists_mut(&mut |list| {
         for inline in list.iter_mut() {
-            let Inline::CrossRef {
-                target, text: true, ..
-            } = inline
-            else {
+            let Inline::CrossRef { target, .. } = inline else {
                 continue;
             };
-            let Some((bytes, start)) = sizes.targets.get(target.as_str()) else {
+            let Some((bytes, start, cut_short)) = sizes.targets.get(target.as_str()) else {
                 continue;
             };
             let after = shown.saturating_add(*bytes);
@@ -282,7 +288,7 @@ fn bound_cross_refs(doc: &mut Document, sizes: &Sizes, report: &mut Report) {
             }
             cut += 1;
             let mut excerpt = start.clone();
-            if start.len() < *bytes {
+            if *cut_short {
                 excerpt.push('…');
             }
             *inline = Inline::Link {
