@@ -352,15 +352,16 @@ impl Parser<'_> {
 /// million slots leave room for ragged ones (a wide header over thousands of short rows).
 const TABLE_SLOTS_FREE: usize = 1 << 20;
 
-/// Grid slots each cell read may lay out (spans merge a few slots into one cell).
-const SLOTS_PER_CELL: usize = 4;
+/// Grid slots each cell read may lay out (spans merge a few slots into one cell; a ragged
+/// table's short rows leave slots empty, which the PDF and Markdown writers pad).
+const SLOTS_PER_CELL: usize = 8;
 
 impl Parser<'_> {
     /// The table's grid width, once its grid fits in what the document's tables may still lay
     /// out (see [`TABLE_SLOTS_FREE`]). A table that does not fit loses, until it does, its rows
     /// without cells (the spans across them shortened to match), then its row spans, then its
-    /// column spans (one warning saying which). A table that still does not fit, or whose grid
-    /// passes [`MAX_TABLE_COLUMNS`], is refused.
+    /// column spans, then its last rows (one warning saying which). A table whose grid passes
+    /// [`MAX_TABLE_COLUMNS`] is refused.
     fn bound_slots(&mut self, t: &mut Table) -> Result<usize> {
         let cells: usize = t.rows.iter().map(|r| r.cells.len()).sum();
         self.table_cells = self.table_cells.saturating_add(cells);
@@ -393,18 +394,16 @@ impl Parser<'_> {
             done.push(what);
             width = self.checked_width(t)?;
         }
-        let rows = t.rows.len();
-        let slots = rows.saturating_mul(width);
-        if slots > allowed {
-            return Err(Error::TooLarge {
-                what: "table grid",
-                detail: format!(
-                    "{}: a table of {rows} rows and {width} columns has {slots} grid slots for \
-                     {cells} cells, more than the document's tables may lay out",
-                    self.part
-                ),
-            });
+        // Still too large without spans: a ragged table (a wide row over many short ones,
+        // which some writers pad to the full width). Its last rows go; without row spans left,
+        // no cell reaches into them.
+        let fits = allowed.checked_div(width).unwrap_or(t.rows.len()).max(1);
+        if t.rows.len() > fits {
+            let gone = t.rows.len() - fits;
+            t.rows.truncate(fits);
+            done.push(format!("its last {gone} rows were left out"));
         }
+        let slots = t.rows.len().saturating_mul(width);
         if !done.is_empty() {
             let done = done.join("; ");
             self.note(WarningKind::Dropped, "table-slots", "table", || {

@@ -10,7 +10,7 @@ use crate::report::{Location, Warning, WarningKind};
 
 /// Most separate warnings of one kind; what comes after goes into one summary warning. Real
 /// documents draw a handful per kind.
-pub(super) const MAX_KEYS_PER_KIND: usize = 64;
+pub(super) const MAX_KEYS_PER_KIND: usize = 256;
 
 struct Entry {
     kind: WarningKind,
@@ -116,8 +116,8 @@ impl Warnings {
             .map(|e| {
                 let message = if e.summary {
                     format!(
-                        "{} more warnings of this kind (about other names or values than the \
-                         {MAX_KEYS_PER_KIND} above) were not listed one by one",
+                        "{} more warnings of this kind (times met, about other names or values \
+                         than the {MAX_KEYS_PER_KIND} above) were not listed one by one",
                         e.count
                     )
                 } else if e.count > 1 {
