@@ -75,9 +75,9 @@ pub struct Location {
 }
 
 impl Location {
-    /// A location in a zip part. A name longer than [`MAX_REPEATED_NAME`] bytes is cut and ends
-    /// in `…`: every warning holds its own copy, and a file can draw thousands of warnings in a
-    /// part with a name of 64 KiB.
+    /// A location in a zip part. A name longer than 120 bytes (`MAX_REPEATED_NAME`) is cut and
+    /// ends in `…`: every warning holds its own copy, and a file can draw thousands of warnings
+    /// in a part with a name of 64 KiB.
     pub fn part(part: impl AsRef<str>) -> Self {
         let part = part.as_ref();
         let shown = if part.len() > MAX_REPEATED_NAME {

@@ -355,7 +355,7 @@ impl Mark {
     pub fn split(inline: Inline) -> Result<(Mark, Vec<Inline>), Inline> {
         Ok(match inline {
             Inline::Styled { style, children } => (Mark::Style(style), children),
-            Inline::Link { href, children } => (Mark::Link(href.into()), children),
+            Inline::Link { href, children } => (Mark::Link(href), children),
             Inline::Span { style, children } => (Mark::Span(style.into()), children),
             Inline::Lang {
                 lang,
