@@ -43,13 +43,16 @@ const MIN_LINK_BUDGET: usize = 4 << 20;
 /// relationship), keeps the text without the link of the link pieces past theirs; one warning
 /// each.
 pub fn bound_repeats(doc: &mut Document, links: bool, report: &mut Report) {
-    let (mut directories, mut in_cells, mut xrefs) = (false, false, false);
+    let (mut in_cells, mut xrefs) = (false, false);
+    let mut per_kind: HashMap<DirectoryKind, usize> = HashMap::new();
     doc.walk_blocks(&mut |path, b| {
-        if matches!(b, Block::Directory { .. }) {
-            directories = true;
+        if let Block::Directory { kind } = b {
+            *per_kind.entry(*kind).or_default() += 1;
             in_cells |= path.in_table();
         }
     });
+    // Four directories of a kind always fit their budget (four times what one lists).
+    let directories = per_kind.values().any(|n| *n > 4);
     // The addresses as the readers made them (one per link written in the file, which all
     // its pieces share), each once, and all the pieces' together.
     let mut links_read: HashSet<usize> = HashSet::new();
@@ -148,24 +151,28 @@ impl Sizes {
         doc.walk_blocks(&mut |_, block| {
             let (id, text) = match block {
                 Block::Paragraph(p) => {
-                    // All its strings: an entry can show a picture's alternative text too.
-                    let bytes = footprint::inlines(&p.content, 0);
-                    if p.kind.is_heading() {
-                        add(&mut s, DirectoryKind::Content, bytes);
-                    }
                     // Only a target's text is needed: most paragraphs have no id.
                     let id = p.id.as_ref().filter(|_| xrefs);
+                    let listed = directories && p.kind.is_heading();
+                    if !listed && id.is_none() {
+                        return;
+                    }
+                    // All its strings: an entry can show a picture's alternative text too.
+                    let bytes = footprint::inlines(&p.content, 0);
+                    if listed {
+                        add(&mut s, DirectoryKind::Content, bytes);
+                    }
                     (id, id.map(|_| (bytes, plain_text(&p.content))))
                 }
                 Block::Image(img) => {
                     add(&mut s, DirectoryKind::Images, caption_len(&img.caption));
-                    let text = img.caption.clone();
-                    (img.id.as_ref(), text.map(|t| (t.len(), t)))
+                    let id = img.id.as_ref().filter(|_| xrefs);
+                    (id, id.and(img.caption.clone()).map(|t| (t.len(), t)))
                 }
                 Block::Table(t) => {
                     add(&mut s, DirectoryKind::Tables, caption_len(&t.caption));
-                    let text = t.caption.clone();
-                    (t.id.as_ref(), text.map(|t| (t.len(), t)))
+                    let id = t.id.as_ref().filter(|_| xrefs);
+                    (id, id.and(t.caption.clone()).map(|t| (t.len(), t)))
                 }
                 _ => (None, None),
             };
