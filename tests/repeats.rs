@@ -315,3 +315,34 @@ fn a_heading_entry_counts_its_pictures_alternative_text() {
     let kept = directories(&read(&doc).value).len();
     assert_eq!(kept, 4, "four times one list of 2 MB");
 }
+
+/// A heading's entry shows the text of a reference in it: one to a paragraph of 1 MB makes
+/// each table of contents list 1 MB, so four of them are the budget, not thousands.
+#[test]
+fn a_heading_entry_counts_the_text_its_references_show() {
+    let mut doc = Document::new();
+    let mut big = Paragraph::new(TextType::Paragraph, vec![Inline::text("w".repeat(1 << 20))]);
+    big.id = Some("big".into());
+    doc.blocks.push(Block::Paragraph(big));
+    doc.blocks.push(Block::Paragraph(Paragraph::new(
+        TextType::Heading,
+        vec![
+            Inline::text("H "),
+            Inline::CrossRef {
+                target: "big".into(),
+                number: false,
+                text: true,
+            },
+        ],
+    )));
+    for _ in 0..300 {
+        doc.blocks.push(Block::Directory {
+            kind: DirectoryKind::Content,
+        });
+    }
+    let c = read(&doc);
+    assert_eq!(directories(&c.value).len(), 4);
+    let html =
+        sdconv::export(&c.value, Format::HtmlAllInOne, &ExportOptions::default()).expect("html");
+    assert!(html.value.len() < 8 << 20, "{} bytes", html.value.len());
+}

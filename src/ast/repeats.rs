@@ -126,11 +126,12 @@ fn bound_links(doc: &mut Document, budget: usize, report: &mut Report) {
     );
 }
 
-/// What the directories and cross-references of a document would write, read in one walk.
+/// What the directories and cross-references of a document would write.
 #[derive(Default)]
 struct Sizes {
-    /// What one directory of each kind lists, in bytes (an upper bound: every heading, picture,
-    /// table, link and note, wherever it is).
+    /// What one directory of each kind lists, in bytes: every heading (with the text of the
+    /// references in it), picture, table, link and note, wherever it is, each with what a
+    /// writer spends on an entry.
     listed: HashMap<DirectoryKind, usize>,
     /// Each target id's text, in bytes (every string of it, alternative texts included), its
     /// start and whether that is less than all of it.
@@ -148,44 +149,52 @@ impl Sizes {
             let n = s.listed.entry(kind).or_default();
             *n = n.saturating_add(ENTRY.saturating_add(bytes));
         };
-        doc.walk_blocks(&mut |_, block| {
-            let (id, text) = match block {
-                Block::Paragraph(p) => {
-                    // Only a target's text is needed: most paragraphs have no id.
-                    let id = p.id.as_ref().filter(|_| xrefs);
-                    let listed = directories && p.kind.is_heading();
-                    if !listed && id.is_none() {
-                        return;
-                    }
-                    // All its strings: an entry can show a picture's alternative text too.
-                    let bytes = footprint::inlines(&p.content, 0);
-                    if listed {
-                        add(&mut s, DirectoryKind::Content, bytes);
-                    }
-                    (id, id.map(|_| (bytes, plain_text(&p.content))))
+        if xrefs {
+            doc.walk_blocks(&mut |_, block| {
+                let (id, text) = match block {
+                    // Only a target's text is needed: most paragraphs have no id. All its
+                    // strings count: a reference can show a picture's alternative text too.
+                    Block::Paragraph(p) => (
+                        p.id.as_ref(),
+                        p.id.as_ref()
+                            .map(|_| (footprint::inlines(&p.content, 0), plain_text(&p.content))),
+                    ),
+                    Block::Image(img) => (
+                        img.id.as_ref(),
+                        img.id
+                            .as_ref()
+                            .and(img.caption.clone())
+                            .map(|t| (t.len(), t)),
+                    ),
+                    Block::Table(t) => (
+                        t.id.as_ref(),
+                        t.id.as_ref().and(t.caption.clone()).map(|c| (c.len(), c)),
+                    ),
+                    _ => (None, None),
+                };
+                if let (Some(id), Some((bytes, text))) = (id, text) {
+                    s.target_bytes = s.target_bytes.saturating_add(bytes);
+                    let start: String = text.chars().take(EXCERPT).collect();
+                    let cut = start.len() < text.len();
+                    s.targets.entry(id.clone()).or_insert((bytes, start, cut));
                 }
-                Block::Image(img) => {
-                    add(&mut s, DirectoryKind::Images, caption_len(&img.caption));
-                    let id = img.id.as_ref().filter(|_| xrefs);
-                    (id, id.and(img.caption.clone()).map(|t| (t.len(), t)))
-                }
-                Block::Table(t) => {
-                    add(&mut s, DirectoryKind::Tables, caption_len(&t.caption));
-                    let id = t.id.as_ref().filter(|_| xrefs);
-                    (id, id.and(t.caption.clone()).map(|t| (t.len(), t)))
-                }
-                _ => (None, None),
-            };
-            if let (Some(id), Some((bytes, text))) = (id, text) {
-                s.target_bytes = s.target_bytes.saturating_add(bytes);
-                let start: String = text.chars().take(EXCERPT).collect();
-                let cut = start.len() < text.len();
-                s.targets.entry(id.clone()).or_insert((bytes, start, cut));
-            }
-        });
+            });
+        }
         if !directories {
             return s;
         }
+        doc.walk_blocks(&mut |_, block| match block {
+            Block::Paragraph(p) if p.kind.is_heading() => {
+                // All its strings (a picture's alternative text too), and the text of the
+                // references in it, which its entry shows as the heading does.
+                let bytes = footprint::inlines(&p.content, 0)
+                    .saturating_add(referenced(&p.content, &s.targets));
+                add(&mut s, DirectoryKind::Content, bytes);
+            }
+            Block::Image(img) => add(&mut s, DirectoryKind::Images, caption_len(&img.caption)),
+            Block::Table(t) => add(&mut s, DirectoryKind::Tables, caption_len(&t.caption)),
+            _ => {}
+        });
         doc.walk_inlines(&mut |inline| match inline {
             Inline::Link { href, .. } => {
                 add(
@@ -216,6 +225,17 @@ impl Sizes {
         }
         s
     }
+}
+
+/// The text the cross-references in `content` show, in bytes, by their targets' sizes.
+fn referenced(content: &[Inline], targets: &HashMap<String, (usize, String, bool)>) -> usize {
+    content.iter().fold(0usize, |n, inline| {
+        n.saturating_add(match inline {
+            Inline::CrossRef { target, .. } => targets.get(target).map_or(0, |t| t.0),
+            Inline::Note { content, .. } => referenced(content, targets),
+            other => other.children().map_or(0, |c| referenced(c, targets)),
+        })
+    })
 }
 
 fn caption_len(caption: &Option<String>) -> usize {
