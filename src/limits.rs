@@ -1,6 +1,8 @@
 //! Input limits. Every reader takes arbitrary bytes; these bound the memory and time one input
 //! can cost (zip bombs, deep XML, huge images).
 
+use std::borrow::Cow;
+
 /// Most grid columns a table may have; also caps hostile `colspan` values.
 pub const MAX_TABLE_COLUMNS: usize = 1_000;
 
@@ -72,6 +74,32 @@ impl Limits {
 /// same length, so a media name cut here is written under its own name.)
 pub const MAX_REPEATED_NAME: usize = 120;
 
+/// `name` as a report shows it: cut to [`MAX_REPEATED_NAME`] bytes, ending in `…` when cut
+/// (a warning's key, message and location each hold a copy of the names they mention).
+pub(crate) fn shown_name(name: &str) -> Cow<'_, str> {
+    if name.len() <= MAX_REPEATED_NAME {
+        Cow::Borrowed(name)
+    } else {
+        Cow::Owned(format!("{}…", char_prefix(name, MAX_REPEATED_NAME)))
+    }
+}
+
+/// The file name `name` cut to [`MAX_REPEATED_NAME`] bytes. An extension of up to 16 bytes is
+/// kept, so the name still says what the file is (a browser opening it on its own goes by it);
+/// the caller settles a clash between two names cut alike.
+pub(crate) fn cut_file_name(name: &str) -> Cow<'_, str> {
+    if name.len() <= MAX_REPEATED_NAME {
+        return Cow::Borrowed(name);
+    }
+    match name.rsplit_once('.') {
+        Some((stem, ext)) if ext.len() <= 16 && !stem.is_empty() => {
+            let stem = char_prefix(stem, MAX_REPEATED_NAME - ext.len() - 1);
+            Cow::Owned(format!("{stem}.{ext}"))
+        }
+        _ => Cow::Borrowed(char_prefix(name, MAX_REPEATED_NAME)),
+    }
+}
+
 /// The longest start of `s` that is at most `max` bytes and ends at a character boundary.
 pub(crate) fn char_prefix(s: &str, max: usize) -> &str {
     if s.len() <= max {
@@ -97,5 +125,17 @@ mod tests {
         assert_eq!(char_prefix("aé", 3), "aé");
         assert_eq!(char_prefix("日本", 4), "日");
         assert_eq!(char_prefix("日本", 0), "");
+    }
+
+    #[test]
+    fn long_names_are_shown_cut() {
+        assert_eq!(shown_name("word/document.xml"), "word/document.xml");
+        let long = "é".repeat(100);
+        assert_eq!(shown_name(&long), format!("{}…", "é".repeat(60)));
+        assert_eq!(cut_file_name("a.png"), "a.png");
+        let file = format!("{}.png", "x".repeat(200));
+        assert_eq!(cut_file_name(&file), format!("{}.png", "x".repeat(116)));
+        let odd = format!("a.{}", "y".repeat(200));
+        assert_eq!(cut_file_name(&odd).len(), MAX_REPEATED_NAME);
     }
 }

@@ -7,7 +7,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::limits::{MAX_REPEATED_NAME, char_prefix};
+use crate::limits::shown_name;
 
 /// A conversion result with its warnings.
 #[derive(Debug, Clone, PartialEq)]
@@ -79,14 +79,8 @@ impl Location {
     /// ends in `…`: every warning holds its own copy, and a file can draw thousands of warnings
     /// in a part with a name of 64 KiB.
     pub fn part(part: impl AsRef<str>) -> Self {
-        let part = part.as_ref();
-        let shown = if part.len() > MAX_REPEATED_NAME {
-            format!("{}…", char_prefix(part, MAX_REPEATED_NAME))
-        } else {
-            part.to_string()
-        };
         Location {
-            part: Some(shown),
+            part: Some(shown_name(part.as_ref()).into_owned()),
             ..Location::default()
         }
     }

@@ -4,10 +4,11 @@
 //! letters, digits, `-` and `_`, and never start with `sd-` (they get an `x-` prefix), so the two
 //! can never collide. Repeated source ids get `-2`, `-3`, … in document order.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 use crate::archive::check_entry_name;
-use crate::limits::MAX_REPEATED_NAME;
+use crate::limits::cut_file_name;
 
 /// Hands out unique ids for source ids.
 #[derive(Debug, Default)]
@@ -55,14 +56,8 @@ pub fn image_file_name(name: &str, used: &mut HashSet<String>) -> (String, bool)
     if base.starts_with('.') {
         base.replace_range(..1, "_");
     }
-    if base.len() > MAX_REPEATED_NAME {
-        // Keep the extension: it tells a browser opening the file on its own what it is.
-        let ext = base
-            .rfind('.')
-            .map(|i| base[i..].to_string())
-            .unwrap_or_default();
-        base.truncate(MAX_REPEATED_NAME.saturating_sub(ext.len().min(20)));
-        base.push_str(&ext[..ext.len().min(20)]);
+    if let Cow::Owned(cut) = cut_file_name(&base) {
+        base = cut;
     }
     if base.is_empty() || check_entry_name(&format!("images/{base}")).is_err() {
         base = "image".to_string();

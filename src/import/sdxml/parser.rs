@@ -2,7 +2,6 @@
 //! `start` decides from the enclosing frame what an element means, `end` closes the top frame and
 //! hands its product (a block, a row, a note, a meta field, …) to the frame below.
 
-use std::borrow::Cow;
 use std::collections::HashSet;
 
 use quick_xml::events::{BytesStart, Event};
@@ -13,7 +12,9 @@ use super::runs::Builder;
 use super::warn::Warnings;
 use crate::ast::{Block, Document, Inline};
 use crate::error::{Error, Result};
-use crate::limits::{Limits, MAX_REPEATED_NAME, char_prefix};
+use crate::limits::Limits;
+/// A name as warnings show it (cut to a bound), for the reader's modules.
+pub(super) use crate::limits::shown_name as shown;
 use crate::report::Location;
 use crate::report::WarningKind;
 use crate::xml::{XmlReader, push_ref};
@@ -56,16 +57,6 @@ pub(super) struct Parser<'a> {
 /// `Limits::max_xml_depth` deep with names of any length: a whole path per warning would let a
 /// small file write gigabytes of paths. Real paths are shorter than this.
 const MAX_PATH_NAMES: usize = 12;
-
-/// `name` as warnings show it: cut to [`MAX_REPEATED_NAME`] bytes, ending in `…` when cut (a
-/// warning's key, message and location each hold a copy of the names they mention).
-pub(super) fn shown(name: &str) -> Cow<'_, str> {
-    if name.len() <= MAX_REPEATED_NAME {
-        Cow::Borrowed(name)
-    } else {
-        Cow::Owned(format!("{}…", char_prefix(name, MAX_REPEATED_NAME)))
-    }
-}
 
 /// Where a warning arose: the zip part, the element path from the frames (its last
 /// [`MAX_PATH_NAMES`] names, each [`shown`]) plus `what`, and the index the current top-level

@@ -4,7 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::limits::{MAX_REPEATED_NAME, char_prefix};
+use crate::limits::cut_file_name;
 
 /// Media names handed out while converting, and the parts they come from.
 #[derive(Debug, Default, Clone)]
@@ -26,8 +26,10 @@ impl MediaNames {
         }
         let file = part.rsplit('/').next().unwrap_or(part);
         let file = if file.is_empty() { "image" } else { file };
-        let file = bounded(file);
-        let file = file.as_str();
+        // Every picture of the part holds its media name, and a writer writes it wherever the
+        // picture is: a zip entry's name of 64 KiB is cut.
+        let file = cut_file_name(file);
+        let file = &*file;
         let mut name = file.to_string();
         let n = self.next.entry(file.to_ascii_lowercase()).or_insert(2);
         while self.taken.contains(&name.to_ascii_lowercase()) {
@@ -44,25 +46,10 @@ impl MediaNames {
     }
 }
 
-/// `file`, cut to [`MAX_REPEATED_NAME`] bytes: every picture of the part holds its media name,
-/// and a writer writes it wherever the picture is. A short extension is kept, so the name still
-/// says what the file is; a clash between two names cut alike is settled by the counter.
-fn bounded(file: &str) -> String {
-    if file.len() <= MAX_REPEATED_NAME {
-        return file.to_string();
-    }
-    match file.rsplit_once('.') {
-        Some((stem, ext)) if ext.len() <= 16 && !stem.is_empty() => {
-            let stem = char_prefix(stem, MAX_REPEATED_NAME - ext.len() - 1);
-            format!("{stem}.{ext}")
-        }
-        _ => char_prefix(file, MAX_REPEATED_NAME).to_string(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::limits::MAX_REPEATED_NAME;
 
     #[test]
     fn one_name_per_part_and_no_clashes() {
