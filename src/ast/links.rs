@@ -46,37 +46,14 @@ pub fn is_unsafe(href: &str) -> bool {
 /// Unwraps every link of `doc` whose target [`is_unsafe`], keeping its text, and reports them
 /// in one warning.
 pub fn drop_unsafe_links(doc: &mut Document, report: &mut Report) {
-    let mut dropped = 0usize;
     let mut example: Option<String> = None;
-    doc.walk_inline_lists_mut(&mut |list| {
-        let before = dropped;
-        // Again while a link kept its place: one inside a dropped one comes up in this list.
-        while list
-            .iter()
-            .any(|i| matches!(i, Inline::Link { href, .. } if is_unsafe(href)))
-        {
-            let old = std::mem::take(list);
-            for inline in old {
-                match inline {
-                    Inline::Link { href, children } if is_unsafe(&href) => {
-                        dropped += 1;
-                        if example.is_none() {
-                            // Enough to recognise it; a data: URI can be megabytes.
-                            example = Some(href.chars().take(40).collect());
-                        }
-                        list.extend(children);
-                    }
-                    other => list.push(other),
-                }
-            }
+    let dropped = unwrap_links(doc, |href| {
+        let goes = is_unsafe(href);
+        if goes && example.is_none() {
+            // Enough to recognise it; a data: URI can be megabytes.
+            example = Some(href.chars().take(40).collect());
         }
-        // The link's text now stands beside its neighbours: `a<a href="bad">b</a>` must become
-        // the one text `ab` of the canonical form, not two texts side by side. Every link and
-        // wrapper of canonical content nests in mark order, so putting this list in canonical
-        // form puts the whole content in it.
-        if dropped > before {
-            *list = super::inline::normalize(list);
-        }
+        goes
     });
     if let Some(example) = example {
         report.warn(
@@ -88,6 +65,39 @@ pub fn drop_unsafe_links(doc: &mut Document, report: &mut Report) {
             Location::default(),
         );
     }
+}
+
+/// Unwraps every link of `doc` whose target `unwrap` picks, keeping its text in its place;
+/// returns how many. `unwrap` is asked once of each link, in the order the inline lists are
+/// walked (a link inside an unwrapped one is asked in its turn, in that list).
+pub(crate) fn unwrap_links(doc: &mut Document, mut unwrap: impl FnMut(&str) -> bool) -> usize {
+    let mut unwrapped = 0usize;
+    doc.walk_inline_lists_mut(&mut |list| {
+        if !list.iter().any(|i| matches!(i, Inline::Link { .. })) {
+            return;
+        }
+        let before = unwrapped;
+        // Items still to place, the next one last: an unwrapped link's children come next.
+        let mut pending = std::mem::take(list);
+        pending.reverse();
+        while let Some(inline) = pending.pop() {
+            match inline {
+                Inline::Link { href, children } if unwrap(&href) => {
+                    unwrapped += 1;
+                    pending.extend(children.into_iter().rev());
+                }
+                other => list.push(other),
+            }
+        }
+        // The link's text now stands beside its neighbours: `a<a href="bad">b</a>` must become
+        // the one text `ab` of the canonical form, not two texts side by side. Every link and
+        // wrapper of canonical content nests in mark order, so putting this list in canonical
+        // form puts the whole content in it.
+        if unwrapped > before {
+            *list = super::inline::normalize(list);
+        }
+    });
+    unwrapped
 }
 
 #[cfg(test)]

@@ -12,7 +12,8 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use super::footprint;
-use super::inline::{normalize, plain_text, plain_text_len};
+use super::inline::{plain_text, plain_text_len};
+use super::links;
 use super::{Block, DirectoryKind, Document, IndexNode, Inline, NoteKind};
 use crate::report::{Location, Report, WarningKind};
 
@@ -89,32 +90,13 @@ pub fn bound_repeats(doc: &mut Document, links: bool, report: &mut Report) {
 /// text stays without its link.
 fn bound_links(doc: &mut Document, budget: usize, report: &mut Report) {
     let mut written = 0usize;
-    let mut unlinked = 0usize;
-    doc.walk_inline_lists_mut(&mut |list| {
-        if !list.iter().any(|i| matches!(i, Inline::Link { .. })) {
-            return;
+    let unlinked = links::unwrap_links(doc, |href| {
+        let after = written.saturating_add(href.len());
+        let fits = after <= budget;
+        if fits {
+            written = after;
         }
-        let before = unlinked;
-        for inline in std::mem::take(list) {
-            match inline {
-                Inline::Link { href, children } => {
-                    let after = written.saturating_add(href.len());
-                    if after <= budget {
-                        written = after;
-                        list.push(Inline::Link { href, children });
-                    } else {
-                        unlinked += 1;
-                        list.extend(children);
-                    }
-                }
-                other => list.push(other),
-            }
-        }
-        // The text now stands beside its neighbours: as in `links::drop_unsafe_links`, putting
-        // this list in canonical form puts the whole content in it.
-        if unlinked > before {
-            *list = normalize(list);
-        }
+        !fits
     });
     report.warn(
         WarningKind::Dropped,
