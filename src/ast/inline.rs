@@ -427,21 +427,6 @@ pub fn plain_text(inlines: &[Inline]) -> String {
     s
 }
 
-/// The length in bytes of [`plain_text`] of `inlines`, without making it.
-pub fn plain_text_len(inlines: &[Inline]) -> usize {
-    inlines.iter().fold(0usize, |n, inline| {
-        n.saturating_add(match inline {
-            Inline::Text { text } => text.len(),
-            Inline::LineBreak => 1,
-            Inline::Ruby { base, reading } if reading.is_empty() => base.len(),
-            // `base (reading)`, as `Inline::ruby_text` writes it.
-            Inline::Ruby { base, reading } => base.len() + reading.len() + 3,
-            Inline::Math { math, .. } => crate::ast::math::linear_text(math).len(),
-            other => other.children().map_or(0, plain_text_len),
-        })
-    })
-}
-
 fn push_plain_text(inlines: &[Inline], out: &mut String) {
     for inline in inlines {
         match inline {
@@ -475,13 +460,5 @@ mod tests {
             Inline::styled(TextStyle::Bold, vec![t("b")]),
         ];
         assert_eq!(plain_text(&input), "a\nb");
-        assert_eq!(plain_text_len(&input), 3);
-        let ruby = |reading: &str| Inline::Ruby {
-            base: "漢".into(),
-            reading: reading.into(),
-        };
-        for content in [vec![ruby("kan")], vec![ruby(""), t("x")]] {
-            assert_eq!(plain_text_len(&content), plain_text(&content).len());
-        }
     }
 }

@@ -12,7 +12,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use super::footprint;
-use super::inline::{plain_text, plain_text_len};
+use super::inline::plain_text;
 use super::links;
 use super::{Block, DirectoryKind, Document, IndexNode, Inline, NoteKind};
 use crate::report::{Location, Report, WarningKind};
@@ -27,8 +27,8 @@ const ENTRY: usize = 256;
 /// has (chapter tables of contents included).
 const MIN_DIRECTORY_BUDGET: usize = 4 << 20;
 
-/// The cross-references that show their target's text show at most this many bytes of it in
-/// all, or four times the text of every target when that is more.
+/// The cross-references show at most this many bytes of their targets' text in all, or four
+/// times the text of every target they name when that is more.
 const MIN_XREF_BUDGET: usize = 4 << 20;
 
 /// How much of a target's text a cross-reference past the budget shows, in characters.
@@ -44,7 +44,7 @@ const MIN_LINK_BUDGET: usize = 4 << 20;
 /// relationship), keeps the text without the link of the link pieces past theirs; one warning
 /// each.
 pub fn bound_repeats(doc: &mut Document, links: bool, report: &mut Report) {
-    let (mut in_cells, mut xrefs) = (false, false);
+    let mut in_cells = false;
     let mut per_kind: HashMap<DirectoryKind, usize> = HashMap::new();
     doc.walk_blocks(&mut |path, b| {
         if let Block::Directory { kind } = b {
@@ -57,11 +57,15 @@ pub fn bound_repeats(doc: &mut Document, links: bool, report: &mut Report) {
     // The addresses as the readers made them (one per link written in the file, which all
     // its pieces share), each once, and all the pieces' together.
     let mut links_read: HashSet<usize> = HashSet::new();
+    // The ids cross-references name (any may show its target's text: one without a number
+    // does); only their blocks are measured.
+    let mut referenced: HashSet<String> = HashSet::new();
     let mut address_bytes = 0usize;
     let mut piece_bytes = 0usize;
     doc.walk_inlines(&mut |i| match i {
-        // Any reference may show its target's text: one without a number does.
-        Inline::CrossRef { .. } => xrefs = true,
+        Inline::CrossRef { target, .. } if !referenced.contains(target) => {
+            referenced.insert(target.clone());
+        }
         Inline::Link { href, .. } if links => {
             piece_bytes = piece_bytes.saturating_add(href.len());
             if links_read.insert(Arc::as_ptr(href).cast::<u8>() as usize) {
@@ -74,9 +78,11 @@ pub fn bound_repeats(doc: &mut Document, links: bool, report: &mut Report) {
     if piece_bytes > link_budget {
         bound_links(doc, link_budget, report);
     }
-    // Most documents have neither directories nor such references: no need to measure them.
+    // Most documents have neither more than four directories of a kind nor cross-references:
+    // no need to measure them.
+    let xrefs = !referenced.is_empty();
     if directories || xrefs {
-        let sizes = Sizes::of(doc, directories, xrefs);
+        let sizes = Sizes::of(doc, directories, referenced);
         if directories {
             bound_directories(doc, &sizes, in_cells, report);
         }
@@ -118,48 +124,48 @@ struct Sizes {
     /// Each target id's text, in bytes (every string of it, alternative texts included), its
     /// start and whether that is less than all of it.
     targets: HashMap<String, (usize, String, bool)>,
-    /// All targets' text together.
+    /// All those targets' text together.
     target_bytes: usize,
 }
 
 impl Sizes {
-    /// What `doc`'s directories list, when it has `directories`, and its targets' text, when
-    /// it has text-showing cross-references (`xrefs`).
-    fn of(doc: &Document, directories: bool, xrefs: bool) -> Self {
+    /// What `doc`'s directories list, when it has `directories`, and the text of the targets
+    /// its cross-references name (`referenced`).
+    fn of(doc: &Document, directories: bool, referenced: HashSet<String>) -> Self {
         let mut s = Sizes::default();
         let add = |s: &mut Sizes, kind, bytes: usize| {
             let n = s.listed.entry(kind).or_default();
             *n = n.saturating_add(ENTRY.saturating_add(bytes));
         };
-        if xrefs {
+        if !referenced.is_empty() {
             doc.walk_blocks(&mut |_, block| {
-                let (id, text) = match block {
-                    // Only a target's text is needed: most paragraphs have no id. All its
-                    // strings count: a reference can show a picture's alternative text too.
-                    Block::Paragraph(p) => (
-                        p.id.as_ref(),
-                        p.id.as_ref()
-                            .map(|_| (footprint::inlines(&p.content, 0), plain_text(&p.content))),
-                    ),
-                    Block::Image(img) => (
-                        img.id.as_ref(),
-                        img.id
-                            .as_ref()
-                            .and(img.caption.clone())
-                            .map(|t| (t.len(), t)),
-                    ),
-                    Block::Table(t) => (
-                        t.id.as_ref(),
-                        t.id.as_ref().and(t.caption.clone()).map(|c| (c.len(), c)),
-                    ),
-                    _ => (None, None),
+                let id = match block {
+                    Block::Paragraph(p) => p.id.as_ref(),
+                    Block::Image(img) => img.id.as_ref(),
+                    Block::Table(t) => t.id.as_ref(),
+                    _ => None,
                 };
-                if let (Some(id), Some((bytes, text))) = (id, text) {
-                    s.target_bytes = s.target_bytes.saturating_add(bytes);
-                    let start: String = text.chars().take(EXCERPT).collect();
-                    let cut = start.len() < text.len();
-                    s.targets.entry(id.clone()).or_insert((bytes, start, cut));
+                // Only a referenced block is measured (in an sd.xml file every paragraph has
+                // an id), and the first block with an id is its target.
+                let Some(id) = id.filter(|id| referenced.contains(*id)) else {
+                    return;
+                };
+                if s.targets.contains_key(id) {
+                    return;
                 }
+                let (bytes, text) = match block {
+                    // All its strings: a reference can show a picture's alternative text too.
+                    Block::Paragraph(p) => {
+                        (footprint::inlines(&p.content, 0), plain_text(&p.content))
+                    }
+                    Block::Image(img) => caption_text(&img.caption),
+                    Block::Table(t) => caption_text(&t.caption),
+                    _ => return,
+                };
+                s.target_bytes = s.target_bytes.saturating_add(bytes);
+                let start: String = text.chars().take(EXCERPT).collect();
+                let cut = start.len() < text.len();
+                s.targets.insert(id.clone(), (bytes, start, cut));
             });
         }
         if !directories {
@@ -170,7 +176,7 @@ impl Sizes {
                 // All its strings (a picture's alternative text too), and the text of the
                 // references in it, which its entry shows as the heading does.
                 let bytes = footprint::inlines(&p.content, 0)
-                    .saturating_add(referenced(&p.content, &s.targets));
+                    .saturating_add(shown_by_refs(&p.content, &s.targets));
                 add(&mut s, DirectoryKind::Content, bytes);
             }
             Block::Image(img) => add(&mut s, DirectoryKind::Images, caption_len(&img.caption)),
@@ -193,7 +199,7 @@ impl Sizes {
                     NoteKind::Sidenote => DirectoryKind::Sidenotes,
                     _ => DirectoryKind::Footnotes,
                 };
-                add(&mut s, kind, plain_text_len(content));
+                add(&mut s, kind, footprint::inlines(content, 0));
             }
             Inline::IndexMark { .. } => add(&mut s, DirectoryKind::Indexes, 0),
             _ => {}
@@ -210,14 +216,20 @@ impl Sizes {
 }
 
 /// The text the cross-references in `content` show, in bytes, by their targets' sizes.
-fn referenced(content: &[Inline], targets: &HashMap<String, (usize, String, bool)>) -> usize {
+fn shown_by_refs(content: &[Inline], targets: &HashMap<String, (usize, String, bool)>) -> usize {
     content.iter().fold(0usize, |n, inline| {
         n.saturating_add(match inline {
             Inline::CrossRef { target, .. } => targets.get(target).map_or(0, |t| t.0),
-            Inline::Note { content, .. } => referenced(content, targets),
-            other => other.children().map_or(0, |c| referenced(c, targets)),
+            Inline::Note { content, .. } => shown_by_refs(content, targets),
+            other => other.children().map_or(0, |c| shown_by_refs(c, targets)),
         })
     })
+}
+
+/// A caption's size and text, for a target.
+fn caption_text(caption: &Option<String>) -> (usize, String) {
+    let text = caption.clone().unwrap_or_default();
+    (text.len(), text)
 }
 
 fn caption_len(caption: &Option<String>) -> usize {
