@@ -67,6 +67,13 @@ impl Limits {
     }
 }
 
+/// Most different marks (styles, a link, a character style, a language) one run of text may
+/// carry in a reader. Every run holds its own copy of the marks over it, so marks nested as
+/// deep as the input allows would cost that depth for every piece of text. A mark opened again
+/// inside itself adds nothing (the canonical form keeps one of each), so only different marks
+/// count, and real text carries a handful.
+pub(crate) const MAX_RUN_MARKS: usize = 16;
+
 /// Longest name, in bytes, the engine repeats wherever something is named: a media file name
 /// given to every picture of a part, a part name in every warning's location. A zip entry's name
 /// can be 64 KiB, so a short file that names one part thousands of times would otherwise write

@@ -152,7 +152,7 @@ fn run_image_action(
 }
 
 fn passes(action: &Action, block: &Block, ctx: &Ctx) -> bool {
-    action.filters.iter().all(|f| f.matches(block, ctx.media))
+    passes_as(action, block, ctx, None)
 }
 
 /// [`passes`], with [`Filter::AllBold`] answered from `bold` when it is known.

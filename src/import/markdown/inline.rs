@@ -1,8 +1,9 @@
 //! Inline content: the buffer events add runs to, text and formulas, marks and atoms.
 
-use super::{InlineBuf, MAX_OPEN_MARKS, Para, Reader, State, Verbatim};
+use super::{InlineBuf, Para, Reader, State, Verbatim};
 use crate::ast::inline::{Leaf, Run};
 use crate::ast::{Inline, Mark};
+use crate::limits::MAX_RUN_MARKS;
 use crate::report::WarningKind;
 
 impl Reader<'_, '_, '_> {
@@ -59,11 +60,12 @@ impl Reader<'_, '_, '_> {
     }
 
     /// Opens a mark. One already open adds nothing (the canonical form would drop the copy);
-    /// one beyond [`MAX_OPEN_MARKS`] distinct marks is dropped, warned, its text kept.
+    /// one beyond [`MAX_RUN_MARKS`] distinct marks is dropped, warned, its text kept (Markdown
+    /// has five styles and links nest two deep, so only hostile nesting gets there).
     pub(super) fn push_mark(&mut self, st: &mut State, mark: Mark) {
         let buf = self.inline_buf(st);
         let open = buf.marks.contains(&mark);
-        let added = !open && buf.marks.len() < MAX_OPEN_MARKS;
+        let added = !open && buf.marks.len() < MAX_RUN_MARKS;
         if added {
             buf.marks.push(mark);
         }
@@ -72,7 +74,10 @@ impl Reader<'_, '_, '_> {
             self.warn_once(
                 "mark-depth",
                 WarningKind::Lossy,
-                "formatting or links inside more than 16 different ones are dropped; their text is kept",
+                &format!(
+                    "formatting or links inside more than {MAX_RUN_MARKS} different ones are \
+                     dropped; their text is kept"
+                ),
             );
         }
     }

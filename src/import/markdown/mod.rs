@@ -69,12 +69,6 @@ const NOTE_COPIES_PER_BYTE: usize = 8;
 /// The least budget of copied note content, for short texts.
 const MIN_NOTE_COPIES: usize = 1 << 20;
 
-/// The most distinct marks open at once. Styles are at most five (italic, bold, strike,
-/// superscript, subscript) and CommonMark links nest at most two deep (an autolink inside a
-/// link's text), so ordinary text never comes near; only distinct link targets nested without
-/// end could, and each run copies the open marks.
-const MAX_OPEN_MARKS: usize = 16;
-
 /// Options for the Markdown reader.
 #[derive(Debug, Clone, Default)]
 #[non_exhaustive]

@@ -9,13 +9,10 @@
 use crate::ast::inline::{Leaf, Run, append, from_runs, to_runs};
 use crate::ast::{Inline, Mark};
 
-/// Most different marks one run may carry. Every run holds its own copy of the marks over it,
-/// so marks nested as deep as the XML allows (`Limits::max_xml_depth`) would cost that depth for
-/// every piece of text: a 2 KB zip could ask for gigabytes. A mark opened again inside itself
-/// adds nothing (`<b><b>x</b></b>` is bold once, as the canonical form has it), so only
-/// different marks count, and real text carries a handful (styles, a link, a character style,
-/// a language).
-pub(super) const MAX_RUN_MARKS: usize = 16;
+/// Most different marks one run may carry: marks nested as deep as the XML allows
+/// (`Limits::max_xml_depth`) would cost that depth for every piece of text, a 2 KB zip asking
+/// for gigabytes.
+pub(super) use crate::limits::MAX_RUN_MARKS;
 
 /// How many runs are kept before they are nested. Each run holds a copy of its marks (one
 /// `Mark` is 40 bytes): a paragraph of many short pieces under several marks would otherwise
