@@ -3,6 +3,8 @@
 //! bytes are needed (pixels, `data:` URIs, files on disk). A picture whose deflate stream is
 //! corrupt is a warning (or, kept raw, passes through), never a panic.
 
+mod common;
+
 use std::io::{Cursor, Read};
 
 use sdconv::WarningKind;
@@ -343,4 +345,63 @@ fn the_cli_streams_pictures_into_the_html_folder() {
     let (stderr, images) = run(&corrupt(&docx, &part), "bad");
     assert!(stderr.contains("not written"), "{stderr}");
     assert!(images.is_empty(), "{images:?}");
+}
+
+/// A 4×2 palette PNG whose `PLTE` chunk holds 4 bytes, not whole colours: the `image` crate's
+/// PNG decoder (png 0.18.1) panics on it instead of failing (image-rs/image-png#694).
+fn broken_palette_png() -> Vec<u8> {
+    let mut rows = Vec::new();
+    for _ in 0..2 {
+        rows.extend_from_slice(&[0, 0, 1, 0, 1]);
+    }
+    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut z, &rows).unwrap();
+    common::png_chunks(&[
+        (b"IHDR", &[0, 0, 0, 4, 0, 0, 0, 2, 8, 3, 0, 0, 0]),
+        (b"PLTE", &[1, 2, 3, 4]),
+        (b"IDAT", &z.finish().unwrap()),
+        (b"IEND", &[]),
+    ])
+}
+
+#[test]
+fn a_palette_of_broken_colours_is_a_warning_in_every_decoder_not_a_panic() {
+    let mut doc = picture_doc(4, 2);
+    doc.media.add("photo.png", broken_palette_png());
+    let pdf = sdconv::export(&doc, Format::Pdf, &ExportOptions::default()).unwrap();
+    assert!(
+        has(
+            &pdf.warnings,
+            WarningKind::MissingMedia,
+            "palette is not whole colours"
+        ),
+        "{:?}",
+        pdf.warnings
+    );
+    let mut compressed = ExportOptions::default();
+    compressed.word.settings = compressed.word.settings.with_compressed_images(true);
+    let word = sdconv::export(&doc, Format::Word, &compressed).unwrap();
+    assert!(
+        has(
+            &word.warnings,
+            WarningKind::Lossy,
+            "palette is not whole colours"
+        ),
+        "{:?}",
+        word.warnings
+    );
+    // The rotating routine decodes landscape pictures: this one is reported and left.
+    let docx = sdconv::export(&doc, Format::Word, &ExportOptions::default())
+        .unwrap()
+        .value;
+    let rotated = sdconv::import(Format::Word, &docx, &rotate()).unwrap();
+    assert!(
+        has(
+            &rotated.warnings,
+            WarningKind::Lossy,
+            "palette is not whole colours"
+        ),
+        "{:?}",
+        rotated.warnings
+    );
 }

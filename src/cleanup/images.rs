@@ -78,6 +78,9 @@ fn process_one(item: &MediaItem, op: ImageOp) -> Result<Option<MediaItem>, Strin
         // Only the first frame would survive a decode and encode.
         return Err("animated GIF pictures are kept as they are".into());
     }
+    if let Some(why) = crate::picture::png_decoder_trap(&bytes) {
+        return Err(why.into());
+    }
     let mut reader = ImageReader::with_format(Cursor::new(bytes.as_ref()), format);
     let mut limits = image::Limits::default();
     limits.max_image_width = Some(MAX_SIDE);

@@ -116,7 +116,11 @@ fn compress_one(
         Ok(bytes) => bytes,
         Err(e) => return unreadable(e),
     };
-    let img = match image::load_from_memory_with_format(&bytes, format) {
+    let decoded = match crate::picture::png_decoder_trap(&bytes) {
+        Some(why) => Err(why.to_string()),
+        None => image::load_from_memory_with_format(&bytes, format).map_err(|e| e.to_string()),
+    };
+    let img = match decoded {
         Ok(img) => img,
         Err(e) => {
             let msg = format!(

@@ -68,6 +68,9 @@ pub(crate) fn image(item: &MediaItem, max_pixels: u64) -> Result<Image, String> 
         MediaKind::Jpeg => image::ImageFormat::Jpeg,
         other => return Err(format!("{} pictures cannot be drawn", other.extension())),
     };
+    if let Some(why) = crate::picture::png_decoder_trap(&bytes) {
+        return Err(format!("it cannot be decoded ({why})"));
+    }
     let mut reader = image::ImageReader::with_format(std::io::Cursor::new(&bytes[..]), format);
     let mut limits = image::Limits::default();
     limits.max_alloc = Some(max_pixels.saturating_mul(4));
