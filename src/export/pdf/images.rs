@@ -1,5 +1,5 @@
 //! Pictures as krilla images: JPEG bytes passed through (krilla writes them as `DCTDecode`
-//! unchanged), 8-bit grey and RGB PNGs' compressed rows passed through under a PNG predictor
+//! unchanged), grey, RGB and palette PNGs' compressed rows passed through under a PNG predictor
 //! (`png.rs`, with the patched krilla in `vendor/krilla`), every other picture the `image` crate
 //! reads decoded here to grey or RGB
 //! (transparent parts over white paper, as before: no soft masks, so nothing PDF/A-1 or a
@@ -47,7 +47,8 @@ pub(crate) fn image(item: &MediaItem, max_pixels: u64) -> Result<Image, String> 
     if item.kind == MediaKind::Png
         && let Some(rows) = super::png::filtered_rows(&bytes, max_pixels)
     {
-        let space = if rows.colors == 1 {
+        // A palette's colours are RGB.
+        let space = if rows.colors == 1 && rows.palette.is_none() {
             ImageColorspace::Luma
         } else {
             ImageColorspace::Rgb
@@ -57,7 +58,14 @@ pub(crate) fn image(item: &MediaItem, max_pixels: u64) -> Result<Image, String> 
             super::png::Zlib::Within(range) => Arc::new(bytes.slice(range)),
             super::png::Zlib::Joined(joined) => Arc::new(joined),
         };
-        if let Ok(img) = Image::from_png_filtered_zlib(data.into(), rows.size, space, false) {
+        if let Ok(img) = Image::from_png_filtered_zlib(
+            data.into(),
+            rows.size,
+            space,
+            rows.bits,
+            rows.palette,
+            false,
+        ) {
             return Ok(img);
         }
     }

@@ -1,9 +1,11 @@
 //! PNG pictures whose compressed rows a PDF can hold as they are. PDF's Flate filter with a PNG
-//! predictor (`/Predictor 15`) reads exactly what a PNG's IDAT chunks hold, so an 8-bit grey or
-//! RGB picture, not interlaced and without transparency, is embedded without being decoded or
-//! deflated again: that decode and deflate were most of the PDF writer's time on a document with
-//! pictures, and all of its peak memory above the tree. Every other PNG takes the decoding path
-//! in `images.rs`.
+//! predictor (`/Predictor 15`) reads exactly what a PNG's IDAT chunks hold, so a grey, RGB or
+//! palette picture, not interlaced and without transparency, is embedded without being decoded
+//! or deflated again: that decode and deflate were most of the PDF writer's time on a document
+//! with pictures, and all of its peak memory above the tree. A palette becomes an `/Indexed`
+//! colour space, so a screenshot's one byte (or less) per pixel stays that size instead of
+//! growing to three. Every other PNG (transparency, 16-bit samples, interlacing) takes the
+//! decoding path in `images.rs`.
 //!
 //! What is passed through is checked first as a decoder would: the chunk structure and every
 //! chunk's CRC, and the zlib stream inflated (into a small buffer, never kept) to exactly one
@@ -17,15 +19,20 @@ use flate2::{Decompress, FlushDecompress, Status};
 /// The PNG signature.
 const SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
 
-/// An 8-bit grey or RGB PNG's rows, still deflated, ready for a PNG predictor.
+/// A grey, RGB or palette PNG's rows, still deflated, ready for a PNG predictor.
 #[derive(Debug, PartialEq)]
 pub(crate) struct FilteredRows {
     /// The zlib stream.
     pub(crate) zlib: Zlib,
     /// Width and height in pixels.
     pub(crate) size: (u32, u32),
-    /// Samples per pixel: 1 (grey) or 3 (RGB).
+    /// Samples per pixel: 1 (grey, palette index) or 3 (RGB).
     pub(crate) colors: u8,
+    /// Bits per sample: 1, 2, 4 or 8 (RGB: 8).
+    pub(crate) bits: u8,
+    /// The palette's RGB triples, 2^`bits` of them: entries the file does not give are black,
+    /// as decoders show an index past the palette, so every sample names a colour.
+    pub(crate) palette: Option<Vec<u8>>,
 }
 
 /// Where a PNG's zlib stream is: one IDAT chunk's data, a range of the file (no copy), or
@@ -39,11 +46,13 @@ pub(crate) enum Zlib {
 }
 
 /// The rows of `png` when a PDF can take them unchanged, `None` when the picture needs
-/// decoding (another colour type or depth, interlacing, transparency, more than `max_pixels`
-/// pixels) or is damaged in any way a decoder would notice.
+/// decoding (alpha, 16-bit samples, interlacing, transparency, more than `max_pixels` pixels, a
+/// palette picture without a palette or with more colours than its samples can name) or is
+/// damaged in any way a decoder would notice.
 pub(crate) fn filtered_rows(png: &[u8], max_pixels: u64) -> Option<FilteredRows> {
     let body = png.strip_prefix(SIGNATURE)?;
     let mut header = None;
+    let mut palette = None;
     let mut idat: Vec<Range<usize>> = Vec::new();
     let mut rest = body;
     loop {
@@ -53,6 +62,7 @@ pub(crate) fn filtered_rows(png: &[u8], max_pixels: u64) -> Option<FilteredRows>
         rest = after;
         match kind {
             b"IHDR" => header = Some(Header::read(data)?),
+            b"PLTE" => palette = Some(data),
             // Colour keys make pixels transparent, which this path cannot express.
             b"tRNS" => return None,
             b"IDAT" => idat.push(data_at..data_at + data.len()),
@@ -61,6 +71,11 @@ pub(crate) fn filtered_rows(png: &[u8], max_pixels: u64) -> Option<FilteredRows>
         }
     }
     let header = header?;
+    let palette = match (header.indexed, palette) {
+        (false, _) => None,
+        (true, Some(p)) => Some(full_palette(p, header.bits)?),
+        (true, None) => return None,
+    };
     let (w, h) = header.size;
     if u64::from(w) * u64::from(h) > max_pixels {
         return None;
@@ -80,18 +95,36 @@ pub(crate) fn filtered_rows(png: &[u8], max_pixels: u64) -> Option<FilteredRows>
         Zlib::Within(r) => png.get(r.clone()).unwrap_or_default(),
         Zlib::Joined(v) => v.as_slice(),
     };
-    let stride = u64::from(w) * u64::from(header.colors) + 1;
+    // Whole bytes per row: samples of less than 8 bits share bytes, the last one padded.
+    let stride = (u64::from(w) * u64::from(header.colors) * u64::from(header.bits)).div_ceil(8) + 1;
     rows_are_whole(stream, stride, u64::from(h)).then_some(FilteredRows {
         zlib,
         size: header.size,
         colors: header.colors,
+        bits: header.bits,
+        palette,
     })
+}
+
+/// The palette's triples padded with black to the 2^`bits` colours samples can name, or `None`
+/// when the chunk is not whole triples or holds more than that (PNG allows neither).
+fn full_palette(plte: &[u8], bits: u8) -> Option<Vec<u8>> {
+    let full = 3usize << bits;
+    if plte.is_empty() || plte.len() % 3 != 0 || plte.len() > full {
+        return None;
+    }
+    let mut out = plte.to_vec();
+    out.resize(full, 0);
+    Some(out)
 }
 
 /// What IHDR says, for a picture this path can take.
 struct Header {
     size: (u32, u32),
     colors: u8,
+    bits: u8,
+    /// Samples are palette indices.
+    indexed: bool,
 }
 
 impl Header {
@@ -115,14 +148,21 @@ impl Header {
             u32::from_be_bytes([w0, w1, w2, w3]),
             u32::from_be_bytes([h0, h1, h2, h3]),
         );
-        let colors = match color {
-            0 => 1,
-            2 => 3,
-            // Palette, grey with alpha, RGBA: decoded.
+        // PNG's depths per colour type (ISO 15948 §11.2.2); 16-bit samples are decoded, as
+        // are grey with alpha and RGBA.
+        let (colors, indexed) = match (color, depth) {
+            (0 | 3, 1 | 2 | 4 | 8) => (1, color == 3),
+            (2, 8) => (3, false),
             _ => return None,
         };
-        (size.0 > 0 && size.1 > 0 && depth == 8 && method == 0 && filter == 0 && interlace == 0)
-            .then_some(Header { size, colors })
+        (size.0 > 0 && size.1 > 0 && method == 0 && filter == 0 && interlace == 0).then_some(
+            Header {
+                size,
+                colors,
+                bits: depth,
+                indexed,
+            },
+        )
     }
 }
 
@@ -186,7 +226,8 @@ mod tests {
     use super::*;
     use std::io::{Read, Write};
 
-    /// A PNG of `rows` (each with its filter byte) at colour type `color`, IDAT split in two.
+    /// A PNG of `rows` (each with its filter byte) at colour type `color`, 8-bit samples,
+    /// IDAT split in two.
     fn png(w: u32, h: u32, color: u8, rows: &[u8], extra: &[(&[u8; 4], &[u8])]) -> Vec<u8> {
         png_in(w, h, color, rows, extra, true)
     }
@@ -196,6 +237,18 @@ mod tests {
         w: u32,
         h: u32,
         color: u8,
+        rows: &[u8],
+        extra: &[(&[u8; 4], &[u8])],
+        split: bool,
+    ) -> Vec<u8> {
+        png_of(w, h, (color, 8), rows, extra, split)
+    }
+
+    /// A PNG of colour type and depth `kind`.
+    fn png_of(
+        w: u32,
+        h: u32,
+        (color, depth): (u8, u8),
         rows: &[u8],
         extra: &[(&[u8; 4], &[u8])],
         split: bool,
@@ -214,7 +267,7 @@ mod tests {
         let mut ihdr = Vec::new();
         ihdr.extend_from_slice(&w.to_be_bytes());
         ihdr.extend_from_slice(&h.to_be_bytes());
-        ihdr.extend_from_slice(&[8, color, 0, 0, 0]);
+        ihdr.extend_from_slice(&[depth, color, 0, 0, 0]);
         push(b"IHDR", &ihdr);
         for (kind, data) in extra {
             push(kind, data);
@@ -264,11 +317,41 @@ mod tests {
     #[test]
     fn what_a_pdf_cannot_take_unchanged_is_left_to_the_decoder() {
         let rgb = [0, 1, 2, 3];
-        // Transparency, palette, RGBA, over the pixel limit.
+        // Transparency, RGBA, over the pixel limit.
         assert!(filtered_rows(&png(1, 1, 2, &rgb, &[(b"tRNS", &[0, 0, 0, 0, 0, 0])]), 9).is_none());
-        assert!(filtered_rows(&png(1, 1, 3, &[0, 0], &[(b"PLTE", &[0, 0, 0])]), 9).is_none());
         assert!(filtered_rows(&png(1, 1, 6, &[0, 1, 2, 3, 4], &[]), 9).is_none());
         assert!(filtered_rows(&png(1, 1, 2, &rgb, &[]), 0).is_none());
+    }
+
+    #[test]
+    fn palettes_and_small_samples_pass_through_whole_bytes_per_row() {
+        // 5 pixels of 2 bits: two bytes per row after the filter byte.
+        let rows = [0, 0b0001_1011, 0b0100_0000, 2, 0, 0];
+        let three = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+        let file = png_of(5, 2, (3, 2), &rows, &[(b"PLTE", &three)], true);
+        let got = filtered_rows(&file, 100).expect("passes through");
+        assert_eq!((got.size, got.colors, got.bits), ((5, 2), 1, 2));
+        // Padded to the four colours 2 bits name.
+        let mut padded = three.to_vec();
+        padded.extend([0, 0, 0]);
+        assert_eq!(got.palette, Some(padded));
+        let grey = png_of(5, 2, (0, 2), &rows, &[], false);
+        let got = filtered_rows(&grey, 100).expect("passes through");
+        assert_eq!((got.bits, got.palette), (2, None));
+        // A row's bytes counted at 8 bits per sample would not fit.
+        assert!(filtered_rows(&png_of(5, 2, (0, 8), &rows, &[], false), 100).is_none());
+        // No palette, one of a colour and a third, five colours for 2-bit samples, 16-bit
+        // grey: decoded.
+        assert!(filtered_rows(&png_of(5, 2, (3, 2), &rows, &[], true), 100).is_none());
+        let odd = [1, 2, 3, 4];
+        assert!(
+            filtered_rows(&png_of(5, 2, (3, 2), &rows, &[(b"PLTE", &odd)], true), 100).is_none()
+        );
+        let five = [7; 15];
+        assert!(
+            filtered_rows(&png_of(5, 2, (3, 2), &rows, &[(b"PLTE", &five)], true), 100).is_none()
+        );
+        assert!(filtered_rows(&png_of(1, 1, (0, 16), &[0, 0, 0], &[], true), 100).is_none());
     }
 
     #[test]

@@ -339,7 +339,13 @@ impl FilterStream<'_> {
     /// (sdconv patch) `/DecodeParms` for 8-bit PNG-predicted samples on the Flate filter:
     /// a dictionary when it is the only filter, else an array with `null` for the others
     /// (the filters are written last first, so Flate's entry is the last).
-    pub(crate) fn write_flate_predictor<'b, T>(&self, mut dict: T, colors: u8, columns: u32)
+    pub(crate) fn write_flate_predictor<'b, T>(
+        &self,
+        mut dict: T,
+        colors: u8,
+        bits: u8,
+        columns: u32,
+    )
     where
         T: DerefMut<Target = Dict<'b>>,
     {
@@ -351,7 +357,7 @@ impl FilterStream<'_> {
         let write = |mut parms: Dict| {
             parms.pair(Name(b"Predictor"), 15);
             parms.pair(Name(b"Colors"), i32::from(colors));
-            parms.pair(Name(b"BitsPerComponent"), 8);
+            parms.pair(Name(b"BitsPerComponent"), i32::from(bits));
             parms.pair(Name(b"Columns"), columns as i32);
         };
         match others {

@@ -14,7 +14,7 @@ use std::io::Cursor;
 use std::ops::DerefMut;
 use std::sync::Arc;
 
-use pdf_writer::{Finish, Name, Ref};
+use pdf_writer::{Finish, Name, Ref, Str};
 use png::{BitDepth, ColorType, Transformations};
 use zune_jpeg::zune_core::colorspace::ColorSpace;
 use zune_jpeg::JpegDecoder;
@@ -22,10 +22,11 @@ use zune_jpeg::JpegDecoder;
 use crate::chunk_container::ChunkContainer;
 use crate::configure::ValidationError;
 use crate::error::KrillaError;
-use crate::graphics::color::DEVICE_GRAY;
+use crate::graphics::color::{DEVICE_CMYK, DEVICE_GRAY, DEVICE_RGB};
 use crate::graphics::color::{cmyk, luma, rgb};
 use crate::graphics::icc::{GenericICCProfile, ICCBasedColorSpace, ICCProfile};
-use crate::serialize::SerializeContext;
+use crate::resource::Resource;
+use crate::serialize::{MaybeDeviceColorSpace, SerializeContext};
 use crate::stream::{deflate_encode, FilterStreamBuilder};
 use crate::util::{set_colorspace, Deferred, NameExt, SipHashable};
 use crate::Data;
@@ -106,11 +107,15 @@ struct JpegRepr {
     invert_cmyk: bool,
 }
 
-/// (sdconv patch) zlib data of PNG-filtered 8-bit rows, written unchanged with a PNG predictor.
+/// (sdconv patch) zlib data of PNG-filtered rows, written unchanged with a PNG predictor.
 struct PredictedRepr {
     data: Data,
     colors: u8,
     columns: u32,
+    /// Bits per sample: 1, 2, 4 or 8.
+    bits: u8,
+    /// RGB triples the samples index (an `/Indexed` colour space), or none.
+    palette: Option<Vec<u8>>,
 }
 
 enum Repr {
@@ -219,15 +224,20 @@ impl Image {
         })))
     }
 
-    /// Create a new bitmap image from zlib data that holds PNG-filtered rows of 8-bit samples
-    /// (a non-interlaced PNG's IDAT chunks joined), written unchanged with a PNG predictor
-    /// (`/DecodeParms << /Predictor 15 >>`): no decoding, no deflating again. The caller
-    /// vouches that the data inflates to `height` rows of one filter byte and
-    /// `width × components` samples each. (sdconv patch: not in upstream krilla 0.8.2.)
+    /// Create a new bitmap image from zlib data that holds PNG-filtered rows (a non-interlaced
+    /// PNG's IDAT chunks joined), written unchanged with a PNG predictor
+    /// (`/DecodeParms << /Predictor 15 >>`): no decoding, no deflating again. Samples have
+    /// `bits` each (1, 2, 4 or 8; RGB only 8). With a `palette` (RGB triples, at most
+    /// 2^`bits` of them) each sample is an index into it, written as an `/Indexed` colour space
+    /// over `color_space`, which must then be RGB. The caller vouches that the data inflates to
+    /// `height` rows of one filter byte and `width × components × bits` bits each, rounded up
+    /// to whole bytes. (sdconv patch: not in upstream krilla 0.8.2.)
     pub fn from_png_filtered_zlib(
         data: Data,
         size: (u32, u32),
         color_space: ImageColorspace,
+        bits: u8,
+        palette: Option<Vec<u8>>,
         interpolate: bool,
     ) -> Result<Image, String> {
         if size.0 == 0 || size.1 == 0 {
@@ -236,7 +246,25 @@ impl Image {
         if color_space == ImageColorspace::Cmyk {
             return Err("PNG data has no CMYK colour space".to_string());
         }
-        let hash = (data.clone(), size, color_space).sip_hash();
+        if !matches!(bits, 1 | 2 | 4 | 8) {
+            return Err(format!("PNG samples of {bits} bits cannot be passed through"));
+        }
+        let colors = match &palette {
+            Some(p) => {
+                if color_space != ImageColorspace::Rgb {
+                    return Err("a palette holds RGB colours".to_string());
+                }
+                if p.is_empty() || p.len() % 3 != 0 || p.len() > 3 << bits {
+                    return Err("the palette does not fit the samples".to_string());
+                }
+                1
+            }
+            None => color_space.num_components(),
+        };
+        if colors > 1 && bits != 8 {
+            return Err("RGB samples have 8 bits".to_string());
+        }
+        let hash = (data.clone(), size, color_space, bits, palette.clone()).sip_hash();
         let metadata = ImageMetadata {
             size,
             color_space,
@@ -244,13 +272,14 @@ impl Image {
             bits_per_component: BitsPerComponent::Eight,
             icc: None,
         };
-        let colors = color_space.num_components();
         Ok(Self(Arc::new(ImageRepr {
             inner: Deferred::new(move || {
                 Ok(Repr::Predicted(PredictedRepr {
                     data,
                     colors,
                     columns: size.0,
+                    bits,
+                    palette,
                 }))
             }),
             metadata,
@@ -530,13 +559,31 @@ impl Image {
                 filter_stream.write_flate_predictor(
                     image_x_object.deref_mut().deref_mut(),
                     p.colors,
+                    p.bits,
                     p.columns,
                 );
             }
             image_x_object.width(self.size().0 as i32);
             image_x_object.height(self.size().1 as i32);
 
-            if let Some(icc_ref) = icc_ref {
+            if let Repr::Predicted(PredictedRepr {
+                palette: Some(palette),
+                ..
+            }) = repr
+            {
+                // ISO 32000-1 §8.6.6.3: [/Indexed base hival lookup].
+                let mut array = image_x_object.insert(Name(b"ColorSpace")).array();
+                array.item(Name(b"Indexed"));
+                match cs {
+                    MaybeDeviceColorSpace::DeviceRgb => array.item(DEVICE_RGB.to_pdf_name()),
+                    MaybeDeviceColorSpace::DeviceGray => array.item(DEVICE_GRAY.to_pdf_name()),
+                    MaybeDeviceColorSpace::DeviceCMYK => array.item(DEVICE_CMYK.to_pdf_name()),
+                    MaybeDeviceColorSpace::ColorSpace(c) => array.item(c.get_ref()),
+                };
+                array.item((palette.len() / 3 - 1) as i32);
+                array.item(Str(palette));
+                array.finish();
+            } else if let Some(icc_ref) = icc_ref {
                 image_x_object.pair(Name(b"ColorSpace"), icc_ref);
             } else {
                 set_colorspace(cs, image_x_object.deref_mut());
@@ -558,7 +605,11 @@ impl Image {
                 }
             }
 
-            image_x_object.bits_per_component(repr.bits_per_component().as_u8() as i32);
+            let bits = match repr {
+                Repr::Predicted(p) => p.bits,
+                _ => repr.bits_per_component().as_u8(),
+            };
+            image_x_object.bits_per_component(i32::from(bits));
             if let Some(soft_mask_id) = alpha_mask {
                 image_x_object.s_mask(soft_mask_id);
             }
