@@ -493,7 +493,7 @@ fn two_inputs_with_one_output_name_do_not_overwrite_each_other() {
         stderr(&out)
     );
     let r = report(&dir.path().join("r.json"));
-    assert_eq!(r["totals"]["failed"], 1);
+    assert_eq!(r["totals"]["failed"], 1, "{r:#}");
 }
 
 /// Big enough inputs that a batch takes a while: a kill lands in the middle of it.
