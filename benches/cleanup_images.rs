@@ -52,14 +52,26 @@ fn cleanup_images(c: &mut Criterion) {
     group.bench_function("all_cores", |b| {
         b.iter(|| {
             let mut d = doc.clone();
-            sdconv::cleanup::run(&mut d, &routine, &mut Report::new()).map(|_| black_box(d))
+            sdconv::cleanup::run(
+                &mut d,
+                &routine,
+                &sdconv::Limits::default(),
+                &mut Report::new(),
+            )
+            .map(|_| black_box(d))
         })
     });
     group.bench_function("one_thread", |b| {
         b.iter(|| {
             one.install(|| {
                 let mut d = doc.clone();
-                sdconv::cleanup::run(&mut d, &routine, &mut Report::new()).map(|_| black_box(d))
+                sdconv::cleanup::run(
+                    &mut d,
+                    &routine,
+                    &sdconv::Limits::default(),
+                    &mut Report::new(),
+                )
+                .map(|_| black_box(d))
             })
         })
     });

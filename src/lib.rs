@@ -285,7 +285,7 @@ fn import_source(
     // The Word reader bounds its links' copies itself.
     ast::repeats::bound_repeats(&mut doc, format != Format::Word, &mut report);
     if !options.routines.is_empty() {
-        cleanup::apply(&mut doc, &options.routines, &mut report)?;
+        cleanup::apply(&mut doc, &options.routines, &options.limits, &mut report)?;
     }
     Ok(report.finish(doc))
 }

@@ -5,7 +5,7 @@ use proptest::prelude::*;
 use sdconv::ast::inline::plain_text;
 use sdconv::ast::{Block, Cell, Extent, Image, Inline, Paragraph, Row, Table, TextStyle, TextType};
 use sdconv::cleanup::{self, Catalog};
-use sdconv::{Document, Format, ImportOptions, Report, WarningKind};
+use sdconv::{Document, Format, ImportOptions, Limits, Report, WarningKind};
 
 fn para(content: Vec<Inline>) -> Block {
     Block::Paragraph(Paragraph::new(TextType::Paragraph, content))
@@ -28,11 +28,17 @@ fn doc(blocks: Vec<Block>) -> Document {
 /// Runs one routine; checks validity and that a second run changes nothing.
 fn apply(key: &str, mut d: Document) -> (Document, Report) {
     let mut report = Report::new();
-    cleanup::apply(&mut d, &[key.to_string()], &mut report).unwrap();
+    cleanup::apply(&mut d, &[key.to_string()], &Limits::default(), &mut report).unwrap();
     d.validate().unwrap();
     let mut again = d.clone();
     let mut second = Report::new();
-    cleanup::apply(&mut again, &[key.to_string()], &mut second).unwrap();
+    cleanup::apply(
+        &mut again,
+        &[key.to_string()],
+        &Limits::default(),
+        &mut second,
+    )
+    .unwrap();
     assert_eq!(again, d, "{key} is not idempotent");
     assert!(
         second.warnings().is_empty(),
@@ -290,7 +296,7 @@ fn routines_run_in_the_order_given() {
         .map(String::from)
         .to_vec();
     let mut r = Report::new();
-    cleanup::apply(&mut d1, &keys, &mut r).unwrap();
+    cleanup::apply(&mut d1, &keys, &Limits::default(), &mut r).unwrap();
     assert_eq!(texts(&d1), ["x"]);
     assert_eq!(r.warnings().len(), 2);
 }
@@ -300,6 +306,7 @@ fn unknown_routine_is_a_parameter_error() {
     let err = cleanup::apply(
         &mut Document::new(),
         &["nope".to_string()],
+        &Limits::default(),
         &mut Report::new(),
     )
     .unwrap_err();
@@ -412,9 +419,9 @@ proptest! {
     fn every_routine_is_idempotent_and_keeps_the_tree_valid(d in arb_doc()) {
         for routine in Catalog::embedded().unwrap().routines {
             let mut once = d.clone();
-            cleanup::run(&mut once, &routine, &mut Report::new()).unwrap();
+            cleanup::run(&mut once, &routine, &Limits::default(), &mut Report::new()).unwrap();
             let mut twice = once.clone();
-            let n = cleanup::run(&mut twice, &routine, &mut Report::new()).unwrap();
+            let n = cleanup::run(&mut twice, &routine, &Limits::default(), &mut Report::new()).unwrap();
             prop_assert_eq!(n, 0, "{} changed again", routine.key);
             prop_assert_eq!(&twice, &once, "{}", routine.key);
         }
@@ -544,7 +551,13 @@ fn animated_gifs_are_kept_with_a_warning() {
     let mut d = picture_doc(40, 20, image::ImageFormat::Png, 1);
     d.media.add("p", bytes.clone());
     let mut r = Report::new();
-    cleanup::apply(&mut d, &["rotate-landscape-images".to_string()], &mut r).unwrap();
+    cleanup::apply(
+        &mut d,
+        &["rotate-landscape-images".to_string()],
+        &Limits::default(),
+        &mut r,
+    )
+    .unwrap();
     assert_eq!(&d.media.get("p").unwrap().bytes().unwrap()[..], &bytes[..]);
     let w = r.warnings();
     assert!(
@@ -557,9 +570,41 @@ fn animated_gifs_are_kept_with_a_warning() {
 fn pictures_that_cannot_be_processed_are_warned_about() {
     let mut d = image_doc();
     let mut r = Report::new();
-    cleanup::apply(&mut d, &["rotate-landscape-images".to_string()], &mut r).unwrap();
+    cleanup::apply(
+        &mut d,
+        &["rotate-landscape-images".to_string()],
+        &Limits::default(),
+        &mut r,
+    )
+    .unwrap();
     let w = r.warnings();
     assert_eq!(w.len(), 1, "{w:?}");
     assert_eq!(w[0].kind, WarningKind::Lossy);
     assert!(w[0].message.contains("a.png"), "{w:?}");
+}
+
+#[test]
+fn picture_routines_decode_nothing_past_the_callers_pixel_limit() {
+    let mut limits = Limits::default();
+    limits.max_image_pixels = 10_000;
+    // 200×100 is past it, 100×50 within it.
+    for (w, h, turned) in [(200, 100, false), (100, 50, true)] {
+        let mut d = picture_doc(w, h, image::ImageFormat::Png, 1);
+        let before = d.media.get("p").unwrap().bytes().unwrap();
+        let mut r = Report::new();
+        cleanup::apply(
+            &mut d,
+            &["rotate-landscape-images".to_string()],
+            &limits,
+            &mut r,
+        )
+        .unwrap();
+        let after = d.media.get("p").unwrap();
+        assert_eq!(after.bytes().unwrap() != before, turned, "{w}×{h}");
+        let over = r
+            .warnings()
+            .iter()
+            .any(|w| w.message.contains("over the limit of 10000"));
+        assert_eq!(over, !turned, "{w}×{h}: {:?}", r.warnings());
+    }
 }

@@ -25,17 +25,20 @@ pub enum ImageOp {
 /// Largest side decoded: a guard against pictures whose header promises gigapixels.
 const MAX_SIDE: u32 = 20_000;
 
-/// Processes the pictures named in `names`, in parallel. Returns the names changed and, for
-/// pictures that could not be processed, `(name, reason)`.
+/// Processes the pictures named in `names`, in parallel, decoding none of more than
+/// `max_pixels` pixels (the caller's [`crate::Limits::max_image_pixels`], as the writers
+/// bound theirs). Returns the names changed and, for pictures that could not be processed,
+/// `(name, reason)`.
 pub fn process(
     media: &mut MediaStore,
     names: &BTreeSet<String>,
     op: ImageOp,
+    max_pixels: u64,
 ) -> (Vec<String>, Vec<(String, String)>) {
     let items: Vec<MediaItem> = names.iter().filter_map(|n| media.get(n).cloned()).collect();
     let results: Vec<(String, Result<Option<MediaItem>, String>)> = items
         .par_iter()
-        .map(|item| (item.name.clone(), process_one(item, op)))
+        .map(|item| (item.name.clone(), process_one(item, op, max_pixels)))
         .collect();
     let mut changed = Vec::new();
     let mut failed = Vec::new();
@@ -52,7 +55,11 @@ pub fn process(
     (changed, failed)
 }
 
-fn process_one(item: &MediaItem, op: ImageOp) -> Result<Option<MediaItem>, String> {
+fn process_one(
+    item: &MediaItem,
+    op: ImageOp,
+    max_pixels: u64,
+) -> Result<Option<MediaItem>, String> {
     let format = match item.kind {
         MediaKind::Png => ImageFormat::Png,
         MediaKind::Jpeg => ImageFormat::Jpeg,
@@ -72,6 +79,12 @@ fn process_one(item: &MediaItem, op: ImageOp) -> Result<Option<MediaItem>, Strin
             }
         }
     }
+    // A header of a few bytes can promise what would take gigabytes to decode.
+    if let (Some(w), Some(h)) = (item.width, item.height)
+        && u64::from(w) * u64::from(h) > max_pixels
+    {
+        return Err(format!("{w}×{h} pixels is over the limit of {max_pixels}"));
+    }
     // The pixels are needed: a picture still deflated is inflated here, and only here.
     let bytes = item.bytes().map_err(|e| e.reason)?;
     if format == ImageFormat::Gif && is_animated(&bytes) {
@@ -85,6 +98,8 @@ fn process_one(item: &MediaItem, op: ImageOp) -> Result<Option<MediaItem>, Strin
     let mut limits = image::Limits::default();
     limits.max_image_width = Some(MAX_SIDE);
     limits.max_image_height = Some(MAX_SIDE);
+    // Four bytes a pixel: what a header the sniffer could not read may still not exceed.
+    limits.max_alloc = Some(max_pixels.saturating_mul(4));
     reader.limits(limits);
     let img = reader.decode().map_err(|e| e.to_string())?;
     let out = match op {

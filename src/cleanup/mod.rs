@@ -21,6 +21,7 @@ use serde_json::Value;
 
 use crate::ast::Document;
 use crate::error::{Error, Result};
+use crate::limits::Limits;
 use crate::report::{Location, Report, WarningKind};
 pub use filter::Filter;
 pub use processor::Processor;
@@ -158,16 +159,27 @@ pub fn resolve(keys: &[String]) -> Result<Vec<Routine>> {
         .collect()
 }
 
-/// Applies the routines named by `keys`, in order (see the module documentation).
-pub fn apply(doc: &mut Document, keys: &[String], report: &mut Report) -> Result<()> {
+/// Applies the routines named by `keys`, in order (see the module documentation); picture
+/// routines decode no picture past `limits.max_image_pixels`.
+pub fn apply(
+    doc: &mut Document,
+    keys: &[String],
+    limits: &Limits,
+    report: &mut Report,
+) -> Result<()> {
     for routine in resolve(keys)? {
-        run(doc, &routine, report)?;
+        run(doc, &routine, limits, report)?;
     }
     Ok(())
 }
 
 /// Runs one routine; returns how many changes it made.
-pub fn run(doc: &mut Document, routine: &Routine, report: &mut Report) -> Result<usize> {
+pub fn run(
+    doc: &mut Document,
+    routine: &Routine,
+    limits: &Limits,
+    report: &mut Report,
+) -> Result<usize> {
     // A reader may hand over a tree that is already off (a linked picture that is not in the
     // media store, with its warning); a routine must only not make it worse. Locations move
     // when blocks go, so violations are compared by message (a set: a tree may have a
@@ -179,7 +191,7 @@ pub fn run(doc: &mut Document, routine: &Routine, report: &mut Report) -> Result
     let mut changes = 0;
     let mut failed = Vec::new();
     for action in &routine.actions {
-        changes += processor::run_action(doc, action, &mut failed);
+        changes += processor::run_action(doc, action, limits.max_image_pixels, &mut failed);
     }
     for (name, reason) in failed {
         report.warn(

@@ -87,10 +87,12 @@ struct Ctx<'a> {
 }
 
 /// Runs one action over the whole tree (table cells included); returns the number of changes.
-/// Pictures that could not be processed are added to `failed` as `(name, reason)`.
+/// Pictures that could not be processed (or hold more than `max_pixels` pixels) are added to
+/// `failed` as `(name, reason)`.
 pub fn run_action(
     doc: &mut Document,
     action: &Action,
+    max_pixels: u64,
     failed: &mut Vec<(String, String)>,
 ) -> usize {
     let op = match action.processor {
@@ -99,7 +101,7 @@ pub fn run_action(
         _ => None,
     };
     if let Some(op) = op {
-        return run_image_action(doc, action, op, failed);
+        return run_image_action(doc, action, op, max_pixels, failed);
     }
     let Document {
         blocks,
@@ -124,6 +126,7 @@ fn run_image_action(
     doc: &mut Document,
     action: &Action,
     op: ImageOp,
+    max_pixels: u64,
     failed: &mut Vec<(String, String)>,
 ) -> usize {
     let mut names = BTreeSet::new();
@@ -135,7 +138,7 @@ fn run_image_action(
             }
         }
     });
-    let (changed, mut errors) = images::process(&mut doc.media, &names, op);
+    let (changed, mut errors) = images::process(&mut doc.media, &names, op, max_pixels);
     failed.append(&mut errors);
     if matches!(op, ImageOp::Rotate(90 | 270)) {
         doc.walk_blocks_mut(&mut |_, block| {

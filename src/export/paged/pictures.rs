@@ -118,7 +118,16 @@ fn compress_one(
     };
     let decoded = match crate::picture::png_decoder_trap(&bytes) {
         Some(why) => Err(why.to_string()),
-        None => image::load_from_memory_with_format(&bytes, format).map_err(|e| e.to_string()),
+        None => {
+            let mut reader =
+                image::ImageReader::with_format(std::io::Cursor::new(&bytes[..]), format);
+            // A frame may be larger than the header said: four bytes a pixel of the limit is
+            // all the decoder may take, as in the PDF writer and the picture routines.
+            let mut limits = image::Limits::default();
+            limits.max_alloc = Some(max_pixels.saturating_mul(4));
+            reader.limits(limits);
+            reader.decode().map_err(|e| e.to_string())
+        }
     };
     let img = match decoded {
         Ok(img) => img,
