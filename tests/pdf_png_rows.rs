@@ -290,6 +290,39 @@ fn grey_pictures_of_every_depth_and_rgb_pass_through() {
 }
 
 #[test]
+fn under_pdf_a_the_palette_indexes_the_icc_based_rgb() {
+    use sdconv::export::pdf::PdfStandard;
+    let rows = packed(13, 9, 4, |x, y| ((x + y) % 16) as u8);
+    let file = png(13, 3, 4, &rows, &vec![(b"PLTE", palette(16))]);
+    let mut doc = fx::doc("Picture", vec![]);
+    doc.media.add("p.png", file.clone());
+    doc.blocks.push(Block::Image(fx::image("p.png", None)));
+    let options = PdfOptions::new(PagedSettings::default()).with_standard(PdfStandard::A2b);
+    let out = write(&doc, &options).expect("PDF/A export");
+    let parsed = lopdf::Document::load_mem(&out.value).expect("the PDF loads");
+    let image = parsed
+        .objects
+        .values()
+        .filter_map(|o| o.as_stream().ok())
+        .find(|s| s.content == idat(&file))
+        .expect("the picture passed through");
+    let space = image
+        .dict
+        .get(b"ColorSpace")
+        .and_then(Object::as_array)
+        .unwrap();
+    assert_eq!(space[0].as_name().ok(), Some(&b"Indexed"[..]));
+    // The base is the ICC-based RGB space krilla writes for PDF/A, not DeviceRGB.
+    let base = parsed
+        .dereference(&space[1])
+        .expect("the base resolves")
+        .1
+        .as_array()
+        .expect("[/ICCBased stream]");
+    assert_eq!(base[0].as_name().ok(), Some(&b"ICCBased"[..]));
+}
+
+#[test]
 fn an_index_past_the_palette_is_black_in_the_pdf() {
     // Three colours named by 2-bit samples; the fourth index has no colour in the file.
     let rows = packed(4, 1, 2, |x, _| x as u8);

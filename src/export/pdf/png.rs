@@ -62,6 +62,8 @@ pub(crate) fn filtered_rows(png: &[u8], max_pixels: u64) -> Option<FilteredRows>
         rest = after;
         match kind {
             b"IHDR" => header = Some(Header::read(data)?),
+            // A decoder refuses a second palette or one after the image data.
+            b"PLTE" if palette.is_some() || !idat.is_empty() => return None,
             b"PLTE" => palette = Some(data),
             // Colour keys make pixels transparent, which this path cannot express.
             b"tRNS" => return None,
@@ -155,7 +157,9 @@ impl Header {
             (2, 8) => (3, false),
             _ => return None,
         };
-        (size.0 > 0 && size.1 > 0 && method == 0 && filter == 0 && interlace == 0).then_some(
+        // PNG caps a side at 2^31 - 1, which is also what the PDF's integers hold.
+        let side = |s: u32| s > 0 && i32::try_from(s).is_ok();
+        (side(size.0) && side(size.1) && method == 0 && filter == 0 && interlace == 0).then_some(
             Header {
                 size,
                 colors,
@@ -352,6 +356,30 @@ mod tests {
             filtered_rows(&png_of(5, 2, (3, 2), &rows, &[(b"PLTE", &five)], true), 100).is_none()
         );
         assert!(filtered_rows(&png_of(1, 1, (0, 16), &[0, 0, 0], &[], true), 100).is_none());
+        // Two palettes: decoded (a decoder refuses the file).
+        let two = [(b"PLTE", &three[..]), (b"PLTE", &three[..])];
+        assert!(filtered_rows(&png_of(5, 2, (3, 2), &rows, &two, true), 100).is_none());
+        // A side past 2^31 - 1 (PNG's own cap, and what the PDF's integers hold).
+        let ihdr = |w: u32| [&w.to_be_bytes()[..], &[0, 0, 0, 1, 1, 0, 0, 0, 0]].concat();
+        assert!(Header::read(&ihdr(i32::MAX as u32)).is_some());
+        assert!(Header::read(&ihdr(1 << 31)).is_none());
+    }
+
+    #[test]
+    fn a_palette_after_the_image_data_is_left_to_the_decoder() {
+        let rows = [0, 0b0001_1011, 0b0100_0000, 2, 0, 0];
+        let mut file = png_of(5, 2, (3, 2), &rows, &[], true);
+        // Move IEND off, add the palette after the IDAT chunks, then IEND again.
+        file.truncate(file.len() - 12);
+        let typed = [&b"PLTE"[..], &[1, 2, 3]].concat();
+        file.extend_from_slice(&3u32.to_be_bytes());
+        file.extend_from_slice(&typed);
+        file.extend_from_slice(&crc32fast::hash(&typed).to_be_bytes());
+        let end = b"IEND";
+        file.extend_from_slice(&0u32.to_be_bytes());
+        file.extend_from_slice(end);
+        file.extend_from_slice(&crc32fast::hash(end).to_be_bytes());
+        assert!(filtered_rows(&file, 100).is_none());
     }
 
     #[test]

@@ -336,7 +336,7 @@ impl FilterStream<'_> {
         }
     }
 
-    /// (sdconv patch) `/DecodeParms` for 8-bit PNG-predicted samples on the Flate filter:
+    /// (sdconv patch) `/DecodeParms` for PNG-predicted samples of `bits` each on the Flate filter:
     /// a dictionary when it is the only filter, else an array with `null` for the others
     /// (the filters are written last first, so Flate's entry is the last).
     pub(crate) fn write_flate_predictor<'b, T>(

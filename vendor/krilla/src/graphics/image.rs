@@ -129,6 +129,8 @@ impl Repr {
         match self {
             Repr::Sampled(s) => s.bits_per_component,
             Repr::Jpeg(j) => j.bits_per_component,
+            // (sdconv patch) Only asked for the 16-bit check: the image object is written with
+            // the rows' own depth (`PredictedRepr::bits`), 8 or less.
             Repr::Predicted(_) => BitsPerComponent::Eight,
         }
     }
