@@ -1,4 +1,5 @@
-//! Fuzzes every path that looks into a picture's bytes: the PDF writer (the JPEG and PNG
+//! Fuzzes every path that looks into a document's picture (a metafile's bitmaps are the
+//! `metafile` target's): the PDF writer (the JPEG and PNG
 //! pass-through checks, then the `image` crate's decoders), the Word writer's compressed
 //! pictures and the rotating picture routine, each on a one-picture document.
 //!
