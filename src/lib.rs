@@ -44,6 +44,7 @@ mod metafile;
 mod number_format;
 mod ooxml;
 mod picture;
+mod pixels;
 mod report;
 mod sample;
 mod sdxml_ext;

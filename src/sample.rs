@@ -607,10 +607,21 @@ pub fn png(width: u32, height: u32, tint: u64) -> Vec<u8> {
     ihdr.extend_from_slice(&height.to_be_bytes());
     // Bit depth 8, colour type 2 (RGB), deflate, adaptive filtering, no interlace.
     ihdr.extend_from_slice(&[8, 2, 0, 0, 0]);
+    png_chunks(&[
+        (b"IHDR", &ihdr),
+        (b"IDAT", &zlib_stored(&raw)),
+        (b"IEND", &[]),
+    ])
+}
+
+/// A PNG file of `chunks` (type and data) in order, each with its length and CRC, after the
+/// signature: the caller writes IHDR first and IEND last, or leaves them out on purpose (tests
+/// and fuzz targets build damaged files with it).
+pub fn png_chunks(chunks: &[(&[u8; 4], &[u8])]) -> Vec<u8> {
     let mut out = b"\x89PNG\r\n\x1a\n".to_vec();
-    chunk(&mut out, b"IHDR", &ihdr);
-    chunk(&mut out, b"IDAT", &zlib_stored(&raw));
-    chunk(&mut out, b"IEND", &[]);
+    for (kind, data) in chunks {
+        chunk(&mut out, kind, data);
+    }
     out
 }
 

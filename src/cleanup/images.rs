@@ -8,7 +8,7 @@
 use std::collections::BTreeSet;
 use std::io::Cursor;
 
-use image::{DynamicImage, ImageFormat, ImageReader, imageops::FilterType};
+use image::{DynamicImage, ImageFormat, imageops::FilterType};
 use rayon::prelude::*;
 
 use crate::ast::{MediaItem, MediaKind, MediaStore};
@@ -91,17 +91,10 @@ fn process_one(
         // Only the first frame would survive a decode and encode.
         return Err("animated GIF pictures are kept as they are".into());
     }
-    if let Some(why) = crate::picture::png_decoder_trap(&bytes) {
-        return Err(why.into());
-    }
-    let mut reader = ImageReader::with_format(Cursor::new(bytes.as_ref()), format);
-    let mut limits = image::Limits::default();
+    let mut limits = crate::pixels::within(max_pixels);
     limits.max_image_width = Some(MAX_SIDE);
     limits.max_image_height = Some(MAX_SIDE);
-    // Four bytes a pixel: what a header the sniffer could not read may still not exceed.
-    limits.max_alloc = Some(max_pixels.saturating_mul(4));
-    reader.limits(limits);
-    let img = reader.decode().map_err(|e| e.to_string())?;
+    let img = crate::pixels::decode(&bytes, Some(format), limits)?;
     let out = match op {
         ImageOp::Rotate(90) => img.rotate90(),
         ImageOp::Rotate(180) => img.rotate180(),

@@ -54,14 +54,7 @@ pub(crate) fn decode_file(bytes: &[u8], budget: &mut Budget) -> Result<RgbaImage
         .into_dimensions()
         .map_err(|e| bad(format!("picture header: {e}")))?;
     claim(budget, w as u64, h as u64)?;
-    if let Some(why) = crate::picture::png_decoder_trap(bytes) {
-        return Err(bad(why.to_string()));
-    }
-    let mut reader = ImageReader::new(Cursor::new(bytes))
-        .with_guessed_format()
-        .map_err(|e| bad(e.to_string()))?;
-    reader.limits(limits());
-    let img = reader.decode().map_err(|e| bad(e.to_string()))?;
+    let img = crate::pixels::decode(bytes, None, limits()).map_err(bad)?;
     Ok(img.to_rgba8())
 }
 
@@ -144,10 +137,7 @@ pub(crate) fn decode_dib(
             file[at..at + 4].copy_from_slice(&present.to_le_bytes());
         }
     }
-    let mut reader = ImageReader::with_format(Cursor::new(&file[..]), ImageFormat::Bmp);
-    reader.limits(limits());
-    let mut img = reader
-        .decode()
+    let mut img = crate::pixels::decode(&file, Some(ImageFormat::Bmp), limits())
         .map_err(|e| bad(format!("bitmap: {e}")))?
         .to_rgba8();
     // A 32-bit BI_RGB bitmap's fourth byte is unused and mostly 0: opaque, not invisible.
@@ -379,22 +369,15 @@ mod tests {
     #[test]
     fn a_png_whose_palette_is_not_whole_colours_is_an_error_not_a_panic() {
         // The png crate panics on it (see `picture::png_decoder_trap`).
-        let chunk = |kind: &[u8; 4], data: &[u8]| {
-            let mut typed = kind.to_vec();
-            typed.extend_from_slice(data);
-            let mut out = (data.len() as u32).to_be_bytes().to_vec();
-            out.extend_from_slice(&typed);
-            out.extend_from_slice(&crc32fast::hash(&typed).to_be_bytes());
-            out
-        };
         let rows = [0u8, 0, 1, 0, 1, 0, 1, 0, 1, 0];
         let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
         std::io::Write::write_all(&mut z, &rows).unwrap();
-        let mut file = b"\x89PNG\r\n\x1a\n".to_vec();
-        file.extend(chunk(b"IHDR", &[0, 0, 0, 4, 0, 0, 0, 2, 8, 3, 0, 0, 0]));
-        file.extend(chunk(b"PLTE", &[1, 2, 3, 4]));
-        file.extend(chunk(b"IDAT", &z.finish().unwrap()));
-        file.extend(chunk(b"IEND", &[]));
+        let file = crate::sample::png_chunks(&[
+            (b"IHDR", &[0, 0, 0, 4, 0, 0, 0, 2, 8, 3, 0, 0, 0]),
+            (b"PLTE", &[1, 2, 3, 4]),
+            (b"IDAT", &z.finish().unwrap()),
+            (b"IEND", &[]),
+        ]);
         let err = decode_file(&file, &mut budget()).unwrap_err();
         assert!(err.to_string().contains("palette"), "{err}");
     }

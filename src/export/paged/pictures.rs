@@ -116,19 +116,7 @@ fn compress_one(
         Ok(bytes) => bytes,
         Err(e) => return unreadable(e),
     };
-    let decoded = match crate::picture::png_decoder_trap(&bytes) {
-        Some(why) => Err(why.to_string()),
-        None => {
-            let mut reader =
-                image::ImageReader::with_format(std::io::Cursor::new(&bytes[..]), format);
-            // A frame may be larger than the header said: four bytes a pixel of the limit is
-            // all the decoder may take, as in the PDF writer and the picture routines.
-            let mut limits = image::Limits::default();
-            limits.max_alloc = Some(max_pixels.saturating_mul(4));
-            reader.limits(limits);
-            reader.decode().map_err(|e| e.to_string())
-        }
-    };
+    let decoded = crate::pixels::decode(&bytes, Some(format), crate::pixels::within(max_pixels));
     let img = match decoded {
         Ok(img) => img,
         Err(e) => {

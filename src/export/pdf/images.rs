@@ -76,15 +76,7 @@ pub(crate) fn image(item: &MediaItem, max_pixels: u64) -> Result<Image, String> 
         MediaKind::Jpeg => image::ImageFormat::Jpeg,
         other => return Err(format!("{} pictures cannot be drawn", other.extension())),
     };
-    if let Some(why) = crate::picture::png_decoder_trap(&bytes) {
-        return Err(format!("it cannot be decoded ({why})"));
-    }
-    let mut reader = image::ImageReader::with_format(std::io::Cursor::new(&bytes[..]), format);
-    let mut limits = image::Limits::default();
-    limits.max_alloc = Some(max_pixels.saturating_mul(4));
-    reader.limits(limits);
-    let img = reader
-        .decode()
+    let img = crate::pixels::decode(&bytes, Some(format), crate::pixels::within(max_pixels))
         .map_err(|e| format!("it cannot be decoded ({e})"))?;
     let img = if img.width().max(img.height()) > MAX_SIDE {
         img.resize(MAX_SIDE, MAX_SIDE, image::imageops::FilterType::Triangle)
