@@ -25,6 +25,13 @@ fn doc(blocks: Vec<Block>) -> Document {
     d
 }
 
+/// Runs the rotating routine once within `limits`; its report.
+fn rotate(d: &mut Document, limits: &Limits) -> Report {
+    let mut r = Report::new();
+    cleanup::apply(d, &["rotate-landscape-images".to_string()], limits, &mut r).unwrap();
+    r
+}
+
 /// Runs one routine; checks validity and that a second run changes nothing.
 fn apply(key: &str, mut d: Document) -> (Document, Report) {
     let mut report = Report::new();
@@ -550,14 +557,7 @@ fn animated_gifs_are_kept_with_a_warning() {
     }
     let mut d = picture_doc(40, 20, image::ImageFormat::Png, 1);
     d.media.add("p", bytes.clone());
-    let mut r = Report::new();
-    cleanup::apply(
-        &mut d,
-        &["rotate-landscape-images".to_string()],
-        &Limits::default(),
-        &mut r,
-    )
-    .unwrap();
+    let r = rotate(&mut d, &Limits::default());
     assert_eq!(&d.media.get("p").unwrap().bytes().unwrap()[..], &bytes[..]);
     let w = r.warnings();
     assert!(
@@ -569,14 +569,7 @@ fn animated_gifs_are_kept_with_a_warning() {
 #[test]
 fn pictures_that_cannot_be_processed_are_warned_about() {
     let mut d = image_doc();
-    let mut r = Report::new();
-    cleanup::apply(
-        &mut d,
-        &["rotate-landscape-images".to_string()],
-        &Limits::default(),
-        &mut r,
-    )
-    .unwrap();
+    let r = rotate(&mut d, &Limits::default());
     let w = r.warnings();
     assert_eq!(w.len(), 1, "{w:?}");
     assert_eq!(w[0].kind, WarningKind::Lossy);
@@ -591,14 +584,7 @@ fn picture_routines_decode_nothing_past_the_callers_pixel_limit() {
     for (w, h, turned) in [(200, 100, false), (100, 50, true)] {
         let mut d = picture_doc(w, h, image::ImageFormat::Png, 1);
         let before = d.media.get("p").unwrap().bytes().unwrap();
-        let mut r = Report::new();
-        cleanup::apply(
-            &mut d,
-            &["rotate-landscape-images".to_string()],
-            &limits,
-            &mut r,
-        )
-        .unwrap();
+        let r = rotate(&mut d, &limits);
         let after = d.media.get("p").unwrap();
         assert_eq!(after.bytes().unwrap() != before, turned, "{w}×{h}");
         let over = r

@@ -3,8 +3,6 @@
 //! bytes are needed (pixels, `data:` URIs, files on disk). A picture whose deflate stream is
 //! corrupt is a warning (or, kept raw, passes through), never a panic.
 
-mod common;
-
 use std::io::{Cursor, Read};
 
 use sdconv::WarningKind;
@@ -356,7 +354,7 @@ fn broken_palette_png() -> Vec<u8> {
     }
     let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
     std::io::Write::write_all(&mut z, &rows).unwrap();
-    common::png_chunks(&[
+    sdconv::internal::sample::png_chunks(&[
         (b"IHDR", &[0, 0, 0, 4, 0, 0, 0, 2, 8, 3, 0, 0, 0]),
         (b"PLTE", &[1, 2, 3, 4]),
         (b"IDAT", &z.finish().unwrap()),

@@ -6,7 +6,6 @@
 //! `pdfimages`, an independent reader, takes out exactly the pixels the `image` crate decodes
 //! from the PNG. CI installs poppler-utils (`.ci/run`); a missing tool fails the test.
 
-mod common;
 mod html_fixtures;
 
 use std::io::Write;
@@ -58,7 +57,7 @@ fn png(w: u32, color: u8, depth: u8, rows: &[Vec<u8>], extra: &Chunks) -> Vec<u8
     let mut chunks: Vec<(&[u8; 4], &[u8])> = vec![(b"IHDR", &ihdr)];
     chunks.extend(extra.iter().map(|(kind, data)| (*kind, data.as_slice())));
     chunks.extend([(b"IDAT", first), (b"IDAT", second), (b"IEND", &[][..])]);
-    common::png_chunks(&chunks)
+    sdconv::internal::sample::png_chunks(&chunks)
 }
 
 fn paeth(a: u8, b: u8, c: u8) -> u8 {

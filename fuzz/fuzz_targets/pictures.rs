@@ -27,7 +27,7 @@ const KINDS: [&[u8; 4]; 9] = [
 /// bytes (fewer at the end). An IHDR's size is cut to 64×64 so a picture decodes in
 /// microseconds; an IDAT whose type byte is odd holds its bytes deflated.
 fn png(data: &[u8]) -> Vec<u8> {
-    let mut out = b"\x89PNG\r\n\x1a\n".to_vec();
+    let mut chunks: Vec<(&[u8; 4], Vec<u8>)> = Vec::new();
     let mut rest = data;
     while let [kind, len, tail @ ..] = rest {
         let take = usize::from(*len).min(tail.len());
@@ -47,13 +47,10 @@ fn png(data: &[u8]) -> Vec<u8> {
             let _ = z.write_all(&body);
             body = z.finish().unwrap_or_default();
         }
-        out.extend_from_slice(&(body.len() as u32).to_be_bytes());
-        let mut typed = name.to_vec();
-        typed.extend_from_slice(&body);
-        out.extend_from_slice(&typed);
-        out.extend_from_slice(&crc32fast::hash(&typed).to_be_bytes());
+        chunks.push((name, body));
     }
-    out
+    let chunks: Vec<(&[u8; 4], &[u8])> = chunks.iter().map(|(k, b)| (*k, b.as_slice())).collect();
+    sdconv::internal::sample::png_chunks(&chunks)
 }
 
 fuzz_target!(|data: &[u8]| {

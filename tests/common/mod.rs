@@ -209,17 +209,3 @@ pub fn soffice_to_pdf(out_dir: &Path, profile: &Path, inputs: &[&Path]) -> Outpu
     );
     out
 }
-
-/// A PNG file of `chunks` (type and data) in order, each with its length and CRC, after the
-/// signature: the caller writes IHDR first and IEND last, or leaves them out on purpose.
-pub fn png_chunks(chunks: &[(&[u8; 4], &[u8])]) -> Vec<u8> {
-    let mut out = b"\x89PNG\r\n\x1a\n".to_vec();
-    for (kind, data) in chunks {
-        out.extend_from_slice(&(data.len() as u32).to_be_bytes());
-        let mut typed = kind.to_vec();
-        typed.extend_from_slice(data);
-        out.extend_from_slice(&typed);
-        out.extend_from_slice(&crc32fast::hash(&typed).to_be_bytes());
-    }
-    out
-}

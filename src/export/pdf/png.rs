@@ -260,31 +260,20 @@ mod tests {
         let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
         e.write_all(rows).unwrap();
         let z = e.finish().unwrap();
-        let mut out = SIGNATURE.to_vec();
-        let mut push = |kind: &[u8; 4], data: &[u8]| {
-            out.extend_from_slice(&(data.len() as u32).to_be_bytes());
-            let mut typed = kind.to_vec();
-            typed.extend_from_slice(data);
-            out.extend_from_slice(&typed);
-            out.extend_from_slice(&crc32fast::hash(&typed).to_be_bytes());
-        };
         let mut ihdr = Vec::new();
         ihdr.extend_from_slice(&w.to_be_bytes());
         ihdr.extend_from_slice(&h.to_be_bytes());
         ihdr.extend_from_slice(&[depth, color, 0, 0, 0]);
-        push(b"IHDR", &ihdr);
-        for (kind, data) in extra {
-            push(kind, data);
-        }
+        let mut chunks: Vec<(&[u8; 4], &[u8])> = vec![(b"IHDR", &ihdr)];
+        chunks.extend_from_slice(extra);
         if split {
             let (a, b) = z.split_at(z.len() / 2);
-            push(b"IDAT", a);
-            push(b"IDAT", b);
+            chunks.extend([(b"IDAT", a), (b"IDAT", b)]);
         } else {
-            push(b"IDAT", &z);
+            chunks.push((b"IDAT", &z));
         }
-        push(b"IEND", &[]);
-        out
+        chunks.push((b"IEND", &[]));
+        crate::sample::png_chunks(&chunks)
     }
 
     #[test]
@@ -368,18 +357,16 @@ mod tests {
     #[test]
     fn a_palette_after_the_image_data_is_left_to_the_decoder() {
         let rows = [0, 0b0001_1011, 0b0100_0000, 2, 0, 0];
-        let mut file = png_of(5, 2, (3, 2), &rows, &[], true);
-        // Move IEND off, add the palette after the IDAT chunks, then IEND again.
-        file.truncate(file.len() - 12);
-        let typed = [&b"PLTE"[..], &[1, 2, 3]].concat();
-        file.extend_from_slice(&3u32.to_be_bytes());
-        file.extend_from_slice(&typed);
-        file.extend_from_slice(&crc32fast::hash(&typed).to_be_bytes());
-        let end = b"IEND";
-        file.extend_from_slice(&0u32.to_be_bytes());
-        file.extend_from_slice(end);
-        file.extend_from_slice(&crc32fast::hash(end).to_be_bytes());
-        assert!(filtered_rows(&file, 100).is_none());
+        // The same picture with its palette before and after the image data.
+        let ihdr = [0, 0, 0, 5, 0, 0, 0, 2, 2, 3, 0, 0, 0];
+        let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+        z.write_all(&rows).unwrap();
+        let z = z.finish().unwrap();
+        let plte: (&[u8; 4], &[u8]) = (b"PLTE", &[1, 2, 3]);
+        let before = [(b"IHDR", &ihdr[..]), plte, (b"IDAT", &z), (b"IEND", &[])];
+        assert!(filtered_rows(&crate::sample::png_chunks(&before), 100).is_some());
+        let after = [(b"IHDR", &ihdr[..]), (b"IDAT", &z), plte, (b"IEND", &[])];
+        assert!(filtered_rows(&crate::sample::png_chunks(&after), 100).is_none());
     }
 
     #[test]
