@@ -175,6 +175,60 @@ pub(crate) struct JpegFrame {
     pub components: Option<u8>,
 }
 
+/// Whether the GIF `b` holds more than one frame, told by walking its blocks (GIF89a §§17–27)
+/// without decoding any: a frame's pixels can be far more than its file (a 37-byte GIF can
+/// promise a 65,535 × 65,535 frame). A cut or malformed file ends the walk with the frames
+/// counted so far.
+pub(crate) fn gif_is_animated(b: &[u8]) -> bool {
+    // Skips a table of 3 × 2^(n+1) bytes when `flags` has its high bit.
+    let table = |flags: u8| {
+        if flags & 0x80 != 0 {
+            3usize << ((flags & 0x07) + 1)
+        } else {
+            0
+        }
+    };
+    // Skips data sub-blocks (a length byte, that many bytes) up to the empty one.
+    let sub_blocks = |mut at: usize| -> Option<usize> {
+        loop {
+            let len = usize::from(*b.get(at)?);
+            at += 1 + len;
+            if len == 0 {
+                return Some(at);
+            }
+        }
+    };
+    if !(b.starts_with(b"GIF87a") || b.starts_with(b"GIF89a")) {
+        return false;
+    }
+    let Some(&screen_flags) = b.get(10) else {
+        return false;
+    };
+    let mut at = 13 + table(screen_flags);
+    let mut frames = 0;
+    while let Some(&introducer) = b.get(at) {
+        let next = match introducer {
+            // An extension: its label, then sub-blocks.
+            0x21 => sub_blocks(at + 2),
+            // An image: its descriptor, local table, LZW code size, then sub-blocks.
+            0x2C => {
+                frames += 1;
+                if frames > 1 {
+                    return true;
+                }
+                b.get(at + 9)
+                    .and_then(|&flags| sub_blocks(at + 10 + table(flags) + 1))
+            }
+            _ => None,
+        };
+        match next {
+            Some(n) => at = n,
+            None => break,
+        }
+    }
+    false
+}
+
 /// The frame header of the JPEG `b`, found by walking its marker segments from the start: the
 /// one walker of the crate, so the size the media store records and the test the PDF writer
 /// makes before passing a JPEG through agree. Fill bytes (`FF FF`) and the markers without a
@@ -238,6 +292,32 @@ fn webp_size(b: &[u8]) -> Option<(u32, u32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn gif_frames_are_counted_without_decoding() {
+        // Header, a 2×2 screen with a two-colour table, then `frames` images of one pixel
+        // whose descriptor promises 65,535 × 65,535.
+        let gif = |frames: usize| {
+            let mut b = b"GIF89a\x02\x00\x02\x00\x80\x00\x00".to_vec();
+            b.extend_from_slice(&[0, 0, 0, 255, 255, 255]);
+            // A graphic control extension, as animations have.
+            b.extend_from_slice(&[0x21, 0xF9, 4, 0, 10, 0, 0, 0]);
+            for _ in 0..frames {
+                b.extend_from_slice(&[0x2C, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0]);
+                b.extend_from_slice(&[2, 2, 0x44, 0x01, 0]);
+            }
+            b.push(0x3B);
+            b
+        };
+        assert!(!gif_is_animated(&gif(1)));
+        assert!(gif_is_animated(&gif(2)));
+        assert!(!gif_is_animated(b"GIF89a"));
+        let two = gif(2);
+        for n in 0..two.len() {
+            // Cut anywhere: no panic, and never two frames before the second is reached.
+            let _ = gif_is_animated(&two[..n]);
+        }
+    }
 
     #[test]
     fn metafiles_have_their_frame_as_size() {

@@ -87,7 +87,7 @@ fn process_one(
     }
     // The pixels are needed: a picture still deflated is inflated here, and only here.
     let bytes = item.bytes().map_err(|e| e.reason)?;
-    if format == ImageFormat::Gif && is_animated(&bytes) {
+    if format == ImageFormat::Gif && crate::picture::gif_is_animated(&bytes) {
         // Only the first frame would survive a decode and encode.
         return Err("animated GIF pictures are kept as they are".into());
     }
@@ -118,12 +118,4 @@ fn process_one(
     out.write_to(&mut Cursor::new(&mut bytes), format)
         .map_err(|e| e.to_string())?;
     Ok(Some(MediaItem::new(item.name.clone(), bytes)))
-}
-
-/// Whether a GIF holds more than one frame. A file that cannot be read as a GIF at all is left
-/// for the decoder to report.
-fn is_animated(bytes: &[u8]) -> bool {
-    use image::AnimationDecoder;
-    use image::codecs::gif::GifDecoder;
-    GifDecoder::new(Cursor::new(bytes)).is_ok_and(|d| d.into_frames().take(2).count() > 1)
 }
