@@ -368,7 +368,7 @@ mod tests {
 
     #[test]
     fn a_png_whose_palette_is_not_whole_colours_is_an_error_not_a_panic() {
-        // The png crate panics on it (see `picture::png_decoder_trap`).
+        // The png crate panics on it (see `crate::pixels`).
         let rows = [0u8, 0, 1, 0, 1, 0, 1, 0, 1, 0];
         let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
         std::io::Write::write_all(&mut z, &rows).unwrap();
