@@ -4,7 +4,10 @@
 //! in a PDF, and checked three ways: the image object holds the PNG's own zlib data (nothing
 //! decoded or deflated again), its colour space and depth are what the PNG says, and poppler's
 //! `pdfimages`, an independent reader, takes out exactly the pixels the `image` crate decodes
-//! from the PNG. CI installs poppler-utils (`.ci/run`); a missing tool fails the test.
+//! from the PNG. Transparency that only hides pixels (a `tRNS` colour key, or a palette's fully
+//! transparent entries in one run) passes through as a colour key mask, checked on a page
+//! rendered by poppler's `pdftoppm`. CI installs poppler-utils (`.ci/run`); a missing tool
+//! fails the test.
 
 mod html_fixtures;
 
@@ -151,29 +154,35 @@ fn idat(png: &[u8]) -> Vec<u8> {
     chunk_data(png, b"IDAT")
 }
 
-/// The pixels poppler takes out of the PDF's one image, as RGB.
-fn poppler_pixels(pdf: &[u8]) -> image::RgbImage {
+/// What poppler's `tool` (run with `args`, the PDF's path and an output prefix `out` in a
+/// temporary folder) writes as `written` there, as RGB.
+fn poppler(pdf: &[u8], tool: &str, args: &[&str], written: &str) -> image::RgbImage {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("p.pdf");
     std::fs::write(&path, pdf).expect("write");
-    let prefix = dir.path().join("img");
-    let out = Command::new("pdfimages")
-        .arg("-png")
+    let out = Command::new(tool)
+        .args(args)
         .arg(&path)
-        .arg(&prefix)
+        .arg(dir.path().join("out"))
         .output()
         .unwrap_or_else(|e| {
-            panic!("cannot run pdfimages ({e}): apt-get install -y poppler-utils (CI does)")
+            panic!("cannot run {tool} ({e}): apt-get install -y poppler-utils (CI does)")
         });
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let png = std::fs::read(dir.path().join("img-000.png")).expect("pdfimages wrote one PNG");
+    let png = std::fs::read(dir.path().join(written))
+        .unwrap_or_else(|e| panic!("{tool} wrote no {written}: {e}"));
     image::load_from_memory(&png)
         .expect("poppler's PNG")
         .to_rgb8()
+}
+
+/// The pixels poppler takes out of the PDF's one image, as RGB.
+fn poppler_pixels(pdf: &[u8]) -> image::RgbImage {
+    poppler(pdf, "pdfimages", &["-png"], "out-000.png")
 }
 
 /// The pixels the `image` crate decodes from `png`, as RGB.
@@ -337,14 +346,186 @@ fn an_index_past_the_palette_is_black_in_the_pdf() {
     assert_eq!(&lookup[9..], &[0, 0, 0]);
 }
 
+/// The page of `pdf` rendered by poppler at 72 dpi, as RGB.
+fn rendered(pdf: &[u8]) -> image::RgbImage {
+    poppler(
+        pdf,
+        "pdftoppm",
+        &["-png", "-r", "72", "-singlefile"],
+        "out.png",
+    )
+}
+
+/// Whether a rendered pixel is near `want` (edges are smoothed).
+fn near(got: &image::Rgb<u8>, want: [u8; 3]) -> bool {
+    got.0.iter().zip(want).all(|(&a, b)| a.abs_diff(b) < 40)
+}
+
+/// A picture with a colour key, what its `/Mask` must say, and how it looks on the page.
+struct KeyCase {
+    name: &'static str,
+    png: Vec<u8>,
+    mask: Vec<i64>,
+    /// The colour of the band over the picture's whole width.
+    band: [u8; 3],
+    /// The colour of the half the key does not hide.
+    shown: [u8; 3],
+}
+
+#[test]
+fn colour_keys_pass_through_as_masks_and_hide_their_pixels() {
+    // 40×40: a blue top band over the whole width (where the picture is on the page), below
+    // it the left half in the colour the key hides and the right half red.
+    let (w, h) = (40u32, 40u32);
+    let hidden = |x: u32, y: u32| y >= 8 && x < w / 2;
+    let blue = [0u8, 0, 255];
+    let red = [255u8, 0, 0];
+    // 0: the band, 1: the shown half, 2: the hidden half.
+    let region = |x: u32, y: u32| -> u8 {
+        if y < 8 {
+            0
+        } else if hidden(x, y) {
+            2
+        } else {
+            1
+        }
+    };
+    let mut cases: Vec<KeyCase> = Vec::new();
+    // A palette whose entries 0 and 1 are fully transparent (the alphas of the rest not
+    // given: opaque); index 1 is drawn where the key hides.
+    let mut plte = vec![9, 9, 9, 0, 200, 0];
+    plte.extend(blue);
+    plte.extend(red);
+    let index = |x, y| match region(x, y) {
+        0 => 2,
+        1 => 3,
+        _ => 1,
+    };
+    cases.push(KeyCase {
+        name: "palette, 2 bits",
+        png: png(
+            w,
+            3,
+            2,
+            &packed(w, h, 2, index),
+            &vec![(b"PLTE", plte.clone()), (b"tRNS", vec![0, 0])],
+        ),
+        mask: vec![0, 1],
+        band: blue,
+        shown: red,
+    });
+    cases.push(KeyCase {
+        name: "palette, 8 bits",
+        png: png(
+            w,
+            3,
+            8,
+            &packed(w, h, 8, index),
+            &vec![(b"PLTE", plte), (b"tRNS", vec![0, 0, 255])],
+        ),
+        mask: vec![0, 1],
+        band: blue,
+        shown: red,
+    });
+    // Grey of 4 bits: the key is 5 (of 15); the band and the shown half black.
+    let grey = |x, y| if region(x, y) == 2 { 5 } else { 0 };
+    cases.push(KeyCase {
+        name: "grey, 4 bits",
+        png: png(
+            w,
+            0,
+            4,
+            &packed(w, h, 4, grey),
+            &vec![(b"tRNS", vec![0, 5])],
+        ),
+        mask: vec![5, 5],
+        band: [0, 0, 0],
+        shown: [0, 0, 0],
+    });
+    // RGB: the key is green.
+    let rgb_rows: Vec<Vec<u8>> = (0..h)
+        .map(|y| {
+            (0..w)
+                .flat_map(|x| match region(x, y) {
+                    0 => blue,
+                    1 => red,
+                    _ => [0, 200, 0],
+                })
+                .collect()
+        })
+        .collect();
+    cases.push(KeyCase {
+        name: "RGB",
+        png: png(
+            w,
+            2,
+            8,
+            &rgb_rows,
+            &vec![(b"tRNS", vec![0, 0, 0, 200, 0, 0])],
+        ),
+        mask: vec![0, 0, 200, 200, 0, 0],
+        band: blue,
+        shown: red,
+    });
+    for KeyCase {
+        name,
+        png: file,
+        mask,
+        band: band_colour,
+        shown,
+    } in cases
+    {
+        let (pdf, image) = pdf_of(&file);
+        assert_eq!(
+            image.content,
+            idat(&file),
+            "{name}: the PNG's own zlib data"
+        );
+        let got: Vec<i64> = image
+            .dict
+            .get(b"Mask")
+            .and_then(Object::as_array)
+            .unwrap_or_else(|_| panic!("{name}: a /Mask array"))
+            .iter()
+            .map(|o| o.as_i64().expect("an integer"))
+            .collect();
+        assert_eq!(got, mask, "{name}");
+        assert!(image.dict.get(b"SMask").is_err(), "{name}: no soft mask");
+        // On the page: the band gives the picture's columns; below it the left half shows the
+        // white page through, the right half its colour. The picture is at the page's top,
+        // the footer (grey text and a rule) at its bottom.
+        let page = rendered(&pdf);
+        let band: Vec<(u32, u32)> = page
+            .enumerate_pixels()
+            .filter(|(_, y, p)| *y < page.height() / 2 && near(p, band_colour))
+            .map(|(x, y, _)| (x, y))
+            .collect();
+        assert!(!band.is_empty(), "{name}: the band is drawn");
+        let left = band.iter().map(|p| p.0).min().unwrap();
+        let right = band.iter().map(|p| p.0).max().unwrap();
+        let top = band.iter().map(|p| p.1).min().unwrap();
+        let side = right - left + 1;
+        // Well inside the lower part, away from every edge (the band is a fifth of the side;
+        // for grey, black, the shown half continues it).
+        let y = top + side * 3 / 5;
+        let hidden_px = page.get_pixel(left + side / 4, y);
+        let shown_px = page.get_pixel(left + side * 3 / 4, y);
+        assert!(
+            near(hidden_px, [255, 255, 255]),
+            "{name}: hidden shows {hidden_px:?}"
+        );
+        assert!(near(shown_px, shown), "{name}: shown is {shown_px:?}");
+    }
+}
+
 #[test]
 fn transparent_or_broken_palettes_are_decoded_instead() {
     // (what, bits per sample, chunks before IDAT)
     let cases: [(&str, u8, Chunks); 3] = [
         (
-            "a transparent colour",
+            "a partly transparent colour",
             8,
-            vec![(b"PLTE", palette(4)), (b"tRNS", vec![0])],
+            vec![(b"PLTE", palette(4)), (b"tRNS", vec![128])],
         ),
         // The `image` crate's PNG decoder panics on this one unless it is kept from it.
         (

@@ -64,6 +64,7 @@ pub(crate) fn image(item: &MediaItem, max_pixels: u64) -> Result<Image, String> 
             space,
             rows.bits,
             rows.palette,
+            rows.color_key,
             false,
         ) {
             return Ok(img);

@@ -1,11 +1,17 @@
 //! PNG pictures whose compressed rows a PDF can hold as they are. PDF's Flate filter with a PNG
 //! predictor (`/Predictor 15`) reads exactly what a PNG's IDAT chunks hold, so a grey, RGB or
-//! palette picture, not interlaced and without transparency, is embedded without being decoded
-//! or deflated again: that decode and deflate were most of the PDF writer's time on a document
-//! with pictures, and all of its peak memory above the tree. A palette becomes an `/Indexed`
-//! colour space, so a screenshot's one byte (or less) per pixel stays that size instead of
-//! growing to three. Every other PNG (transparency, 16-bit samples, interlacing) takes the
-//! decoding path in `images.rs`.
+//! palette picture, not interlaced and without an alpha channel, is embedded without being
+//! decoded or deflated again: that decode and deflate were most of the PDF writer's time on a
+//! document with pictures, and all of its peak memory above the tree. A palette becomes an
+//! `/Indexed` colour space, so a screenshot's one byte (or less) per pixel stays that size
+//! instead of growing to three.
+//!
+//! Transparency that only hides pixels passes through too: a `tRNS` chunk naming one grey
+//! value or RGB colour, or a palette's fully transparent entries when they are one run of
+//! indices (the rest opaque), becomes a colour key mask (`/Mask [min max …]`, ISO 32000-1
+//! §8.9.6.4), which PDF compares with the samples as the PNG decoder does. Partly transparent
+//! entries need a soft mask, that is the pixels: such pictures, like every other PNG (alpha,
+//! 16-bit samples, interlacing), take the decoding path in `images.rs`.
 //!
 //! What is passed through is checked first as a decoder would: the chunk structure and every
 //! chunk's CRC, and the zlib stream inflated (into a small buffer, never kept) to exactly one
@@ -33,6 +39,9 @@ pub(crate) struct FilteredRows {
     /// The palette's RGB triples, 2^`bits` of them: entries the file does not give are black,
     /// as decoders show an index past the palette, so every sample names a colour.
     pub(crate) palette: Option<Vec<u8>>,
+    /// The colour key mask from `tRNS`: a least and a greatest sample (a palette index for a
+    /// palette picture) per sample of a pixel; pixels within them are not drawn.
+    pub(crate) color_key: Option<Vec<u8>>,
 }
 
 /// Where a PNG's zlib stream is: one IDAT chunk's data, a range of the file (no copy), or
@@ -46,13 +55,14 @@ pub(crate) enum Zlib {
 }
 
 /// The rows of `png` when a PDF can take them unchanged, `None` when the picture needs
-/// decoding (alpha, 16-bit samples, interlacing, transparency, more than `max_pixels` pixels, a
-/// palette picture without a palette or with more colours than its samples can name) or is
-/// damaged in any way a decoder would notice.
+/// decoding (alpha, 16-bit samples, interlacing, transparency that is not a colour key, more
+/// than `max_pixels` pixels, a palette picture without a palette or with more colours than its
+/// samples can name) or is damaged in any way a decoder would notice.
 pub(crate) fn filtered_rows(png: &[u8], max_pixels: u64) -> Option<FilteredRows> {
     let body = png.strip_prefix(SIGNATURE)?;
     let mut header = None;
     let mut palette = None;
+    let mut trns = None;
     let mut idat: Vec<Range<usize>> = Vec::new();
     let mut rest = body;
     loop {
@@ -65,14 +75,23 @@ pub(crate) fn filtered_rows(png: &[u8], max_pixels: u64) -> Option<FilteredRows>
             // A decoder refuses a second palette or one after the image data.
             b"PLTE" if palette.is_some() || !idat.is_empty() => return None,
             b"PLTE" => palette = Some(data),
-            // Colour keys make pixels transparent, which this path cannot express.
-            b"tRNS" => return None,
+            // Where a decoder may refuse or skip it (a second one, one after the image data or
+            // before the palette), the decoder decides.
+            b"tRNS" if trns.is_some() || !idat.is_empty() => return None,
+            b"tRNS" if header.as_ref().is_some_and(|h: &Header| h.indexed) && palette.is_none() => {
+                return None;
+            }
+            b"tRNS" => trns = Some(data),
             b"IDAT" => idat.push(data_at..data_at + data.len()),
             b"IEND" => break,
             _ => {}
         }
     }
     let header = header?;
+    let color_key = match trns {
+        Some(trns) => color_key(&header, trns, palette.map_or(0, |p| p.len() / 3))?,
+        None => None,
+    };
     let palette = match (header.indexed, palette) {
         (false, _) => None,
         (true, Some(p)) => Some(full_palette(p, header.bits)?),
@@ -105,7 +124,48 @@ pub(crate) fn filtered_rows(png: &[u8], max_pixels: u64) -> Option<FilteredRows>
         colors: header.colors,
         bits: header.bits,
         palette,
+        color_key,
     })
+}
+
+/// The colour key mask `trns` stands for: `Some(None)` when it hides nothing (every palette
+/// entry opaque), `None` when it is not a colour key (partly transparent entries, transparent
+/// entries apart, a value the samples cannot hold, a length PNG does not allow for the colour
+/// type).
+fn color_key(header: &Header, trns: &[u8], palette_entries: usize) -> Option<Option<Vec<u8>>> {
+    let most = (1u16 << header.bits) - 1;
+    if header.indexed {
+        // Alphas of the first entries; the rest are opaque.
+        if trns.len() > palette_entries || trns.iter().any(|&a| a != 0 && a != 255) {
+            return None;
+        }
+        let first = trns.iter().position(|&a| a == 0);
+        let last = trns.iter().rposition(|&a| a == 0);
+        return match (first, last) {
+            (Some(first), Some(last)) if trns[first..=last].iter().all(|&a| a == 0) => {
+                Some(Some(vec![
+                    u8::try_from(first).ok()?,
+                    u8::try_from(last).ok()?,
+                ]))
+            }
+            (Some(_), Some(_)) => None,
+            _ => Some(None),
+        };
+    }
+    // One 16-bit value per sample (ISO 15948 §11.3.2.1).
+    if trns.len() != 2 * usize::from(header.colors) {
+        return None;
+    }
+    let mut key = Vec::with_capacity(trns.len());
+    for pair in trns.chunks_exact(2) {
+        let value = u16::from_be_bytes([pair[0], pair[1]]);
+        if value > most {
+            return None;
+        }
+        let value = u8::try_from(value).ok()?;
+        key.extend([value, value]);
+    }
+    Some(Some(key))
 }
 
 /// The palette's triples padded with black to the 2^`bits` colours samples can name, or `None`
@@ -310,10 +370,59 @@ mod tests {
     #[test]
     fn what_a_pdf_cannot_take_unchanged_is_left_to_the_decoder() {
         let rgb = [0, 1, 2, 3];
-        // Transparency, RGBA, over the pixel limit.
-        assert!(filtered_rows(&png(1, 1, 2, &rgb, &[(b"tRNS", &[0, 0, 0, 0, 0, 0])]), 9).is_none());
+        // RGBA, over the pixel limit, a colour key past 8-bit samples or of the wrong length.
         assert!(filtered_rows(&png(1, 1, 6, &[0, 1, 2, 3, 4], &[]), 9).is_none());
         assert!(filtered_rows(&png(1, 1, 2, &rgb, &[]), 0).is_none());
+        assert!(filtered_rows(&png(1, 1, 2, &rgb, &[(b"tRNS", &[0, 0, 1, 0, 0, 0])]), 9).is_none());
+        assert!(filtered_rows(&png(1, 1, 2, &rgb, &[(b"tRNS", &[0, 0, 0, 0])]), 9).is_none());
+        // Two colour keys, or one after the image data (which a decoder skips).
+        let key: (&[u8; 4], &[u8]) = (b"tRNS", &[0, 1, 0, 2, 0, 3]);
+        assert!(filtered_rows(&png(1, 1, 2, &rgb, &[key, key]), 9).is_none());
+        let ihdr = [0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0];
+        let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+        z.write_all(&rgb).unwrap();
+        let z = z.finish().unwrap();
+        let after = [(b"IHDR", &ihdr[..]), (b"IDAT", &z), key, (b"IEND", &[])];
+        assert!(filtered_rows(&crate::sample::png_chunks(&after), 9).is_none());
+    }
+
+    #[test]
+    fn a_colour_key_passes_through_as_a_mask() {
+        // RGB and grey: one value per sample, each both ends of its range.
+        let rgb = png(1, 1, 2, &[0, 1, 2, 3], &[(b"tRNS", &[0, 1, 0, 2, 0, 3])]);
+        let got = filtered_rows(&rgb, 9).expect("passes through");
+        assert_eq!(got.color_key, Some(vec![1, 1, 2, 2, 3, 3]));
+        let rows = [0, 0b0001_1011, 0b0100_0000, 2, 0, 0];
+        let grey = png_of(5, 2, (0, 2), &rows, &[(b"tRNS", &[0, 3])], false);
+        assert_eq!(
+            filtered_rows(&grey, 100).and_then(|r| r.color_key),
+            Some(vec![3, 3])
+        );
+        // A grey value the samples cannot hold.
+        let past = png_of(5, 2, (0, 2), &rows, &[(b"tRNS", &[0, 4])], false);
+        assert!(filtered_rows(&past, 100).is_none());
+        // A palette: its fully transparent entries, one run of indices, the rest opaque
+        // (entries past the chunk's alphas too).
+        let four = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+        let indexed = |alphas: &[u8]| {
+            let chunks = [(b"PLTE", &four[..]), (b"tRNS", alphas)];
+            filtered_rows(&png_of(5, 2, (3, 2), &rows, &chunks, true), 100)
+        };
+        assert_eq!(
+            indexed(&[255, 0, 0]).and_then(|r| r.color_key),
+            Some(vec![1, 2])
+        );
+        assert_eq!(indexed(&[0]).and_then(|r| r.color_key), Some(vec![0, 0]));
+        // All opaque: no mask at all.
+        let opaque = indexed(&[255, 255]).expect("passes through");
+        assert_eq!(opaque.color_key, None);
+        // Partly transparent, transparent entries apart, more alphas than colours: decoded.
+        assert!(indexed(&[255, 128]).is_none());
+        assert!(indexed(&[0, 255, 0]).is_none());
+        assert!(indexed(&[0, 0, 0, 0, 0]).is_none());
+        // A colour key before the palette (which a decoder refuses).
+        let early = [(b"tRNS", &[0u8][..]), (b"PLTE", &four[..])];
+        assert!(filtered_rows(&png_of(5, 2, (3, 2), &rows, &early, true), 100).is_none());
     }
 
     #[test]

@@ -116,6 +116,8 @@ struct PredictedRepr {
     bits: u8,
     /// RGB triples the samples index (an `/Indexed` colour space), or none.
     palette: Option<Vec<u8>>,
+    /// A colour key mask (`/Mask`): a least and a greatest value per sample.
+    color_key: Option<Vec<u8>>,
 }
 
 enum Repr {
@@ -231,7 +233,9 @@ impl Image {
     /// (`/DecodeParms << /Predictor 15 >>`): no decoding, no deflating again. Samples have
     /// `bits` each (1, 2, 4 or 8; RGB only 8). With a `palette` (RGB triples, at most
     /// 2^`bits` of them) each sample is an index into it, written as an `/Indexed` colour space
-    /// over `color_space`, which must then be RGB. The caller vouches that the data inflates to
+    /// over `color_space`, which must then be RGB. A `color_key` (a least and a greatest value
+    /// per sample; palette indices with a palette) is written as a colour key mask (`/Mask`):
+    /// pixels within it are not painted. The caller vouches that the data inflates to
     /// `height` rows of one filter byte and `width × components × bits` bits each, rounded up
     /// to whole bytes. (sdconv patch: not in upstream krilla 0.8.2.)
     pub fn from_png_filtered_zlib(
@@ -240,6 +244,7 @@ impl Image {
         color_space: ImageColorspace,
         bits: u8,
         palette: Option<Vec<u8>>,
+        color_key: Option<Vec<u8>>,
         interpolate: bool,
     ) -> Result<Image, String> {
         if size.0 == 0 || size.1 == 0 {
@@ -266,7 +271,25 @@ impl Image {
         if colors > 1 && bits != 8 {
             return Err("RGB samples have 8 bits".to_string());
         }
-        let hash = (data.clone(), size, color_space, bits, palette.clone()).sip_hash();
+        if let Some(key) = &color_key {
+            let most = (1u16 << bits) - 1;
+            if key.len() != 2 * usize::from(colors)
+                || key
+                    .chunks_exact(2)
+                    .any(|r| r[0] > r[1] || u16::from(r[1]) > most)
+            {
+                return Err("the colour key does not fit the samples".to_string());
+            }
+        }
+        let hash = (
+            data.clone(),
+            size,
+            color_space,
+            bits,
+            palette.clone(),
+            color_key.clone(),
+        )
+            .sip_hash();
         let metadata = ImageMetadata {
             size,
             color_space,
@@ -282,6 +305,7 @@ impl Image {
                     columns: size.0,
                     bits,
                     palette,
+                    color_key,
                 }))
             }),
             metadata,
@@ -567,6 +591,18 @@ impl Image {
             }
             image_x_object.width(self.size().0 as i32);
             image_x_object.height(self.size().1 as i32);
+
+            if let Repr::Predicted(PredictedRepr {
+                color_key: Some(key),
+                ..
+            }) = repr
+            {
+                // ISO 32000-1 §8.9.6.4: [min max] per sample, indices for /Indexed.
+                image_x_object
+                    .insert(Name(b"Mask"))
+                    .array()
+                    .items(key.iter().map(|&v| i32::from(v)));
+            }
 
             if let Repr::Predicted(PredictedRepr {
                 palette: Some(palette),
