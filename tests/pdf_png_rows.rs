@@ -519,6 +519,38 @@ fn colour_keys_pass_through_as_masks_and_hide_their_pixels() {
 }
 
 #[test]
+fn pictures_differing_only_by_their_colour_key_stay_two_images() {
+    // krilla draws a picture met again from the one image object: the key must tell them apart.
+    let rows = packed(13, 9, 4, |x, y| ((x + y) % 16) as u8);
+    let keyed = |alpha: Vec<u8>| {
+        png(
+            13,
+            3,
+            4,
+            &rows,
+            &vec![(b"PLTE", palette(16)), (b"tRNS", alpha)],
+        )
+    };
+    let mut doc = fx::doc("Pictures", vec![]);
+    doc.media.add("a.png", keyed(vec![0]));
+    doc.media.add("b.png", keyed(vec![255, 0]));
+    for name in ["a.png", "b.png"] {
+        doc.blocks.push(Block::Image(fx::image(name, None)));
+    }
+    let out = write(&doc, &PdfOptions::new(PagedSettings::default())).expect("PDF export");
+    let parsed = lopdf::Document::load_mem(&out.value).expect("the PDF loads");
+    let mut masks: Vec<Vec<i64>> = parsed
+        .objects
+        .values()
+        .filter_map(|o| o.as_stream().ok())
+        .filter_map(|s| s.dict.get(b"Mask").and_then(Object::as_array).ok())
+        .map(|a| a.iter().map(|o| o.as_i64().expect("an integer")).collect())
+        .collect();
+    masks.sort();
+    assert_eq!(masks, [vec![0, 0], vec![1, 1]]);
+}
+
+#[test]
 fn transparent_or_broken_palettes_are_decoded_instead() {
     // (what, bits per sample, chunks before IDAT)
     let cases: [(&str, u8, Chunks); 3] = [

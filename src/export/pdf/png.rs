@@ -71,14 +71,17 @@ pub(crate) fn filtered_rows(png: &[u8], max_pixels: u64) -> Option<FilteredRows>
         let (kind, data, after) = chunk(rest)?;
         rest = after;
         match kind {
-            b"IHDR" => header = Some(Header::read(data)?),
+            b"IHDR" if header.is_none() => header = Some(Header::read(data)?),
+            // A decoder refuses any chunk before the header, and a second header.
+            _ if header.is_none() => return None,
+            b"IHDR" => return None,
             // A decoder refuses a second palette or one after the image data.
             b"PLTE" if palette.is_some() || !idat.is_empty() => return None,
             b"PLTE" => palette = Some(data),
-            // Where a decoder may refuse or skip it (a second one, one after the image data or
-            // before the palette), the decoder decides.
+            // A decoder skips a second colour key, one after the image data and a palette's
+            // before the palette: the decoder decides how such a picture looks.
             b"tRNS" if trns.is_some() || !idat.is_empty() => return None,
-            b"tRNS" if header.as_ref().is_some_and(|h: &Header| h.indexed) && palette.is_none() => {
+            b"tRNS" if header.as_ref().is_some_and(|h| h.indexed) && palette.is_none() => {
                 return None;
             }
             b"tRNS" => trns = Some(data),
@@ -373,8 +376,9 @@ mod tests {
         // RGBA, over the pixel limit, a colour key past 8-bit samples or of the wrong length.
         assert!(filtered_rows(&png(1, 1, 6, &[0, 1, 2, 3, 4], &[]), 9).is_none());
         assert!(filtered_rows(&png(1, 1, 2, &rgb, &[]), 0).is_none());
-        assert!(filtered_rows(&png(1, 1, 2, &rgb, &[(b"tRNS", &[0, 0, 1, 0, 0, 0])]), 9).is_none());
-        assert!(filtered_rows(&png(1, 1, 2, &rgb, &[(b"tRNS", &[0, 0, 0, 0])]), 9).is_none());
+        let key_of = |k: &[u8]| filtered_rows(&png(1, 1, 2, &rgb, &[(b"tRNS", k)]), 9);
+        assert!(key_of(&[0, 0, 1, 0, 0, 0]).is_none());
+        assert!(key_of(&[0, 0, 0, 0]).is_none());
         // Two colour keys, or one after the image data (which a decoder skips).
         let key: (&[u8; 4], &[u8]) = (b"tRNS", &[0, 1, 0, 2, 0, 3]);
         assert!(filtered_rows(&png(1, 1, 2, &rgb, &[key, key]), 9).is_none());
@@ -384,6 +388,17 @@ mod tests {
         let z = z.finish().unwrap();
         let after = [(b"IHDR", &ihdr[..]), (b"IDAT", &z), key, (b"IEND", &[])];
         assert!(filtered_rows(&crate::sample::png_chunks(&after), 9).is_none());
+        // Any chunk before the header, or a second header (a decoder refuses both).
+        let good = [(b"IHDR", &ihdr[..]), (b"IDAT", &z), (b"IEND", &[])];
+        assert!(filtered_rows(&crate::sample::png_chunks(&good), 9).is_some());
+        for first in [key, (b"tEXt", &b"a\0b"[..]), (b"IHDR", &ihdr[..])] {
+            let mut chunks = vec![first];
+            chunks.extend(good);
+            assert!(
+                filtered_rows(&crate::sample::png_chunks(&chunks), 9).is_none(),
+                "{first:?}"
+            );
+        }
     }
 
     #[test]
