@@ -3,9 +3,9 @@
 //! (`png.rs`, with the patched krilla in `vendor/krilla`; a colour that is wholly transparent
 //! becomes a colour key mask, so what lies under the picture, such as a cell's shading, shows
 //! through as in Word and a browser), every other picture the `image` crate reads decoded here
-//! to grey or RGB (partly transparent parts over white paper: no soft masks, which PDF/A-1 and
-//! some printers refuse) and handed to krilla as raw pixels, which it deflates on its worker
-//! threads.
+//! to grey or RGB (all its transparency drawn over white paper: no soft masks, which PDF/A-1
+//! and some printers refuse) and handed to krilla as raw pixels, which it deflates on its
+//! worker threads.
 //! Decoding here rather than in krilla keeps a broken picture an error string the writer turns
 //! into a warning and a placeholder box; krilla would only find it when the document is
 //! finished, failing the whole file. Pictures past the pixel limit are not decoded; very large

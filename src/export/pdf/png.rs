@@ -60,37 +60,43 @@ pub(crate) enum Zlib {
 /// samples can name) or is damaged in any way a decoder would notice.
 pub(crate) fn filtered_rows(png: &[u8], max_pixels: u64) -> Option<FilteredRows> {
     let body = png.strip_prefix(SIGNATURE)?;
-    let mut header = None;
+    // A decoder refuses a file that does not start with its header.
+    let (kind, data, mut rest) = chunk(body)?;
+    if kind != b"IHDR" {
+        return None;
+    }
+    let header = Header::read(data)?;
     let mut palette = None;
     let mut trns = None;
     let mut idat: Vec<Range<usize>> = Vec::new();
-    let mut rest = body;
+    // The image data is one run of IDAT chunks: a decoder refuses one after another chunk.
+    let mut idat_ended = false;
     loop {
         // Chunk data starts after the length and the type.
         let data_at = png.len() - rest.len() + 8;
         let (kind, data, after) = chunk(rest)?;
         rest = after;
+        idat_ended |= kind != b"IDAT" && !idat.is_empty();
         match kind {
-            b"IHDR" if header.is_none() => header = Some(Header::read(data)?),
-            // A decoder refuses any chunk before the header, and a second header.
-            _ if header.is_none() => return None,
+            // A decoder refuses a second header, and a second palette or one after the image
+            // data.
             b"IHDR" => return None,
-            // A decoder refuses a second palette or one after the image data.
             b"PLTE" if palette.is_some() || !idat.is_empty() => return None,
             b"PLTE" => palette = Some(data),
             // A decoder skips a second colour key, one after the image data and a palette's
             // before the palette: the decoder decides how such a picture looks.
             b"tRNS" if trns.is_some() || !idat.is_empty() => return None,
-            b"tRNS" if header.as_ref().is_some_and(|h| h.indexed) && palette.is_none() => {
-                return None;
-            }
+            b"tRNS" if header.indexed && palette.is_none() => return None,
             b"tRNS" => trns = Some(data),
+            b"IDAT" if idat_ended => return None,
             b"IDAT" => idat.push(data_at..data_at + data.len()),
             b"IEND" => break,
+            // A chunk a decoder must understand (bit 5 of its first letter clear: upper case)
+            // that it does not know: it refuses the file.
+            _ if kind[0] & 0x20 == 0 => return None,
             _ => {}
         }
     }
-    let header = header?;
     let color_key = match trns {
         Some(trns) => color_key(&header, trns, palette.map_or(0, |p| p.len() / 3))?,
         None => None,
@@ -136,7 +142,6 @@ pub(crate) fn filtered_rows(png: &[u8], max_pixels: u64) -> Option<FilteredRows>
 /// entries apart, a value the samples cannot hold, a length PNG does not allow for the colour
 /// type).
 fn color_key(header: &Header, trns: &[u8], palette_entries: usize) -> Option<Option<Vec<u8>>> {
-    let most = (1u16 << header.bits) - 1;
     if header.indexed {
         // Alphas of the first entries; the rest are opaque.
         if trns.len() > palette_entries || trns.iter().any(|&a| a != 0 && a != 255) {
@@ -144,17 +149,16 @@ fn color_key(header: &Header, trns: &[u8], palette_entries: usize) -> Option<Opt
         }
         let first = trns.iter().position(|&a| a == 0);
         let last = trns.iter().rposition(|&a| a == 0);
-        return match (first, last) {
-            (Some(first), Some(last)) if trns[first..=last].iter().all(|&a| a == 0) => {
-                Some(Some(vec![
-                    u8::try_from(first).ok()?,
-                    u8::try_from(last).ok()?,
-                ]))
-            }
-            (Some(_), Some(_)) => None,
-            _ => Some(None),
+        return match first.zip(last) {
+            Some((first, last)) if trns[first..=last].iter().all(|&a| a == 0) => Some(Some(vec![
+                u8::try_from(first).ok()?,
+                u8::try_from(last).ok()?,
+            ])),
+            Some(_) => None,
+            None => Some(None),
         };
     }
+    let most = (1u16 << header.bits) - 1;
     // One 16-bit value per sample (ISO 15948 §11.3.2.1).
     if trns.len() != 2 * usize::from(header.colors) {
         return None;
@@ -312,6 +316,12 @@ mod tests {
     }
 
     /// A PNG of colour type and depth `kind`.
+    fn zlib(rows: &[u8]) -> Vec<u8> {
+        let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+        e.write_all(rows).unwrap();
+        e.finish().unwrap()
+    }
+
     fn png_of(
         w: u32,
         h: u32,
@@ -320,9 +330,7 @@ mod tests {
         extra: &[(&[u8; 4], &[u8])],
         split: bool,
     ) -> Vec<u8> {
-        let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
-        e.write_all(rows).unwrap();
-        let z = e.finish().unwrap();
+        let z = zlib(rows);
         let mut ihdr = Vec::new();
         ihdr.extend_from_slice(&w.to_be_bytes());
         ihdr.extend_from_slice(&h.to_be_bytes());
@@ -383,9 +391,7 @@ mod tests {
         let key: (&[u8; 4], &[u8]) = (b"tRNS", &[0, 1, 0, 2, 0, 3]);
         assert!(filtered_rows(&png(1, 1, 2, &rgb, &[key, key]), 9).is_none());
         let ihdr = [0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0];
-        let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
-        z.write_all(&rgb).unwrap();
-        let z = z.finish().unwrap();
+        let z = zlib(&rgb);
         let after = [(b"IHDR", &ihdr[..]), (b"IDAT", &z), key, (b"IEND", &[])];
         assert!(filtered_rows(&crate::sample::png_chunks(&after), 9).is_none());
         // Any chunk before the header, or a second header (a decoder refuses both).
@@ -398,6 +404,34 @@ mod tests {
                 filtered_rows(&crate::sample::png_chunks(&chunks), 9).is_none(),
                 "{first:?}"
             );
+        }
+        // Image data broken by another chunk, and a critical chunk a decoder does not know
+        // (both refused); an ancillary one it does not know is skipped.
+        let (a, b) = z.split_at(z.len() / 2);
+        let broken = [
+            (b"IHDR", &ihdr[..]),
+            (b"IDAT", a),
+            (b"tEXt", &b"a\0b"[..]),
+            (b"IDAT", b),
+            (b"IEND", &[][..]),
+        ];
+        assert!(filtered_rows(&crate::sample::png_chunks(&broken), 9).is_none());
+        let whole = [
+            (b"IHDR", &ihdr[..]),
+            (b"IDAT", a),
+            (b"IDAT", b),
+            (b"IEND", &[][..]),
+        ];
+        assert!(filtered_rows(&crate::sample::png_chunks(&whole), 9).is_some());
+        for kind in [b"ABCD", b"aBCD"] {
+            let chunks = [
+                (b"IHDR", &ihdr[..]),
+                (kind, &[][..]),
+                (b"IDAT", &z),
+                (b"IEND", &[]),
+            ];
+            let passed = filtered_rows(&crate::sample::png_chunks(&chunks), 9).is_some();
+            assert_eq!(passed, kind == b"aBCD", "{kind:?}");
         }
     }
 
@@ -435,7 +469,7 @@ mod tests {
         assert!(indexed(&[255, 128]).is_none());
         assert!(indexed(&[0, 255, 0]).is_none());
         assert!(indexed(&[0, 0, 0, 0, 0]).is_none());
-        // A colour key before the palette (which a decoder refuses).
+        // A colour key before the palette (which a decoder skips).
         let early = [(b"tRNS", &[0u8][..]), (b"PLTE", &four[..])];
         assert!(filtered_rows(&png_of(5, 2, (3, 2), &rows, &early, true), 100).is_none());
     }
@@ -483,9 +517,7 @@ mod tests {
         let rows = [0, 0b0001_1011, 0b0100_0000, 2, 0, 0];
         // The same picture with its palette before and after the image data.
         let ihdr = [0, 0, 0, 5, 0, 0, 0, 2, 2, 3, 0, 0, 0];
-        let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
-        z.write_all(&rows).unwrap();
-        let z = z.finish().unwrap();
+        let z = zlib(&rows);
         let plte: (&[u8; 4], &[u8]) = (b"PLTE", &[1, 2, 3]);
         let before = [(b"IHDR", &ihdr[..]), plte, (b"IDAT", &z), (b"IEND", &[])];
         assert!(filtered_rows(&crate::sample::png_chunks(&before), 100).is_some());
