@@ -386,7 +386,37 @@ impl Inliner {
         // Word boundaries inside Thai, Lao, Khmer and Myanmar text (no spaces between words),
         // found when the first such character is met: other text never pays for the search.
         let mut unspaced: Option<Vec<usize>> = None;
-        for (at, c) in text.char_indices() {
+        let bytes = text.as_bytes();
+        let mut next = 0;
+        while next < bytes.len() {
+            // Printable ASCII after ASCII (most characters of most documents), taken a stretch
+            // at a time: no break can fall between such characters, and the style's own face
+            // has their glyphs. The advances are summed one by one, in order, as below.
+            if cur_font == own_font && prev.is_none_or(|p| p.is_ascii()) {
+                let from = next;
+                while let Some(&b) = bytes.get(next) {
+                    let Some(advance) = (b'!'..=b'~')
+                        .contains(&b)
+                        .then(|| own.advance(char::from(b)))
+                        .flatten()
+                    else {
+                        break;
+                    };
+                    cur_advance += advance;
+                    next += 1;
+                }
+                // The stretch is ASCII, so it starts and ends on characters.
+                if let Some(stretch) = text.get(from..next).filter(|s| !s.is_empty()) {
+                    cur.push_str(stretch);
+                    prev = stretch.chars().next_back();
+                    continue;
+                }
+            }
+            let at = next;
+            let Some(c) = text.get(at..).and_then(|rest| rest.chars().next()) else {
+                break;
+            };
+            next += c.len_utf8();
             match c {
                 ' ' | '\u{2002}' | '\u{2003}' | '\u{2009}' | '\u{200A}' | '\u{3000}' => {
                     flush(&mut cur, &mut cur_advance, cur_font, out);
@@ -415,18 +445,6 @@ impl Inliner {
                 '\u{200B}' | '\u{FEFF}' => {}
                 c if c.is_control() => {}
                 c => {
-                    // ASCII after ASCII (most characters of most documents): no break can
-                    // fall between them, and the style's own face has the glyph.
-                    if c.is_ascii()
-                        && prev.is_none_or(|p| p.is_ascii())
-                        && cur_font == own_font
-                        && let Some(advance) = own.advance(c)
-                    {
-                        cur.push(c);
-                        cur_advance += advance;
-                        prev = Some(c);
-                        continue;
-                    }
                     if let Some(p) = prev
                         && (((script::breaks_around(p) || script::breaks_around(c))
                             && !script::no_break_before(c)
