@@ -384,7 +384,34 @@ fn text_side(
         .iter()
         .map(|r| r.target.len())
         .fold(text.len(), usize::saturating_add);
-    drop(text);
+    // The picture thread inflating pictures meanwhile wants the other core.
+    let split = if options.parse_on_one_core || options.inflate_pictures {
+        Split::NEVER
+    } else {
+        read.split
+    };
+    // A body converted in two halves may need its second half's blocks again, which the pool
+    // consumed (`tree::seam`): the text is kept for that while the tree is built (in place of
+    // copies of those blocks, which cost the pool a third of its work), else dropped here.
+    let kept =
+        (body.blocks.len() >= split.from && rayon::current_num_threads() > 1).then_some(text);
+    let in_halves = !options.parse_on_one_core;
+    let again = || {
+        let text = kept.as_deref()?;
+        // The same parse as above: its warnings and facts are given already.
+        let (mut report, mut facts) = (Report::new(), Facts::default());
+        parse::halves::parse_main(
+            text,
+            main,
+            main_rels,
+            limits,
+            &mut report,
+            &mut facts,
+            in_halves,
+        )
+        .ok()
+        .map(|body| body.blocks)
+    };
     // From here this thread works alone (the parts left are small, the tree is built here).
     parsed();
     let page = parts::read_page_parts(pkg, &body, main_rels, limits, &mut report)?;
@@ -428,14 +455,11 @@ fn text_side(
         chunks: &chunks,
         copies: &copies,
         core_language: core.language.as_deref(),
-        // The picture thread inflating pictures meanwhile wants the other core.
-        split: if options.parse_on_one_core || options.inflate_pictures {
-            Split::NEVER
-        } else {
-            read.split
-        },
+        split,
+        again: &again,
     };
     let mut built = tree::convert::build(src, body, comments, page, report);
+    drop(kept);
     // The chunks' pictures, beside the document's own (named apart).
     for item in chunks.into_values().flat_map(|c| c.media) {
         built.doc.media.insert(item);

@@ -20,6 +20,7 @@ use super::mapping::{StyleInfo, StyleMapping};
 use super::media::MediaNames;
 use super::numbering::{Count, ListCounters, ListNumber};
 use crate::ast;
+use crate::import::docx::parse::model;
 use crate::import::docx::parse::notes::NoteMap;
 use crate::import::docx::parse::numbering::Numbering;
 use crate::import::docx::parse::parser::Facts;
@@ -60,6 +61,9 @@ pub struct Sources<'a> {
     pub chunks: &'a HashMap<String, crate::import::docx::chunks::ChunkBlocks>,
     /// Which bodies are converted in two halves at once (`super::seam`).
     pub split: Split,
+    /// The main body's top-level blocks parsed again, for a second half that did not join
+    /// (`super::seam`: the pool's converter consumed its own); `None` where they cannot be had.
+    pub again: &'a (dyn Fn() -> Option<Vec<model::Block>> + Sync),
     /// The footprint of each part copied where it is named, and the budget of those copies.
     pub copies: &'a Copies<'a>,
 }

@@ -21,9 +21,12 @@
 //! - a warning given once that the first half gave already is dropped; warning locations move
 //!   by the first half's block count.
 //!
-//! Where a check fails the second half is converted again on the calling thread, from the
-//! blocks kept for that (the pool's converter worked on copies made one block at a time), so
-//! the tree and the warnings are always one converter's.
+//! Where a check fails the second half is converted again on the calling thread, so the tree
+//! and the warnings are always one converter's. The pool's converter consumed the second
+//! half's blocks, so they come from the body parsed again ([`Sources::again`]): a failed join
+//! costs a parse of the main part, where copies of the blocks kept for it cost the pool a fifth
+//! of its work on every long body (28,000 allocations in large.docx). Of the files of
+//! `../shared` long enough to split (large.docx, large-lo.docx, medium.docx) all join.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
@@ -35,7 +38,7 @@ use super::numbering::ListNumber;
 use crate::ast;
 use crate::import::docx::parse::model::{self, Item};
 use crate::import::docx::parse::props::{LangSlots, Section};
-use crate::report::Report;
+use crate::report::{Report, WarningKind};
 
 /// Bodies of this many top-level blocks or more are converted in two halves at once: the
 /// 6,000 blocks of a 564-page file took about 25 ms on one core, so a few hundred take more
@@ -89,12 +92,13 @@ impl Converter<'_> {
             blocks: Vec::with_capacity(blocks.len()),
             ..Out::default()
         };
+        let total = blocks.len();
         let second = Mutex::new(Some(blocks.split_off(at)));
         let src = self.src;
         let theme_lang = self.theme_lang.clone();
         let fields_disabled = self.fields.disabled;
         let mut pending: Vec<Item> = Vec::new();
-        let mut half: Option<(Box<Half>, Vec<model::Block>)> = None;
+        let mut half: Option<Box<Half>> = None;
         rayon::in_place_scope(|scope| {
             let half = &mut half;
             let second = &second;
@@ -117,16 +121,41 @@ impl Converter<'_> {
                 }
             }
         });
-        if let Some((half, kept)) = half {
+        if let Some(half) = half {
             if let Err(half) = self.join(&mut out, &mut pending, half) {
                 // Dropped where it was made, beside this thread's work.
                 rayon::spawn(move || drop(half));
-                self.blocks_into(kept, Some(second_widths), &mut out, &mut pending);
-            } else {
-                rayon::spawn(move || drop(kept));
+                self.second_again(at..total, second_widths, &mut out, &mut pending);
             }
         }
         self.finish_list(out, pending, true)
+    }
+
+    /// Converts the second half (the body's blocks `half`) again on this thread behind the
+    /// first, from the body parsed again.
+    fn second_again(
+        &mut self,
+        half: std::ops::Range<usize>,
+        widths: &[u64],
+        out: &mut Out,
+        pending: &mut Vec<Item>,
+    ) {
+        // The parse is the same as the first (the same text, limits and reading), so it
+        // fails or comes out otherwise only if that stopped being so.
+        match (self.src.again)() {
+            Some(blocks) if blocks.len() == half.end => {
+                let rest = blocks.into_iter().skip(half.start);
+                self.blocks_into(rest, Some(widths), out, pending);
+            }
+            _ => self.warn(
+                WarningKind::Lossy,
+                format!(
+                    "the body from its block {} on could not be read again; it is left out",
+                    half.start + 1
+                ),
+                "w:body",
+            ),
+        }
     }
 
     /// Joins the second half behind the first (`out`, `pending` and this converter's state),
@@ -359,15 +388,14 @@ fn renumber(
         .all(|(id, order)| seen.get(id) == Some(&order.len()))
 }
 
-/// Converts the second half from nothing carried over, on copies of its blocks made one at a
-/// time; hands back the blocks themselves for a second try.
+/// Converts the second half from nothing carried over.
 fn convert_half(
     src: Sources<'_>,
     theme_lang: LangSlots,
     fields_disabled: bool,
     blocks: Vec<model::Block>,
     widths: &[u64],
-) -> (Box<Half>, Vec<model::Block>) {
+) -> Box<Half> {
     let mut conv = Converter::new(src, Report::new());
     conv.theme_lang = theme_lang;
     conv.fields = FieldState {
@@ -380,7 +408,7 @@ fn convert_half(
         ..Out::default()
     };
     let mut pending = Vec::new();
-    conv.blocks_into(blocks.iter().cloned(), Some(widths), &mut out, &mut pending);
+    conv.blocks_into(blocks, Some(widths), &mut out, &mut pending);
     // Every field named: a field added to the converter must be decided on here (and in the
     // join), or this stops compiling.
     let Converter {
@@ -414,7 +442,7 @@ fn convert_half(
     // `lists` and `warned` are done again from the log; the note depth and footer mode are
     // back at none after each block; the chains, the text room and the missing parts are
     // caches.
-    let half = Box::new(Half {
+    Box::new(Half {
         out,
         pending,
         report,
@@ -434,8 +462,7 @@ fn convert_half(
         looks,
         text_width,
         block_no,
-    });
-    (half, blocks)
+    })
 }
 
 /// Takes the second half's blocks, for whichever thread gets there first.
@@ -448,9 +475,8 @@ fn take(second: &Mutex<Option<Vec<model::Block>>>) -> Option<Vec<model::Block>> 
 
 /// Where the second half starts: the first block past three fifths of the body that no loose
 /// anchor stands before (anchors wait for the next paragraph, which would then be the other
-/// half's). Three fifths, not half: the pool's converter also copies its blocks, and a block
-/// cost it about one and a half times what it cost the calling thread (large.docx: 18 ms
-/// against 13 ms for halves of one size).
+/// half's). Three fifths, not half: a block costs the pool's converter more time than the
+/// calling thread, for as many instructions or fewer.
 fn seam(blocks: &[model::Block]) -> Option<usize> {
     (blocks.len() / 5 * 3..blocks.len())
         .find(|&at| at > 0 && !matches!(blocks.get(at - 1), Some(model::Block::Loose(_)) | None))
