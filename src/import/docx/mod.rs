@@ -393,8 +393,7 @@ fn text_side(
     // A body converted in two halves may need its second half's blocks again, which the pool
     // consumed (`tree::seam`): the text is kept for that while the tree is built (in place of
     // copies of those blocks, which cost the pool a fifth of its work), else dropped here.
-    let kept =
-        (body.blocks.len() >= split.from && rayon::current_num_threads() > 1).then_some(text);
+    let kept = split.splits(body.blocks.len()).then_some(text);
     let in_halves = !options.parse_on_one_core;
     let again = || {
         let text = kept.as_deref()?;

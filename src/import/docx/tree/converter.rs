@@ -93,6 +93,13 @@ impl Split {
         from: usize::MAX,
         always: false,
     };
+
+    /// Whether a body of `blocks` top-level blocks is converted in two halves: it is long
+    /// enough and the pool has a second thread. The reader keeps the main part's text for a
+    /// second parse exactly then (`super::seam`), so both ask here.
+    pub fn splits(self, blocks: usize) -> bool {
+        blocks >= self.from && rayon::current_num_threads() > 1
+    }
 }
 
 /// A block list being built, with what the caption pass needs to know: which blocks are

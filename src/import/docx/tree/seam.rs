@@ -80,7 +80,10 @@ impl Converter<'_> {
         mut blocks: Vec<model::Block>,
         widths: &[u64],
     ) -> Vec<ast::Block> {
-        let at = (blocks.len() >= self.src.split.from && rayon::current_num_threads() > 1)
+        let at = self
+            .src
+            .split
+            .splits(blocks.len())
             .then(|| seam(&blocks))
             .flatten();
         let Some(at) = at else {
