@@ -16,6 +16,7 @@
 //!   the caption's text is empty (Word's "Table 1" caption with no words after the number).
 
 use std::collections::HashMap;
+use std::fmt::Write as _;
 
 use super::{Block, NumberFormat, TextType};
 
@@ -32,7 +33,9 @@ pub struct BlockNumber {
 
 /// Numbers every block of `blocks` (top level only; call again for a cell's blocks).
 pub fn number_blocks(blocks: &[Block]) -> Vec<BlockNumber> {
-    count(blocks, &mut |_, _| {})
+    let mut out = Vec::with_capacity(blocks.len());
+    count(blocks, &mut |_, _| {}, Some(&mut out));
+    out
 }
 
 /// The indexes of the items in `blocks` whose `restart` changes no number: nothing at their
@@ -40,23 +43,33 @@ pub fn number_blocks(blocks: &[Block]) -> Vec<BlockNumber> {
 /// A reader drops these to say each numbering one way.
 pub fn idle_restarts(blocks: &[Block]) -> Vec<usize> {
     let mut idle = Vec::new();
-    count(blocks, &mut |i, counter| {
-        if counter == 0 {
-            idle.push(i);
-        }
-    });
+    count(
+        blocks,
+        &mut |i, counter| {
+            if counter == 0 {
+                idle.push(i);
+            }
+        },
+        None,
+    );
     idle
 }
 
-/// [`number_blocks`], telling `on_restart` the index of each counted item with `restart` and
-/// the counter its level stood at before it.
-fn count(blocks: &[Block], on_restart: &mut dyn FnMut(usize, u32)) -> Vec<BlockNumber> {
+/// Counts `blocks` as [`number_blocks`] does, telling `on_restart` the index of each counted
+/// item with `restart` and the counter its level stood at before it, and pushing each block's
+/// number to `out` when given. Without `out` no label is drawn: the Word reader asks for the
+/// restarts of every table cell, and labels it would throw away cost an allocation each.
+fn count(
+    blocks: &[Block],
+    on_restart: &mut dyn FnMut(usize, u32),
+    mut out: Option<&mut Vec<BlockNumber>>,
+) {
+    let labels = out.is_some();
     let mut outline = [0u32; 6];
     // By list id; a map, as a hostile input may give every item its own.
     let mut lists: HashMap<&str, [u32; 6]> = HashMap::new();
     let mut anonymous: Option<[u32; 6]> = None;
     let (mut figures, mut tables) = (0u32, 0u32);
-    let mut out = Vec::with_capacity(blocks.len());
     for (i, block) in blocks.iter().enumerate() {
         let mut n = BlockNumber::default();
         match block {
@@ -68,13 +81,11 @@ fn count(blocks: &[Block], on_restart: &mut dyn FnMut(usize, u32)) -> Vec<BlockN
                             on_restart(i, outline[level]);
                         }
                         let v = step(&mut outline, level, p.restart, p.start);
-                        let first = outline.iter().position(|&c| c > 0).unwrap_or(level);
-                        let parts: Vec<String> = outline[first.min(level)..=level]
-                            .iter()
-                            .map(u32::to_string)
-                            .collect();
                         n.value = Some(v);
-                        n.label = Some(parts.join("."));
+                        if labels {
+                            let first = outline.iter().position(|&c| c > 0).unwrap_or(level);
+                            n.label = Some(outline_label(&outline[first.min(level)..=level]));
+                        }
                     }
                     TextType::ListOl | TextType::ListUl => {
                         let counters = match &p.list_id {
@@ -88,7 +99,9 @@ fn count(blocks: &[Block], on_restart: &mut dyn FnMut(usize, u32)) -> Vec<BlockN
                             let v = step(counters, level, p.restart, p.start);
                             let format = p.number_format.unwrap_or(list_format(level));
                             n.value = Some(v);
-                            n.label = Some(format_number(v, format));
+                            if labels {
+                                n.label = Some(format_number(v, format));
+                            }
                         } else {
                             for c in &mut counters[level + 1..] {
                                 *c = 0;
@@ -117,9 +130,23 @@ fn count(blocks: &[Block], on_restart: &mut dyn FnMut(usize, u32)) -> Vec<BlockN
             }
             Block::PageBreak | Block::Directory { .. } => anonymous = None,
         }
-        out.push(n);
+        if let Some(out) = out.as_deref_mut() {
+            out.push(n);
+        }
     }
-    out
+}
+
+/// The counters joined with dots: `1.2.1`.
+fn outline_label(counters: &[u32]) -> String {
+    let mut label = String::with_capacity(counters.len() * 2);
+    for (i, c) in counters.iter().enumerate() {
+        if i > 0 {
+            label.push('.');
+        }
+        // Writing into a String cannot fail.
+        let _ = write!(label, "{c}");
+    }
+    label
 }
 
 /// The format an ordered list item without one is drawn in, by its level: decimal, lower

@@ -462,8 +462,8 @@ impl<'a> Converter<'a> {
     ) {
         for b in blocks {
             match b {
-                model::Block::Para(p) => {
-                    let info = self.para_info(&p.props);
+                model::Block::Para(mut p) => {
+                    let info = self.para_info(&mut p.props);
                     let mut st = ParaState::default();
                     self.items(p.items, &info, &mut st);
                     st.finish();

@@ -218,22 +218,35 @@ pub fn take_title_blocks(meta: &mut Meta, blocks: &mut Vec<Block>) -> Vec<bool> 
 /// went.
 fn drop_directory_titles(blocks: &mut Vec<Block>) -> Vec<bool> {
     let titles: Vec<bool> = (0..blocks.len())
-        .map(|i| {
-            let toc_heading = matches!(blocks.get(i), Some(Block::Paragraph(p))
-                if p.style.as_deref() == Some("TOC Heading") && is_writer_title(&plain_text(&p.content)));
-            toc_heading && matches!(blocks.get(i + 1), Some(Block::Directory { .. }))
-        })
+        .map(|i| directory_title(blocks, i))
         .collect();
     let mut title = titles.iter();
     blocks.retain(|_| !title.next().copied().unwrap_or(false));
-    for b in blocks.iter_mut() {
+    drop_cell_directory_titles(blocks);
+    titles
+}
+
+/// [`drop_directory_titles`] in the cells of the tables of `blocks`, where nobody asks which
+/// blocks went: a cell without such a title (all but a few) is left without a list of its own.
+fn drop_cell_directory_titles(blocks: &mut [Block]) {
+    for b in blocks {
         if let Block::Table(t) = b {
             for cell in t.rows.iter_mut().flat_map(|r| r.cells.iter_mut()) {
-                drop_directory_titles(&mut cell.blocks);
+                if (0..cell.blocks.len()).any(|i| directory_title(&cell.blocks, i)) {
+                    drop_directory_titles(&mut cell.blocks);
+                } else {
+                    drop_cell_directory_titles(&mut cell.blocks);
+                }
             }
         }
     }
-    titles
+}
+
+/// Whether `blocks[i]` is the title our writer puts before the directory that follows it.
+fn directory_title(blocks: &[Block], i: usize) -> bool {
+    let toc_heading = matches!(blocks.get(i), Some(Block::Paragraph(p))
+        if p.style.as_deref() == Some("TOC Heading") && is_writer_title(&plain_text(&p.content)));
+    toc_heading && matches!(blocks.get(i + 1), Some(Block::Directory { .. }))
 }
 
 /// Whether `a` and `b` differ at most in which whitespace characters they use.

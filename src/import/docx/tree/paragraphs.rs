@@ -34,7 +34,8 @@ pub(super) struct SeqMark {
 
 #[derive(Default)]
 pub(super) struct ParaState {
-    pub(super) segments: Vec<Segment>,
+    /// The runs and blocks in order; most paragraphs are one run list, held inline.
+    pub(super) segments: smallvec::SmallVec<[Segment; 1]>,
     pub(super) runs: Vec<IRun>,
     /// The hyperlinks open, innermost last: their targets, which every run inside shares
     /// (`None`: a link past the budget of link copies, whose text is kept without it).
@@ -79,8 +80,9 @@ impl ParaState {
 /// The most room `decide` keeps for the next paragraph's text (bytes).
 const MAX_KEPT_TEXT: usize = 64 * 1024;
 
-/// What a paragraph is, decided once its runs are known ([`Converter::decide`]).
-struct Decided {
+/// What a paragraph is, decided once its runs are known ([`Converter::decide`]); borrows
+/// the style name from the style table or the paragraph's [`ParaInfo`].
+struct Decided<'s> {
     /// Its text type.
     kind: TextType,
     /// Its level.
@@ -92,7 +94,7 @@ struct Decided {
     /// The code language of a code block (empty when unknown).
     code: Option<String>,
     /// The style name the tree keeps (not one the text type already says).
-    style_name: Option<String>,
+    style_name: Option<&'s str>,
     /// Nothing but the default mapping spoke for it: a style with a structural cue is warned
     /// about.
     unmapped: bool,
@@ -167,9 +169,11 @@ impl<'a> Converter<'a> {
         );
     }
 
-    pub(super) fn para_info(&mut self, props: &ParaProps) -> ParaInfo<'a> {
+    /// Takes the style id out of `props` (the only place it is read from after this), so that
+    /// every paragraph's id is not copied.
+    pub(super) fn para_info(&mut self, props: &mut ParaProps) -> ParaInfo<'a> {
         let styles: &'a Styles = self.src.styles;
-        let explicit = props.style.clone();
+        let explicit = props.style.take();
         let effective: Option<&'a str> = match explicit.as_deref() {
             Some(id) => styles.get(id).map(|s| s.id.as_str()),
             None => styles.default_paragraph.as_deref(),
@@ -269,7 +273,7 @@ impl<'a> Converter<'a> {
 
     fn paragraph_blocks(&mut self, p: model::Para, pending: Vec<Item>, out: &mut Out) {
         let model::Para {
-            props,
+            mut props,
             items,
             textboxes,
             code_language,
@@ -284,7 +288,7 @@ impl<'a> Converter<'a> {
                 "w:altChunk",
             );
         }
-        let info = self.para_info(&props);
+        let info = self.para_info(&mut props);
         let mut st = self.walk(&info, pending, items);
         let decided = self.decide(&info, &st, code_language);
         if decided.kind == TextType::Caption {
@@ -320,12 +324,15 @@ impl<'a> Converter<'a> {
     /// What the paragraph is: its text type and level through the mapping (a `SEQ` field makes
     /// a caption), its list number (counted here, its look recorded), and whether it is code or
     /// keeps its style name.
-    fn decide(
+    fn decide<'i>(
         &mut self,
-        info: &ParaInfo<'_>,
+        info: &'i ParaInfo<'_>,
         st: &ParaState,
         code_language: Option<String>,
-    ) -> Decided {
+    ) -> Decided<'i>
+    where
+        'a: 'i,
+    {
         // Every paragraph's text is read for the mapping: built in room kept from the last one.
         let mut text = std::mem::take(&mut self.para_text);
         text.clear();
@@ -385,11 +392,12 @@ impl<'a> Converter<'a> {
         // Read as mammoth reads, every paragraph keeps its style: a style map matches it.
         let keep_style =
             self.src.word_refs || (!mapping::style_is_implied(&facts, &mapped) && code.is_none());
+        let styles: &'a Styles = self.src.styles;
         let style_name = info
             .explicit
             .as_deref()
             .filter(|_| keep_style)
-            .map(|id| self.src.styles.name_of(id).to_string());
+            .map(|id| styles.name_of(id));
         // Room grown for one huge paragraph is let go rather than held to the end.
         if text.capacity() <= MAX_KEPT_TEXT {
             self.para_text = text;
@@ -443,7 +451,7 @@ impl<'a> Converter<'a> {
         &mut self,
         info: &ParaInfo<'_>,
         indent_left: Option<i64>,
-        d: &Decided,
+        d: &Decided<'_>,
         mut st: ParaState,
         out: &mut Out,
     ) {
@@ -634,7 +642,7 @@ fn apply_list(para: &mut Paragraph, l: &ListNumber) {
 fn text_paragraph(
     info: &ParaInfo<'_>,
     indent_left: Option<i64>,
-    d: &Decided,
+    d: &Decided<'_>,
     mut runs: Vec<IRun>,
     id: Option<String>,
     first: bool,
@@ -661,7 +669,7 @@ fn text_paragraph(
             indent_steps(indent_left)
         },
         align: info.align.unwrap_or_default(),
-        style: d.style_name.clone(),
+        style: d.style_name.map(str::to_string),
         id,
         content: from_runs(runs),
         // Provisional until the whole body is known (`super::language::settle`).
