@@ -89,7 +89,7 @@ pub(super) fn meta_out(m: &Meta) -> MetaOut<'_> {
         .as_ref()
         .filter(|p| PRESET_LANGUAGES.contains(&p.language.as_str()))
         .map(|p: &WordExportPresets| {
-            let attrs: Attrs<'_> = vec![
+            let attrs: Attrs<'_> = smallvec::smallvec![
                 ("template_id", xml_safe(&p.template_id)),
                 ("language", Cow::Borrowed(p.language.as_str())),
                 ("toc_text", bit(p.toc_text)),
@@ -199,8 +199,11 @@ impl Writer<'_> {
         let (name, attrs, allowed) = paragraph_form(p, in_cell);
         let back = readback::paragraph(name, &attrs);
         self.start(name, &attrs);
-        // Most paragraphs need no PI: decide that without copying the paragraph.
-        if !same_but_content(p, &back) {
+        // Most paragraphs need no PI, and most of the rest the PI of the paragraph before:
+        // decide both without copying the paragraph.
+        if !same_but_content(p, &back)
+            && !self.repeat_fields(|last: &Paragraph| same_but_content(p, last), &back)
+        {
             self.fields(&paragraph_shell(p), &back);
         }
         self.inlines(&p.content, allowed);
@@ -352,7 +355,7 @@ impl Writer<'_> {
 
     /// `index-node`, recursively.
     pub(super) fn index_node(&mut self, node: &IndexNode) {
-        let mut attrs: Attrs<'_> = vec![("id", xml_safe(&node.id))];
+        let mut attrs: Attrs<'_> = smallvec::smallvec![("id", xml_safe(&node.id))];
         push_opt(&mut attrs, "target-reference-id", node.target.as_deref());
         attrs.push(("title", xml_safe(&node.title)));
         push_opt(&mut attrs, "description", node.description.as_deref());

@@ -161,7 +161,7 @@ impl Writer<'_> {
             Inline::Text { text } => self.inline_text(text),
             Inline::LineBreak => self.line_break(allowed),
             Inline::Styled { style, children } => {
-                self.mark(inline, style_tag(*style), Vec::new(), children, allowed);
+                self.mark(inline, style_tag(*style), Attrs::new(), children, allowed);
             }
             Inline::Link { href, children } => {
                 self.mark_with(inline, Tag::A, "href", href, children, allowed);
@@ -199,7 +199,7 @@ impl Writer<'_> {
                     return self.atom_pi(inline);
                 }
                 // Media names are already XML- and zip-safe (see `media`).
-                let attrs: Attrs<'_> = vec![
+                let attrs: Attrs<'_> = smallvec::smallvec![
                     ("filename", Cow::Borrowed(media.as_str())),
                     ("caption", xml_safe(caption.as_deref().unwrap_or_default())),
                 ];
@@ -306,7 +306,7 @@ impl Writer<'_> {
             if !xml_clean(value) {
                 self.tally(Loss::Chars, attr);
             }
-            let attrs = vec![(attr, xml_safe(value))];
+            let attrs: Attrs<'_> = smallvec::smallvec![(attr, xml_safe(value))];
             self.mark(inline, tag, attrs, children, allowed);
         } else {
             self.mark_pi(inline, children, allowed, Loss::Marks);

@@ -91,6 +91,28 @@ impl Writer<'_> {
         self.out.push_str("?>");
     }
 
+    /// Writes the last `fields` PI again when its pair was `back` and a value `same` accepts
+    /// (outside strict mode); says whether it did. A caller can ask this before making the
+    /// value it would hand to [`Writer::fields`].
+    pub(super) fn repeat_fields<T: PartialEq + 'static>(
+        &mut self,
+        same: impl Fn(&T) -> bool,
+        back: &T,
+    ) -> bool {
+        if self.strict {
+            return false;
+        }
+        let Some(memo) = &self.last_fields else {
+            return false;
+        };
+        let repeats = memo.value.downcast_ref::<T>().is_some_and(same)
+            && memo.back.downcast_ref::<T>() == Some(back);
+        if repeats {
+            self.out.push_str(&memo.written);
+        }
+        repeats
+    }
+
     /// The `fields` PI for `value`, which the reader will first build as `back`: nothing when they
     /// agree (the common case, decided without serialising anything).
     pub(super) fn fields<T>(&mut self, value: &T, back: &T)
@@ -103,15 +125,8 @@ impl Writer<'_> {
         // The same difference comes back block after block (every list item of a style the DTD
         // gives list items no attribute for), and working it out goes through JSON twice: the
         // PI of the last pair is written again when the pair is the same.
-        if !self.strict {
-            if let Some(memo) = &self.last_fields {
-                if memo.value.downcast_ref::<T>() == Some(value)
-                    && memo.back.downcast_ref::<T>() == Some(back)
-                {
-                    self.out.push_str(&memo.written);
-                    return;
-                }
-            }
+        if self.repeat_fields(|last: &T| last == value, back) {
+            return;
         }
         let diff = sdxml_ext::field_diff(value, back);
         if cfg!(debug_assertions) {

@@ -26,7 +26,8 @@ use crate::ast::{
 };
 
 /// An element's attributes as written, in writing order.
-pub(super) type Attrs<'a> = Vec<(&'static str, Cow<'a, str>)>;
+/// Held inline up to six, as many as a block element has: one list per block written.
+pub(super) type Attrs<'a> = smallvec::SmallVec<[(&'static str, Cow<'a, str>); 6]>;
 
 /// The value of attribute `name`.
 pub(super) fn get<'a>(attrs: &'a [(&'static str, Cow<'_, str>)], name: &str) -> Option<&'a str> {
