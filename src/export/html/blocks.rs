@@ -677,9 +677,12 @@ impl<'a> Writer<'a> {
         if rowspan > 1 {
             let _ = write!(self.out, " rowspan=\"{}\"", rowspan.min(65534));
         }
-        let mut style = String::new();
+        // Written in place (every cell asks): taken back when no declaration came.
+        let before_style = self.out.len();
+        self.out.push_str(" style=\"");
+        let declarations = self.out.len();
         if let Some(a) = cell.align {
-            let _ = write!(style, "text-align:{};", a.as_str());
+            let _ = write!(self.out, "text-align:{};", a.as_str());
         }
         if let Some(v) = cell.valign {
             let v = match v {
@@ -687,16 +690,16 @@ impl<'a> Writer<'a> {
                 VAlign::Middle => "middle",
                 VAlign::Bottom => "bottom",
             };
-            let _ = write!(style, "vertical-align:{v};");
+            let _ = write!(self.out, "vertical-align:{v};");
         }
         if let Some(c) = cell.background.as_deref() {
             if let Some(c) = self.css_color(c, "td@background") {
-                let _ = write!(style, "background-color:{c};");
+                let _ = write!(self.out, "background-color:{c};");
             }
         }
         if let Some(f) = cell.font_size.as_deref() {
             if let Some(f) = self.css_length(f, "td@font-size") {
-                let _ = write!(style, "font-size:{f};");
+                let _ = write!(self.out, "font-size:{f};");
             }
         }
         let b = cell.borders;
@@ -707,13 +710,14 @@ impl<'a> Writer<'a> {
             ("left", b.left),
         ] {
             if on == Some(false) {
-                let _ = write!(style, "border-{side}-style:hidden;");
+                let _ = write!(self.out, "border-{side}-style:hidden;");
             }
         }
-        if !style.is_empty() {
-            style.pop();
-            self.out.push_str(" style=\"");
-            self.out.push_str(&style);
+        if self.out.len() == declarations {
+            self.out.truncate(before_style);
+        } else {
+            // The last declaration's `;`.
+            self.out.pop();
             self.out.push('"');
         }
         let cell_before = self.cell_dir(&cell.blocks).map(|d| self.lang_dir(None, d));

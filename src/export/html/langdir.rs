@@ -3,14 +3,17 @@
 //! cells, `span`s for [`crate::ast::Inline::Lang`]). An attribute that repeats the inherited
 //! value is never written, so a Latin document without differences looks as it always did.
 
+use std::rc::Rc;
+
 use super::Writer;
 use crate::ast::{Direction, Paragraph};
 
 /// What an element inherits from its ancestors.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Inherited {
-    /// The language in force (BCP 47), as the nearest `lang` says.
-    pub(super) lang: String,
+    /// The language in force (BCP 47), as the nearest `lang` says. Shared: every paragraph and
+    /// cell keeps what it inherited, and the language rarely changes.
+    pub(super) lang: Rc<str>,
     /// The direction in force.
     pub(super) dir: Direction,
 }
@@ -29,7 +32,8 @@ impl Inherited {
             lang: asked
                 .map(|l| l.bcp47().to_string())
                 .or_else(|| doc.meta.lang_tag())
-                .unwrap_or_else(|| fallback.bcp47().to_string()),
+                .unwrap_or_else(|| fallback.bcp47().to_string())
+                .into(),
             dir: doc.meta.direction.unwrap_or(Direction::Ltr),
         }
     }
@@ -92,11 +96,11 @@ impl<'a> Writer<'a> {
     /// with [`Self::restore`] when the element closes).
     pub(super) fn lang_dir(&mut self, lang: Option<&str>, dir: Direction) -> Inherited {
         let before = self.inherited.clone();
-        if let Some(lang) = lang.filter(|l| *l != self.inherited.lang) {
+        if let Some(lang) = lang.filter(|l| *l != &*self.inherited.lang) {
             self.out.push_str(" lang=\"");
             self.attr(lang);
             self.out.push('"');
-            self.inherited.lang = lang.to_string();
+            self.inherited.lang = lang.into();
         }
         if dir != self.inherited.dir {
             self.out.push_str(" dir=\"");
@@ -127,7 +131,7 @@ impl<'a> Writer<'a> {
         dir: Option<Direction>,
         children: &'a [crate::ast::Inline],
     ) {
-        let differs = lang.is_some_and(|l| l != self.inherited.lang)
+        let differs = lang.is_some_and(|l| l != &*self.inherited.lang)
             || dir.is_some_and(|d| d != self.inherited.dir);
         if !differs {
             return self.inlines(children);
