@@ -357,18 +357,22 @@ pub(super) fn is_quote_style(style: Option<&str>) -> bool {
         return false;
     };
     // Asked for every paragraph with a style: ASCII, most of any name, is lowercased without
-    // Unicode's tables.
-    let mut name = String::with_capacity(style.len());
+    // Unicode's tables, into room on the stack that holds most names.
+    let mut name: smallvec::SmallVec<[u8; 48]> = smallvec::SmallVec::new();
+    let mut utf8 = [0; 4];
     for c in style
         .chars()
         .filter(|c| !c.is_whitespace() && *c != '-' && *c != '_')
     {
         if c.is_ascii() {
-            name.push(c.to_ascii_lowercase());
+            name.push(c.to_ascii_lowercase() as u8);
         } else {
-            name.extend(c.to_lowercase());
+            for l in c.to_lowercase() {
+                name.extend_from_slice(l.encode_utf8(&mut utf8).as_bytes());
+            }
         }
     }
+    let name = name.as_slice();
     [
         "quote",
         "zitat",
@@ -378,9 +382,9 @@ pub(super) fn is_quote_style(style: Option<&str>) -> bool {
         "blockquote",
     ]
     .iter()
-    .any(|q| name.contains(q))
-        || name == "cita"
-        || name == "citadestacada"
+    .any(|q| memchr::memmem::find(name, q.as_bytes()).is_some())
+        || name == b"cita"
+        || name == b"citadestacada"
 }
 
 /// The text of a code block's paragraph when it is only code text and line breaks.

@@ -19,6 +19,8 @@ impl Writer<'_> {
             // Plain text, most paragraphs and cells of most documents: the runs would carry no
             // marks to reduce or move space out of, and would merge back into this one text.
             if !text.is_empty() {
+                // Escapes make it a little longer: room for a few, rather than grown by doubling.
+                r.reserve(text.len() + text.len() / 16 + 8);
                 r.text(&text);
             }
         } else {

@@ -116,6 +116,11 @@ impl Render {
     }
 
     /// Escaped text.
+    /// Makes room for `additional` more bytes of output.
+    pub(super) fn reserve(&mut self, additional: usize) {
+        self.buf.reserve(additional);
+    }
+
     pub(super) fn text(&mut self, text: &str) {
         // The text is walked where it lies (every text of the document passes here): all it
         // skips, escapes or replaces is ASCII. Line ends read as spaces.

@@ -66,7 +66,9 @@ impl Writer<'_> {
         }
         let mut lines = Vec::with_capacity(t.rows.len() + 3);
         let row_line = |cells: &[String]| {
-            let mut s = String::from("|");
+            // `| a | b |`: sized once rather than grown.
+            let mut s = String::with_capacity(1 + cells.iter().map(|c| c.len() + 3).sum::<usize>());
+            s.push('|');
             for c in cells {
                 s.push(' ');
                 s.push_str(c);
@@ -112,7 +114,7 @@ impl Writer<'_> {
         if let [Block::Paragraph(p)] = blocks {
             if p.content.iter().all(|i| matches!(i, Inline::Text { .. })) {
                 // Text alone is already in canonical form: no copy to build or normalise.
-                return self.inline_lines(&p.content, Ctx::Cell).join(" ");
+                return one_line(self.inline_lines(&p.content, Ctx::Cell));
             }
         }
         let mut content: Vec<Inline> = Vec::new();
@@ -148,6 +150,14 @@ impl Writer<'_> {
             );
         }
         let normalized = crate::ast::inline::normalize(&content);
-        self.inline_lines(&normalized, Ctx::Cell).join(" ")
+        one_line(self.inline_lines(&normalized, Ctx::Cell))
     }
+}
+
+/// `lines` joined with spaces; one line (most cells) is kept as it is, not copied.
+fn one_line(mut lines: Vec<String>) -> String {
+    if lines.len() == 1 {
+        return lines.pop().unwrap_or_default();
+    }
+    lines.join(" ")
 }
