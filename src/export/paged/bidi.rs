@@ -138,7 +138,7 @@ fn levels(tokens: &mut Vec<Token>, base: Base) -> bool {
                     style.level = l;
                     let w = crate::fonts::book::advance_of(font, part) * style.size / 1000.0;
                     out.push(Token::Text {
-                        text: part.to_string(),
+                        text: part.into(),
                         style,
                         width: w,
                         font,
@@ -178,6 +178,10 @@ fn set_x(p: &mut Piece, nx: f32) {
 /// space it takes, from the highest level down to the lowest odd one.
 pub(crate) fn reorder(pieces: &mut [Piece], rtl: bool) {
     let base = u8::from(rtl);
+    // Left-to-right lines (most) have nothing to reorder: said without a list of levels.
+    if pieces.iter().all(|p| level_of(p, base) == 0) {
+        return;
+    }
     let levels: Vec<u8> = pieces.iter().map(|p| level_of(p, base)).collect();
     let max = levels.iter().copied().max().unwrap_or(0);
     // With no odd level the runs at level 2 would be reversed twice: start at 1 then too.
@@ -237,7 +241,7 @@ mod tests {
         tokens
             .iter()
             .filter_map(|t| match t {
-                Token::Text { text, style, .. } => Some((text.clone(), style.level)),
+                Token::Text { text, style, .. } => Some((text.to_string(), style.level)),
                 _ => None,
             })
             .collect()
@@ -288,7 +292,7 @@ mod tests {
         style.level = level;
         Piece::Text {
             x,
-            text: String::new(),
+            text: Default::default(),
             style,
             width: w,
             font: crate::fonts::book::FontId::of(Face::Regular),

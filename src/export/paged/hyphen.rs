@@ -95,7 +95,7 @@ pub(crate) fn insert(tokens: &mut Vec<Token>, lang: hypher::Lang) {
         for cut in cuts.into_iter().chain(std::iter::once(text.len())) {
             let part = &text[from..cut];
             out.push(Token::Text {
-                text: part.to_string(),
+                text: part.into(),
                 style: *style,
                 width: book::advance_of(*font, part) * style.size / 1000.0,
                 font: *font,

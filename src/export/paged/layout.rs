@@ -33,6 +33,9 @@ pub(crate) struct DirEntry {
 }
 
 /// The layout of one document.
+/// The most tokens whose room [`Layout`] keeps from one paragraph for the next.
+const KEPT_TOKENS: usize = 4096;
+
 pub(crate) struct Layout<'a> {
     pub doc: &'a Document,
     pub settings: PagedSettings,
@@ -53,6 +56,8 @@ pub(crate) struct Layout<'a> {
     /// The lists open in the structure while list paragraphs follow each other: level, list
     /// node, body node of its last entry (where a deeper list goes).
     lists: Vec<(u8, u32, u32)>,
+    /// Room for a paragraph's tokens, kept from one paragraph to the next.
+    token_room: Vec<Token>,
 }
 
 impl<'a> Layout<'a> {
@@ -93,6 +98,7 @@ impl<'a> Layout<'a> {
             hidden_captions: (0, 0),
             nested_tables: 0,
             lists: Vec::new(),
+            token_room: Vec::new(),
         }
     }
 
@@ -352,7 +358,8 @@ impl<'a> Layout<'a> {
         };
         let style = Style::new(face, size);
         let mut offset = f32::from(p.indent.min(crate::ast::MAX_INDENT)) * INDENT_STEP;
-        let mut tokens = Vec::new();
+        let mut tokens = std::mem::take(&mut self.token_room);
+        tokens.clear();
         let mut marker: Option<(String, f32)> = None;
         match p.kind {
             TextType::HeadingOl => {
@@ -397,6 +404,11 @@ impl<'a> Layout<'a> {
         let base = self.base_of(p.dir);
         let mut lines =
             self.break_lines_in(&mut tokens, width, align, base, p.lang.as_deref(), size);
+        // Room grown for one huge paragraph is let go rather than held to the end.
+        if tokens.capacity() <= KEPT_TOKENS {
+            tokens.clear();
+            self.token_room = tokens;
+        }
         let rtl = lines.first().is_some_and(|l| l.rtl);
         if let (Some((m, hang)), Some(first)) = (marker, lines.first_mut()) {
             let mut mt = Vec::new();
@@ -729,7 +741,7 @@ impl<'a> Layout<'a> {
                     let dots_w = crate::fonts::metrics::width(Face::Regular, BODY, &dots);
                     last.pieces.push(Piece::Text {
                         x: end - dots_w,
-                        text: dots,
+                        text: dots.into(),
                         style: Style::new(Face::Regular, BODY),
                         width: dots_w,
                         font: crate::fonts::book::FontId::of(Face::Regular),

@@ -17,13 +17,15 @@ use super::text::{Style, Token, token_width};
 use crate::ast::Align;
 use crate::fonts::book::FontId;
 use crate::fonts::shape::{self, Glyphs};
+use compact_str::CompactString;
 
 /// A positioned piece of a line (x relative to the line start).
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Piece {
     Text {
         x: f32,
-        text: String,
+        /// Held inline up to 24 bytes (most words and short lines' pieces).
+        text: CompactString,
         style: Style,
         width: f32,
         font: FontId,
@@ -106,7 +108,8 @@ pub(crate) fn break_lines(
         lang: set.lang,
         drawn,
         lines: Vec::new(),
-        cur: Vec::new(),
+        // A line's pieces, drained at each line's end: sized once for most lines.
+        cur: Vec::with_capacity(tokens.len().min(32)),
         cur_w: 0.0,
         pending: 0.0,
         hyphen: None,
@@ -290,7 +293,7 @@ impl Breaker<'_> {
             self.cur.push(Pending {
                 piece: Piece::Text {
                     x: self.cur_w,
-                    text: "\u{AD}".to_string(),
+                    text: "\u{AD}".into(),
                     style,
                     width,
                     font,
@@ -463,7 +466,7 @@ impl Breaker<'_> {
             .then(|| shape::shape(font, text, style.level % 2 == 1, self.lang))
             .flatten();
         Token::Text {
-            text: text.to_string(),
+            text: text.into(),
             style,
             width: glyphs
                 .as_ref()

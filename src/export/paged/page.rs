@@ -4,6 +4,7 @@
 //! Coordinates here run top-down from the page's top-left corner in points; the drawing step
 //! turns them into PDF's bottom-up space.
 
+use compact_str::CompactString;
 use std::collections::HashMap;
 
 use super::lines::{Line, Piece};
@@ -71,7 +72,7 @@ pub(crate) enum Item {
     Text {
         x: f32,
         y: f32,
-        text: String,
+        text: CompactString,
         face: crate::fonts::metrics::Face,
         size: f32,
         color: Rgb,

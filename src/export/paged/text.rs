@@ -8,6 +8,7 @@ use crate::fonts::metrics::{self, Face};
 use crate::fonts::script::{self, Script};
 use crate::fonts::shape::Glyphs;
 use crate::fonts::word_breaks;
+use compact_str::CompactString;
 
 /// Text colour, RGB 0..1.
 pub(crate) type Rgb = [f32; 3];
@@ -80,7 +81,8 @@ pub(crate) enum Anchor {
 pub(crate) enum Token {
     /// Characters drawn in one style and font (part of a word; words end at [`Token::Space`]).
     Text {
-        text: String,
+        /// Held inline up to 24 bytes (most words).
+        text: CompactString,
         style: Style,
         width: f32,
         /// The font that writes them: `style.face` when a bundled face has them, else a
@@ -360,29 +362,30 @@ impl Inliner {
         let space = metrics::width(style.face, style.size, " ");
         // The run's characters, and their advances summed in order as `metrics::width` sums
         // them (one pass over the text instead of two; the widths are the same to the bit).
-        let mut cur = String::new();
+        let mut cur = CompactString::default();
         let mut cur_advance = 0.0f32;
         let own_font = FontId::of(style.face);
         let own = metrics::metrics(style.face);
         let mut cur_font = own_font;
         // The character before, within the word: whether a line may break between them.
         let mut prev: Option<char> = None;
-        let flush = |cur: &mut String, advance: &mut f32, font: FontId, out: &mut Vec<Token>| {
-            if !cur.is_empty() {
-                let mut st = style;
-                st.face = font.face().unwrap_or(style.face);
-                // A copy of the exact size; `cur` keeps its buffer for the next run.
-                out.push(Token::Text {
-                    text: cur.clone(),
-                    style: st,
-                    width: *advance * st.size / 1000.0,
-                    font,
-                    glyphs: None,
-                });
-                cur.clear();
-            }
-            *advance = 0.0;
-        };
+        let flush =
+            |cur: &mut CompactString, advance: &mut f32, font: FontId, out: &mut Vec<Token>| {
+                if !cur.is_empty() {
+                    let mut st = style;
+                    st.face = font.face().unwrap_or(style.face);
+                    // A copy (inline for most words); `cur` keeps its room for the next run.
+                    out.push(Token::Text {
+                        text: cur.clone(),
+                        style: st,
+                        width: *advance * st.size / 1000.0,
+                        font,
+                        glyphs: None,
+                    });
+                    cur.clear();
+                }
+                *advance = 0.0;
+            };
         // Word boundaries inside Thai, Lao, Khmer and Myanmar text (no spaces between words),
         // found when the first such character is met: other text never pays for the search.
         let mut unspaced: Option<Vec<usize>> = None;
@@ -678,7 +681,7 @@ mod tests {
             out.iter()
                 .map(|t| match t {
                     Token::Text { text, font, .. } => {
-                        (text.clone(), *font == FontId::of(Face::Regular))
+                        (text.to_string(), *font == FontId::of(Face::Regular))
                     }
                     Token::Space { width } => (format!("space {width}"), true),
                     other => panic!("{other:?}"),
