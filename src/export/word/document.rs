@@ -161,7 +161,8 @@ impl<'a> Writer<'a> {
             );
         }
         out.push_str("<w:p>");
-        let mut ppr = String::new();
+        let mut ppr = std::mem::take(&mut self.ppr_room);
+        ppr.clear();
         match p.kind {
             TextType::Heading | TextType::HeadingOl => {
                 let _ = write!(ppr, r#"<w:pStyle w:val="Heading{}"/>"#, level + 1);
@@ -224,6 +225,7 @@ impl<'a> Writer<'a> {
             out.push_str(&ppr);
             out.push_str("</w:pPr>");
         }
+        self.ppr_room = ppr;
         let toc = if p.kind.is_heading() {
             let name = self.toc_bookmark();
             let id = self.bookmark_start(out, &name);
@@ -258,7 +260,17 @@ impl<'a> Writer<'a> {
         if language.is_some() {
             out.push_str("</w:sdtContent></w:sdt>");
         }
-        let text = crate::ast::inline::plain_text(&p.content).replace('\n', " ");
+        // The text is kept only for a TOC entry or a cross-reference target.
+        let text = if toc.is_some() || (p.id.is_some() && id_bookmark.is_some()) {
+            let text = crate::ast::inline::plain_text(&p.content);
+            if text.contains('\n') {
+                text.replace('\n', " ")
+            } else {
+                text
+            }
+        } else {
+            String::new()
+        };
         let label = assigned
             .as_ref()
             .map(|a| a.label.clone())

@@ -259,6 +259,9 @@ pub(crate) struct Writer<'a> {
     /// every section after the first, in order; taken from the front as the body is written
     /// (a queue: a file may have a section per paragraph).
     pub section_ends: VecDeque<(usize, String)>,
+    /// Room for a paragraph's properties while they are built, kept from one paragraph to the
+    /// next (every paragraph has some).
+    pub(crate) ppr_room: String,
 }
 
 impl<'a> Writer<'a> {
@@ -320,6 +323,7 @@ impl<'a> Writer<'a> {
             wrote_toc: false,
             pages: Vec::new(),
             section_ends: VecDeque::new(),
+            ppr_room: String::new(),
             lang_context: LangContext::default(),
             doc_lang: doc_lang(&tpl.styles, doc),
             paragraph_langs: doc.has_paragraph_lang(),
