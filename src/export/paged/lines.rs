@@ -43,6 +43,8 @@ pub(crate) enum Piece {
 /// One laid-out line.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub(crate) struct Line {
+    /// What is drawn, placed; none on a line only measured ([`break_lines`] with `drawn`
+    /// false), which no one draws.
     pub pieces: Vec<Piece>,
     /// Height from the top of the line to the baseline.
     pub ascent: f32,
@@ -73,7 +75,8 @@ pub(crate) struct Setting<'a> {
 /// height of an empty line. The tokens' text moves into the lines (a copy per word was a fifth
 /// of the Word writer's page layout), so they are left empty. `drawn`: the lines will be drawn,
 /// so neighbouring pieces in one style are joined ([`merge`]) and words end in a space
-/// character ([`end_with_space`]); measuring needs neither, as neither moves anything.
+/// character ([`end_with_space`]); measuring needs neither, as neither moves anything, and
+/// keeps no pieces at all: only the lines' heights and notes.
 pub(crate) fn break_lines(
     tokens: &mut Vec<Token>,
     width: f32,
@@ -478,7 +481,12 @@ impl Breaker<'_> {
 
     /// Ends the current line; `soft` = broken by width (justify applies).
     fn finish(&mut self, soft: bool) {
-        let mut pieces: Vec<Piece> = Vec::with_capacity(self.cur.len());
+        // A line only measured gives its height alone: its pieces are dropped as it ends.
+        let mut pieces: Vec<Piece> = if self.drawn {
+            Vec::with_capacity(self.cur.len())
+        } else {
+            Vec::new()
+        };
         let used = self.cur_w;
         let total_glues = self.cur.last().map_or(0, |p| p.glues);
         // Total fit may have chosen a line a little over the measure, its spaces shrunk.
@@ -523,11 +531,15 @@ impl Breaker<'_> {
                     asc = asc.max(*height);
                 }
             }
-            pieces.push(piece);
+            if drawn {
+                pieces.push(piece);
+            }
         }
-        bidi::reorder(&mut pieces, self.rtl);
-        if extra == 0.0 && self.drawn {
-            pieces = merge(pieces);
+        if drawn {
+            bidi::reorder(&mut pieces, self.rtl);
+            if extra == 0.0 {
+                pieces = merge(pieces);
+            }
         }
         self.lines.push(Line {
             pieces,
