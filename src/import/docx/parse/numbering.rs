@@ -4,6 +4,8 @@
 
 use std::collections::HashMap;
 
+use foldhash::fast::RandomState as FastHash;
+
 use quick_xml::events::{BytesStart, Event};
 
 use super::props::NumPr;
@@ -136,8 +138,9 @@ pub struct ResolvedLevel {
 /// All numbering definitions.
 #[derive(Debug, Clone, Default)]
 pub struct Numbering {
-    abstracts: HashMap<String, AbstractNum>,
-    nums: HashMap<String, Num>,
+    /// Looked up for every numbered paragraph: hashed with foldhash.
+    abstracts: HashMap<String, AbstractNum, FastHash>,
+    nums: HashMap<String, Num, FastHash>,
     /// Definitions left out for an id longer than [`MAX_ID`].
     pub ignored: usize,
     /// Level texts, formats and styles cut to [`MAX_LEVEL_STRING`] characters.

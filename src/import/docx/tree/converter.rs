@@ -165,8 +165,9 @@ pub struct Converter<'a> {
     pub(super) picture_parts: HashMap<usize, (Arc<str>, Option<String>)>,
     /// Paragraph styles `warn_unmapped` has looked at: whether it has nothing more to say of
     /// them (warned already, or the default paragraph style), else only paragraphs with
-    /// numbering or an outline level can still draw the warning.
-    pub(super) unmapped_styles: HashMap<String, bool>,
+    /// numbering or an outline level can still draw the warning. Looked up for most
+    /// paragraphs: hashed with foldhash.
+    pub(super) unmapped_styles: HashMap<String, bool, FastHash>,
     pub(super) fields: FieldState,
     pub text_width: u64,
     pub(super) note_depth: u32,
@@ -229,7 +230,7 @@ impl<'a> Converter<'a> {
             chains: HashMap::default(),
             warned: HashSet::new(),
             picture_parts: HashMap::new(),
-            unmapped_styles: HashMap::new(),
+            unmapped_styles: HashMap::default(),
             fields: FieldState::default(),
             text_width: DEFAULT_TEXT_WIDTH,
             note_depth: 0,

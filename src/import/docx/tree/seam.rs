@@ -62,7 +62,7 @@ struct Half {
     ids: HashSet<String>,
     alias: HashMap<String, String>,
     carry: Vec<String>,
-    unmapped_styles: HashMap<String, bool>,
+    unmapped_styles: HashMap<String, bool, foldhash::fast::RandomState>,
     fields: FieldState,
     note_ids: Vec<String>,
     outside_bookmarks: Vec<String>,
