@@ -79,6 +79,13 @@ impl Writer<'_> {
         inlines: &[Inline],
         ctx: &RunContext,
     ) {
+        // Text alone (most paragraphs and cells) is one run without marks: written as the loop
+        // below writes it, without flattening the content into runs (a copy of its text).
+        if let [Inline::Text { text }] = inlines {
+            let rpr = self.run_properties(&[], false, ctx, text);
+            text_run(out, text, &rpr, false);
+            return;
+        }
         let runs = to_runs(inlines);
         let mut i = 0;
         while i < runs.len() {
