@@ -115,12 +115,12 @@ impl Render {
         self.line += 1;
     }
 
-    /// Escaped text.
     /// Makes room for `additional` more bytes of output.
     pub(super) fn reserve(&mut self, additional: usize) {
         self.buf.reserve(additional);
     }
 
+    /// Escaped text.
     pub(super) fn text(&mut self, text: &str) {
         // The text is walked where it lies (every text of the document passes here): all it
         // skips, escapes or replaces is ASCII. Line ends read as spaces.

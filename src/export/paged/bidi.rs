@@ -191,9 +191,6 @@ pub(crate) fn reorder(pieces: &mut [Piece], rtl: bool) {
         .filter(|l| l % 2 == 1)
         .min()
         .unwrap_or(1);
-    if max == 0 {
-        return;
-    }
     for level in (lowest_odd..=max).rev() {
         let mut i = 0;
         while i < pieces.len() {

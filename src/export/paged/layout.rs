@@ -32,10 +32,10 @@ pub(crate) struct DirEntry {
     pub anchor: Anchor,
 }
 
-/// The layout of one document.
 /// The most tokens whose room [`Layout`] keeps from one paragraph for the next.
 const KEPT_TOKENS: usize = 4096;
 
+/// The layout of one document.
 pub(crate) struct Layout<'a> {
     pub doc: &'a Document,
     pub settings: PagedSettings,
@@ -730,8 +730,9 @@ impl<'a> Layout<'a> {
             let mut lines = self.break_lines(&mut tokens, text_w, Align::Left, BODY);
             let x = geo.left + indent;
             let right = geo.left + geo.text_width();
-            if let Some(last) = lines.last_mut() {
-                // Dot leaders from the end of the text to the number column.
+            // Dot leaders from the end of the text to the number column, on lines that are
+            // drawn (a line only measured has no pieces to end them after).
+            if let Some(last) = lines.last_mut().filter(|_| self.flow.keep_items) {
                 let start = last.used_width() + 4.0;
                 let end = geo.text_width() - indent - num_w;
                 let dot = crate::fonts::metrics::width(Face::Regular, BODY, ". ");

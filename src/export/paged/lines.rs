@@ -43,8 +43,8 @@ pub(crate) enum Piece {
 /// One laid-out line.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub(crate) struct Line {
-    /// What is drawn, placed; none on a line only measured ([`break_lines`] with `drawn`
-    /// false), which no one draws.
+    /// What is drawn, placed. A line only measured ([`break_lines`] with `drawn` false), which
+    /// no one draws, keeps none of its text's; a list label is still put before the first.
     pub pieces: Vec<Piece>,
     /// Height from the top of the line to the baseline.
     pub ascent: f32,
@@ -644,10 +644,9 @@ fn merge(pieces: Vec<Piece>) -> Vec<Piece> {
 }
 
 impl Line {
-    /// The width the pieces take. For drawing only: a layout that measures alone does not
-    /// join pieces ([`break_lines`]'s `merge`), which may move this by a rounding, so no
-    /// placement may depend on it (or on the pieces at all) without the TOC page numbers
-    /// changing.
+    /// The width the pieces take. For drawing only: a line only measured keeps no pieces of
+    /// its text ([`break_lines`]), so no placement may depend on it (or on the pieces at all)
+    /// without the TOC page numbers changing.
     pub(crate) fn used_width(&self) -> f32 {
         self.pieces
             .iter()

@@ -200,7 +200,9 @@ impl Writer<'_> {
         let back = readback::paragraph(name, &attrs);
         self.start(name, &attrs);
         // Most paragraphs need no PI, and most of the rest the PI of the paragraph before:
-        // decide both without copying the paragraph.
+        // decide both without copying the paragraph. The last value `fields` kept for a
+        // paragraph is a shell (no content), so comparing all but the content with it is
+        // comparing the shell this paragraph would give.
         if !same_but_content(p, &back)
             && !self.repeat_fields(|last: &Paragraph| same_but_content(p, last), &back)
         {

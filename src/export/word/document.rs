@@ -225,7 +225,10 @@ impl<'a> Writer<'a> {
             out.push_str(&ppr);
             out.push_str("</w:pPr>");
         }
-        self.ppr_room = ppr;
+        // Room grown for one paragraph's huge properties is let go rather than held.
+        if ppr.capacity() <= 4096 {
+            self.ppr_room = ppr;
+        }
         let toc = if p.kind.is_heading() {
             let name = self.toc_bookmark();
             let id = self.bookmark_start(out, &name);
@@ -261,7 +264,7 @@ impl<'a> Writer<'a> {
             out.push_str("</w:sdtContent></w:sdt>");
         }
         // The text is kept only for a TOC entry or a cross-reference target.
-        let text = if toc.is_some() || (p.id.is_some() && id_bookmark.is_some()) {
+        let text = if toc.is_some() || id_bookmark.is_some() {
             let text = crate::ast::inline::plain_text(&p.content);
             if text.contains('\n') {
                 text.replace('\n', " ")
