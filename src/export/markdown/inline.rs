@@ -68,7 +68,7 @@ impl Writer<'_> {
                 TextStyle::Bold | TextStyle::Italic | TextStyle::Strike => {
                     let d = r.delim(delimiter(*style), true);
                     self.inlines(r, children);
-                    r.delim(&d, false);
+                    r.delim(d, false);
                 }
                 _ => self.inlines(r, children),
             },
@@ -166,7 +166,7 @@ impl Writer<'_> {
                 } => {
                     let d = r.delim(delimiter(*style), true);
                     self.code(r, children);
-                    r.delim(&d, false);
+                    r.delim(d, false);
                 }
                 other => {
                     self.warn_once(

@@ -38,7 +38,7 @@ pub(super) struct Render {
     pub(super) note_end: Option<usize>,
     /// The delimiter written last, when it closed emphasis and nothing followed it yet (checked
     /// with the end of `buf`).
-    last_close: Option<String>,
+    last_close: Option<&'static str>,
     pub(super) buf: String,
     /// Byte offset, character and opening-ness of every delimiter character.
     delims: Vec<(usize, char, bool)>,
@@ -70,7 +70,7 @@ impl Render {
 
     /// Writes emphasis delimiter `d`, opening or closing; returns the delimiter written, which
     /// the caller closes with.
-    pub(super) fn delim(&mut self, d: &str, open: bool) -> String {
+    pub(super) fn delim(&mut self, d: &'static str, open: bool) -> &'static str {
         // Opening right where the same delimiter just closed (`**`a`****b**`, from code, which
         // nests outside emphasis in the tree, then emphasis alone) would read as literal
         // asterisks: the emphasis goes on instead (`**`a`b**`), which reads back as the same marks.
@@ -83,20 +83,20 @@ impl Render {
                     self.delims.truncate(keep);
                     self.buf.truncate(self.buf.len() - d.len());
                     self.last_close = None;
-                    return d.to_string();
+                    return d;
                 }
             }
         }
         // Opening right where another `*` delimiter just closed (`*a*` then `**b**`) would make
         // one run of both (`*a***b**`), which a parser splits otherwise: the opening one is
         // written with `_` (`*a*__b__`), which no `*` run touches.
-        let d = match self.last_close.as_deref() {
+        let d = match self.last_close {
             Some(closed)
                 if open && closed != d && d.starts_with('*') && self.buf.ends_with(closed) =>
             {
-                d.replace('*', "_")
+                underscored(d)
             }
-            _ => d.to_string(),
+            _ => d,
         };
         self.last_close = None;
         for c in d.chars() {
@@ -104,7 +104,7 @@ impl Render {
             self.buf.push(c);
         }
         if !open {
-            self.last_close = Some(d.clone());
+            self.last_close = Some(d);
         }
         d
     }
@@ -308,6 +308,18 @@ impl Render {
                 self.buf.replace_range(at..at + c.len_utf8(), &entity);
             }
         }
+    }
+}
+
+/// Emphasis delimiter `d` written with `_` in place of `*` (`**` → `__`). Delimiters are
+/// static, so no string is made for each one; the ones that start with `*` are `*` and `**`
+/// (`inline::delimiter`), and three at most.
+fn underscored(d: &'static str) -> &'static str {
+    match d {
+        "*" => "_",
+        "**" => "__",
+        "***" => "___",
+        other => other,
     }
 }
 
