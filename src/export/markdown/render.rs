@@ -74,7 +74,7 @@ impl Render {
         // Opening right where the same delimiter just closed (`**`a`****b**`, from code, which
         // nests outside emphasis in the tree, then emphasis alone) would read as literal
         // asterisks: the emphasis goes on instead (`**`a`b**`), which reads back as the same marks.
-        if open && self.last_close.as_deref() == Some(d) && self.buf.ends_with(d) {
+        if open && self.last_close == Some(d) && self.buf.ends_with(d) {
             if let Some(keep) = self.delims.len().checked_sub(d.len()) {
                 if self.delims[keep..]
                     .iter()
