@@ -38,6 +38,21 @@ pub fn number_blocks(blocks: &[Block]) -> Vec<BlockNumber> {
     out
 }
 
+/// Whether any block of `blocks` shows a number ([`number_blocks`] gives every other block the
+/// default): a numbered heading or paragraph, an ordered list item, or a picture or table with
+/// a numbered caption.
+pub fn numbers_any(blocks: &[Block]) -> bool {
+    blocks.iter().any(|b| match b {
+        Block::Paragraph(p) => matches!(
+            p.kind,
+            TextType::HeadingOl | TextType::ParagraphOl | TextType::ListOl
+        ),
+        Block::Image(img) => img.numbered && img.caption.is_some(),
+        Block::Table(t) => t.numbered && t.caption.is_some(),
+        _ => false,
+    })
+}
+
 /// The indexes of the items in `blocks` whose `restart` changes no number: nothing at their
 /// level has counted yet in their list (or the outline), so they take their start anyway.
 /// A reader drops these to say each numbering one way.
@@ -355,6 +370,46 @@ mod tests {
         ]);
         let c: Vec<_> = n.iter().map(|n| n.caption).collect();
         assert_eq!(c, [Some(1), None, None, Some(2), Some(3)]);
+    }
+
+    #[test]
+    fn numbers_any_is_whether_some_number_is_not_the_default() {
+        let img = |caption: Option<&str>, numbered| {
+            Block::Image(Image {
+                media: "a".into(),
+                caption: caption.map(String::from),
+                numbered,
+                ..Image::default()
+            })
+        };
+        let kinds = [
+            TextType::Paragraph,
+            TextType::Heading,
+            TextType::HeadingOl,
+            TextType::ParagraphOl,
+            TextType::ListOl,
+            TextType::ListUl,
+            TextType::Caption,
+        ];
+        let mut cases: Vec<Vec<Block>> = kinds.iter().map(|&k| vec![p(k, 1)]).collect();
+        cases.push(vec![img(Some("A"), true)]);
+        cases.push(vec![img(Some("A"), false), img(None, true)]);
+        cases.push(vec![
+            p(TextType::ListUl, 0),
+            p(TextType::ListUl, 1),
+            Block::PageBreak,
+        ]);
+        cases.push(Vec::new());
+        let mut some = 0;
+        for blocks in &cases {
+            let shown = number_blocks(blocks)
+                .iter()
+                .any(|n| *n != BlockNumber::default());
+            assert_eq!(numbers_any(blocks), shown, "{blocks:?}");
+            some += usize::from(shown);
+        }
+        // Both answers occur: the cases tell them apart.
+        assert_eq!(some, 4);
     }
 
     #[test]

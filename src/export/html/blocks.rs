@@ -3,7 +3,7 @@
 use std::fmt::Write;
 
 use super::{Entry, Writer, push_number};
-use crate::ast::numbering::{BlockNumber, list_format, number_blocks};
+use crate::ast::numbering::{BlockNumber, list_format, number_blocks, numbers_any};
 use crate::ast::{
     Align, Block, Cell, Direction, Image, Inline, NumberFormat, Paragraph, Row, Table, TextType,
     VAlign, grid_positions,
@@ -723,7 +723,12 @@ impl<'a> Writer<'a> {
         let cell_before = self.cell_dir(&cell.blocks).map(|d| self.lang_dir(None, d));
         self.out.push('>');
         if !cell.blocks.is_empty() {
-            let numbers = number_blocks(&cell.blocks);
+            // Most cells number nothing: their blocks take the default without a list.
+            let numbers = if numbers_any(&cell.blocks) {
+                number_blocks(&cell.blocks)
+            } else {
+                Vec::new()
+            };
             self.blocks(&cell.blocks, &numbers, false);
             // Blocks end their line; inside a cell that line break is noise.
             if self.out.ends_with('\n') {

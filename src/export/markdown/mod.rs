@@ -327,6 +327,17 @@ impl<'d> Writer<'d> {
 
     /// Records the text cross-references to each id show.
     fn collect_targets(&mut self, blocks: &[Block]) {
+        // Blocks without an id and without a table to look into (most cells) hold no target:
+        // nothing to number.
+        let may_hold = blocks.iter().any(|b| match b {
+            Block::Paragraph(p) => p.id.is_some(),
+            Block::Image(img) => img.id.is_some(),
+            Block::Table(_) => true,
+            _ => false,
+        });
+        if !may_hold {
+            return;
+        }
         let numbers = number_blocks(blocks);
         for (block, n) in blocks.iter().zip(numbers) {
             // Only a block with an id can be a target: the others' text is not asked for.
