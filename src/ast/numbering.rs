@@ -252,6 +252,15 @@ mod tests {
         })
     }
 
+    fn img(caption: Option<&str>, numbered: bool) -> Block {
+        Block::Image(Image {
+            media: "a".into(),
+            caption: caption.map(String::from),
+            numbered,
+            ..Image::default()
+        })
+    }
+
     fn labels(blocks: &[Block]) -> Vec<Option<String>> {
         number_blocks(blocks).into_iter().map(|n| n.label).collect()
     }
@@ -353,14 +362,6 @@ mod tests {
 
     #[test]
     fn captions_count_only_numbered_captioned() {
-        let img = |caption: Option<&str>, numbered| {
-            Block::Image(Image {
-                media: "a".into(),
-                caption: caption.map(String::from),
-                numbered,
-                ..Image::default()
-            })
-        };
         let n = number_blocks(&[
             img(Some("A"), true),
             img(None, true),
@@ -374,14 +375,6 @@ mod tests {
 
     #[test]
     fn numbers_any_is_whether_some_number_is_not_the_default() {
-        let img = |caption: Option<&str>, numbered| {
-            Block::Image(Image {
-                media: "a".into(),
-                caption: caption.map(String::from),
-                numbered,
-                ..Image::default()
-            })
-        };
         let kinds = [
             TextType::Paragraph,
             TextType::Heading,
