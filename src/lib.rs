@@ -46,6 +46,7 @@ mod ooxml;
 mod picture;
 mod pixels;
 mod report;
+mod room;
 mod sample;
 mod sdxml_ext;
 mod sniff;

@@ -13,6 +13,7 @@ use crate::ast::{Align, Block, DirectoryKind, Document, Image, Paragraph, TextTy
 use crate::fonts::metrics::Face;
 use crate::lang::Language;
 use crate::report::{Location, Warning, WarningKind};
+use crate::room::Room;
 
 /// Body text size, points.
 pub(crate) const BODY: f32 = 10.5;
@@ -31,9 +32,6 @@ pub(crate) struct DirEntry {
     pub text: String,
     pub anchor: Anchor,
 }
-
-/// The most tokens whose room [`Layout`] keeps from one paragraph for the next.
-const KEPT_TOKENS: usize = 4096;
 
 /// The layout of one document.
 pub(crate) struct Layout<'a> {
@@ -56,8 +54,8 @@ pub(crate) struct Layout<'a> {
     /// The lists open in the structure while list paragraphs follow each other: level, list
     /// node, body node of its last entry (where a deeper list goes).
     lists: Vec<(u8, u32, u32)>,
-    /// Room for a paragraph's tokens, kept from one paragraph to the next.
-    token_room: Vec<Token>,
+    /// Room for a paragraph's tokens, kept from one paragraph to the next (up to 4,096).
+    token_room: Room<Vec<Token>, 4096>,
 }
 
 impl<'a> Layout<'a> {
@@ -98,7 +96,7 @@ impl<'a> Layout<'a> {
             hidden_captions: (0, 0),
             nested_tables: 0,
             lists: Vec::new(),
-            token_room: Vec::new(),
+            token_room: Room::default(),
         }
     }
 
@@ -358,8 +356,7 @@ impl<'a> Layout<'a> {
         };
         let style = Style::new(face, size);
         let mut offset = f32::from(p.indent.min(crate::ast::MAX_INDENT)) * INDENT_STEP;
-        let mut tokens = std::mem::take(&mut self.token_room);
-        tokens.clear();
+        let mut tokens = self.token_room.take();
         let mut marker: Option<(String, f32)> = None;
         match p.kind {
             TextType::HeadingOl => {
@@ -404,11 +401,7 @@ impl<'a> Layout<'a> {
         let base = self.base_of(p.dir);
         let mut lines =
             self.break_lines_in(&mut tokens, width, align, base, p.lang.as_deref(), size);
-        // Room grown for one huge paragraph is let go rather than held to the end.
-        if tokens.capacity() <= KEPT_TOKENS {
-            tokens.clear();
-            self.token_room = tokens;
-        }
+        self.token_room.give_back(tokens);
         let rtl = lines.first().is_some_and(|l| l.rtl);
         if let (Some((m, hang)), Some(first)) = (marker, lines.first_mut()) {
             let mut mt = Vec::new();

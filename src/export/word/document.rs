@@ -161,8 +161,7 @@ impl<'a> Writer<'a> {
             );
         }
         out.push_str("<w:p>");
-        let mut ppr = std::mem::take(&mut self.ppr_room);
-        ppr.clear();
+        let mut ppr = self.ppr_room.take();
         match p.kind {
             TextType::Heading | TextType::HeadingOl => {
                 let _ = write!(ppr, r#"<w:pStyle w:val="Heading{}"/>"#, level + 1);
@@ -225,10 +224,7 @@ impl<'a> Writer<'a> {
             out.push_str(&ppr);
             out.push_str("</w:pPr>");
         }
-        // Room grown for one paragraph's huge properties is let go rather than held.
-        if ppr.capacity() <= 4096 {
-            self.ppr_room = ppr;
-        }
+        self.ppr_room.give_back(ppr);
         let toc = if p.kind.is_heading() {
             let name = self.toc_bookmark();
             let id = self.bookmark_start(out, &name);

@@ -14,6 +14,8 @@
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::fmt::Write;
 
+use crate::room::Room;
+
 use crate::ast::{Align, Block, Document, TextType};
 use crate::ooxml::INDENT_STEP_TWIPS;
 use crate::report::{Location, Report, WarningKind};
@@ -260,8 +262,8 @@ pub(crate) struct Writer<'a> {
     /// (a queue: a file may have a section per paragraph).
     pub section_ends: VecDeque<(usize, String)>,
     /// Room for a paragraph's properties while they are built, kept from one paragraph to the
-    /// next (every paragraph has some).
-    pub(crate) ppr_room: String,
+    /// next (every paragraph has some; up to 4 KiB).
+    pub(crate) ppr_room: Room<String, 4096>,
 }
 
 impl<'a> Writer<'a> {
@@ -323,7 +325,7 @@ impl<'a> Writer<'a> {
             wrote_toc: false,
             pages: Vec::new(),
             section_ends: VecDeque::new(),
-            ppr_room: String::new(),
+            ppr_room: Room::default(),
             lang_context: LangContext::default(),
             doc_lang: doc_lang(&tpl.styles, doc),
             paragraph_langs: doc.has_paragraph_lang(),

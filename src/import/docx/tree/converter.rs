@@ -12,6 +12,8 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 use std::sync::Arc;
 
+use crate::room::Room;
+
 use foldhash::fast::RandomState as FastHash;
 
 use super::copies::{Copied, Copies};
@@ -183,8 +185,9 @@ pub struct Converter<'a> {
     pub looks: NumberLooks,
     /// The theme's font languages (`w:themeFontLang`), below the document defaults.
     pub(super) theme_lang: LangSlots,
-    /// Room for the plain text of the paragraph being decided, reused from one to the next.
-    pub(super) para_text: String,
+    /// Room for the plain text of the paragraph being decided, reused from one to the next
+    /// (up to 64 KiB).
+    pub(super) para_text: Room<String, { 64 * 1024 }>,
     /// Kept by the converter of the body's second half (`super::seam`), which starts without
     /// what the first half leaves: what it did with the state that carries across the seam.
     pub(super) log: Option<Box<SeamLog>>,
@@ -241,7 +244,7 @@ impl<'a> Converter<'a> {
             section_ends: Vec::new(),
             looks: NumberLooks::default(),
             theme_lang: LangSlots::default(),
-            para_text: String::new(),
+            para_text: Room::default(),
             log: None,
         }
     }

@@ -77,9 +77,6 @@ impl ParaState {
     }
 }
 
-/// The most room `decide` keeps for the next paragraph's text (bytes).
-const MAX_KEPT_TEXT: usize = 64 * 1024;
-
 /// What a paragraph is, decided once its runs are known ([`Converter::decide`]); borrows
 /// the style name from the style table or the paragraph's [`ParaInfo`].
 struct Decided<'s> {
@@ -334,8 +331,7 @@ impl<'a> Converter<'a> {
         'a: 'i,
     {
         // Every paragraph's text is read for the mapping: built in room kept from the last one.
-        let mut text = std::mem::take(&mut self.para_text);
-        text.clear();
+        let mut text = self.para_text.take();
         st.plain_text_into(&mut text);
         let numbering_facts = info.num.as_ref().map(|(id, lvl)| NumberingFacts {
             num_id: id.clone(),
@@ -398,10 +394,7 @@ impl<'a> Converter<'a> {
             .as_deref()
             .filter(|_| keep_style)
             .map(|id| styles.name_of(id));
-        // Room grown for one huge paragraph is let go rather than held to the end.
-        if text.capacity() <= MAX_KEPT_TEXT {
-            self.para_text = text;
-        }
+        self.para_text.give_back(text);
         Decided {
             kind,
             level,
