@@ -3,6 +3,7 @@
 
 use std::borrow::Cow;
 
+use super::inline::one_line;
 use super::render::longest_run;
 use super::{Ctx, Writer};
 use crate::ast::inline::{Leaf, to_runs};
@@ -278,7 +279,7 @@ impl Writer<'_> {
             lines.push((if level == 1 { "===" } else { "---" }).to_string());
             return lines;
         }
-        let text = self.inline_lines(&content, Ctx::Heading).join(" ");
+        let text = one_line(self.inline_lines(&content, Ctx::Heading));
         if text.is_empty() {
             return self.empty_heading();
         }

@@ -3,6 +3,7 @@
 //! a reader sees, since most Markdown viewers do not show front matter. Also the page header
 //! and footer, when the options ask for them.
 
+use super::inline::one_line;
 use super::{Ctx, Writer};
 use crate::ast::Inline;
 use crate::report::{Location, WarningKind};
@@ -56,9 +57,7 @@ impl Writer<'_> {
         }
         let (title, subtitle) = (m.title.clone(), m.subtitle.clone());
         if let Some(title) = nonempty(title.as_deref()) {
-            let text = self
-                .inline_lines(&[Inline::text(title)], Ctx::Heading)
-                .join(" ");
+            let text = one_line(self.inline_lines(&[Inline::text(title)], Ctx::Heading));
             self.emit(&[format!("# {text}")], 0, "", "", true);
         }
         if let Some(subtitle) = nonempty(subtitle.as_deref()) {

@@ -204,6 +204,15 @@ fn delimiter(style: TextStyle) -> &'static str {
     }
 }
 
+/// `lines` (from [`Writer::inline_lines`]) joined with spaces, for a heading or cell; one line
+/// (most) is kept as it is, not copied.
+pub(super) fn one_line(mut lines: Vec<String>) -> String {
+    if lines.len() == 1 {
+        return lines.pop().unwrap_or_default();
+    }
+    lines.join(" ")
+}
+
 /// The text of `content` when it holds nothing but text, joined (`None` otherwise).
 pub(super) fn only_text(content: &[Inline]) -> Option<Cow<'_, str>> {
     if let [Inline::Text { text }] = content {

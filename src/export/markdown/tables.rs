@@ -4,6 +4,7 @@
 
 use super::html_table::needs_html;
 use super::images::caption_text;
+use super::inline::one_line;
 use super::{Ctx, Tables, Writer};
 use crate::ast::numbering::BlockNumber;
 use crate::ast::{Align, Block, Inline, Table, grid_positions};
@@ -152,12 +153,4 @@ impl Writer<'_> {
         let normalized = crate::ast::inline::normalize(&content);
         one_line(self.inline_lines(&normalized, Ctx::Cell))
     }
-}
-
-/// `lines` joined with spaces; one line (most cells) is kept as it is, not copied.
-fn one_line(mut lines: Vec<String>) -> String {
-    if lines.len() == 1 {
-        return lines.pop().unwrap_or_default();
-    }
-    lines.join(" ")
 }
