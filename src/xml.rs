@@ -260,40 +260,145 @@ pub fn has_xml_text(s: &str) -> bool {
 /// Appends `s` escaped for element content. Characters XML 1.0 forbids (most C0 controls) are
 /// dropped: no parser would read the output otherwise.
 pub fn escape_text(s: &str, out: &mut String) {
-    for c in s.chars() {
-        match c {
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '&' => out.push_str("&amp;"),
-            // A bare CR would be normalised away by the reader.
-            '\r' => out.push_str("&#13;"),
-            c if xml_char(c) => out.push(c),
-            _ => {}
-        }
-    }
+    escape(s, out, false);
 }
 
 /// Appends `s` escaped for a double-quoted attribute value; tabs and newlines are written as
 /// character references so attribute normalisation on reading keeps them.
 pub fn escape_attr(s: &str, out: &mut String) {
-    for c in s.chars() {
-        match c {
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '&' => out.push_str("&amp;"),
-            '"' => out.push_str("&quot;"),
-            '\t' => out.push_str("&#9;"),
-            '\n' => out.push_str("&#10;"),
-            '\r' => out.push_str("&#13;"),
-            c if xml_char(c) => out.push(c),
+    escape(s, out, true);
+}
+
+/// What [`escape`] does with a byte: copy it ([`COPY`]), write it as a reference or drop it
+/// ([`MARKUP`]: markup characters, CR and the C0 controls XML forbids), the same in attribute
+/// values only ([`IN_ATTR`]: `"`, tab, LF), or look at the character it starts ([`LEAD_EF`]:
+/// U+FFFE and U+FFFF, which XML forbids, are the only multi-byte characters it drops).
+const ESCAPE_CLASS: [u8; 256] = {
+    let mut t = [COPY; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        t[b] = MARKUP;
+        b += 1;
+    }
+    t[b'\t' as usize] = IN_ATTR;
+    t[b'\n' as usize] = IN_ATTR;
+    t[b'"' as usize] = IN_ATTR;
+    t[b'&' as usize] = MARKUP;
+    t[b'<' as usize] = MARKUP;
+    t[b'>' as usize] = MARKUP;
+    t[0xEF] = LEAD_EF;
+    t
+};
+const COPY: u8 = 0;
+const MARKUP: u8 = 1;
+const IN_ATTR: u8 = 2;
+const LEAD_EF: u8 = 3;
+
+/// Escapes `s` into `out`, copying the stretches between the bytes that need a look in one
+/// `push_str` each: every writer of XML escapes all its text here, and most text has no such
+/// byte at all. A stretch ends only at an ASCII byte or a lead byte, so it is whole characters.
+fn escape(s: &str, out: &mut String, attr: bool) {
+    let bytes = s.as_bytes();
+    let mut start = 0;
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        match ESCAPE_CLASS[usize::from(b)] {
+            COPY => {
+                i += 1;
+                continue;
+            }
+            IN_ATTR if !attr => {
+                i += 1;
+                continue;
+            }
+            LEAD_EF => {
+                // U+FFFE and U+FFFF are EF BF BE and EF BF BF.
+                if bytes.get(i + 1) == Some(&0xBF) && matches!(bytes.get(i + 2), Some(0xBE | 0xBF))
+                {
+                    out.push_str(&s[start..i]);
+                    i += 3;
+                    start = i;
+                } else {
+                    i += 1;
+                }
+                continue;
+            }
             _ => {}
         }
+        out.push_str(&s[start..i]);
+        out.push_str(match b {
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            b'&' => "&amp;",
+            b'"' => "&quot;",
+            b'\t' => "&#9;",
+            b'\n' => "&#10;",
+            // A bare CR would be normalised away by the reader.
+            b'\r' => "&#13;",
+            // The other C0 controls: forbidden, dropped.
+            _ => "",
+        });
+        i += 1;
+        start = i;
     }
+    out.push_str(&s[start..]);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Escaping one character at a time, as the rules say: what [`escape`] must equal.
+    fn escape_by_char(s: &str, attr: bool) -> String {
+        let mut out = String::new();
+        for c in s.chars() {
+            match c {
+                '<' => out.push_str("&lt;"),
+                '>' => out.push_str("&gt;"),
+                '&' => out.push_str("&amp;"),
+                '"' if attr => out.push_str("&quot;"),
+                '\t' if attr => out.push_str("&#9;"),
+                '\n' if attr => out.push_str("&#10;"),
+                '\r' => out.push_str("&#13;"),
+                c if xml_char(c) => out.push(c),
+                _ => {}
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn escaping_equals_escaping_char_by_char() {
+        // Every character there is, and the tricky ones side by side.
+        let every: String = (0..=0x10FFFF).filter_map(char::from_u32).collect();
+        let samples = [
+            every.as_str(),
+            "",
+            "plain text",
+            "a<b>&c\"d'e\tf\ng\rh\u{1}i\u{1F}\u{7F}",
+            "\u{FFFE}\u{FFFF}\u{FFFD}\u{FEFF}\u{F000}\u{EFFF}x\u{FFFF}",
+            "end\u{FFFE}",
+            "\u{EF}\u{BF}\u{BE} (spelled out, not the bytes)",
+            "Ünïcödé ✓ 東京 مرحبا 😀<&>",
+        ];
+        for s in samples {
+            for attr in [false, true] {
+                let mut fast = String::new();
+                if attr {
+                    escape_attr(s, &mut fast);
+                } else {
+                    escape_text(s, &mut fast);
+                }
+                assert!(fast == escape_by_char(s, attr), "{:?}", s.get(..40));
+            }
+        }
+        let mut out = String::from("kept ");
+        escape_text("a\u{2}<b", &mut out);
+        assert_eq!(out, "kept a&lt;b");
+        out.clear();
+        escape_attr("\"\t\n\r", &mut out);
+        assert_eq!(out, "&quot;&#9;&#10;&#13;");
+    }
 
     fn events(text: &str, depth: usize) -> Result<usize> {
         let limits = Limits::default().with_max_xml_depth(depth);
