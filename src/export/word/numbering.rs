@@ -14,6 +14,7 @@
 //!   one tree list is one `w:num` however its levels look (a reader reads `w:num`s as lists).
 //! - numIds start at 2: numId 1 is left free for templates whose styles link to a list.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use crate::ast::numbering::{BlockNumber, format_number, list_format};
@@ -145,32 +146,65 @@ impl<'t> Numbering<'t> {
         self.nums.len() - 1
     }
 
-    /// The level definition Word uses for `abs` at `ilvl`.
-    fn level(&self, abs: usize, ilvl: usize) -> LevelDef {
+    /// The template's definition `abs` at `ilvl` starts from (before its own format), if the
+    /// template has one.
+    fn template_level(&self, abs: usize, ilvl: usize) -> Option<&LevelDef> {
         let key = &self.abstracts[abs];
-        let template = |base: Base| {
-            let i = match base {
-                Base::Outline => 0,
-                Base::Bullet => 1,
-                Base::Ordered => 2,
-            };
-            self.look.defs[i].get(ilvl).cloned().unwrap_or_default()
+        let base = match (key.base, key.formats[ilvl]) {
+            (_, Some(NumberFormat::Bullet)) => Base::Bullet,
+            (Base::Bullet, Some(_)) => Base::Ordered,
+            (base, _) => base,
         };
-        let mut def = match (key.base, key.formats[ilvl]) {
-            (_, Some(NumberFormat::Bullet)) => template(Base::Bullet),
-            (Base::Bullet, Some(_)) => template(Base::Ordered),
-            (base, _) => template(base),
+        let i = match base {
+            Base::Outline => 0,
+            Base::Bullet => 1,
+            Base::Ordered => 2,
         };
-        if let Some(f) = key.formats[ilvl] {
+        self.look.defs[i].get(ilvl)
+    }
+
+    /// The level definition Word uses for `abs` at `ilvl`, for the numbering part; numbering
+    /// a paragraph asks for the parts it needs ([`Numbering::level_start`],
+    /// [`Numbering::level_format`], [`Numbering::level_text`]) without copying the rest.
+    fn level(&self, abs: usize, ilvl: usize) -> LevelDef {
+        let mut def = self.template_level(abs, ilvl).cloned().unwrap_or_default();
+        if let Some(f) = self.abstracts[abs].formats[ilvl] {
             def.fmt = word_format(f).to_string();
-            if f == NumberFormat::None {
-                def.text = String::new();
-            }
         }
-        if key.base == Base::Outline && self.outline_shift > 0 {
-            def.text = strip_levels(&def.text, self.outline_shift);
-        }
+        def.text = self.level_text(abs, ilvl).into_owned();
         def
+    }
+
+    /// `w:start` of [`Numbering::level`].
+    fn level_start(&self, abs: usize, ilvl: usize) -> u32 {
+        self.template_level(abs, ilvl).map_or(0, |d| d.start)
+    }
+
+    /// The number format of [`Numbering::level`], as its `w:numFmt` reads.
+    fn level_format(&self, abs: usize, ilvl: usize) -> NumberFormat {
+        let named = match self.abstracts[abs].formats[ilvl] {
+            Some(f) => Some(word_format(f)),
+            None => self.template_level(abs, ilvl).map(|d| d.fmt.as_str()),
+        };
+        named
+            .and_then(parse_format)
+            .unwrap_or(NumberFormat::Decimal)
+    }
+
+    /// `w:lvlText` of [`Numbering::level`].
+    fn level_text(&self, abs: usize, ilvl: usize) -> Cow<'_, str> {
+        let key = &self.abstracts[abs];
+        let text = if key.formats[ilvl] == Some(NumberFormat::None) {
+            ""
+        } else {
+            self.template_level(abs, ilvl)
+                .map_or("", |d| d.text.as_str())
+        };
+        if key.base == Base::Outline && self.outline_shift > 0 {
+            Cow::Owned(strip_levels(text, self.outline_shift))
+        } else {
+            Cow::Borrowed(text)
+        }
     }
 
     /// The numbering state for the block list `blocks` (the body, or one cell), with the
@@ -274,8 +308,7 @@ impl<'t> Numbering<'t> {
             }
             self.abstract_for(key)
         };
-        let def = self.level(needed_abs, level);
-        let shown = referenced_levels(&def.text);
+        let shown = referenced_levels(&self.level_text(needed_abs, level));
         // What Word would show in the current num.
         // A restart always opens a new instance, so a reader sees it even when the number
         // happens to continue.
@@ -325,7 +358,7 @@ impl<'t> Numbering<'t> {
         for w in &mut track.word[level + 1..] {
             *w = None;
         }
-        let label = self.render(&def.text, track, needed_abs);
+        let label = self.render(&self.level_text(needed_abs, level), track, needed_abs);
         Some(Assigned {
             num_id: FIRST_NUM_ID + track.num as u32,
             ilvl: level,
@@ -350,7 +383,7 @@ impl<'t> Numbering<'t> {
             .iter()
             .find(|(k, _)| *k == level)
             .map(|&(_, v)| v)
-            .unwrap_or_else(|| self.level(inst.abs, level).start)
+            .unwrap_or_else(|| self.level_start(inst.abs, level))
     }
 
     fn render(&self, text: &str, track: &Track, abs: usize) -> String {
@@ -362,7 +395,7 @@ impl<'t> Numbering<'t> {
                     chars.next();
                     let k = (d as usize).saturating_sub(1).min(LEVELS - 1);
                     let v = track.word[k].unwrap_or(track.want[k]);
-                    let f = parse_format(&self.level(abs, k).fmt).unwrap_or(NumberFormat::Decimal);
+                    let f = self.level_format(abs, k);
                     out.push_str(&format_number(v, f));
                     continue;
                 }
