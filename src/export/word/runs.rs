@@ -82,8 +82,7 @@ impl Writer<'_> {
         // Text alone (most paragraphs and cells) is one run without marks: written as the loop
         // below writes it, without flattening the content into runs (a copy of its text).
         if let [Inline::Text { text }] = inlines {
-            let rpr = self.run_properties(&[], false, ctx, text);
-            text_run(out, text, &rpr, false);
+            self.marked_run(out, &[], false, ctx, text, text, false);
             return;
         }
         let runs = to_runs(inlines);
@@ -190,26 +189,39 @@ impl Writer<'_> {
         out.push('>');
     }
 
-    fn run_properties(
+    /// Writes `shown` as one run under `marks`, its properties (and language, found from
+    /// `text`) built in room kept from run to run: every run of the document has some.
+    #[allow(clippy::too_many_arguments)]
+    fn marked_run(
         &mut self,
+        out: &mut String,
         marks: &[Mark],
         linked: bool,
         ctx: &RunContext,
         text: &str,
-    ) -> String {
-        let mut rpr = String::new();
-        let styles: Vec<TextStyle> = marks
-            .iter()
-            .filter_map(|m| match m {
-                Mark::Style(s) => Some(*s),
-                _ => None,
-            })
-            .collect();
+        shown: &str,
+        deleted: bool,
+    ) {
+        let mut rpr = self.rpr_room.take();
+        self.run_properties(&mut rpr, marks, linked, ctx, text);
+        text_run(out, shown, &rpr, deleted);
+        self.rpr_room.give_back(rpr);
+    }
+
+    fn run_properties(
+        &mut self,
+        rpr: &mut String,
+        marks: &[Mark],
+        linked: bool,
+        ctx: &RunContext,
+        text: &str,
+    ) {
+        let has = |style: TextStyle| marks.contains(&Mark::Style(style));
         let span = marks.iter().find_map(|m| match m {
             Mark::Span(s) => Some(&**s),
             _ => None,
         });
-        let code = styles.contains(&TextStyle::Code);
+        let code = has(TextStyle::Code);
         let mut code_font = false;
         if let Some(name) = span {
             let id = self.char_style(name);
@@ -226,32 +238,32 @@ impl Writer<'_> {
                 r#"<w:rFonts w:ascii="Courier New" w:hAnsi="Courier New" w:cs="Courier New"/>"#,
             );
         }
-        for s in &styles {
-            match s {
-                TextStyle::Bold => rpr.push_str("<w:b/><w:bCs/>"),
-                TextStyle::Italic => rpr.push_str("<w:i/><w:iCs/>"),
+        // Bold and italic in the order the marks hold them.
+        for m in marks {
+            match m {
+                Mark::Style(TextStyle::Bold) => rpr.push_str("<w:b/><w:bCs/>"),
+                Mark::Style(TextStyle::Italic) => rpr.push_str("<w:i/><w:iCs/>"),
                 _ => {}
             }
         }
-        if styles.contains(&TextStyle::SmallCaps) {
+        if has(TextStyle::SmallCaps) {
             rpr.push_str("<w:smallCaps/>");
         }
-        if styles.contains(&TextStyle::Strike) {
+        if has(TextStyle::Strike) {
             rpr.push_str("<w:strike/>");
         }
         if let Some(size) = ctx.size {
             let _ = write!(rpr, r#"<w:sz w:val="{size}"/><w:szCs w:val="{size}"/>"#);
         }
-        if styles.contains(&TextStyle::Underline) {
+        if has(TextStyle::Underline) {
             rpr.push_str(r#"<w:u w:val="single"/>"#);
         }
-        if styles.contains(&TextStyle::Superscript) {
+        if has(TextStyle::Superscript) {
             rpr.push_str(r#"<w:vertAlign w:val="superscript"/>"#);
-        } else if styles.contains(&TextStyle::Subscript) {
+        } else if has(TextStyle::Subscript) {
             rpr.push_str(r#"<w:vertAlign w:val="subscript"/>"#);
         }
-        self.push_run_lang(&mut rpr, marks, text);
-        rpr
+        self.push_run_lang(rpr, marks, text);
     }
 
     /// The style id of character style `name`, adding a definition when the template lacks it.
@@ -294,16 +306,10 @@ impl Writer<'_> {
         ctx: &RunContext,
     ) {
         match &run.leaf {
-            Leaf::Text(t) => {
-                let rpr = self.run_properties(&run.marks, linked, ctx, t);
-                text_run(out, t, &rpr, deleted);
-            }
+            Leaf::Text(t) => self.marked_run(out, &run.marks, linked, ctx, t, t, deleted),
             // A break carries its run's properties, as a break inside text does: a reader
             // keeps it inside its span, code or link style.
-            Leaf::LineBreak => {
-                let rpr = self.run_properties(&run.marks, linked, ctx, "");
-                text_run(out, "\n", &rpr, deleted);
-            }
+            Leaf::LineBreak => self.marked_run(out, &run.marks, linked, ctx, "", "\n", deleted),
             Leaf::Atom(atom) => self.write_atom(out, part, atom, deleted, ctx),
         }
     }

@@ -264,6 +264,8 @@ pub(crate) struct Writer<'a> {
     /// Room for a paragraph's properties while they are built, kept from one paragraph to the
     /// next (every paragraph has some; up to 4 KiB).
     pub(crate) ppr_room: Room<String, 4096>,
+    /// Room for a run's properties while they are built, kept from one run to the next.
+    pub(crate) rpr_room: Room<String, 4096>,
 }
 
 impl<'a> Writer<'a> {
@@ -326,6 +328,7 @@ impl<'a> Writer<'a> {
             pages: Vec::new(),
             section_ends: VecDeque::new(),
             ppr_room: Room::default(),
+            rpr_room: Room::default(),
             lang_context: LangContext::default(),
             doc_lang: doc_lang(&tpl.styles, doc),
             paragraph_langs: doc.has_paragraph_lang(),
