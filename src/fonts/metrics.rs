@@ -4,7 +4,6 @@
 //! Word writer's table of contents page numbers, are the same whether the PDF writer is built
 //! or not.
 
-use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 /// A face of the bundled family.
@@ -128,10 +127,26 @@ const NONE: u16 = u16::MAX;
 /// A font file's character map and advances, in font units.
 struct FontTables {
     units_per_em: u16,
-    /// Code point → glyph id, from the preferred Unicode `cmap` subtable.
-    glyphs: BTreeMap<u32, u16>,
+    /// Code point → glyph id, from the preferred Unicode `cmap` subtable, by code point.
+    glyphs: Vec<(u32, u16)>,
     /// Advance of each glyph id below `maxp.numGlyphs`.
     advances: Vec<u16>,
+}
+
+/// Mappings sorted by code point, one per code point (the last given, as a map would keep):
+/// looked up by binary search. Built once per face at start-up, where a tree of 17,000 nodes
+/// per face cost more than the rest of reading the fonts.
+fn by_code_point(mut mappings: Vec<(u32, u16)>) -> Vec<(u32, u16)> {
+    // Stable: mappings of one code point stay in the order given.
+    mappings.sort_by_key(|&(cp, _)| cp);
+    let mut out: Vec<(u32, u16)> = Vec::with_capacity(mappings.len());
+    for (cp, gid) in mappings {
+        match out.last_mut() {
+            Some(last) if last.0 == cp => last.1 = gid,
+            _ => out.push((cp, gid)),
+        }
+    }
+    out
 }
 
 /// Reads `head`, `maxp`, `hhea`, `cmap` and `hmtx` with allsorts.
@@ -151,14 +166,13 @@ fn read_font(bytes: &[u8]) -> Option<FontTables> {
     let hhea = provider.read_table_data(tag::HHEA).ok()?;
     let hhea = ReadScope::new(&hhea).read::<HheaTable>().ok()?;
 
-    let mut glyphs = BTreeMap::new();
+    let mut glyphs = Vec::new();
     let cmap_data = provider.read_table_data(tag::CMAP).ok()?;
     let cmap = ReadScope::new(&cmap_data).read::<Cmap<'_>>().ok()?;
     if let Ok(Some((_, subtable))) = allsorts::font::read_cmap_subtable(&cmap) {
-        let _ = subtable.mappings_fn(|cp, gid| {
-            glyphs.insert(cp, gid);
-        });
+        let _ = subtable.mappings_fn(|cp, gid| glyphs.push((cp, gid)));
     }
+    let glyphs = by_code_point(glyphs);
     let hmtx_data = provider.read_table_data(tag::HMTX).ok()?;
     let hmtx = ReadScope::new(&hmtx_data)
         .read_dep::<HmtxTable<'_>>((
@@ -179,9 +193,10 @@ fn read_font(bytes: &[u8]) -> Option<FontTables> {
 /// One parsed face: advances in 1/1000 em.
 pub(crate) struct Metrics {
     dense: Vec<u16>,
-    sparse: BTreeMap<u32, u16>,
-    /// Code point → glyph id.
-    cmap: BTreeMap<u32, u16>,
+    /// Advances of code points past the dense table, by code point.
+    sparse: Vec<(u32, u16)>,
+    /// Code point → glyph id, by code point.
+    cmap: Vec<(u32, u16)>,
     /// The advance of `.notdef`, the box drawn for a character no font has.
     notdef: f32,
     /// Each glyph's advance in em, unrounded, as the PDF draws it (the dense tables round to
@@ -192,8 +207,8 @@ pub(crate) struct Metrics {
 impl Metrics {
     fn parse(face: Face) -> Metrics {
         let mut dense = vec![NONE; DENSE];
-        let mut sparse = BTreeMap::new();
-        let mut cmap = BTreeMap::new();
+        let mut sparse = Vec::new();
+        let mut cmap = Vec::new();
         let mut notdef = 500.0;
         let mut exact = Vec::new();
         // The bundled files are known-good; a parse failure would leave the face empty (every
@@ -202,16 +217,16 @@ impl Metrics {
             let upm = f32::from(font.units_per_em.max(1));
             notdef = f32::from(font.advances.first().copied().unwrap_or(500)) * 1000.0 / upm;
             exact = font.advances.iter().map(|&a| f32::from(a) / upm).collect();
-            for (&cp, &gid) in &font.glyphs {
+            for &(cp, gid) in &font.glyphs {
                 let adv = font.advances.get(usize::from(gid)).copied().unwrap_or(0);
                 let w = (f32::from(adv) * 1000.0 / upm).round().min(65000.0) as u16;
                 if (cp as usize) < DENSE {
                     dense[cp as usize] = w;
                 } else {
-                    sparse.insert(cp, w);
+                    sparse.push((cp, w));
                 }
-                cmap.insert(cp, gid);
             }
+            cmap = font.glyphs;
         }
         Metrics {
             dense,
@@ -229,7 +244,8 @@ impl Metrics {
 
     /// The glyph id of code point `cp`, when the face has one.
     pub(crate) fn glyph(&self, cp: u32) -> Option<u16> {
-        self.cmap.get(&cp).copied()
+        let at = self.cmap.binary_search_by_key(&cp, |&(c, _)| c).ok()?;
+        self.cmap.get(at).map(|&(_, gid)| gid)
     }
 
     /// The advance of `.notdef` in 1/1000 em.
@@ -243,7 +259,11 @@ impl Metrics {
         let w = if cp < DENSE {
             self.dense[cp]
         } else {
-            *self.sparse.get(&(c as u32))?
+            let at = self
+                .sparse
+                .binary_search_by_key(&(c as u32), |&(c, _)| c)
+                .ok()?;
+            self.sparse.get(at)?.1
         };
         (w != NONE).then_some(f32::from(w))
     }
@@ -267,6 +287,29 @@ pub(crate) fn width(face: Face, size: f32, text: &str) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mappings_by_code_point_keep_the_last_of_each() {
+        let sorted = by_code_point(vec![(0x4E00, 7), (65, 1), (0x4E00, 9), (66, 2), (65, 3)]);
+        assert_eq!(sorted, [(65, 3), (66, 2), (0x4E00, 9)]);
+        // Code points past the dense table are found by search, and absent ones are not.
+        let mut searched = 0;
+        for face in Face::ALL {
+            let m = metrics(face);
+            for &(cp, w) in &m.sparse {
+                let c = char::from_u32(cp).expect("a cmap maps characters");
+                assert_eq!(m.advance(c), Some(f32::from(w)));
+                assert!(m.glyph(cp).is_some());
+                searched += 1;
+            }
+            assert_eq!(m.glyph(0x10FFFF), None);
+            assert_eq!(m.advance('\u{10FFFF}'), None);
+        }
+        assert!(
+            searched > 0,
+            "no face maps a code point past the dense table"
+        );
+    }
 
     #[test]
     fn faces_cover_latin_greek_cyrillic() {
