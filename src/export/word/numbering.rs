@@ -182,12 +182,11 @@ impl<'t> Numbering<'t> {
 
     /// The number format of [`Numbering::level`], as its `w:numFmt` reads.
     fn level_format(&self, abs: usize, ilvl: usize) -> NumberFormat {
-        let named = match self.abstracts[abs].formats[ilvl] {
-            Some(f) => Some(word_format(f)),
-            None => self.template_level(abs, ilvl).map(|d| d.fmt.as_str()),
-        };
-        named
-            .and_then(parse_format)
+        self.abstracts[abs].formats[ilvl]
+            .or_else(|| {
+                self.template_level(abs, ilvl)
+                    .and_then(|d| parse_format(&d.fmt))
+            })
             .unwrap_or(NumberFormat::Decimal)
     }
 

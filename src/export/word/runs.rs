@@ -190,7 +190,7 @@ impl Writer<'_> {
     }
 
     /// Writes `shown` as one run under `marks`, its properties (and language, found from
-    /// `text`) built in room kept from run to run: every run of the document has some.
+    /// `text`) built in room kept from run to run: every run of the document passes here.
     #[allow(clippy::too_many_arguments)]
     fn marked_run(
         &mut self,
@@ -238,7 +238,7 @@ impl Writer<'_> {
                 r#"<w:rFonts w:ascii="Courier New" w:hAnsi="Courier New" w:cs="Courier New"/>"#,
             );
         }
-        // Bold and italic in the order the marks hold them.
+        // Bold and italic in the marks' (canonical) order.
         for m in marks {
             match m {
                 Mark::Style(TextStyle::Bold) => rpr.push_str("<w:b/><w:bCs/>"),
