@@ -38,6 +38,28 @@ pub fn number_blocks(blocks: &[Block]) -> Vec<BlockNumber> {
     out
 }
 
+/// [`number_blocks`] for a slice that often numbers nothing (a table cell): empty when no block
+/// shows a number ([`numbers_any`]), each block's number then being the default. Read it with
+/// [`number_at`].
+pub fn number_blocks_if_any(blocks: &[Block]) -> Vec<BlockNumber> {
+    if numbers_any(blocks) {
+        number_blocks(blocks)
+    } else {
+        Vec::new()
+    }
+}
+
+/// Block `i`'s number in what [`number_blocks`] or [`number_blocks_if_any`] gave: the default
+/// (no number) past its end.
+pub fn number_at(numbers: &[BlockNumber], i: usize) -> &BlockNumber {
+    static NONE: BlockNumber = BlockNumber {
+        value: None,
+        label: None,
+        caption: None,
+    };
+    numbers.get(i).unwrap_or(&NONE)
+}
+
 /// Whether any block of `blocks` shows a number ([`number_blocks`] gives every other block the
 /// default): a numbered heading or paragraph, an ordered list item, or a picture or table with
 /// a numbered caption.
@@ -400,6 +422,13 @@ mod tests {
                 .any(|n| *n != BlockNumber::default());
             assert_eq!(numbers_any(blocks), shown, "{blocks:?}");
             some += usize::from(shown);
+            // Read through `number_at`, the short form gives every block its full number.
+            let all = number_blocks(blocks);
+            let short = number_blocks_if_any(blocks);
+            assert_eq!(short.is_empty(), !shown || blocks.is_empty());
+            for (i, n) in all.iter().enumerate() {
+                assert_eq!(number_at(&short, i), n, "{blocks:?} #{i}");
+            }
         }
         // Both answers occur: the cases tell them apart.
         assert_eq!(some, 4);

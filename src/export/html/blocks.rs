@@ -3,7 +3,7 @@
 use std::fmt::Write;
 
 use super::{Entry, Writer, push_number};
-use crate::ast::numbering::{BlockNumber, list_format, number_blocks, numbers_any};
+use crate::ast::numbering::{BlockNumber, list_format, number_at, number_blocks_if_any};
 use crate::ast::{
     Align, Block, Cell, Direction, Image, Inline, NumberFormat, Paragraph, Row, Table, TextType,
     VAlign, grid_positions,
@@ -58,15 +58,15 @@ struct OpenList<'a> {
 
 impl<'a> Writer<'a> {
     /// Writes a sequence of blocks (the body, or a cell); `numbers` come from
-    /// [`number_blocks`] on the same slice.
+    /// [`number_blocks`](crate::ast::numbering::number_blocks) or [`number_blocks_if_any`] on
+    /// the same slice.
     pub(super) fn blocks(&mut self, blocks: &'a [Block], numbers: &[BlockNumber], top: bool) {
         let mut lists: Vec<OpenList<'a>> = Vec::new();
-        let none = BlockNumber::default();
         for (i, block) in blocks.iter().enumerate() {
             if top {
                 self.block = i;
             }
-            let number = numbers.get(i).unwrap_or(&none);
+            let number = number_at(numbers, i);
             if let Block::Paragraph(p) = block {
                 if p.kind.is_list() {
                     if lists.is_empty() {
@@ -724,11 +724,7 @@ impl<'a> Writer<'a> {
         self.out.push('>');
         if !cell.blocks.is_empty() {
             // Most cells number nothing: their blocks take the default without a list.
-            let numbers = if numbers_any(&cell.blocks) {
-                number_blocks(&cell.blocks)
-            } else {
-                Vec::new()
-            };
+            let numbers = number_blocks_if_any(&cell.blocks);
             self.blocks(&cell.blocks, &numbers, false);
             // Blocks end their line; inside a cell that line break is noise.
             if self.out.ends_with('\n') {

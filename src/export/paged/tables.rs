@@ -8,7 +8,7 @@ use super::lines::Line;
 use super::page::Item;
 use super::structure::{ARTIFACT, Kind};
 use super::text::{Anchor, Rgb};
-use crate::ast::numbering::{BlockNumber, number_blocks};
+use crate::ast::numbering::{BlockNumber, number_at, number_blocks_if_any};
 use crate::ast::{Align, Block, Cell, Table, grid_positions};
 use crate::report::WarningKind;
 
@@ -456,8 +456,10 @@ impl Layout<'_> {
         bold: bool,
         out: &mut Vec<CellLine>,
     ) {
-        let numbers = number_blocks(blocks);
-        for (i, (b, n)) in blocks.iter().zip(&numbers).enumerate() {
+        // Most cells number nothing: their blocks take the default without a list.
+        let numbers = number_blocks_if_any(blocks);
+        for (i, b) in blocks.iter().enumerate() {
+            let n = number_at(&numbers, i);
             if i > 0 {
                 out.push(CellLine::Gap(2.0));
             }

@@ -18,7 +18,7 @@
 
 use std::fmt::Write;
 
-use crate::ast::numbering::{BlockNumber, number_blocks};
+use crate::ast::numbering::{BlockNumber, number_at, number_blocks_if_any};
 use crate::ast::{Align, Block, DirectoryKind, Image, Paragraph, TextType};
 use crate::report::{Location, WarningKind};
 
@@ -84,10 +84,12 @@ impl<'a> Writer<'a> {
         cell: Option<CellFormat>,
         top: bool,
     ) {
-        let numbers = number_blocks(blocks);
+        // Most cells number nothing: their blocks take the default without a list.
+        let numbers = number_blocks_if_any(blocks);
         let mut scope = self.numbering.scope(blocks);
         let outer_cell = std::mem::replace(&mut self.cell, cell);
-        for (i, (block, number)) in blocks.iter().zip(&numbers).enumerate() {
+        for (i, block) in blocks.iter().enumerate() {
+            let number = number_at(&numbers, i);
             if top {
                 self.block = Some(i);
                 // The sections that end before this block.
