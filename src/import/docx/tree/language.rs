@@ -18,6 +18,7 @@
 
 use std::collections::HashMap;
 
+use compact_str::CompactString;
 use foldhash::fast::RandomState as FastHash;
 
 use rayon::prelude::*;
@@ -210,7 +211,8 @@ struct Tally {
 struct Counted {
     rtl: bool,
     /// Characters per language, in order of first appearance.
-    counts: smallvec::SmallVec<[(String, usize); 2]>,
+    /// (A name inline up to 24 bytes, as every language tag is: no allocation per paragraph.)
+    counts: smallvec::SmallVec<[(CompactString, usize); 2]>,
     /// The paragraph's own language (the most common among its text, else its mark's), as its
     /// place in `counts`.
     own: Option<usize>,
@@ -223,12 +225,17 @@ impl Counted {
         let list = counts.list;
         let (counts, own) = match most_common(&list) {
             Some(own) => (
-                list.iter().map(|(l, n)| (l.to_string(), *n)).collect(),
+                list.iter()
+                    .map(|(l, n)| (CompactString::from(*l), *n))
+                    .collect(),
                 list.iter().position(|(l, _)| *l == own),
             ),
             // A paragraph without text says its language in its mark, which counts once.
             None => match &p.lang {
-                Some(l) => (smallvec::smallvec![(l.clone(), 1)], Some(0)),
+                Some(l) => (
+                    smallvec::smallvec![(CompactString::from(l.as_str()), 1)],
+                    Some(0),
+                ),
                 None => (smallvec::SmallVec::new(), None),
             },
         };
@@ -270,17 +277,17 @@ impl Tally {
 
     /// The place of `lang` in `chars`, listed with no characters if new. Most paragraphs are
     /// in the language of the one before: that one is compared first, without hashing.
-    fn place(&mut self, lang: String) -> usize {
+    fn place(&mut self, lang: CompactString) -> usize {
         if let Some((l, _)) = self.chars.get(self.last) {
             if *l == lang {
                 return self.last;
             }
         }
-        let at = match self.places.get(&lang) {
+        let at = match self.places.get(lang.as_str()) {
             Some(&at) => at,
             None => {
-                self.places.insert(lang.clone(), self.chars.len());
-                self.chars.push((lang, 0));
+                self.places.insert(lang.to_string(), self.chars.len());
+                self.chars.push((lang.into_string(), 0));
                 self.chars.len() - 1
             }
         };
