@@ -2,6 +2,7 @@
 //! by styles, numbering and the body. Every field is optional so the style hierarchy can be merged
 //! (ECMA-376 §17.7.2: document defaults, paragraph style, character style, direct formatting).
 
+use compact_str::CompactString;
 use quick_xml::events::{BytesStart, Event};
 
 use super::xmlutil::{attr, attr_string, is_off, on_off, twips, val};
@@ -156,8 +157,9 @@ pub struct Section {
 /// Paragraph formatting.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ParaProps {
-    /// Paragraph style id (`w:pStyle`).
-    pub style: Option<String>,
+    /// Paragraph style id (`w:pStyle`): inline up to 24 bytes (most ids), as every paragraph
+    /// has one.
+    pub style: Option<CompactString>,
     /// Numbering (`w:numPr`).
     pub num: Option<NumPr>,
     /// `w:outlineLvl` 0..=8 (9 = body text).
@@ -319,7 +321,7 @@ pub fn parse_ppr(r: &mut XmlReader<'_>) -> Result<ParaProps> {
 
 fn apply_ppr_child(e: &BytesStart<'_>, p: &mut ParaProps) {
     match e.local() {
-        "pStyle" => p.style = val(e),
+        "pStyle" => p.style = attr(e, "val").map(|v| CompactString::from(&*v)),
         "outlineLvl" => p.outline = attr(e, "val").and_then(|v| v.trim().parse().ok()),
         "jc" => {
             p.align = match attr(e, "val").as_deref() {

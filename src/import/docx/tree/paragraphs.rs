@@ -104,7 +104,7 @@ pub(super) struct ParaInfo<'s> {
     /// The paragraph style's run properties (chain merged).
     pub(super) prpr: Option<&'s RunProps>,
     /// The explicit `w:pStyle`.
-    pub(super) explicit: Option<String>,
+    pub(super) explicit: Option<compact_str::CompactString>,
     pub(super) chain: Rc<[StyleInfo<'s>]>,
     pub(super) num: Option<(String, ResolvedLevel)>,
     pub(super) outline: Option<u8>,
