@@ -3,7 +3,7 @@
 
 use super::Writer;
 use super::markup::yes_no;
-use crate::ast::numbering::{BlockNumber, number_blocks};
+use crate::ast::numbering::{BlockNumber, number_at, number_blocks_if_any};
 use crate::ast::{Align, Cell, Table};
 use crate::report::WarningKind;
 
@@ -99,12 +99,13 @@ impl Writer<'_> {
             return;
         }
         self.open(name, &attrs);
-        let numbers = number_blocks(&cell.blocks);
+        // Most cells number nothing: their blocks take the default without a list.
+        let numbers = number_blocks_if_any(&cell.blocks);
         let mut lists = Vec::new();
         for (i, block) in cell.blocks.iter().enumerate() {
             self.path.push(i);
-            let n = numbers.get(i).cloned().unwrap_or_default();
-            self.flow_block(block, &n, &mut lists, cell.align);
+            let n = number_at(&numbers, i);
+            self.flow_block(block, n, &mut lists, cell.align);
             self.path.pop();
         }
         self.close_lists(&mut lists);

@@ -84,7 +84,7 @@ impl<'a> Writer<'a> {
         cell: Option<CellFormat>,
         top: bool,
     ) {
-        // Most cells number nothing: their blocks take the default without a list.
+        // Most slices (cells) number nothing: their blocks take the default without a list.
         let numbers = number_blocks_if_any(blocks);
         let mut scope = self.numbering.scope(blocks);
         let outer_cell = std::mem::replace(&mut self.cell, cell);

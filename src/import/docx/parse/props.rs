@@ -157,8 +157,8 @@ pub struct Section {
 /// Paragraph formatting.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ParaProps {
-    /// Paragraph style id (`w:pStyle`): inline up to 24 bytes (most ids), as every paragraph
-    /// has one.
+    /// Paragraph style id (`w:pStyle`): inline up to 24 bytes (most ids), read for every
+    /// paragraph that names one.
     pub style: Option<CompactString>,
     /// Numbering (`w:numPr`).
     pub num: Option<NumPr>,

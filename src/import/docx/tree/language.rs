@@ -211,7 +211,8 @@ struct Tally {
 struct Counted {
     rtl: bool,
     /// Characters per language, in order of first appearance.
-    /// (A name inline up to 24 bytes, as every language tag is: no allocation per paragraph.)
+    /// (A name inline up to 24 bytes, as nearly every language tag is: no allocation per
+    /// paragraph.)
     counts: smallvec::SmallVec<[(CompactString, usize); 2]>,
     /// The paragraph's own language (the most common among its text, else its mark's), as its
     /// place in `counts`.
@@ -286,8 +287,9 @@ impl Tally {
         let at = match self.places.get(lang.as_str()) {
             Some(&at) => at,
             None => {
-                self.places.insert(lang.to_string(), self.chars.len());
-                self.chars.push((lang.into_string(), 0));
+                let lang = lang.into_string();
+                self.places.insert(lang.clone(), self.chars.len());
+                self.chars.push((lang, 0));
                 self.chars.len() - 1
             }
         };

@@ -7,6 +7,8 @@
 use std::rc::Rc;
 use std::sync::Arc;
 
+use compact_str::CompactString;
+
 use super::converter::{CaptionInfo, Converter, Out};
 use super::copies::Copied;
 use super::looks::NumberLook;
@@ -104,7 +106,7 @@ pub(super) struct ParaInfo<'s> {
     /// The paragraph style's run properties (chain merged).
     pub(super) prpr: Option<&'s RunProps>,
     /// The explicit `w:pStyle`.
-    pub(super) explicit: Option<compact_str::CompactString>,
+    pub(super) explicit: Option<CompactString>,
     pub(super) chain: Rc<[StyleInfo<'s>]>,
     pub(super) num: Option<(String, ResolvedLevel)>,
     pub(super) outline: Option<u8>,
