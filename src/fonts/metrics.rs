@@ -137,16 +137,12 @@ struct FontTables {
 /// looked up by binary search. Built once per face at start-up, where a tree map (about
 /// 3,400 code points a face, 17,000 for the five) cost more than the rest of reading the fonts.
 fn by_code_point(mut mappings: Vec<(u32, u16)>) -> Vec<(u32, u16)> {
-    // Stable: mappings of one code point stay in the order given.
+    // Reversed, a stable sort puts the last mapping of a code point first, which `dedup`
+    // keeps.
+    mappings.reverse();
     mappings.sort_by_key(|&(cp, _)| cp);
-    let mut out: Vec<(u32, u16)> = Vec::with_capacity(mappings.len());
-    for (cp, gid) in mappings {
-        match out.last_mut() {
-            Some(last) if last.0 == cp => last.1 = gid,
-            _ => out.push((cp, gid)),
-        }
-    }
-    out
+    mappings.dedup_by_key(|&mut (cp, _)| cp);
+    mappings
 }
 
 /// Reads `head`, `maxp`, `hhea`, `cmap` and `hmtx` with allsorts.

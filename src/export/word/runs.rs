@@ -82,7 +82,7 @@ impl Writer<'_> {
         // Text alone (most paragraphs and cells) is one run without marks: written as the loop
         // below writes it, without flattening the content into runs (a copy of its text).
         if let [Inline::Text { text }] = inlines {
-            self.marked_run(out, &[], false, ctx, text, text, false);
+            self.marked_run(out, &[], false, ctx, text, false);
             return;
         }
         let runs = to_runs(inlines);
@@ -189,9 +189,8 @@ impl Writer<'_> {
         out.push('>');
     }
 
-    /// Writes `shown` as one run under `marks`, its properties (and language, found from
-    /// `text`) built in room kept from run to run: every run of the document passes here.
-    #[allow(clippy::too_many_arguments)]
+    /// Writes `text` as one run under `marks`, its properties (and language, found from the
+    /// text) built in room kept from run to run: every run of the document passes here.
     fn marked_run(
         &mut self,
         out: &mut String,
@@ -199,12 +198,11 @@ impl Writer<'_> {
         linked: bool,
         ctx: &RunContext,
         text: &str,
-        shown: &str,
         deleted: bool,
     ) {
         let mut rpr = self.rpr_room.take();
         self.run_properties(&mut rpr, marks, linked, ctx, text);
-        text_run(out, shown, &rpr, deleted);
+        text_run(out, text, &rpr, deleted);
         self.rpr_room.give_back(rpr);
     }
 
@@ -306,10 +304,11 @@ impl Writer<'_> {
         ctx: &RunContext,
     ) {
         match &run.leaf {
-            Leaf::Text(t) => self.marked_run(out, &run.marks, linked, ctx, t, t, deleted),
+            Leaf::Text(t) => self.marked_run(out, &run.marks, linked, ctx, t, deleted),
             // A break carries its run's properties, as a break inside text does: a reader
-            // keeps it inside its span, code or link style.
-            Leaf::LineBreak => self.marked_run(out, &run.marks, linked, ctx, "", "\n", deleted),
+            // keeps it inside its span, code or link style. (A line end has no letters and no
+            // direction: the run's language comes out as for empty text.)
+            Leaf::LineBreak => self.marked_run(out, &run.marks, linked, ctx, "\n", deleted),
             Leaf::Atom(atom) => self.write_atom(out, part, atom, deleted, ctx),
         }
     }
