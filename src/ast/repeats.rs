@@ -44,36 +44,37 @@ const MIN_LINK_BUDGET: usize = 4 << 20;
 /// relationship), keeps the text without the link of the link pieces past theirs; one warning
 /// each.
 pub fn bound_repeats(doc: &mut Document, links: bool, report: &mut Report) {
-    let mut in_cells = false;
-    let mut per_kind: HashMap<DirectoryKind, usize> = HashMap::new();
-    doc.walk_blocks(&mut |path, b| {
-        if let Block::Directory { kind } = b {
-            *per_kind.entry(*kind).or_default() += 1;
-            in_cells |= path.in_table();
-        }
-    });
+    let Repeated {
+        per_kind,
+        in_cells,
+        links_read,
+        referenced,
+        piece_bytes,
+    } = doc.par_fold(
+        |r: &mut Repeated, b, in_table| {
+            if let Block::Directory { kind } = b {
+                *r.per_kind.entry(*kind).or_default() += 1;
+                r.in_cells |= in_table;
+            }
+        },
+        |r, i| match i {
+            Inline::CrossRef { target, .. } if !r.referenced.contains(target) => {
+                r.referenced.insert(target.clone());
+            }
+            Inline::Link { href, .. } if links => {
+                r.piece_bytes = r.piece_bytes.saturating_add(href.len());
+                r.links_read
+                    .insert(Arc::as_ptr(href).cast::<u8>() as usize, href.len());
+            }
+            _ => {}
+        },
+        Repeated::merge,
+    );
     // Four directories of a kind always fit their budget (four times what one lists).
     let directories = per_kind.values().any(|n| *n > 4);
-    // The addresses as the readers made them (one per link written in the file, which all
-    // its pieces share), each once, and all the pieces' together.
-    let mut links_read: HashSet<usize> = HashSet::new();
-    // The ids cross-references name (any may show its target's text: one without a number
-    // does); only their blocks are measured.
-    let mut referenced: HashSet<String> = HashSet::new();
-    let mut address_bytes = 0usize;
-    let mut piece_bytes = 0usize;
-    doc.walk_inlines(&mut |i| match i {
-        Inline::CrossRef { target, .. } if !referenced.contains(target) => {
-            referenced.insert(target.clone());
-        }
-        Inline::Link { href, .. } if links => {
-            piece_bytes = piece_bytes.saturating_add(href.len());
-            if links_read.insert(Arc::as_ptr(href).cast::<u8>() as usize) {
-                address_bytes = address_bytes.saturating_add(href.len());
-            }
-        }
-        _ => {}
-    });
+    let address_bytes = links_read
+        .values()
+        .fold(0usize, |sum, len| sum.saturating_add(*len));
     let link_budget = MIN_LINK_BUDGET.max(address_bytes.saturating_mul(4));
     if piece_bytes > link_budget {
         bound_links(doc, link_budget, report);
@@ -89,6 +90,36 @@ pub fn bound_repeats(doc: &mut Document, links: bool, report: &mut Report) {
         if xrefs {
             bound_cross_refs(doc, &sizes, report);
         }
+    }
+}
+
+/// What [`bound_repeats`] counts of the tree, on all cores.
+#[derive(Default)]
+struct Repeated {
+    /// How many directories of each kind.
+    per_kind: HashMap<DirectoryKind, usize>,
+    /// Whether one stands in a table cell.
+    in_cells: bool,
+    /// The addresses as the readers made them (one per link written in the file, which all
+    /// its pieces share), each once, with its length.
+    links_read: HashMap<usize, usize>,
+    /// The ids cross-references name (any may show its target's text: one without a number
+    /// does); only their blocks are measured.
+    referenced: HashSet<String>,
+    /// All the links' pieces' addresses together.
+    piece_bytes: usize,
+}
+
+impl Repeated {
+    fn merge(mut self, more: Repeated) -> Repeated {
+        for (kind, n) in more.per_kind {
+            *self.per_kind.entry(kind).or_default() += n;
+        }
+        self.in_cells |= more.in_cells;
+        self.links_read.extend(more.links_read);
+        self.referenced.extend(more.referenced);
+        self.piece_bytes = self.piece_bytes.saturating_add(more.piece_bytes);
+        self
     }
 }
 

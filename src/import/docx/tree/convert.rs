@@ -73,7 +73,7 @@ pub fn build(
     if !conv.alias.is_empty() {
         references::rewrite_targets(&mut doc, &conv.alias);
     }
-    doc.walk_inline_lists_mut(&mut references::join_number_and_text_refs);
+    doc.par_inline_lists_mut(references::join_number_and_text_refs);
     Built {
         doc,
         wanted: conv.media.wanted,

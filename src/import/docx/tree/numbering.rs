@@ -137,7 +137,7 @@ fn default_format(kind: TextType, level: u8) -> Option<NumberFormat> {
 /// the numbering Word's list ids say.
 pub fn canonical_form(doc: &mut Document) {
     canonicalise(&mut doc.blocks);
-    doc.walk_blocks_mut(&mut |_, block| {
+    doc.par_walk_blocks_mut(|block| {
         if let Block::Table(t) = block {
             for cell in t.rows.iter_mut().flat_map(|r| r.cells.iter_mut()) {
                 canonicalise(&mut cell.blocks);

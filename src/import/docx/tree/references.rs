@@ -95,18 +95,26 @@ fn is_number_and_text(w: &[Inline]) -> bool {
 /// replaced by a directory block, so its `_Toc` bookmarks are no one's target; an id nobody can
 /// name is not part of what the document says.
 pub fn drop_unreferenced_hidden_ids(doc: &mut Document) {
-    let mut referenced: HashSet<String> = HashSet::new();
-    doc.walk_inlines(&mut |inline| match inline {
-        Inline::CrossRef { target, .. } => {
-            referenced.insert(target.clone());
-        }
-        Inline::Link { href, .. } => {
-            if let Some(anchor) = href.strip_prefix('#') {
-                referenced.insert(anchor.to_string());
+    let referenced = doc.par_fold(
+        |_: &mut HashSet<String>, _, _| {},
+        |referenced, inline| {
+            let id = match inline {
+                Inline::CrossRef { target, .. } => target.as_str(),
+                Inline::Link { href, .. } => match href.strip_prefix('#') {
+                    Some(anchor) => anchor,
+                    None => return,
+                },
+                _ => return,
+            };
+            if !referenced.contains(id) {
+                referenced.insert(id.to_string());
             }
-        }
-        _ => {}
-    });
+        },
+        |mut referenced, more| {
+            referenced.extend(more);
+            referenced
+        },
+    );
     let hidden = |id: &mut Option<String>| {
         if id
             .as_deref()
@@ -115,7 +123,7 @@ pub fn drop_unreferenced_hidden_ids(doc: &mut Document) {
             *id = None;
         }
     };
-    doc.walk_blocks_mut(&mut |_, block| match block {
+    doc.par_walk_blocks_mut(|block| match block {
         Block::Paragraph(p) => hidden(&mut p.id),
         Block::Image(img) => hidden(&mut img.id),
         Block::Table(t) => hidden(&mut t.id),
