@@ -49,7 +49,7 @@ pub use media::{MediaError, MediaItem, MediaKind, MediaStore};
 pub use pages::{OnePage, PagePiece, PageSection, PageText, Pages, Slots};
 pub use validate::{Violation, is_code_language};
 pub use walk::BlockPath;
-pub(crate) use walk::paragraphs_in;
+pub(crate) use walk::{paragraphs_in, union};
 
 /// Version of the JSON form; bumped when a field changes meaning or disappears.
 pub const FORMAT_VERSION: u32 = 1;

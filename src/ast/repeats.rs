@@ -14,6 +14,7 @@ use std::sync::Arc;
 use super::footprint;
 use super::inline::plain_text;
 use super::links;
+use super::union;
 use super::{Block, DirectoryKind, Document, IndexNode, Inline, NoteKind};
 use crate::report::{Location, Report, WarningKind};
 
@@ -116,8 +117,8 @@ impl Repeated {
             *self.per_kind.entry(kind).or_default() += n;
         }
         self.in_cells |= more.in_cells;
-        self.links_read.extend(more.links_read);
-        self.referenced.extend(more.referenced);
+        self.links_read = union(self.links_read, more.links_read, HashMap::len);
+        self.referenced = union(self.referenced, more.referenced, HashSet::len);
         self.piece_bytes = self.piece_bytes.saturating_add(more.piece_bytes);
         self
     }

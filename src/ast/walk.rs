@@ -231,10 +231,7 @@ impl Document {
                     add(names, media);
                 }
             },
-            |mut names, more| {
-                names.extend(more);
-                names
-            },
+            |names, more| union(names, more, BTreeSet::len),
         )
     }
 }
@@ -252,6 +249,18 @@ fn par_blocks_mut(blocks: &mut [Block], f: &(impl Fn(&mut Block) + Sync)) {
         }
     }
     blocks.par_iter_mut().for_each(|b| each(b, f));
+}
+
+/// Joins two collections that tasks of [`Document::par_fold`] gathered, the smaller into the
+/// larger (`len` tells their sizes): for sets and maps whose joined content does not depend on
+/// which was first.
+pub(crate) fn union<C>(a: C, b: C, len: impl Fn(&C) -> usize) -> C
+where
+    C: IntoIterator + Extend<C::Item>,
+{
+    let (mut larger, smaller) = if len(&a) >= len(&b) { (a, b) } else { (b, a) };
+    larger.extend(smaller);
+    larger
 }
 
 /// The two callbacks of [`Document::par_fold`].
@@ -394,6 +403,7 @@ fn inlines(list: &[Inline], f: &mut impl FnMut(&Inline)) {
 #[cfg(test)]
 mod tests {
     use super::super::*;
+    use std::collections::BTreeSet;
 
     /// Paragraphs `a`–`f` at the top level, in a table's cells and in a table in a cell.
     fn nested_tables() -> Document {
@@ -605,6 +615,15 @@ mod tests {
         doc.walk_inlines(&mut |i| seen.push(format!("{i:?}")));
         seen.sort();
         seen
+    }
+
+    #[test]
+    fn a_union_holds_both_sides_whichever_is_larger() {
+        let small: BTreeSet<u8> = [1, 2].into();
+        let large: BTreeSet<u8> = [2, 3, 4].into();
+        let all: BTreeSet<u8> = [1, 2, 3, 4].into();
+        assert_eq!(union(small.clone(), large.clone(), BTreeSet::len), all);
+        assert_eq!(union(large, small, BTreeSet::len), all);
     }
 
     #[test]

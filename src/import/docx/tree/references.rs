@@ -5,6 +5,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use crate::ast::union;
 use crate::ast::{Block, Document, Inline};
 
 /// Points cross-references and internal links at the id a bookmark's block received.
@@ -110,10 +111,7 @@ pub fn drop_unreferenced_hidden_ids(doc: &mut Document) {
                 referenced.insert(id.to_string());
             }
         },
-        |mut referenced, more| {
-            referenced.extend(more);
-            referenced
-        },
+        |referenced, more| union(referenced, more, HashSet::len),
     );
     let hidden = |id: &mut Option<String>| {
         if id
