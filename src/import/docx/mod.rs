@@ -459,7 +459,7 @@ fn text_side(
     };
     let mut built = tree::convert::build(src, body, comments, page, report);
     // Freeing the part's text unmaps its 3.6 MB in a large file (about 0.8 ms): on the pool,
-    // beside the passes below.
+    // beside the passes below. (It is kept only when the pool has a second thread.)
     if let Some(text) = kept {
         rayon::spawn(move || drop(text));
     }
