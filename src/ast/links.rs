@@ -6,6 +6,8 @@
 //! writer's stricter check does: leading and trailing C0 controls and spaces are stripped, tabs
 //! and newlines removed anywhere, so `" java\tscript:"` is seen as `javascript:`.
 
+use std::borrow::Cow;
+
 use super::{Document, Inline};
 use crate::report::{Location, Report, WarningKind};
 
@@ -14,14 +16,19 @@ const UNSAFE_SCHEMES: [&str; 4] = ["javascript", "vbscript", "data", "file"];
 
 /// `href` as a browser reads it, or `None` when it holds a control character other than the
 /// tab and newlines a browser removes (nothing legitimate does, and it could hide a scheme from
-/// a weaker check further down the line).
-pub fn normalized(href: &str) -> Option<String> {
+/// a weaker check further down the line). Borrowed when there is nothing to strip: every piece
+/// of every link is read through here on import and on each HTML export, and almost every
+/// target holds no space or control character.
+pub fn normalized(href: &str) -> Option<Cow<'_, str>> {
+    if !href.chars().any(|c| c <= ' ' || c.is_control()) {
+        return Some(Cow::Borrowed(href));
+    }
     let cleaned: String = href
         .trim_matches(|c: char| c <= ' ')
         .chars()
         .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
         .collect();
-    (!cleaned.chars().any(char::is_control)).then_some(cleaned)
+    (!cleaned.chars().any(char::is_control)).then_some(Cow::Owned(cleaned))
 }
 
 /// The scheme of a [`normalized`] target (before the first `:` that comes before any `/`, `?`
@@ -35,15 +42,12 @@ pub fn scheme(normalized: &str) -> Option<&str> {
 
 /// Whether a link to `href` must not survive reading.
 pub fn is_unsafe(href: &str) -> bool {
-    let unsafe_scheme = |n: &str| {
-        scheme(n).is_some_and(|s| UNSAFE_SCHEMES.iter().any(|u| s.eq_ignore_ascii_case(u)))
-    };
-    // Almost every target holds no space or control character, so it is its own normalized
-    // form: read as written, without the copy (every piece of a link is checked).
-    if !href.chars().any(|c| c <= ' ' || c.is_control()) {
-        return unsafe_scheme(href);
+    match normalized(href) {
+        None => true,
+        Some(n) => {
+            scheme(&n).is_some_and(|s| UNSAFE_SCHEMES.iter().any(|u| s.eq_ignore_ascii_case(u)))
+        }
     }
-    normalized(href).is_none_or(|n| unsafe_scheme(&n))
 }
 
 /// Unwraps every link of `doc` whose target [`is_unsafe`], keeping its text, and reports them
@@ -149,6 +153,13 @@ mod tests {
         ] {
             assert!(!is_unsafe(good), "{good:?}");
         }
+        // Only a target with something to strip is copied.
+        assert!(matches!(
+            normalized("https://a/b"),
+            Some(Cow::Borrowed("https://a/b"))
+        ));
+        assert!(matches!(normalized(" x\ty "), Some(Cow::Owned(n)) if n == "xy"));
+        assert!(normalized("a\u{85}b").is_none());
         assert_eq!(scheme("HTTPS://x"), Some("HTTPS"));
         assert_eq!(scheme("#x:y"), None);
     }
