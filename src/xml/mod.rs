@@ -1,9 +1,13 @@
-//! XML plumbing shared by every reader and writer: a depth-limited pull reader over quick-xml that
-//! reports errors with the part name and byte offset, entity resolution, and escaping.
+//! XML plumbing shared by every reader and writer: a depth-limited pull reader giving
+//! quick-xml's events ([`tokens`] cuts them out of the text) that reports errors with the part
+//! name and byte offset, entity resolution, and escaping.
+
+mod tokens;
+
+pub(crate) use tokens::compare_with_quick_xml;
 
 use std::borrow::Cow;
 
-use quick_xml::Reader;
 use quick_xml::events::{BytesRef, BytesStart, Event};
 
 use crate::error::{Error, Result};
@@ -23,7 +27,7 @@ pub fn decode<'a>(bytes: &'a [u8], part: &str) -> Result<&'a str> {
 /// A pull reader that counts depth and refuses nesting deeper than [`Limits::max_xml_depth`], so
 /// hostile input cannot make a recursive consumer overflow its stack.
 pub struct XmlReader<'a> {
-    reader: Reader<&'a [u8]>,
+    tokens: tokens::Tokens<'a>,
     part: String,
     depth: usize,
     max_depth: usize,
@@ -34,12 +38,8 @@ pub struct XmlReader<'a> {
 impl<'a> XmlReader<'a> {
     /// A reader over `text`, which came from zip part `part`.
     pub fn new(text: &'a str, part: &str, limits: &Limits) -> Self {
-        let mut reader = Reader::from_str(text);
-        let config = reader.config_mut();
-        config.trim_text(false);
-        config.expand_empty_elements = false;
         XmlReader {
-            reader,
+            tokens: tokens::Tokens::new(text),
             part: part.to_string(),
             depth: 0,
             max_depth: limits.max_xml_depth,
@@ -57,7 +57,7 @@ impl<'a> XmlReader<'a> {
 
     /// The next event. `Start` and `End` change [`XmlReader::depth`]; `Empty` does not.
     pub fn next_event(&mut self) -> Result<Event<'a>> {
-        let event = self.reader.read_event().map_err(|e| self.xml_error(e))?;
+        let event = self.tokens.next().map_err(|e| self.xml_error(e))?;
         match &event {
             Event::Start(_) => {
                 self.depth += 1;
@@ -86,7 +86,7 @@ impl<'a> XmlReader<'a> {
 
     /// Byte offset in the part.
     pub fn position(&self) -> u64 {
-        self.reader.buffer_position().saturating_add(self.base)
+        self.tokens.position().saturating_add(self.base)
     }
 
     /// The part name.
@@ -134,7 +134,7 @@ impl<'a> XmlReader<'a> {
     fn xml_error(&self, e: quick_xml::Error) -> Error {
         Error::Xml {
             part: self.part.clone(),
-            position: self.reader.error_position().saturating_add(self.base),
+            position: self.tokens.error_position().saturating_add(self.base),
             message: e.to_string(),
         }
     }
