@@ -2,8 +2,10 @@
 //! quick-xml's events ([`tokens`] cuts them out of the text) that reports errors with the part
 //! name and byte offset, entity resolution, and escaping.
 
+mod attrs;
 mod tokens;
 
+pub use attrs::attr;
 pub(crate) use tokens::compare_with_quick_xml;
 
 use std::borrow::Cow;
@@ -157,21 +159,6 @@ pub fn push_ref(r: &BytesRef<'_>, out: &mut String) {
             }
         }
     }
-}
-
-/// The value of attribute `name` (matched on the local name, so any prefix works), unescaped.
-/// A malformed attribute list gives `None` for the broken attribute rather than an error: the
-/// caller decides whether a missing value matters.
-pub fn attr<'a>(e: &'a BytesStart<'_>, name: &str) -> Option<Cow<'a, str>> {
-    for a in e.attributes().with_checks(false).flatten() {
-        if a.key.local() == name {
-            return a
-                .normalized_value(quick_xml::XmlVersion::Implicit1_0)
-                .ok()
-                .map(|v| Cow::Owned(v.into_owned()));
-        }
-    }
-    None
 }
 
 /// Every attribute as (local name, value), skipping malformed ones and namespace declarations.

@@ -249,10 +249,32 @@ fn quick_xml_reader(text: &str) -> Reader<&[u8]> {
     reader
 }
 
+/// Whether [`super::attr`] finds what quick-xml's iterator finds for every attribute of `e`
+/// (by its local name) and for a name it lacks.
+fn same_attributes(e: &BytesStart<'_>) -> Result<(), String> {
+    let names: Vec<String> = e
+        .attributes()
+        .with_checks(false)
+        .flatten()
+        .map(|a| super::local(a.key.0).to_string())
+        .chain(["val".to_string(), "absent".to_string()])
+        .collect();
+    for name in &names {
+        let (ours, theirs) = (super::attr(e, name), super::attrs::quick_attr(e, name));
+        if ours != theirs {
+            return Err(format!(
+                "attribute {name} of {e:?}: ours {ours:?}, quick-xml's {theirs:?}"
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Reads `text` with [`Tokens`] and with quick-xml's reader, event by event, up to the end or
 /// the first error, and says where they differ: each event and the position after it, or the
-/// error and its offset, must be the same. Returns the number of events before the end or the
-/// error. For the tests, the corpus test and the `xml_tokens` fuzz target.
+/// error and its offset, must be the same, and so must every attribute lookup in a start tag
+/// ([`super::attr`]). Returns the number of events before the end or the error. For the tests,
+/// the corpus test and the `xml_tokens` fuzz target.
 pub(crate) fn compare_with_quick_xml(text: &str) -> Result<usize, String> {
     let mut ours = Tokens::new(text);
     let mut theirs = quick_xml_reader(text);
@@ -262,6 +284,9 @@ pub(crate) fn compare_with_quick_xml(text: &str) -> Result<usize, String> {
             (Ok(o), Ok(t)) => {
                 if o != t {
                     return Err(format!("event {n}: ours {o:?}, quick-xml's {t:?}"));
+                }
+                if let Event::Start(e) | Event::Empty(e) = &o {
+                    same_attributes(e)?;
                 }
                 if ours.position() != theirs.buffer_position() {
                     return Err(format!(

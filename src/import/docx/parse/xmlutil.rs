@@ -7,18 +7,11 @@ use std::borrow::Cow;
 use quick_xml::events::{BytesStart, Event};
 
 use crate::error::Result;
-use crate::xml::{LocalName, XmlReader, push_ref};
+use crate::xml::{XmlReader, push_ref};
 
-/// The value of the attribute whose local name is `name`, unescaped. Borrowed from the event when
-/// no reference needed resolving.
-pub fn attr<'a>(e: &'a BytesStart<'_>, name: &str) -> Option<Cow<'a, str>> {
-    for a in e.attributes().with_checks(false).flatten() {
-        if a.key.local() == name {
-            return a.normalized_value(quick_xml::XmlVersion::Implicit1_0).ok();
-        }
-    }
-    None
-}
+/// The value of the attribute whose local name is `name`, unescaped; borrowed from the event
+/// when nothing needed normalising.
+pub use crate::xml::attr;
 
 /// The attribute `name` as an owned string.
 pub fn attr_string(e: &BytesStart<'_>, name: &str) -> Option<String> {
