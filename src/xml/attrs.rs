@@ -7,7 +7,7 @@
 //! at the first thing it does not expect (a name without `=`, an unquoted or unclosed value,
 //! white space around `=`), it asks quick-xml's iterator for the whole answer, so malformed
 //! lists read exactly as before. [`quick_attr`] is that answer, and the tests (and the
-//! `xml_tokens` fuzz target, through [`super::tokens::compare_with_quick_xml`]) compare the two.
+//! `xml_tokens` fuzz target, through [`super::check::compare_with_quick_xml`]) compare the two.
 
 use std::borrow::Cow;
 

@@ -3,10 +3,11 @@
 //! name and byte offset, entity resolution, and escaping.
 
 mod attrs;
+mod check;
 mod tokens;
 
 pub use attrs::attr;
-pub(crate) use tokens::compare_with_quick_xml;
+pub(crate) use check::compare_with_quick_xml;
 
 use std::borrow::Cow;
 
