@@ -16,7 +16,7 @@ use quick_xml::events::BytesStart;
 use quick_xml::events::attributes::Attribute;
 use quick_xml::name::QName;
 
-use super::local;
+use super::{is_space, local};
 
 /// The value of attribute `name` (matched on the local name, so any prefix works), unescaped
 /// and normalised. A malformed attribute list gives `None` for the broken attribute rather
@@ -87,11 +87,6 @@ fn normalized<'a>(key: &'a str, value: &'a str) -> Option<Cow<'a, str>> {
         value: Cow::Borrowed(value),
     };
     a.normalized_value(XmlVersion::Implicit1_0).ok()
-}
-
-/// XML white space, as quick-xml delimits attributes with it.
-fn is_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\r' | b'\n' | b'\t')
 }
 
 #[cfg(test)]

@@ -26,6 +26,8 @@ use quick_xml::Reader;
 use quick_xml::errors::{Error, IllFormedError, SyntaxError};
 use quick_xml::events::{BytesEnd, BytesRef, BytesStart, BytesText, Event};
 
+use super::is_space;
+
 /// The UTF-8 byte-order mark, which quick-xml skips at the start without counting it.
 const BOM: &str = "\u{FEFF}";
 
@@ -229,11 +231,6 @@ fn split(s: &str, at: usize) -> (&str, &str) {
 /// A byte count of quick-xml's, within a `str` and so within `usize`.
 fn offset(n: u64) -> usize {
     usize::try_from(n).unwrap_or(usize::MAX)
-}
-
-/// XML white space, as quick-xml delimits names with it.
-fn is_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\r' | b'\n' | b'\t')
 }
 
 /// The length of the name at the start of a tag's content: up to the first white space.
