@@ -111,6 +111,8 @@ pub fn element_text(r: &mut XmlReader<'_>) -> Result<String> {
     let mut out = String::new();
     while r.depth() > target {
         match r.next_event()? {
+            // Most elements hold one text: taken at its length, without a growth step.
+            Event::Text(t) if out.is_empty() => out = t.xml10_content().into_owned(),
             Event::Text(t) => out.push_str(&t.xml10_content()),
             Event::CData(t) => out.push_str(&t.xml10_content()),
             Event::GeneralRef(g) => push_ref(&g, &mut out),
