@@ -121,38 +121,29 @@ impl<'a> Tokens<'a> {
             }
             Some(b'!' | b'?') => self.rare(rest),
             Some(b'/') => {
-                let (tag, _) = self.tag(rest)?;
+                let tag = self.tag(rest)?;
                 self.end(tag, start)
             }
             Some(_) => {
-                let (tag, name_stop) = self.tag(rest)?;
-                Ok(self.start(tag, name_stop, start))
+                let tag = self.tag(rest)?;
+                Ok(self.start(tag, start))
             }
         }
     }
 
     /// The tag at the start of `rest`, `<` to `>` (a `>` inside a quoted attribute value does
-    /// not end it), consumed; with where its name stopped (at white space or the `>`), unless
-    /// a quote came first.
-    fn tag(&mut self, rest: &'a str) -> Result<(&'a str, Option<usize>), Error> {
+    /// not end it), consumed.
+    fn tag(&mut self, rest: &'a str) -> Result<&'a str, Error> {
         // Byte by byte up to a quote, whose value is skipped in one search: most tags are a
         // few bytes long (6.6 on average without attributes in large.docx), too short for a
-        // vector search to pay for setting itself up. The name first, so a start tag need not
-        // be read again for it.
+        // vector search to pay for setting itself up.
         let bytes = rest.as_bytes();
         let mut i = 1;
-        while let Some(&b) = bytes.get(i) {
-            if is_space(b) || matches!(b, b'>' | b'"' | b'\'') {
-                break;
-            }
-            i += 1;
-        }
-        let name_stop = (!matches!(bytes.get(i), Some(b'"' | b'\''))).then_some(i);
         while let Some(&b) = bytes.get(i) {
             match b {
                 b'>' => {
                     self.pos += i + 1;
-                    return Ok((split(rest, i + 1).0, name_stop));
+                    return Ok(split(rest, i + 1).0);
                 }
                 b'"' | b'\'' => {
                     let value = bytes.get(i + 1..).unwrap_or_default();
@@ -177,21 +168,14 @@ impl<'a> Tokens<'a> {
         Err(Error::Syntax(SyntaxError::UnclosedTag))
     }
 
-    /// A start or empty-element tag `<…>` that began at `at`, its name stopped at byte
-    /// `name_stop` of the tag when [`Tokens::tag`] found where.
-    fn start(&mut self, tag: &'a str, name_stop: Option<usize>, at: usize) -> Event<'a> {
-        // quick-xml's name runs to the first white space of the content (the tag without `<`
-        // and `>` or `/>`), or to its end.
-        let len_of = |content: &str| match name_stop {
-            Some(stop) => stop.saturating_sub(1).min(content.len()),
-            None => name_len(content),
-        };
+    /// A start or empty-element tag `<…>` that began at `at`.
+    fn start(&mut self, tag: &'a str, at: usize) -> Event<'a> {
         let inner = tag.get(1..).unwrap_or_default();
         if let Some(content) = inner.strip_suffix("/>") {
-            return Event::Empty(BytesStart::from_content(content, len_of(content)));
+            return Event::Empty(BytesStart::from_content(content, name_len(content)));
         }
         let content = inner.strip_suffix('>').unwrap_or(inner);
-        let len = len_of(content);
+        let len = name_len(content);
         self.open.push((at + 1, len));
         Event::Start(BytesStart::from_content(content, len))
     }
