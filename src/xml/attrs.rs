@@ -15,8 +15,9 @@ use quick_xml::XmlVersion;
 use quick_xml::events::BytesStart;
 use quick_xml::events::attributes::Attribute;
 use quick_xml::name::QName;
+use quick_xml::utils::is_whitespace;
 
-use super::{is_space, local};
+use super::local;
 
 /// The value of attribute `name` (matched on the local name, so any prefix works), unescaped
 /// and normalised. A malformed attribute list gives `None` for the broken attribute rather
@@ -28,7 +29,7 @@ pub fn attr<'a>(e: &'a BytesStart<'_>, name: &str) -> Option<Cow<'a, str>> {
     loop {
         // quick-xml's steps for a well-formed attribute: white space, the name up to `=`, a
         // quote, the value up to the same quote.
-        while bytes.get(i).is_some_and(|&b| is_space(b)) {
+        while bytes.get(i).is_some_and(|&b| is_whitespace(b)) {
             i += 1;
         }
         if i == bytes.len() {
@@ -36,7 +37,7 @@ pub fn attr<'a>(e: &'a BytesStart<'_>, name: &str) -> Option<Cow<'a, str>> {
         }
         let key_start = i;
         while let Some(&b) = bytes.get(i) {
-            if b == b'=' || is_space(b) {
+            if b == b'=' || is_whitespace(b) {
                 break;
             }
             i += 1;
@@ -92,10 +93,11 @@ fn normalized<'a>(key: &'a str, value: &'a str) -> Option<Cow<'a, str>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use quick_xml::utils::name_len;
 
     /// Both lookups of `name` in a tag of `content`.
     fn both(content: &str, name: &str) {
-        let len = content.bytes().position(is_space).unwrap_or(content.len());
+        let len = name_len(content.as_bytes());
         let e = BytesStart::from_content(content, len);
         assert_eq!(
             attr(&e, name),

@@ -185,11 +185,6 @@ pub fn local_name<'a>(e: &'a BytesStart<'_>) -> Cow<'a, str> {
     Cow::Borrowed(e.local())
 }
 
-/// XML white space (`S`), which ends names and separates attributes, as quick-xml reads it.
-fn is_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\r' | b'\n' | b'\t')
-}
-
 /// The local part of a qualified name: what follows the first `:`, or the whole name.
 ///
 /// quick-xml's `local_name` finds the `:` with `str::find`, whose set-up costs more than the

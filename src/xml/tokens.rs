@@ -26,7 +26,7 @@ use quick_xml::Reader;
 use quick_xml::errors::{Error, IllFormedError, SyntaxError};
 use quick_xml::events::{BytesEnd, BytesRef, BytesStart, BytesText, Event};
 
-use super::is_space;
+use quick_xml::utils::{is_whitespace, name_len};
 
 /// The UTF-8 byte-order mark, which quick-xml skips at the start without counting it.
 const BOM: &str = "\u{FEFF}";
@@ -172,10 +172,13 @@ impl<'a> Tokens<'a> {
     fn start(&mut self, tag: &'a str, at: usize) -> Event<'a> {
         let inner = tag.get(1..).unwrap_or_default();
         if let Some(content) = inner.strip_suffix("/>") {
-            return Event::Empty(BytesStart::from_content(content, name_len(content)));
+            return Event::Empty(BytesStart::from_content(
+                content,
+                name_len(content.as_bytes()),
+            ));
         }
         let content = inner.strip_suffix('>').unwrap_or(inner);
-        let len = name_len(content);
+        let len = name_len(content.as_bytes());
         self.open.push((at + 1, len));
         Event::Start(BytesStart::from_content(content, len))
     }
@@ -184,7 +187,7 @@ impl<'a> Tokens<'a> {
     fn end(&mut self, tag: &'a str, at: usize) -> Result<Event<'a>, Error> {
         let content = tag.get(2..tag.len().saturating_sub(1)).unwrap_or_default();
         // White space may follow the name; a name of white space only stays as it is.
-        let name = match content.bytes().rposition(|b| !is_space(b)) {
+        let name = match content.bytes().rposition(|b| !is_whitespace(b)) {
             Some(last) => split(content, last + 1).0,
             None => content,
         };
@@ -231,11 +234,6 @@ fn split(s: &str, at: usize) -> (&str, &str) {
 /// A byte count of quick-xml's, within a `str` and so within `usize`.
 fn offset(n: u64) -> usize {
     usize::try_from(n).unwrap_or(usize::MAX)
-}
-
-/// The length of the name at the start of a tag's content: up to the first white space.
-fn name_len(content: &str) -> usize {
-    content.bytes().position(is_space).unwrap_or(content.len())
 }
 
 /// quick-xml's reader with [`super::XmlReader`]'s settings.
