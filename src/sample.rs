@@ -563,11 +563,13 @@ impl Gen {
     }
 }
 
-/// SplitMix64: tiny, fast and fully determined by its seed (no platform-dependent state).
-struct Rng(u64);
+/// SplitMix64: tiny, fast and fully determined by its seed (no platform-dependent state); the
+/// generator of the samples and of the crate's randomised unit tests.
+pub(crate) struct Rng(u64);
 
 impl Rng {
-    fn new(seed: u64) -> Self {
+    /// The generator for `seed`.
+    pub(crate) fn new(seed: u64) -> Self {
         Rng(seed ^ 0x5DEE_CE66_D1A4_F87D)
     }
 
@@ -580,7 +582,7 @@ impl Rng {
     }
 
     /// A number in `0..n` (`n` > 0; the slight modulo bias does not matter here).
-    fn below(&mut self, n: usize) -> usize {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         (self.next() % n.max(1) as u64) as usize
     }
 }

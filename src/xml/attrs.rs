@@ -145,13 +145,8 @@ mod tests {
             " ", "\t", "\n", "a", "b", "w:", "val", "=", "\"", "'", "x", "&amp;", "&#9;",
             "&bogus;", "&", "\r\n", ">", "é", "/",
         ];
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = |n: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % n as u64) as usize
-        };
+        let mut rng = crate::sample::Rng::new(0x2545_F491_4F6C_DD1D);
+        let mut next = |n: usize| rng.below(n);
         for _ in 0..20_000 {
             let mut list = String::from("e ");
             for _ in 0..next(12) {
