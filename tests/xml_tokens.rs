@@ -6,34 +6,30 @@
 
 mod common;
 
-use std::io::Read;
 use std::path::Path;
 
+use sdconv::Limits;
+use sdconv::internal::archive::ZipReader;
+use sdconv::internal::xml::decode;
 use sdconv::internal::xml_tokens_check;
 
-/// Every entry of the zip at `path` whose name ends in `.xml` or `.rels`, as text (a part that
-/// is not UTF-8 never reaches the tokenizer: the readers refuse it first).
+/// Every entry of the zip at `path` whose name ends in `.xml` or `.rels`, read and decoded as
+/// the readers read and decode parts (one that is not UTF-8 never reaches the tokenizer).
 fn xml_parts(path: &Path) -> Vec<(String, String)> {
     let bytes = std::fs::read(path).unwrap();
-    let Ok(mut zip) = zip::ZipArchive::new(std::io::Cursor::new(bytes)) else {
+    let Ok(mut zip) = ZipReader::new(&bytes, &Limits::default()) else {
         return Vec::new();
     };
+    let names: Vec<String> = zip.names().to_vec();
     let mut parts = Vec::new();
-    for i in 0..zip.len() {
-        let Ok(mut entry) = zip.by_index(i) else {
-            continue;
-        };
-        let Ok(name) = entry.name().map(|n| n.to_string()) else {
-            continue;
-        };
+    for name in names {
         if !(name.ends_with(".xml") || name.ends_with(".rels")) {
             continue;
         }
-        let mut raw = Vec::new();
-        if entry.read_to_end(&mut raw).is_ok()
-            && let Ok(text) = String::from_utf8(raw)
+        if let Ok(raw) = zip.read(&name)
+            && let Ok(text) = decode(&raw, &name)
         {
-            parts.push((name, text));
+            parts.push((name, text.to_string()));
         }
     }
     parts
