@@ -34,7 +34,7 @@ pub struct XmlReader<'a> {
     part: String,
     depth: usize,
     max_depth: usize,
-    /// Added to the reader's offsets: where `text` starts in the part (see [`XmlReader::new_at`]).
+    /// Added to the tokenizer's offsets: a byte-order mark it skipped (see [`XmlReader::within`]).
     base: u64,
 }
 
@@ -50,12 +50,33 @@ impl<'a> XmlReader<'a> {
         }
     }
 
-    /// A reader over `text`, a piece of part `part` whose byte 0 is byte `base` of the part:
-    /// positions (and those in errors) are the part's.
-    pub fn new_at(text: &'a str, part: &str, limits: &Limits, base: u64) -> Self {
-        let mut r = Self::new(text, part, limits);
-        r.base = base;
-        r
+    /// A reader over part `part` whose `text` is read from byte `at` on, inside the elements
+    /// named at `open` ((start, length) in `text`, outermost first), as if it had read up to
+    /// there: the second half of a part read in two, without copying it. Positions are the
+    /// part's. `None` when a place is not inside `text` after its byte-order mark.
+    pub fn within(
+        text: &'a str,
+        part: &str,
+        limits: &Limits,
+        at: usize,
+        open: &[(usize, usize)],
+    ) -> Option<Self> {
+        // The tokenizer counts from after a byte-order mark; the reader's positions count it,
+        // as those of a reader given the text from `at` on with `base` at would.
+        let bom = text.len() - text.strip_prefix('\u{FEFF}').unwrap_or(text).len();
+        let inside = |at: usize| at.checked_sub(bom).filter(|&at| at <= text.len() - bom);
+        let open = open
+            .iter()
+            .map(|&(from, len)| Some((inside(from)?, len)))
+            .collect::<Option<Vec<_>>>()?;
+        let depth = open.len();
+        Some(XmlReader {
+            tokens: tokens::Tokens::within(text, inside(at)?, open),
+            part: part.to_string(),
+            depth,
+            max_depth: limits.max_xml_depth,
+            base: bom as u64,
+        })
     }
 
     /// The next event. `Start` and `End` change [`XmlReader::depth`]; `Empty` does not.

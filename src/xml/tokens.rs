@@ -58,6 +58,17 @@ impl<'a> Tokens<'a> {
         }
     }
 
+    /// A tokenizer over `text` (after its byte-order mark) that goes on from byte `pos` inside
+    /// the elements `open`, their names as (start, length) in it, outermost first: as if it had
+    /// read up to there, without reading it.
+    pub(super) fn within(text: &'a str, pos: usize, open: Vec<(usize, usize)>) -> Self {
+        Tokens {
+            pos,
+            open,
+            ..Tokens::new(text)
+        }
+    }
+
     /// Bytes consumed (a leading byte-order mark not counted, as quick-xml counts).
     pub(super) fn position(&self) -> u64 {
         self.pos as u64

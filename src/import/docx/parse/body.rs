@@ -60,6 +60,13 @@ impl<'a, 'c> BodyParser<'a, 'c> {
         self.document_from(body.blocks, true)
     }
 
+    /// The second half of a main part: [`BodyParser::document`] from inside the first body,
+    /// where its reader starts ([`crate::xml::XmlReader::within`]).
+    pub fn document_within_body(&mut self) -> Result<Body> {
+        self.bodies = 1;
+        self.document_from(Vec::new(), true)
+    }
+
     /// [`BodyParser::document`], or with `in_body` its rest from inside a body whose blocks so
     /// far are `blocks` (the first half of a main part reading on alone).
     fn document_from(&mut self, mut blocks: Vec<Block>, in_body: bool) -> Result<Body> {

@@ -164,18 +164,13 @@ fn second_half(
     let split =
         split_point(text).filter(|s| meeting.first_at.load(Ordering::Acquire) < s.at as u64)?;
     meeting.split_at.store(split.at as u64, Ordering::Release);
-    let mut second_text = String::with_capacity(split.open.len() + text.len() - split.at);
-    second_text.push_str(&split.open);
-    second_text.push_str(&text[split.at..]);
-    // The second parser's byte 0 is the copied tags': positions in it, less their
-    // length, are the part's from the split on.
-    let base = (split.at - split.open.len()) as u64;
     let mut report = Report::new();
     let mut facts = Facts::default();
-    let mut p = BodyParser::new(&second_text, part, rels, limits, &mut report, &mut facts);
-    p.r = XmlReader::new_at(&second_text, part, limits, base);
+    let mut p = BodyParser::new(text, part, rels, limits, &mut report, &mut facts);
+    // The part itself, read from the split on inside its root and body (no copy of the rest).
+    p.r = XmlReader::within(text, part, limits, split.at, &split.open)?;
     p.half = Half::Second(Box::new(SecondHalf::new(meeting)));
-    let body = p.document();
+    let body = p.document_within_body();
     let handed = match std::mem::take(&mut p.half) {
         Half::Second(second) => second.handed,
         // Only `read_on` changes a second half, and the second half never reads on.
@@ -184,12 +179,13 @@ fn second_half(
     Some((body, report, facts, handed))
 }
 
-/// Where the second half of a main part starts, and the start tags it is read behind.
+/// Where the second half of a main part starts, and the elements it is read inside.
 struct Split {
     /// Byte offset of a `<w:p>` start tag at body level past [`second_half_from`].
     at: usize,
-    /// `<ROOT><BODY>` with the part's own element names (quick-xml checks end tags by name).
-    open: String,
+    /// The names of the root and body start tags, as (start, length) in the part: the reader
+    /// checks the end tags against them.
+    open: [(usize, usize); 2],
 }
 
 /// Whether an element holds paragraphs inside a body-level block: a `<w:p>` inside one is no
@@ -213,10 +209,10 @@ fn split_point(text: &str) -> Option<Split> {
         match r.read_event() {
             Ok(Event::Start(e)) => {
                 depth += 1;
-                let name = e.name().as_ref().to_string();
+                let name = e.name().into_inner();
                 match depth {
-                    1 if e.local() == "document" => root = Some(name),
-                    2 if e.local() == "body" => break name,
+                    1 if e.local() == "document" => root = Some(range_of(text, name)?),
+                    2 if e.local() == "body" => break range_of(text, name)?,
                     2 => r.read_to_end(e.name()).map(|_| depth -= 1).ok()?,
                     _ => return None,
                 }
@@ -230,11 +226,20 @@ fn split_point(text: &str) -> Option<Split> {
         }
     };
     let root = root?;
-    let prefix = body.strip_suffix("body")?.as_bytes();
+    let body_name = text.as_bytes().get(body.0..body.0 + body.1)?;
+    let prefix = body_name.strip_suffix(b"body")?;
     let bytes = text.as_bytes();
     let from = second_half_from(bytes.len());
-    let mut open = 0i64;
-    let mut i = usize::try_from(r.buffer_position()).ok()?;
+    let body_end = usize::try_from(r.buffer_position()).ok()?;
+    // The holders open where the search starts, counted by a search for their names alone (a
+    // few hits per table) instead of a look at every tag before it: the second half waits
+    // for the count. Only where no comment or CDATA section can hide tags; else tag by tag.
+    let (mut open, mut i) = match bytes.get(body_end..from) {
+        Some(before) if memchr::memmem::find(before, b"<!").is_none() => {
+            (holders_open(before, prefix), from)
+        }
+        _ => (0, body_end),
+    };
     while let Some(found) = memchr::memchr(b'<', bytes.get(i..)?) {
         let at = i + found;
         i = at + 1;
@@ -288,11 +293,51 @@ fn split_point(text: &str) -> Option<Split> {
         } else if !self_closing {
             return Some(Split {
                 at,
-                open: format!("<{root}><{body}>"),
+                open: [root, body],
             });
         }
     }
     None
+}
+
+/// The holders ([`is_holder`], with `prefix`) that `bytes` opens and leaves open (or, below
+/// zero, closes), counted as the tag-by-tag scan of [`split_point`] counts them in a text
+/// without comments or CDATA sections.
+fn holders_open(bytes: &[u8], prefix: &[u8]) -> i64 {
+    let mut open = 0i64;
+    for name in [&b"tbl"[..], b"txbxContent", b"sdt", b"customXml"] {
+        for at in memchr::memmem::find_iter(bytes, name) {
+            let Some(before) = at.checked_sub(prefix.len()) else {
+                continue;
+            };
+            let ends_name = matches!(
+                bytes.get(at + name.len()),
+                Some(b' ' | b'>' | b'/' | b'\t' | b'\r' | b'\n')
+            );
+            if !ends_name || &bytes[before..at] != prefix {
+                continue;
+            }
+            let lt = |i: usize| before.checked_sub(i).and_then(|i| bytes.get(i)) == Some(&b'<');
+            if lt(1) {
+                // A start tag, unless it closes itself (`<w:tbl/>`).
+                let rest = &bytes[at..];
+                let self_closing = memchr::memchr(b'>', rest)
+                    .is_some_and(|end| end.checked_sub(1).and_then(|i| rest.get(i)) == Some(&b'/'));
+                open += i64::from(!self_closing);
+            } else if lt(2) && bytes[before - 1] == b'/' {
+                open -= 1;
+            }
+        }
+    }
+    open
+}
+
+/// Where `name`, a slice of `text` (quick-xml's reader over a `str` borrows its names), lies
+/// in it: (start, length).
+fn range_of(text: &str, name: &str) -> Option<(usize, usize)> {
+    let start = (name.as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
+    let slice = text.get(start..start.checked_add(name.len())?)?;
+    (slice == name).then_some((start, name.len()))
 }
 
 #[cfg(test)]
@@ -445,6 +490,78 @@ mod tests {
         alike_as(&text, Halves::Two);
     }
 
+    /// The holders open after `bytes`, tag by tag as [`split_point`] reads them past the start.
+    fn holders_tag_by_tag(bytes: &[u8], prefix: &[u8]) -> i64 {
+        let mut open = 0;
+        for at in memchr::memchr_iter(b'<', bytes) {
+            let (closing, name) = match &bytes[at + 1..] {
+                [b'/', rest @ ..] => (true, rest),
+                rest => (false, rest),
+            };
+            let Some(name) = name.strip_prefix(prefix) else {
+                continue;
+            };
+            let delimiter = |b: &u8| matches!(b, b' ' | b'>' | b'/' | b'\t' | b'\r' | b'\n');
+            let Some(len) = name.iter().position(delimiter) else {
+                continue;
+            };
+            if !is_holder(&name[..len]) {
+                continue;
+            }
+            let end = at + memchr::memchr(b'>', &bytes[at..]).unwrap();
+            match (closing, bytes[end - 1] == b'/') {
+                (true, _) => open -= 1,
+                (false, false) => open += 1,
+                (false, true) => {}
+            }
+        }
+        open
+    }
+
+    #[test]
+    fn holders_counted_by_name_are_those_counted_tag_by_tag() {
+        let pieces = [
+            "<w:tbl>",
+            "</w:tbl>",
+            "<w:tbl/>",
+            "<w:tblPr>",
+            "</w:tblPr>",
+            "<w:tblGrid/>",
+            "<w:sdt>",
+            "</w:sdt >",
+            "<w:sdt\tw:x=\"1\">",
+            "<w:sdtContent>",
+            "</w:sdtContent>",
+            "<w:txbxContent>",
+            "</w:txbxContent>",
+            "<w:customXml w:uri=\"a>b\">",
+            "</w:customXml>",
+            "<w:customXmlPr/>",
+            "<x:tbl>",
+            "</x:sdt>",
+            "<w:p>",
+            "</w:p>",
+            "<w:t>tbl sdt w:tbl customXml</w:t>",
+            "<tbl>",
+            "</tbl>",
+            "<w:tbl\n/>",
+        ];
+        let mut rng = crate::sample::Rng::new(33);
+        for round in 0..400 {
+            let text: String = (0..rng.below(60))
+                .map(|_| pieces[rng.below(pieces.len())])
+                .collect();
+            for prefix in [&b"w:"[..], b""] {
+                let bytes = text.as_bytes();
+                assert_eq!(
+                    holders_open(bytes, prefix),
+                    holders_tag_by_tag(bytes, prefix),
+                    "round {round}, prefix {prefix:?}: {text}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn an_error_in_the_second_half_is_the_one_parser_s() {
         let text = part("", "<w:p><w:r></w:p>");
@@ -468,8 +585,8 @@ mod tests {
 
     #[test]
     fn a_later_body_of_another_prefix_is_not_split() {
-        // The place found lies in the second body, whose end tag the second half's copied
-        // start tag (the first body's) would not match.
+        // The place found lies in the second body, whose end tag does not match the first
+        // body's name, which the second half is read inside.
         let text = format!(
             r#"<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:x="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p/></w:body><x:body>{}</x:body></w:document>"#,
             filler(13_000)
