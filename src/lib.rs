@@ -35,6 +35,7 @@ pub mod lang_tag;
 pub mod magic;
 
 mod archive;
+mod byte_scan;
 mod deflate;
 mod error;
 mod format;

@@ -13,6 +13,7 @@ use std::borrow::Cow;
 
 use quick_xml::events::{BytesRef, BytesStart, Event};
 
+use crate::byte_scan::plain_prefix;
 use crate::error::{Error, Result};
 use crate::limits::Limits;
 
@@ -304,6 +305,18 @@ const MARKUP: u8 = 1;
 const IN_ATTR: u8 = 2;
 const LEAD_EF: u8 = 3;
 
+/// Whether [`escape_text`] does anything with byte `b` (writes a reference for it, drops it, or
+/// looks at the character it starts): [`ESCAPE_CLASS`] in comparisons, which
+/// [`crate::byte_scan`] can run on many bytes at once.
+pub(crate) fn text_special(b: u8) -> bool {
+    (b < 0x20 && b != b'\t' && b != b'\n') || b == b'&' || b == b'<' || b == b'>' || b == 0xEF
+}
+
+/// [`text_special`] for [`escape_attr`], which writes `"`, tab and LF as references too.
+pub(crate) fn attr_special(b: u8) -> bool {
+    b < 0x20 || b == b'"' || b == b'&' || b == b'<' || b == b'>' || b == 0xEF
+}
+
 /// Escapes `s` into `out`, copying the stretches between the bytes that need a look in one
 /// `push_str` each: every writer of XML escapes all its text here, and most text has no such
 /// byte at all. A stretch ends only at an ASCII byte or a lead byte, so it is whole characters.
@@ -311,7 +324,16 @@ fn escape(s: &str, out: &mut String, attr: bool) {
     let bytes = s.as_bytes();
     let mut start = 0;
     let mut i = 0;
-    while let Some(&b) = bytes.get(i) {
+    loop {
+        let rest = bytes.get(i..).unwrap_or_default();
+        i += if attr {
+            plain_prefix(rest, attr_special)
+        } else {
+            plain_prefix(rest, text_special)
+        };
+        let Some(&b) = bytes.get(i) else {
+            break;
+        };
         match ESCAPE_CLASS[usize::from(b)] {
             COPY => {
                 i += 1;
@@ -357,6 +379,19 @@ fn escape(s: &str, out: &mut String, attr: bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_special_bytes_are_those_of_the_escape_table() {
+        for b in 0..=255u8 {
+            let class = ESCAPE_CLASS[usize::from(b)];
+            assert_eq!(
+                text_special(b),
+                class == MARKUP || class == LEAD_EF,
+                "{b:#x}"
+            );
+            assert_eq!(attr_special(b), class != COPY, "{b:#x}");
+        }
+    }
 
     /// Escaping one character at a time, as the rules say: what [`escape`] must equal.
     fn escape_by_char(s: &str, attr: bool) -> String {

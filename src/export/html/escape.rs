@@ -6,6 +6,8 @@
 //! preprocessing" parse errors) are replaced by U+FFFD and counted, so the caller can report them
 //! once instead of passing them on silently.
 
+use crate::byte_scan::plain_prefix;
+
 /// Appends `s` escaped for element content (`&`, `<`, `>`); returns how many forbidden code
 /// points were replaced.
 pub fn text(s: &str, out: &mut String) -> usize {
@@ -50,13 +52,39 @@ const SPECIAL: [u8; 256] = {
     t
 };
 
+/// Whether [`SPECIAL`] gives byte `b` a look in text (1 or 3), in comparisons that
+/// [`crate::byte_scan`] can run on many bytes at once.
+fn text_special(b: u8) -> bool {
+    (b < 0x20 && !matches!(b, 0x09 | 0x0A | 0x0C | 0x0D))
+        || b == b'&'
+        || b == b'<'
+        || b == b'>'
+        || b == 0x7F
+        || b == 0xC2
+        || b == 0xEF
+        || (0xF0..=0xF4).contains(&b)
+}
+
+/// [`text_special`] in an attribute value, where `"` is escaped too.
+fn attr_special(b: u8) -> bool {
+    text_special(b) || b == b'"'
+}
+
 fn escape(s: &str, out: &mut String, quote: bool) -> usize {
     let bytes = s.as_bytes();
     let mut replaced = 0;
     let mut start = 0;
     let mut i = 0;
     while i < bytes.len() {
-        let b = bytes[i];
+        let rest = bytes.get(i..).unwrap_or_default();
+        i += if quote {
+            plain_prefix(rest, attr_special)
+        } else {
+            plain_prefix(rest, text_special)
+        };
+        let Some(&b) = bytes.get(i) else {
+            break;
+        };
         let class = SPECIAL[usize::from(b)];
         if class == 0 || (class == 2 && !quote) {
             i += 1;
@@ -106,6 +134,15 @@ mod tests {
         let mut out = String::new();
         let n = text(s, &mut out);
         (out, n)
+    }
+
+    #[test]
+    fn the_special_bytes_are_those_of_the_table() {
+        for b in 0..=255u8 {
+            let class = SPECIAL[usize::from(b)];
+            assert_eq!(text_special(b), class == 1 || class == 3, "{b:#x}");
+            assert_eq!(attr_special(b), class != 0, "{b:#x}");
+        }
     }
 
     #[test]

@@ -11,7 +11,7 @@ use std::borrow::Cow;
 use crate::ast::{Inline, Mark, NoteKind, TextStyle};
 use crate::sdxml_ext::Ext;
 
-use super::markup::xml_safe;
+use super::markup::{plain_text, xml_safe};
 use super::readback::{self, Attrs};
 use super::{Loss, Writer};
 use crate::xml::xml_clean;
@@ -262,7 +262,10 @@ impl Writer<'_> {
     }
 
     fn inline_text(&mut self, text: &str) {
-        if xml_clean(text) {
+        if plain_text(text) {
+            // Most text: one scan, then copied whole.
+            self.out.push_str(text);
+        } else if xml_clean(text) {
             self.text(text);
         } else if self.strict {
             self.tally(Loss::Chars, "text");

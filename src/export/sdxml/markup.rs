@@ -8,9 +8,15 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::{Loss, Writer};
+use crate::byte_scan::any_byte;
 use crate::sdxml_ext::{self, Ext};
-use crate::xml::{escape_attr, escape_text};
+use crate::xml::{attr_special, escape_attr, escape_text, text_special};
 use crate::xml::{xml_char, xml_clean};
+
+/// Whether `s` goes into element content as it is: nothing to escape, nothing XML forbids.
+pub(super) fn plain_text(s: &str) -> bool {
+    !any_byte(s.as_bytes(), text_special)
+}
 
 impl Writer<'_> {
     /// `<name a="v" …>`.
@@ -33,8 +39,7 @@ impl Writer<'_> {
             self.out.push_str(k);
             self.out.push_str("=\"");
             // As in `text`: copy whole what needs no escaping (tabs and newlines do here).
-            let special = |b: u8| matches!(b, b'<' | b'>' | b'&' | b'"' | 0xEF) || b < 0x20;
-            if v.bytes().any(special) {
+            if any_byte(v.as_bytes(), attr_special) {
                 escape_attr(v, &mut self.out);
             } else {
                 self.out.push_str(v);
@@ -54,10 +59,7 @@ impl Writer<'_> {
     pub(super) fn text(&mut self, s: &str) {
         // Most text has nothing to escape: copy it whole instead of char by char. One byte scan
         // finds markup characters, controls and the lead byte of U+FFFE/U+FFFF.
-        let special = |b: u8| {
-            matches!(b, b'<' | b'>' | b'&' | b'\r' | 0xEF) || (b < 0x20 && b != b'\t' && b != b'\n')
-        };
-        if !s.bytes().any(special) {
+        if plain_text(s) {
             self.out.push_str(s);
         } else {
             escape_text(s, &mut self.out);
