@@ -179,7 +179,7 @@ pub fn read_page_parts(
         .blocks
         .iter()
         .filter_map(|b| match b {
-            model::Block::Para(p) => p.props.section.as_ref(),
+            model::Block::Para(p) => p.props.section.as_deref(),
             _ => None,
         })
         .chain(body.final_section.as_ref());

@@ -81,8 +81,9 @@ impl LangSlots {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RunProps {
     /// A tracked insertion or deletion of what the properties belong to (`w:ins`, `w:del`
-    /// inside `w:rPr`): for a paragraph mark's properties, the mark's own change.
-    pub change: Option<Change>,
+    /// inside `w:rPr`): for a paragraph mark's properties, the mark's own change. Boxed: most
+    /// runs have none, and every run of a part is held until the part is parsed.
+    pub change: Option<Box<Change>>,
     /// Character style id (`w:rStyle`); direct formatting only.
     pub style: Option<String>,
     /// `w:b` (toggle).
@@ -171,11 +172,11 @@ pub struct ParaProps {
     /// `w:ind@w:left` (or `@w:start`) in twips, when the paragraph itself sets it.
     pub indent_left: Option<i64>,
     /// A section ends with this paragraph (`w:sectPr` inside `w:pPr`).
-    pub section: Option<Section>,
+    pub section: Option<Box<Section>>,
     /// The paragraph mark's `w:sz` in half-points (`w:pPr/w:rPr`); direct formatting only.
     pub mark_size: Option<u32>,
     /// The paragraph mark's tracked change (`w:pPr/w:rPr/w:ins|w:del`).
-    pub mark_change: Option<Change>,
+    pub mark_change: Option<Box<Change>>,
     /// `w:keepNext`: kept on the page with the next paragraph (a caption above its table).
     pub keep_next: Option<bool>,
     /// `w:bidi`: a right-to-left paragraph.
@@ -234,7 +235,7 @@ pub fn parse_rpr(r: &mut XmlReader<'_>) -> Result<RunProps> {
 fn apply_rpr_child(e: &BytesStart<'_>, p: &mut RunProps) {
     match e.local() {
         kind @ ("ins" | "del") => {
-            p.change = Some(Change {
+            p.change = Some(Box::new(Change {
                 kind: if kind == "ins" {
                     ChangeKind::Insert
                 } else {
@@ -242,7 +243,7 @@ fn apply_rpr_child(e: &BytesStart<'_>, p: &mut RunProps) {
                 },
                 author: attr_string(e, "author").filter(|a| !a.is_empty()),
                 date: attr_string(e, "date").filter(|d| !d.is_empty()),
-            })
+            }))
         }
         "rStyle" => p.style = val(e),
         "b" => p.bold = Some(on_off(e)),
@@ -295,7 +296,7 @@ pub fn parse_ppr(r: &mut XmlReader<'_>) -> Result<ParaProps> {
         match r.next_event()? {
             Event::Start(e) => match e.local() {
                 "numPr" => p.num = Some(parse_numpr(r)?),
-                "sectPr" => p.section = Some(parse_sectpr(r)?),
+                "sectPr" => p.section = Some(Box::new(parse_sectpr(r)?)),
                 "rPr" => {
                     let mark = parse_rpr(r)?;
                     p.mark_size = mark.size;
@@ -309,7 +310,7 @@ pub fn parse_ppr(r: &mut XmlReader<'_>) -> Result<ParaProps> {
             },
             Event::Empty(e) => match e.local() {
                 "numPr" => p.num = Some(NumPr::default()),
-                "sectPr" => p.section = Some(Section::default()),
+                "sectPr" => p.section = Some(Box::default()),
                 _ => apply_ppr_child(&e, &mut p),
             },
             Event::Eof => return Err(r.invalid("the part ends inside w:pPr")),

@@ -2,7 +2,7 @@
 //! blocks), built in reused room and then copied out at their exact size.
 //!
 //! Grown by doubling, such a list reallocates and copies its items at 4, 8, 16, … (an item is
-//! over 200 bytes, a block over 400) and then shrinks, which reallocates once more, because the
+//! 200 bytes, a block almost 300) and then shrinks, which reallocates once more, because the
 //! whole body is parsed before any of it becomes the tree and spare room would be held until
 //! then. Built in a list kept from the last element of its kind, it is allocated once, at its
 //! size, when it ends: one allocation and one copy per paragraph or cell, whatever its length.

@@ -199,7 +199,7 @@ impl<'a> Converter<'a> {
                             out.blocks.pop();
                             self.lose_order(true);
                         }
-                        self.section_ends.push((out.blocks.len(), section));
+                        self.section_ends.push((out.blocks.len(), *section));
                     }
                 }
                 model::Block::Table(t) => {

@@ -249,8 +249,8 @@ impl<'a> Converter<'a> {
     /// Converts one Word paragraph into `out`, in named steps: its items into runs
     /// ([`Converter::walk`]), what it is ([`Converter::decide`]), its blocks
     /// ([`Converter::emit`]), then what it anchors ([`Converter::anchored`]).
-    pub(super) fn paragraph(&mut self, p: model::Para, pending: Vec<Item>, out: &mut Out) {
-        let mark = p.props.mark_change.clone();
+    pub(super) fn paragraph(&mut self, mut p: model::Para, pending: Vec<Item>, out: &mut Out) {
+        let mark = p.props.mark_change.take();
         let before = out.blocks.len();
         self.paragraph_blocks(p, pending, out);
         let Some(mark) = mark else { return };
@@ -261,7 +261,7 @@ impl<'a> Converter<'a> {
             _ => None,
         });
         match last {
-            Some(p) => p.mark = Some(mark),
+            Some(p) => p.mark = Some(*mark),
             None => self.warn(
                 WarningKind::Lossy,
                 "a tracked paragraph mark on a paragraph that became a picture or a table is not kept",
