@@ -22,21 +22,25 @@ pub(crate) fn any_byte(bytes: &[u8], special: impl Fn(u8) -> bool) -> bool {
     blocks.remainder().iter().any(|&b| special(b))
 }
 
-/// The length of the longest prefix of `bytes` for which `special` holds for no byte: the
-/// index of the first special byte, or the length.
+/// The index of the first byte at or after `from` for which `special` holds, or the length of
+/// `bytes` when there is none (`from` itself when it is past the end).
 #[inline]
-pub(crate) fn plain_prefix(bytes: &[u8], special: impl Fn(u8) -> bool) -> usize {
+pub(crate) fn next_special(bytes: &[u8], from: usize, special: impl Fn(u8) -> bool) -> usize {
+    let Some(rest) = bytes.get(from..) else {
+        return from;
+    };
     let mut at = 0;
-    for block in bytes.chunks_exact(BLOCK) {
+    for block in rest.chunks_exact(BLOCK) {
         if block.iter().fold(false, |seen, &b| seen | special(b)) {
             break;
         }
         at += BLOCK;
     }
-    at + bytes[at..]
-        .iter()
-        .position(|&b| special(b))
-        .unwrap_or(bytes.len() - at)
+    from + at
+        + rest[at..]
+            .iter()
+            .position(|&b| special(b))
+            .unwrap_or(rest.len() - at)
 }
 
 #[cfg(test)]
@@ -49,17 +53,21 @@ mod tests {
         for len in [0, 1, 31, 32, 33, 64, 95, 100] {
             let plain = vec![b'a'; len];
             assert!(!any_byte(&plain, special));
-            assert_eq!(plain_prefix(&plain, special), len);
+            assert_eq!(next_special(&plain, 0, special), len);
+            assert_eq!(next_special(&plain, len + 1, special), len + 1);
             for at in 0..len {
                 for mark in [b'<', b'\n'] {
                     let mut bytes = plain.clone();
                     bytes[at] = mark;
                     assert!(any_byte(&bytes, special), "{len} {at}");
-                    assert_eq!(plain_prefix(&bytes, special), at, "{len} {at}");
+                    assert_eq!(next_special(&bytes, 0, special), at, "{len} {at}");
+                    // From the special byte itself, and from past it.
+                    assert_eq!(next_special(&bytes, at, special), at);
+                    assert_eq!(next_special(&bytes, at + 1, special), len);
                     // A second one further on changes nothing.
                     if at + 1 < len {
                         bytes[len - 1] = b'<';
-                        assert_eq!(plain_prefix(&bytes, special), at);
+                        assert_eq!(next_special(&bytes, 0, special), at);
                     }
                 }
             }

@@ -13,7 +13,7 @@ use std::borrow::Cow;
 
 use quick_xml::events::{BytesRef, BytesStart, Event};
 
-use crate::byte_scan::plain_prefix;
+use crate::byte_scan::{any_byte, next_special};
 use crate::error::{Error, Result};
 use crate::limits::Limits;
 
@@ -66,11 +66,20 @@ impl<'a> XmlReader<'a> {
         // as those of a reader given the text from `at` on with `base` at would.
         let bom = text.len() - text.strip_prefix('\u{FEFF}').unwrap_or(text).len();
         let inside = |at: usize| at.checked_sub(bom).filter(|&at| at <= text.len() - bom);
+        // Every name lies wholly in the text, and no deeper than the reader would have let
+        // the elements nest.
         let open = open
             .iter()
-            .map(|&(from, len)| Some((inside(from)?, len)))
+            .map(|&(from, len)| {
+                let from = inside(from)?;
+                inside(from.checked_add(len)?.checked_add(bom)?)?;
+                Some((from, len))
+            })
             .collect::<Option<Vec<_>>>()?;
         let depth = open.len();
+        if depth > limits.max_xml_depth {
+            return None;
+        }
         Some(XmlReader {
             tokens: tokens::Tokens::within(text, inside(at)?, open),
             part: part.to_string(),
@@ -247,10 +256,8 @@ impl LocalName for quick_xml::name::QName<'_> {
 /// Whether XML 1.0 can hold every character of `s`.
 pub(crate) fn xml_clean(s: &str) -> bool {
     // Fast path: only C0 controls and U+FFFE/U+FFFF (UTF-8 lead byte 0xEF) can be bad.
-    if !s
-        .bytes()
-        .any(|b| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || b == 0xEF)
-    {
+    let suspect = |b: u8| (b < 0x20 && b != b'\t' && b != b'\n' && b != b'\r') || b == 0xEF;
+    if !any_byte(s.as_bytes(), suspect) {
         return true;
     }
     s.chars().all(xml_char)
@@ -325,11 +332,10 @@ fn escape(s: &str, out: &mut String, attr: bool) {
     let mut start = 0;
     let mut i = 0;
     loop {
-        let rest = bytes.get(i..).unwrap_or_default();
-        i += if attr {
-            plain_prefix(rest, attr_special)
+        i = if attr {
+            next_special(bytes, i, attr_special)
         } else {
-            plain_prefix(rest, text_special)
+            next_special(bytes, i, text_special)
         };
         let Some(&b) = bytes.get(i) else {
             break;
@@ -379,6 +385,29 @@ fn escape(s: &str, out: &mut String, attr: bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_reader_within_reads_on_inside_the_elements_it_names() {
+        let text = "<a><b>x</b><c/></b></a>";
+        let limits = Limits::default();
+        // Inside `<a><b>` from the `x`: the first `</b>` closes `b`, the second does not match `a`.
+        let mut r = XmlReader::within(text, "p", &limits, 6, &[(1, 1), (4, 1)]).unwrap();
+        assert_eq!(r.depth(), 2);
+        assert!(matches!(r.next_event(), Ok(Event::Text(_))));
+        assert!(matches!(r.next_event(), Ok(Event::End(_))));
+        assert_eq!(r.depth(), 1);
+        assert!(matches!(r.next_event(), Ok(Event::Empty(_))));
+        assert!(r.next_event().is_err());
+        // Places and names outside the text, or nesting past the limit, are refused.
+        assert!(XmlReader::within(text, "p", &limits, text.len() + 1, &[]).is_none());
+        assert!(XmlReader::within(text, "p", &limits, 0, &[(22, 5)]).is_none());
+        assert!(XmlReader::within(text, "p", &limits, 0, &[(1, usize::MAX)]).is_none());
+        let shallow = Limits {
+            max_xml_depth: 1,
+            ..Limits::default()
+        };
+        assert!(XmlReader::within(text, "p", &shallow, 6, &[(1, 1), (4, 1)]).is_none());
+    }
 
     #[test]
     fn the_special_bytes_are_those_of_the_escape_table() {

@@ -6,7 +6,7 @@
 //! preprocessing" parse errors) are replaced by U+FFFD and counted, so the caller can report them
 //! once instead of passing them on silently.
 
-use crate::byte_scan::plain_prefix;
+use crate::byte_scan::next_special;
 
 /// Appends `s` escaped for element content (`&`, `<`, `>`); returns how many forbidden code
 /// points were replaced.
@@ -76,11 +76,10 @@ fn escape(s: &str, out: &mut String, quote: bool) -> usize {
     let mut start = 0;
     let mut i = 0;
     while i < bytes.len() {
-        let rest = bytes.get(i..).unwrap_or_default();
-        i += if quote {
-            plain_prefix(rest, attr_special)
+        i = if quote {
+            next_special(bytes, i, attr_special)
         } else {
-            plain_prefix(rest, text_special)
+            next_special(bytes, i, text_special)
         };
         let Some(&b) = bytes.get(i) else {
             break;
