@@ -72,7 +72,8 @@ pub fn unpack(bytes: &Bytes, dir: &Path) -> Result<usize> {
             pictures.par_iter().try_for_each(|(name, entry)| {
                 let file = std::fs::File::create(dir.join(flat(name)))
                     .map_err(|e| write_error(name, e))?;
-                let mut sink = BufWriter::with_capacity(64 * 1024, file);
+                let mut sink =
+                    BufWriter::with_capacity(sdconv::internal::archive::COPY_PIECE, file);
                 entry.copy_to(&mut sink)?;
                 sink.flush().map_err(|e| write_error(name, e))
             })

@@ -704,7 +704,8 @@ pub fn write_files(
                     }
                 }
                 let file = std::fs::File::create(target).map_err(|e| fail(target, &e))?;
-                let mut out = std::io::BufWriter::with_capacity(64 * 1024, file);
+                let mut out =
+                    std::io::BufWriter::with_capacity(sdconv::internal::archive::COPY_PIECE, file);
                 let written = item.write_to(&mut out).and_then(|()| {
                     out.flush().map_err(|e| sdconv::Error::Write {
                         format: "file",

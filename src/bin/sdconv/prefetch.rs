@@ -129,7 +129,8 @@ impl<'env> Job<'env> {
             };
             let path = self.dir.join(i.to_string());
             let written = std::fs::File::create_new(&path).ok().and_then(|file| {
-                let mut out = std::io::BufWriter::with_capacity(64 * 1024, file);
+                let mut out =
+                    std::io::BufWriter::with_capacity(sdconv::internal::archive::COPY_PIECE, file);
                 raw.copy_to(&mut out).ok()?;
                 out.flush().ok()
             });
