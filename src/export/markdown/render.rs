@@ -4,6 +4,7 @@
 use std::collections::HashSet;
 
 use super::Ctx;
+use crate::byte_scan;
 
 /// The longest run of `c` in `s`: a code fence or span must be longer than any inside it.
 pub(super) fn longest_run(s: &str, c: char) -> usize {
@@ -160,14 +161,26 @@ impl Render {
         let rest = text.get(at..).unwrap_or_default();
         let bytes = rest.as_bytes();
         // Everything to escape or replace is ASCII, so the text between such bytes is copied
-        // whole, and every cut falls on a character boundary.
+        // whole, and every cut falls on a character boundary. The scan looks at blocks of bytes
+        // (most text holds none of these) and decides only at a candidate what it needs.
         let mut plain = 0;
-        for (i, &b) in bytes.iter().enumerate() {
+        let mut from = 0;
+        if after_note {
+            // Right after a note reference, `(` or `:` would join it into other syntax.
+            if let Some(&b @ (b'(' | b':')) = bytes.first() {
+                self.buf.push('\\');
+                self.buf.push(char::from(b));
+                plain = 1;
+                from = 1;
+            }
+        }
+        loop {
+            let i = byte_scan::next_special(bytes, from, markdown_candidate);
+            let Some(&b) = bytes.get(i) else { break };
+            from = i + 1;
             let next = bytes.get(i + 1).copied();
             let escaped: &str = match b {
                 b'\n' | b'\r' => " ",
-                b'(' if i == 0 && after_note => "\\(",
-                b':' if i == 0 && after_note => "\\:",
                 b'\\' => "\\\\",
                 b'`' => "\\`",
                 b'*' => "\\*",
@@ -323,6 +336,19 @@ fn underscored(d: &'static str) -> &'static str {
     }
 }
 
+/// Whether `b` may need escaping or replacing in running text: a superset (the writer decides
+/// at each candidate, and `#`, `&` and `!` only in some places) made of five ranges, which
+/// compile to a few vector compares, so that [`byte_scan::next_special`] looks at whole blocks.
+/// The ranges: controls up to `\r`, `!` to `*`, `<` to `>`, `[` to `` ` ``, `|` to `~`.
+#[inline]
+fn markdown_candidate(b: u8) -> bool {
+    (b <= b'\r')
+        | (b.wrapping_sub(b'!') <= b'*' - b'!')
+        | (b.wrapping_sub(b'<') <= b'>' - b'<')
+        | (b.wrapping_sub(b'[') <= b'`' - b'[')
+        | (b.wrapping_sub(b'|') <= b'~' - b'|')
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -392,5 +418,30 @@ mod tests {
         r.note_end = Some(r.buf.len());
         r.text(": x");
         assert_eq!(r.buf, "a\\: x");
+    }
+
+    #[test]
+    fn text_escapes_at_every_place_of_a_long_text() {
+        // Longer than the scan's blocks: a character to escape before, inside and after them,
+        // and the conditional ones decided by their neighbours at a block's edge.
+        for len in [31, 32, 33, 64, 70] {
+            for at in 0..len {
+                let mut r = Render::new(Ctx::Para);
+                let text = format!(
+                    "{}*{}",
+                    "é".repeat(at / 2) + &"a".repeat(at % 2),
+                    "b".repeat(len - at)
+                );
+                r.text(&text);
+                let want = text.replacen('*', "\\*", 1);
+                assert_eq!(r.buf, want, "{len} {at}");
+                let mut r = Render::new(Ctx::Para);
+                r.text(&format!("{}&x {}!", "a".repeat(at), "b".repeat(len - at)));
+                assert_eq!(
+                    r.buf,
+                    format!("{}\\&x {}\\!", "a".repeat(at), "b".repeat(len - at))
+                );
+            }
+        }
     }
 }
