@@ -295,7 +295,8 @@ fn pictures(dir: &Path, images: &[(String, MediaItem)]) {
         if let Some(parent) = file.parent() {
             std::fs::create_dir_all(parent).expect("a picture folder");
         }
-        let mut sink = BufWriter::with_capacity(64 * 1024, create(&file));
+        let mut sink =
+            BufWriter::with_capacity(sdconv::internal::archive::COPY_PIECE, create(&file));
         item.write_to(&mut sink).expect("the picture writes");
         sink.into_inner().expect("written");
     });
